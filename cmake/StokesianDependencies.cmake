@@ -1,0 +1,40 @@
+# Third-party dependencies, all from Debian packages (installed by ci/setup).
+# HDF5 (with libsz/libaec/zlib) is linked statically so that the binaries run on GPU hosts
+# that have no HDF5 installed (see ../shared/notes in the project history and ci/README.md).
+find_package(Threads REQUIRED)
+
+set(HDF5_USE_STATIC_LIBRARIES ON)
+find_package(HDF5 REQUIRED COMPONENTS C)
+# The imported HDF5 target drags in shared libsz/libz/libcurl/libcrypto; we only need the
+# include directories and link the static archives ourselves (curl/crypto serve the S3 driver,
+# which nothing here uses).
+find_library(STOKESIAN_HDF5_STATIC NAMES libhdf5.a
+             HINTS /usr/lib/x86_64-linux-gnu/hdf5/serial ${HDF5_LIBRARY_DIRS} REQUIRED)
+find_library(STOKESIAN_SZ_STATIC NAMES libsz.a REQUIRED)
+find_library(STOKESIAN_AEC_STATIC NAMES libaec.a REQUIRED)
+find_library(STOKESIAN_Z_STATIC NAMES libz.a REQUIRED)
+add_library(stokesian_hdf5 INTERFACE)
+target_include_directories(stokesian_hdf5 SYSTEM INTERFACE ${HDF5_INCLUDE_DIRS})
+target_link_libraries(stokesian_hdf5 INTERFACE ${STOKESIAN_HDF5_STATIC} ${STOKESIAN_SZ_STATIC}
+                      ${STOKESIAN_AEC_STATIC} ${STOKESIAN_Z_STATIC} Threads::Threads
+                      ${CMAKE_DL_LIBS} m)
+
+# Boost.Math (header-only use: special functions, distributions, float_distance).
+find_package(Boost 1.74 REQUIRED)
+
+# toml++ is used header-only so no shared libtomlplusplus is needed at run time.
+find_path(STOKESIAN_TOMLPP_INCLUDE toml++/toml.h REQUIRED)
+add_library(stokesian_tomlpp INTERFACE)
+target_include_directories(stokesian_tomlpp SYSTEM INTERFACE ${STOKESIAN_TOMLPP_INCLUDE})
+target_compile_definitions(stokesian_tomlpp INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+
+# CLI11 is header-only.
+find_path(STOKESIAN_CLI11_INCLUDE CLI/CLI.hpp REQUIRED)
+add_library(stokesian_cli11 INTERFACE)
+target_include_directories(stokesian_cli11 SYSTEM INTERFACE ${STOKESIAN_CLI11_INCLUDE})
+
+if(STOKESIAN_BUILD_TESTS)
+  # Debian's GoogleTest is built as static archives.
+  find_package(GTest CONFIG REQUIRED)
+  include(GoogleTest)
+endif()

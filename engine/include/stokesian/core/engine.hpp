@@ -1,0 +1,52 @@
+#pragma once
+// The backend interface. An engine owns the particle state of one system in one precision mode
+// and advances it; a backend is "how to loop and where the data live" (engine/README.md).
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/integrator.hpp"
+#include "stokesian/core/system.hpp"
+#include "stokesian/numeric/precision.hpp"
+
+namespace stokesian {
+
+struct engine_config {
+    system_parameters system;
+    precision_mode precision = reference_precision_mode;
+    integrator_kind integrator = integrator_kind::euler;
+    std::string backend = "cpu";    // cpu | cuda | auto
+    std::string hi_kernel;          // empty: the backend's default
+    double dt = 0.01;               // tau_s
+    unsigned threads = 0;           // CPU worker threads, 0: hardware concurrency
+};
+
+// One sample of the state, converted to double (exactly: every stored type widens exactly).
+struct frame {
+    std::uint64_t step = 0;
+    double time = 0.0;
+    std::vector<vec3<double>> position;  // wrapped into the box
+    std::vector<vec3<int>> image;        // periodic image counts: unwrapped = position + image * L
+    std::vector<vec3<double>> velocity;
+    std::vector<vec3<double>> force;     // total force of the last force evaluation
+};
+
+class engine {
+public:
+    virtual ~engine() = default;
+    // Advances by `steps` time steps.
+    virtual void advance(std::uint64_t steps) = 0;
+    virtual std::uint64_t step() const = 0;
+    virtual std::size_t size() const = 0;
+    virtual void read_frame(frame& out) const = 0;
+    // What ran: backend, kernel, threads, device... (stored as provenance).
+    virtual std::map<std::string, std::string> description() const = 0;
+};
+
+// Builds the engine the configuration names. Throws std::invalid_argument for a bad choice.
+// backend "auto" picks CUDA when a device is present, otherwise the CPU (with a notice on stderr).
+std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state);
+
+}  // namespace stokesian

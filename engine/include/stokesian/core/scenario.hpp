@@ -1,0 +1,64 @@
+#pragma once
+// A scenario file (scenarios/*.toml), validated and with units resolved. The format is
+// documented in scenarios/README.md; every key is checked, unknown keys are errors.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/system.hpp"
+
+namespace stokesian {
+
+struct run_settings {
+    double dt = 0.01;                        // tau_s
+    std::optional<double> time;              // run length in tau_s ...
+    std::optional<std::uint64_t> steps;      // ... or in steps (exactly one of them)
+    double sample_every = 1.0;               // tau_s between samples (a multiple of dt)
+    std::string backend = "cpu";             // cpu | cuda | auto
+    std::string hi_kernel;                   // empty: backend default
+    precision_mode precision = reference_precision_mode;
+    integrator_kind integrator = integrator_kind::euler;
+    bool write_trajectory = true;            // particles/ group (positions, velocities, forces)
+
+    std::uint64_t total_steps() const;       // from time or steps
+    std::uint64_t sample_interval_steps() const;
+};
+
+// Streaming observables the scenario asks for (engine/include/stokesian/observables/).
+struct observable_settings {
+    // Extrema of one coordinate of one particle -> period and amplitude per cycle (paper Sec. 5).
+    struct cycle_spec {
+        std::size_t particle = 0;  // 0-based index
+        int component = 0;         // 0 = x, 1 = y, 2 = z
+    };
+    std::optional<cycle_spec> cycle;
+    bool tetrahedron_symmetry = false;  // symmetry residuals of the four-sphere configuration
+};
+
+struct scenario {
+    std::string name;
+    std::string description;
+    std::string case_name;           // for files with [cases]
+    std::filesystem::path source_path;
+    std::string source_text;         // the file as read (stored as provenance)
+    system_parameters system;
+    initial_state particles;
+    run_settings run;
+    observable_settings observables;
+};
+
+// Reads and validates a scenario file; `case_name` selects one of its [cases] (empty: the first).
+// Throws input_error naming file, key, value and what is expected.
+scenario load_scenario(const std::filesystem::path& path, const std::string& case_name = {});
+// Same, from text (for tests and the fuzzer); `origin` names the text in messages.
+scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& case_name = {});
+
+// The full resolved configuration as TOML text (stored in output files next to the source).
+std::string resolved_configuration(const scenario& s);
+
+engine_config make_engine_config(const scenario& s);
+
+}  // namespace stokesian

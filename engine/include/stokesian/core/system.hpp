@@ -1,0 +1,63 @@
+#pragma once
+// The physical system as the scenario defines it, in double precision and reduced units:
+// lengths in a, forces in F, time in tau_s = a / (mu0 F). Backends convert it to their working
+// precision with make_interaction_parameters<W>().
+#include <cstddef>
+#include <vector>
+
+#include "stokesian/numeric/vec3.hpp"
+#include "stokesian/physics/interactions.hpp"
+
+namespace stokesian {
+
+struct lubrication_settings {
+    bool enabled = false;
+    double min_gap = 1e-6;  // floor of the gap s in the resistance functions
+};
+
+struct pair_force_settings {
+    pair_force_kind kind = pair_force_kind::none;
+    double strength = 0.0;  // F0 / F
+    double range = 0.1;     // lambda / a
+    double cutoff = 2.5;    // r_c / a
+};
+
+struct box_settings {
+    bool periodic = false;
+    vec3<double> edges{0.0, 0.0, 0.0};  // L / a (periodic only)
+};
+
+struct system_parameters {
+    double radius = 1.0;         // a
+    double self_mobility = 1.0;  // mu0
+    hydrodynamic_tensor tensor = hydrodynamic_tensor::rotne_prager;
+    lubrication_settings lubrication;
+    pair_force_settings pair_force;
+    box_settings box;
+
+    // The largest distance at which a short-range force acts (0 when none is on).
+    double short_range_cutoff() const;
+};
+
+struct initial_state {
+    std::vector<vec3<double>> positions;        // wrapped into the box by the loader
+    std::vector<vec3<double>> external_forces;  // constant in time, one per particle
+    std::size_t size() const { return positions.size(); }
+};
+
+template <class W>
+interaction_parameters<W> make_interaction_parameters(const system_parameters& s) {
+    const W a = static_cast<W>(s.radius);
+    const W mu0 = static_cast<W>(s.self_mobility);
+    interaction_parameters<W> p{};
+    p.mobility = {a, mu0, s.tensor};
+    p.lubrication = {s.lubrication.enabled, a, mu0, static_cast<W>(s.lubrication.min_gap)};
+    p.pair = {s.pair_force.kind, static_cast<W>(s.pair_force.strength), static_cast<W>(s.pair_force.range),
+              static_cast<W>(s.pair_force.cutoff), a};
+    p.box = {s.box.periodic, {static_cast<W>(s.box.edges.x), static_cast<W>(s.box.edges.y),
+                              static_cast<W>(s.box.edges.z)}};
+    p.short_range_cutoff = static_cast<W>(s.short_range_cutoff());
+    return p;
+}
+
+}  // namespace stokesian

@@ -1,0 +1,105 @@
+#pragma once
+// H5MD 1.1 output (https://www.nongnu.org/h5md/h5md.html) and a small reader for it.
+//
+// Layout written by h5md_writer:
+//   /h5md                      attrs version = [1, 1]
+//   /h5md/author               attrs name
+//   /h5md/creator              attrs name = "stokesian", version = git describe
+//   /particles/all/box         attrs dimension = 3, boundary = ["periodic"|"none"] x 3;
+//                              dataset edges [3] (open boundaries: the extent given by the scenario,
+//                              or 0 when there is none)
+//   /particles/all/{position,image,velocity,force}/{step,time,value}
+//                              value [T, N, 3] (double; image int32), step [T] int64, time [T] double,
+//                              extensible along T, chunked
+//   /observables/<name>        time series: {step,time,value}; summaries: datasets/attributes
+//   /parameters/...            provenance: the scenario text, the resolved configuration, the
+//                              precision mode, backend, build flags, host, command line (string attrs)
+//
+// Crash safety: the writer creates "<path>.partial" and renames it to <path> in finish(); a
+// crash or a kill never leaves a half-written file under the final name.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/engine.hpp"
+
+namespace stokesian::io {
+
+struct h5md_options {
+    std::filesystem::path path;  // final name
+    bool force = false;          // replace an existing file at `path`
+    std::string author;          // /h5md/author name; empty: $USER or "unknown"
+    bool write_velocity = true;
+    bool write_force = true;
+    bool write_image = true;     // only used with periodic boxes
+};
+
+struct box_description {
+    bool periodic = false;
+    vec3<double> edges{0.0, 0.0, 0.0};
+};
+
+class h5md_writer {
+public:
+    // Creates <path>.partial. Throws input_error (one line naming the path) when <path> exists and
+    // force is false, or when the directory is missing or not writable; nothing is created then.
+    h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box);
+    ~h5md_writer();  // not finished: closes the file, leaves <path>.partial
+    h5md_writer(const h5md_writer&) = delete;
+    h5md_writer& operator=(const h5md_writer&) = delete;
+
+    // Appends one sample to particles/all/*.
+    void append_frame(const frame& f);
+
+    // String attributes on /parameters/<group> (group may contain '/', created as needed).
+    void write_parameters(const std::string& group, const std::map<std::string, std::string>& attributes);
+
+    // /observables/<name>/{step,time,value}: a time series of scalars (written in one go).
+    void write_time_series(const std::string& name, std::span<const std::uint64_t> step,
+                           std::span<const double> time, std::span<const double> value);
+    // /observables/<name>: a time-independent dataset (scalar or 1-D), with string attributes.
+    void write_observable(const std::string& name, std::span<const double> value,
+                          const std::map<std::string, std::string>& attributes = {});
+    void write_observable(const std::string& name, double value,
+                          const std::map<std::string, std::string>& attributes = {});
+
+    // Makes what was written so far durable (H5Fflush).
+    void flush();
+    // Closes the file and renames <path>.partial to <path> (atomically replacing it with force).
+    void finish();
+
+    const std::filesystem::path& partial_path() const;
+    const std::filesystem::path& final_path() const;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+// Read access for `stokesian analyze`, the reference store and the tests.
+class h5md_file {
+public:
+    explicit h5md_file(const std::filesystem::path& path);  // throws input_error if not a readable HDF5/H5MD file
+    ~h5md_file();
+    h5md_file(const h5md_file&) = delete;
+    h5md_file& operator=(const h5md_file&) = delete;
+
+    bool exists(const std::string& object_path) const;
+    std::vector<std::string> list(const std::string& group_path) const;  // member names, sorted
+    std::vector<double> read_doubles(const std::string& dataset_path) const;  // flattened
+    std::vector<std::int64_t> read_integers(const std::string& dataset_path) const;
+    std::vector<std::size_t> shape(const std::string& dataset_path) const;
+    std::optional<std::string> string_attribute(const std::string& object_path, const std::string& name) const;
+    std::map<std::string, std::string> string_attributes(const std::string& object_path) const;
+
+private:
+    struct impl;
+    std::unique_ptr<impl> impl_;
+};
+
+}  // namespace stokesian::io

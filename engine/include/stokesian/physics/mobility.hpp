@@ -1,0 +1,99 @@
+#pragma once
+// Hydrodynamic mobility tensors (paper, Section 2.2), in the form
+//     mu_ij . F_j = mu0 [ A(r) F_j + B(r) (r . F_j) r ],   r = r_i - r_j  (minimum image),
+// so that one evaluation of the coefficients (A, B) serves both mu_ij and mu_ji = mu_ij^T
+// (the tensor is even in r), which the symmetric CPU reference path exploits.
+//
+// Written once for float and double, used by every backend. No loops, no storage.
+#include <cstdint>
+
+#include "stokesian/config.hpp"
+#include "stokesian/numeric/vec3.hpp"
+#include "stokesian/physics/math.hpp"
+
+namespace stokesian {
+
+enum class hydrodynamic_tensor : std::uint8_t {
+    rotne_prager,  // Eq. (rotneMobility) for r >= 2a, Rotne-Prager-Yamakawa overlap form below
+    oseen,         // Eq. (oseenTensor): point-particle limit, O(1/r) only
+};
+
+// Stokes self-mobility mu0 = 1 / (6 pi eta a) (paper, after Eq. (rotneMobility)).
+inline double stokes_self_mobility(double viscosity, double radius) {
+    return 1.0 / (6.0 * 3.14159265358979323846 * viscosity * radius);
+}
+
+template <class W>
+struct mobility_parameters {
+    W radius;         // a
+    W self_mobility;  // mu0
+    hydrodynamic_tensor tensor;
+};
+
+// Coefficients of a pair tensor, in units of mu0: mu_ij = mu0 [A I + B r r].
+template <class W>
+struct pair_tensor {
+    W identity;  // A
+    W dyadic;    // B (the r r coefficient, i.e. the rhat rhat coefficient divided by r^2)
+};
+
+// Rotne-Prager, Eq. (rotneMobility), for r >= 2a:
+//   T = mu0 [ 3a/(4r) (I + rhat rhat) + a^3/(2 r^3) (I - 3 rhat rhat) ].
+// For overlapping spheres, r < 2a, the far form is no longer what surface-averaging the Oseen
+// flow over two spheres gives, and Rotne & Prager's positive-definiteness proof no longer applies:
+// already for two spheres the transverse eigenvalue of T/mu0, 3a/(4r) + a^3/(2r^3), exceeds the
+// self term 1 once r < 1.14a, so the 6x6 mobility has a negative eigenvalue (many-body
+// configurations fail earlier; tests/unit/mobility_test.cpp shows it). The Rotne-Prager-Yamakawa
+// overlap form (Rotne & Prager 1969; Yamakawa 1970),
+//   T = mu0 [ (1 - 9r/(32a)) I + 3r/(32a) rhat rhat ],   r < 2a,
+// equals the far form at r = 2a (both give 7/16 I + 3/16 rhat rhat: continuous) and keeps mu
+// positive definite for every configuration.
+template <class W>
+STOKESIAN_HD_INLINE pair_tensor<W> rotne_prager_tensor(W r2, W radius) {
+    const W r = math::sqrt(r2);
+    const W two_a = W(2) * radius;
+    if (r >= two_a) {
+        const W inv_r = W(1) / r;
+        const W a_over_r = radius * inv_r;
+        const W far = W(0.75) * a_over_r;                        // 3a/(4r)
+        const W near = W(0.5) * (a_over_r * a_over_r * a_over_r);  // a^3/(2r^3)
+        return {far + near, (far - W(3) * near) * (inv_r * inv_r)};
+    }
+    // Overlap (RPY). The r r coefficient 3/(32 a r) is finite for r > 0; r = 0 (coincident
+    // centres) gives the self mobility, the limit of the formula.
+    if (r2 == W(0)) return {W(1), W(0)};
+    return {W(1) - (W(9) / W(32)) * (r / radius), (W(3) / W(32)) / (radius * r)};
+}
+
+// Oseen, Eq. (oseenTensor): G = 1/(8 pi eta r) (I + rhat rhat) = mu0 3a/(4r) (I + rhat rhat).
+// A far-field, point-particle form with no overlap regularisation: the mobility matrix it builds
+// is not positive definite for close pairs (r < 1.5a); use it for far-field studies only.
+template <class W>
+STOKESIAN_HD_INLINE pair_tensor<W> oseen_tensor(W r2, W radius) {
+    const W r = math::sqrt(r2);
+    const W inv_r = W(1) / r;
+    const W far = W(0.75) * (radius * inv_r);
+    return {far, far * (inv_r * inv_r)};
+}
+
+template <class W>
+STOKESIAN_HD_INLINE pair_tensor<W> pair_mobility_tensor(vec3<W> r, const mobility_parameters<W>& p) {
+    const W r2 = dot(r, r);
+    return p.tensor == hydrodynamic_tensor::oseen ? oseen_tensor(r2, p.radius)
+                                                  : rotne_prager_tensor(r2, p.radius);
+}
+
+// mu0 [A f + B (r . f) r]: the velocity of the target caused by force f on the source.
+template <class W>
+STOKESIAN_HD_INLINE vec3<W> apply_pair_tensor(pair_tensor<W> t, vec3<W> r, vec3<W> f, W self_mobility) {
+    const W projection = t.dyadic * dot(r, f);
+    return self_mobility * (t.identity * f + projection * r);
+}
+
+// The self term mu_ii . F_i = mu0 F_i.
+template <class W>
+STOKESIAN_HD_INLINE vec3<W> self_velocity(vec3<W> f, W self_mobility) {
+    return self_mobility * f;
+}
+
+}  // namespace stokesian

@@ -1,0 +1,154 @@
+#pragma once
+// Member definitions of cpu_engine; included once, by instantiate_cpu.cpp.
+#include <stdexcept>
+
+#include "cpu_engine.hpp"
+
+namespace stokesian::cpu {
+
+template <class Policy>
+cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state& state)
+    : config_(config),
+      params_(make_interaction_parameters<W>(config.system)),
+      loop_(parse_hi_loop(config.hi_kernel)),
+      dt_(value_cast<P>(config.dt)),
+      pool_(config.threads) {
+    const auto& box = config.system.box;
+    edge_ = value_cast<P>(box.edges);
+    half_edge_ = value_cast<P>(vec3<double>{0.5 * box.edges.x, 0.5 * box.edges.y, 0.5 * box.edges.z});
+    const std::size_t n = state.size();
+    position_.resize(n);
+    image_.assign(n, {0, 0, 0});
+    for (std::size_t i = 0; i < n; ++i) {
+        position_[i] = value_cast<P>(state.positions[i]);
+        // Rounding to the storage type may land a coordinate on +L/2: wrap once more.
+        if (box.periodic) {
+            wrap_component(position_[i].x, image_[i].x, edge_.x, half_edge_.x);
+            wrap_component(position_[i].y, image_[i].y, edge_.y, half_edge_.y);
+            wrap_component(position_[i].z, image_[i].z, edge_.z, half_edge_.z);
+        }
+    }
+    external_force_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) external_force_[i] = value_cast<W>(state.external_forces[i]);
+    velocity_.assign(n, zero_vector<A>());
+    velocity_w_.assign(n, vec3<W>{});
+    force_.resize(n);
+    // Initial velocities: forces with zero previous velocities, then v = mu F.
+    refresh_working_positions();
+    update_forces();
+    update_velocities();
+}
+
+template <class Policy>
+void cpu_engine<Policy>::advance(std::uint64_t steps) {
+    for (std::uint64_t s = 0; s < steps; ++s) {
+        switch (config_.integrator) {
+            case integrator_kind::euler: explicit_euler::step(*this); break;
+        }
+        ++step_;
+    }
+}
+
+template <class Policy>
+void cpu_engine<Policy>::drift() {
+    const bool periodic = config_.system.box.periodic;
+    pool_.parallel_for(position_.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const vec3<P> v = value_cast<P>(velocity_[i]);
+            vec3<P>& r = position_[i];
+            r = {r.x + dt_ * v.x, r.y + dt_ * v.y, r.z + dt_ * v.z};
+            if (periodic) {
+                wrap_component(r.x, image_[i].x, edge_.x, half_edge_.x);
+                wrap_component(r.y, image_[i].y, edge_.y, half_edge_.y);
+                wrap_component(r.z, image_[i].z, edge_.z, half_edge_.z);
+            }
+        }
+    }, 4096);
+    refresh_working_positions();
+}
+
+template <class Policy>
+void cpu_engine<Policy>::refresh_working_positions() {
+    position_w_.resize(position_.size());
+    for (std::size_t i = 0; i < position_.size(); ++i) position_w_[i] = value_cast<W>(position_[i]);
+}
+
+template <class Policy>
+void cpu_engine<Policy>::update_forces() {
+    const std::size_t n = position_.size();
+    for (std::size_t i = 0; i < n; ++i) velocity_w_[i] = value_cast<W>(velocity_[i]);
+    const bool short_range = params_.short_range_cutoff > W(0);
+    if (short_range) neighbours_.build(position_w_, params_.box, params_.short_range_cutoff);
+    pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            vec3<W> f = external_force_[i];
+            if (short_range)
+                for (const std::uint32_t* j = neighbours_.begin(i); j != neighbours_.end(i); ++j)
+                    f += short_range_force(position_w_[i], position_w_[*j], velocity_w_[i], velocity_w_[*j], params_);
+            force_[i] = f;
+        }
+    }, 1024);
+}
+
+template <class Policy>
+void cpu_engine<Policy>::update_velocities() {
+    if (loop_ == hi_loop::symmetric) velocities_symmetric();
+    else velocities_all_pairs();
+}
+
+template <class Policy>
+void cpu_engine<Policy>::velocities_all_pairs() {
+    const std::size_t n = position_.size();
+    pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            vec3<A> acc = zero_vector<A>();
+            const vec3<W> r_i = position_w_[i];
+            for (std::size_t j = 0; j < n; ++j)
+                accumulate(acc, hydrodynamic_contribution(i == j, r_i, position_w_[j], force_[j], params_));
+            velocity_[i] = acc;
+        }
+    }, 64);
+}
+
+template <class Policy>
+void cpu_engine<Policy>::velocities_symmetric() {
+    const std::size_t n = position_.size();
+    const W mu0 = params_.mobility.self_mobility;
+    for (std::size_t i = 0; i < n; ++i) {
+        velocity_[i] = zero_vector<A>();
+        accumulate(velocity_[i], self_velocity(force_[i], mu0));
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const vec3<W> r_ij = minimum_image(position_w_[i] - position_w_[j], params_.box);
+            const pair_tensor<W> t = pair_mobility_tensor(r_ij, params_.mobility);
+            accumulate(velocity_[i], apply_pair_tensor(t, r_ij, force_[j], mu0));
+            accumulate(velocity_[j], apply_pair_tensor(t, r_ij, force_[i], mu0));
+        }
+}
+
+template <class Policy>
+void cpu_engine<Policy>::read_frame(frame& out) const {
+    const std::size_t n = position_.size();
+    out.step = step_;
+    out.time = static_cast<double>(step_) * config_.dt;
+    out.position.resize(n);
+    out.image = image_;
+    out.velocity.resize(n);
+    out.force.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        out.position[i] = value_cast<double>(position_[i]);
+        out.velocity[i] = value_cast<double>(velocity_[i]);
+        out.force[i] = value_cast<double>(force_[i]);
+    }
+}
+
+template <class Policy>
+std::map<std::string, std::string> cpu_engine<Policy>::description() const {
+    return {{"backend", "cpu"},
+            {"hi_kernel", loop_ == hi_loop::symmetric ? "symmetric" : "all-pairs"},
+            {"threads", std::to_string(loop_ == hi_loop::symmetric ? 1u : pool_.size())},
+            {"precision", to_string(Policy::mode)}};
+}
+
+}  // namespace stokesian::cpu

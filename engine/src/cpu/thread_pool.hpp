@@ -1,0 +1,41 @@
+#pragma once
+// A small persistent pool for the CPU backend's parallel loops. Each index range is split into
+// one contiguous chunk per worker; results never depend on the number of threads because every
+// loop body writes only to its own particle and sums in a fixed order.
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace stokesian::cpu {
+
+class thread_pool {
+public:
+    explicit thread_pool(unsigned threads);  // 0: hardware concurrency
+    ~thread_pool();
+    thread_pool(const thread_pool&) = delete;
+    thread_pool& operator=(const thread_pool&) = delete;
+
+    unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()) + 1; }
+
+    // Calls body(begin, end) on disjoint chunks covering [0, n); returns when all are done.
+    // Runs inline when n is below `min_parallel`.
+    void parallel_for(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body,
+                      std::size_t min_parallel = 64);
+
+private:
+    void work(unsigned index);
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable start_, done_;
+    const std::function<void(std::size_t, std::size_t)>* body_ = nullptr;
+    std::size_t n_ = 0;
+    std::size_t generation_ = 0;
+    unsigned pending_ = 0;
+    bool stop_ = false;
+};
+
+}  // namespace stokesian::cpu
