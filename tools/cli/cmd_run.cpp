@@ -1,9 +1,149 @@
+// `stokesian run SCENARIO`: run a scenario file and write an H5MD file.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
 #include "commands.hpp"
+#include "json.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/run.hpp"
+#include "stokesian/io/provenance.hpp"
+#include "terminal.hpp"
 
 namespace stokesian::cli {
-action register_run(CLI::App& app) {
-    auto* cmd = app.add_subcommand("run", "run a scenario and write an H5MD file");
-    (void)cmd;
-    return [] { return 0; };
+
+namespace {
+
+struct run_options {
+    std::string scenario_path;
+    std::string case_name;
+    std::string backend, precision, hi_kernel, integrator, output;
+    std::optional<double> dt, time, sample_every;
+    std::optional<std::uint64_t> steps;
+    std::optional<unsigned> threads;
+    bool force = false, json = false, no_trajectory = false;
+};
+
+// Command-line values override the scenario's; the result is validated like a scenario file.
+void apply_overrides(scenario& s, const run_options& o) {
+    if (!o.backend.empty()) s.run.backend = o.backend;
+    if (!o.hi_kernel.empty()) s.run.hi_kernel = o.hi_kernel;
+    if (!o.precision.empty()) {
+        try {
+            s.run.precision = parse_precision_mode(o.precision);
+        } catch (const std::invalid_argument& e) {
+            throw input_error("command line", "--precision", o.precision, e.what());
+        }
+    }
+    if (!o.integrator.empty()) {
+        try {
+            s.run.integrator = parse_integrator(o.integrator);
+        } catch (const std::invalid_argument& e) {
+            throw input_error("command line", "--integrator", o.integrator, e.what());
+        }
+    }
+    if (o.dt) s.run.dt = *o.dt;
+    if (o.time) {
+        s.run.time = o.time;
+        s.run.steps.reset();
+    }
+    if (o.steps) {
+        s.run.steps = o.steps;
+        s.run.time.reset();
+    }
+    if (o.sample_every) s.run.sample_every = *o.sample_every;
+    if (o.dt && !o.sample_every && !o.time && !o.steps) {
+        // Keep the scenario's run length and sampling meaningful for a new dt: both stay in tau_s.
+        if (s.run.steps) {
+            s.run.time = double(*s.run.steps) * (s.run.dt);
+        }
+    }
+    if (o.no_trajectory) s.run.write_trajectory = false;
+    validate_run_settings(s.run, "command line");
 }
+
+std::string default_output(const scenario& s) {
+    return s.name + (s.case_name.empty() ? "" : "_" + s.case_name) + ".h5";
+}
+
+int execute(const run_options& o, int argc, char** argv) {
+    scenario s = load_scenario(o.scenario_path, o.case_name);
+    apply_overrides(s, o);
+
+    run_request req;
+    req.scenario_ = s;
+    req.output.path = o.output.empty() ? default_output(s) : o.output;
+    req.output.force = o.force;
+    req.invocation = io::run_provenance(argc, argv);
+    req.stop_signal = &install_stop_handlers();
+    if (o.threads) req.threads = *o.threads;
+    progress_line progress;
+    req.on_progress = [&](const run_progress& p) { progress.update(p); };
+
+    const run_result r = run_scenario(req);
+    progress.finish();
+
+    if (o.json) {
+        json_writer j(std::cout);
+        j.begin_object();
+        j.field("output", r.output.string());
+        j.field("scenario", s.name);
+        j.field("case", s.case_name);
+        j.field("status", r.status);
+        j.field("precision", to_string(s.run.precision));
+        j.field("backend", r.engine.count("backend") ? r.engine.at("backend") : "");
+        j.field("steps", double(r.steps));
+        j.field("simulated_time", r.simulated_time);
+        j.field("wall_seconds", r.wall_seconds);
+        j.field("steps_per_second", r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0);
+        j.field("final_state_digest", r.final_state_digest);
+        j.key("observables");
+        j.begin_object();
+        for (const auto& [k, v] : r.summary) j.field(k, v);
+        j.end_object();
+        j.end_object();
+        std::cout << "\n";
+    } else {
+        std::printf("wrote %s: %s, %llu steps (%.6g tau_s) in %s, %.3g steps/s [%s, %s]\n", r.output.string().c_str(),
+                    r.status.c_str(), static_cast<unsigned long long>(r.steps), r.simulated_time,
+                    format_duration(r.wall_seconds).c_str(), r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0,
+                    to_string(s.run.precision).c_str(), r.engine.count("backend") ? r.engine.at("backend").c_str() : "");
+        if (r.summary.count("cycles"))
+            std::printf("  cycles: %.0f, mean period %.6g tau_s, mean amplitude %.6g a\n", r.summary.at("cycles"),
+                        r.summary.count("period_mean") ? r.summary.at("period_mean") : NAN,
+                        r.summary.count("amplitude_mean") ? r.summary.at("amplitude_mean") : NAN);
+        if (r.summary.count("max_abs_y1"))
+            std::printf("  symmetry: max |y1| = %.3g a, largest residual %.3g a\n", r.summary.at("max_abs_y1"),
+                        r.summary.at("max_abs_symmetry_residual"));
+    }
+    if (r.signal) return 128 + r.signal;
+    return 0;
+}
+
+}  // namespace
+
+action register_run(CLI::App& app) {
+    auto o = std::make_shared<run_options>();
+    auto* cmd = app.add_subcommand("run", "Run a scenario and write an H5MD file");
+    cmd->add_option("scenario", o->scenario_path, "scenario file (TOML)")->required();
+    cmd->add_option("--case", o->case_name, "case of a scenario file with [cases] (default: the first)");
+    cmd->add_option("--backend", o->backend, "cpu | cuda | auto (overrides run.backend)");
+    cmd->add_option("--precision", o->precision, "e.g. hi=ds,int=f32 (each of f32, ds, f64)");
+    cmd->add_option("--hi-kernel", o->hi_kernel, "HI summation kernel (cpu: all-pairs | symmetric)");
+    cmd->add_option("--integrator", o->integrator, "euler");
+    cmd->add_option("--dt", o->dt, "time step in tau_s");
+    auto* time = cmd->add_option("--time", o->time, "run length in tau_s");
+    auto* steps = cmd->add_option("--steps", o->steps, "run length in steps");
+    time->excludes(steps);
+    cmd->add_option("--sample-every", o->sample_every, "sampling interval in tau_s");
+    cmd->add_option("--threads", o->threads, "CPU worker threads (0: all cores)");
+    cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
+    cmd->add_flag("--force", o->force, "replace an existing output file");
+    cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");
+    cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
+    // argc/argv for provenance are captured by main through the global below.
+    return [o] { return execute(*o, invocation_argc(), invocation_argv()); };
+}
+
 }  // namespace stokesian::cli

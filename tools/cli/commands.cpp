@@ -5,6 +5,8 @@
 namespace stokesian::cli {
 
 namespace {
+int saved_argc = 0;
+char** saved_argv = nullptr;
 std::map<CLI::App*, action>& actions() {
     static std::map<CLI::App*, action> table;
     return table;
@@ -16,6 +18,13 @@ void add(CLI::App& app, action (*registrar)(CLI::App&)) {
     if (subs.size() > before) actions()[subs.back()] = std::move(a);
 }
 }  // namespace
+
+void set_invocation(int argc, char** argv) {
+    saved_argc = argc;
+    saved_argv = argv;
+}
+int invocation_argc() { return saved_argc; }
+char** invocation_argv() { return saved_argv; }
 
 void register_commands(CLI::App& app) {
     add(app, register_run);

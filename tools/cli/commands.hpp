@@ -10,6 +10,11 @@ using action = std::function<int()>;
 action register_run(CLI::App& app);
 
 void register_commands(CLI::App& app);
+
+// The process's argc/argv, recorded by main() for provenance.
+void set_invocation(int argc, char** argv);
+int invocation_argc();
+char** invocation_argv();
 int run_selected(CLI::App& app);
 
 }  // namespace stokesian::cli

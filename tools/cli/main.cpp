@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
     CLI::App app{"stokesian: reproducibility and regression-test toolkit for GPU Stokesian dynamics"};
     app.set_version_flag("--version", std::string("stokesian ") + stokesian::git_describe());
     app.require_subcommand(1);
+    stokesian::cli::set_invocation(argc, argv);
     stokesian::cli::register_commands(app);
     try {
         app.parse(argc, argv);

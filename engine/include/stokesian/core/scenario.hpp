@@ -61,4 +61,9 @@ std::string resolved_configuration(const scenario& s);
 
 engine_config make_engine_config(const scenario& s);
 
+// Checks run settings after command-line overrides (the loader applies the same rules): dt, time,
+// steps and sample_every positive and finite, exactly one of time/steps, time and sample_every
+// integer multiples of dt (to 1e-9 relative). Throws input_error naming `origin` and the key.
+void validate_run_settings(const run_settings& run, const std::string& origin);
+
 }  // namespace stokesian

@@ -1,0 +1,57 @@
+#pragma once
+// A time series kept at bounded size: samples are grouped in blocks of fixed length and each
+// block stores its last time, its last value and the largest |value| it saw. A run of any length
+// then writes a few thousand points per observable while no excursion between points is lost.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace stokesian {
+
+class decimated_series {
+public:
+    explicit decimated_series(std::uint64_t block = 1) : block_(std::max<std::uint64_t>(1, block)) {}
+
+    void add(std::uint64_t step, double time, double value) {
+        block_max_ = std::max(block_max_, std::fabs(value));
+        overall_max_ = std::max(overall_max_, std::fabs(value));
+        if (!std::isfinite(value)) non_finite_ = true;
+        if (++in_block_ == block_) flush(step, time, value);
+        last_step_ = step;
+        last_time_ = time;
+        last_value_ = value;
+    }
+    // Closes a partial last block.
+    void finish() {
+        if (in_block_ > 0) flush(last_step_, last_time_, last_value_);
+    }
+
+    std::uint64_t block() const { return block_; }
+    double max_abs() const { return non_finite_ ? INFINITY : overall_max_; }
+    const std::vector<std::uint64_t>& step() const { return step_; }
+    const std::vector<double>& time() const { return time_; }
+    const std::vector<double>& value() const { return value_; }
+    const std::vector<double>& block_max_abs() const { return block_max_abs_; }
+
+private:
+    void flush(std::uint64_t step, double time, double value) {
+        step_.push_back(step);
+        time_.push_back(time);
+        value_.push_back(value);
+        block_max_abs_.push_back(non_finite_ ? INFINITY : block_max_);
+        block_max_ = 0.0;
+        in_block_ = 0;
+    }
+
+    std::uint64_t block_;
+    std::uint64_t in_block_ = 0;
+    double block_max_ = 0.0, overall_max_ = 0.0;
+    bool non_finite_ = false;
+    std::uint64_t last_step_ = 0;
+    double last_time_ = 0.0, last_value_ = 0.0;
+    std::vector<std::uint64_t> step_;
+    std::vector<double> time_, value_, block_max_abs_;
+};
+
+}  // namespace stokesian

@@ -1,0 +1,36 @@
+#pragma once
+// Streaming observables: each consumes the sampled frames in order and keeps only what it needs
+// (a few numbers or a window), then writes its results into the H5MD `observables` group.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/scenario.hpp"
+
+namespace stokesian::io { class h5md_writer; }
+
+namespace stokesian {
+
+class observable {
+public:
+    virtual ~observable() = default;
+    virtual void sample(const frame& f) = 0;
+    virtual void write(io::h5md_writer& out) const = 0;
+    // Headline numbers for the terminal and --json (name -> value).
+    virtual void summarise(std::map<std::string, double>& summary) const = 0;
+};
+
+// The observables a scenario asks for, plus the ones every run records (centre of mass).
+std::vector<std::unique_ptr<observable>> make_observables(const scenario& s);
+
+// x + image * L: the coordinate without the periodic wrapping.
+inline vec3<double> unwrapped_position(const frame& f, std::size_t i, const box_settings& box) {
+    const vec3<double> r = f.position[i];
+    if (!box.periodic) return r;
+    const vec3<int> n = f.image[i];
+    return {r.x + n.x * box.edges.x, r.y + n.y * box.edges.y, r.z + n.z * box.edges.z};
+}
+
+}  // namespace stokesian

@@ -1,0 +1,67 @@
+// Centre of mass of the unwrapped positions and its velocity (the mean particle velocity): the
+// sedimentation speed, and z_cm(t) of the paper's Fig. 3b.
+#include "observables_impl.hpp"
+#include "stokesian/io/h5md.hpp"
+#include "stokesian/observables/decimated_series.hpp"
+
+namespace stokesian {
+
+namespace {
+
+class centre_of_mass_observable final : public observable {
+public:
+    centre_of_mass_observable(const box_settings& box, std::uint64_t block)
+        : box_(box), z_(block), vz_(block) {}
+
+    void sample(const frame& f) override {
+        const std::size_t n = f.position.size();
+        double z = 0.0, vz = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            z += unwrapped_position(f, i, box_).z;
+            vz += f.velocity[i].z;
+        }
+        z /= double(n);
+        vz /= double(n);
+        if (samples_ == 0) {
+            first_time_ = f.time;
+            first_z_ = z;
+        }
+        last_time_ = f.time;
+        last_z_ = z;
+        ++samples_;
+        z_.add(f.step, f.time, z);
+        vz_.add(f.step, f.time, vz);
+    }
+
+    void write(io::h5md_writer& out) const override {
+        decimated_series z = z_, vz = vz_;
+        z.finish();
+        vz.finish();
+        out.write_time_series("centre_of_mass/z", z.step(), z.time(), z.value());
+        out.write_time_series("centre_of_mass/velocity_z", vz.step(), vz.time(), vz.value());
+        out.write_observable("centre_of_mass/mean_velocity_z", mean_velocity(),
+                             {{"meaning", "(z_cm(t_end) - z_cm(t_0)) / (t_end - t_0), unwrapped positions"}});
+    }
+
+    void summarise(std::map<std::string, double>& summary) const override {
+        summary["centre_of_mass_mean_velocity_z"] = mean_velocity();
+    }
+
+private:
+    double mean_velocity() const {
+        return last_time_ > first_time_ ? (last_z_ - first_z_) / (last_time_ - first_time_) : 0.0;
+    }
+
+    box_settings box_;
+    decimated_series z_, vz_;
+    std::uint64_t samples_ = 0;
+    double first_time_ = 0.0, first_z_ = 0.0, last_time_ = 0.0, last_z_ = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<observable> make_centre_of_mass_observable(const box_settings& box, std::uint64_t block) {
+    return std::make_unique<centre_of_mass_observable>(box, block);
+}
+
+}  // namespace stokesian

@@ -1,0 +1,12 @@
+#pragma once
+// Constructors of the individual observables (one file each), used by make_observables().
+#include <cstdint>
+#include <memory>
+
+#include "stokesian/observables/observable.hpp"
+
+namespace stokesian {
+std::unique_ptr<observable> make_cycle_observable(observable_settings::cycle_spec spec, const box_settings& box);
+std::unique_ptr<observable> make_tetrahedron_symmetry_observable(const box_settings& box, std::uint64_t block);
+std::unique_ptr<observable> make_centre_of_mass_observable(const box_settings& box, std::uint64_t block);
+}  // namespace stokesian

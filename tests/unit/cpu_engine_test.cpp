@@ -1,0 +1,135 @@
+// The CPU backend against closed forms and against itself (threads, loops, precision modes).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "stokesian/core/engine.hpp"
+
+using namespace stokesian;
+
+namespace {
+
+engine_config open_box_config(precision_mode mode = reference_precision_mode) {
+    engine_config c;
+    c.system.box.periodic = false;
+    c.precision = mode;
+    c.dt = 0.01;
+    c.threads = 1;
+    return c;
+}
+
+initial_state two_spheres(vec3<double> separation) {
+    initial_state s;
+    s.positions = {{0, 0, 0}, separation};
+    s.external_forces = {{0, 0, -1}, {0, 0, -1}};
+    return s;
+}
+
+frame initial_frame(const engine_config& c, const initial_state& s) {
+    auto e = make_engine(c, s);
+    frame f;
+    e->read_frame(f);
+    return f;
+}
+
+// Random non-overlapping spheres in a periodic box.
+initial_state random_spheres(std::size_t n, double edge, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-edge / 2, edge / 2);
+    initial_state s;
+    while (s.positions.size() < n) {
+        const vec3<double> r{u(rng), u(rng), u(rng)};
+        bool ok = true;
+        for (const auto& q : s.positions) {
+            vec3<double> d = r - q;
+            d = minimum_image(d, box_geometry<double>{true, {edge, edge, edge}});
+            if (dot(d, d) < 4.4) ok = false;
+        }
+        if (ok) {
+            s.positions.push_back(r);
+            s.external_forces.push_back({0.1 * u(rng) / edge, 0.2 * u(rng) / edge, -1.0});
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST(CpuEngine, TwoSphereSedimentationMatchesClosedForm) {
+    // Two equal spheres, equal forces F = -z (units mu0 = a = F = 1). Rotne-Prager gives
+    //   side by side (r perpendicular to F): v_z = -(1 + 3/(4r) + 1/(2r^3)),
+    //   one above the other (r parallel to F): v_z = -(1 + 3/(2r) - 1/r^3).
+    for (double r : {2.0, 2.5, 4.0, 10.0}) {
+        const frame side = initial_frame(open_box_config(), two_spheres({r, 0, 0}));
+        const frame above = initial_frame(open_box_config(), two_spheres({0, 0, r}));
+        const double r3 = r * r * r;
+        EXPECT_NEAR(side.velocity[0].z, -(1 + 0.75 / r + 0.5 / r3), 4e-16);
+        EXPECT_NEAR(side.velocity[1].z, -(1 + 0.75 / r + 0.5 / r3), 4e-16);
+        EXPECT_NEAR(above.velocity[0].z, -(1 + 1.5 / r - 1 / r3), 4e-16);
+        EXPECT_EQ(side.velocity[0].x, 0.0);
+    }
+}
+
+TEST(CpuEngine, ResultsDoNotDependOnThreadCount) {
+    const initial_state s = random_spheres(300, 20.0, 11);
+    engine_config c = open_box_config({precision::ds, precision::f32});
+    c.system.box = {true, {20, 20, 20}};
+    c.system.lubrication.enabled = true;
+    frame f1, f2;
+    c.threads = 1;
+    auto e1 = make_engine(c, s);
+    c.threads = 3;
+    auto e2 = make_engine(c, s);
+    e1->advance(5);
+    e2->advance(5);
+    e1->read_frame(f1);
+    e2->read_frame(f2);
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        ASSERT_EQ(f1.position[i], f2.position[i]);
+        ASSERT_EQ(f1.velocity[i], f2.velocity[i]);
+    }
+}
+
+TEST(CpuEngine, SymmetricLoopAgreesWithAllPairsToRounding) {
+    const initial_state s = random_spheres(200, 18.0, 5);
+    engine_config c = open_box_config();
+    c.system.box = {true, {18, 18, 18}};
+    c.hi_kernel = "symmetric";
+    const frame sym = initial_frame(c, s);
+    c.hi_kernel = "all-pairs";
+    const frame all = initial_frame(c, s);
+    // Both sum the same N terms of magnitude <= |mu0 F| ~ 1 in double, in different orders; the
+    // recursive-summation bound gives |difference| <= 2 (N-1) u_64 sum|terms| <= 2 * 199 * 2^-53 * 2N.
+    const double bound = 2 * 199 * std::ldexp(1.0, -53) * 2 * 200;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        EXPECT_NEAR(sym.velocity[i].x, all.velocity[i].x, bound);
+        EXPECT_NEAR(sym.velocity[i].z, all.velocity[i].z, bound);
+    }
+}
+
+TEST(CpuEngine, EveryPrecisionModeAgreesWithDoubleAtTheFirstStep) {
+    const initial_state s = random_spheres(64, 14.0, 9);
+    engine_config c = open_box_config();
+    c.system.box = {true, {14, 14, 14}};
+    const frame ref = initial_frame(c, s);
+    for (precision hi : {precision::f32, precision::ds, precision::f64})
+        for (precision in : {precision::f32, precision::ds, precision::f64}) {
+            c.precision = {hi, in};
+            const frame f = initial_frame(c, s);
+            // Derived bound, per velocity component (|F| <= 1, 64 terms):
+            //  - positions rounded to the integration type: |dr| <= u_p |r| with |r| <= 7 sqrt(3)
+            //    = 12.2; a pair term changes by at most |dT/dr| |dr_i - dr_j| <= 0.25 * 2 u_p 12.2
+            //    (|dT/dr| <= 3/(4 r^2) + 3/(2 r^4) <= 0.25 for r >= 2.1);
+            //  - pair tensor arithmetic in the working type: <= 20 roundings of u_w per term;
+            //  - the f32 summation itself: <= 64 u_32 per term (recursive summation).
+            auto unit_roundoff = [](precision p) {
+                return std::ldexp(1.0, p == precision::f32 ? -24 : p == precision::ds ? -48 : -53);
+            };
+            const double u_p = unit_roundoff(in), u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+            const double u_sum = hi == precision::f32 ? std::ldexp(1.0, -24) : 0.0;
+            const double bound = 64 * (0.25 * 2 * u_p * 12.2 + 20 * u_w + 64 * u_sum);
+            for (std::size_t i = 0; i < s.size(); ++i)
+                ASSERT_NEAR(f.velocity[i].z, ref.velocity[i].z, bound) << to_string(c.precision);
+        }
+}
