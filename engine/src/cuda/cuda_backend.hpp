@@ -1,0 +1,23 @@
+#pragma once
+// Host-side entry points of the CUDA backend. Plain C++: host code includes only this header,
+// never device code (engine/README.md, "Backends").
+#include <map>
+#include <memory>
+#include <string>
+
+#include "stokesian/core/engine.hpp"
+
+namespace stokesian::cuda {
+
+// True when the CUDA runtime reports at least one usable device.
+bool device_available() noexcept;
+
+// Device name, compute capability, driver and runtime versions, memory, and the device
+// floating-point flags this build used (provenance). Throws cuda_error without a device.
+std::map<std::string, std::string> device_description();
+
+// A CUDA engine for any precision mode. Throws cuda_error (no device, out of memory with the
+// amount needed, kernel failure) or std::invalid_argument (unknown --hi-kernel).
+std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const initial_state& state);
+
+}  // namespace stokesian::cuda

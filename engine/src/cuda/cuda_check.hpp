@@ -1,0 +1,24 @@
+#pragma once
+// CUDA errors become one-line exceptions: "CUDA error in <what>: <cudaGetErrorString> (<name>)".
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace stokesian::cuda {
+
+class cuda_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+inline void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess)
+        throw cuda_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status) + " (" +
+                         cudaGetErrorName(status) + ")");
+}
+
+// After a kernel launch: launch errors at once, execution errors at the next synchronisation.
+inline void check_launch(const char* kernel) { check(cudaGetLastError(), kernel); }
+
+}  // namespace stokesian::cuda

@@ -1,0 +1,267 @@
+// The CUDA engine and the one place where the CUDA backend's precision modes are instantiated.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "cuda_backend.hpp"
+#include "cuda_check.hpp"
+#include "cuda_engine.cuh"
+#include "drift_kernel.cuh"
+#include "hi_kernels.cuh"
+#include "short_range_kernels.cuh"
+
+namespace stokesian::cuda {
+
+hi_kernel parse_hi_kernel(const std::string& name) {
+    if (name.empty() || name == "multi-target") return hi_kernel::multi_target;
+    if (name == "naive") return hi_kernel::naive;
+    if (name == "tiling") return hi_kernel::tiling;
+    if (name == "small-tiling") return hi_kernel::small_tiling;
+    throw std::invalid_argument("unknown CUDA hi-kernel '" + name +
+                                "' (expected naive, tiling, small-tiling or multi-target)");
+}
+
+const char* to_string(hi_kernel k) {
+    switch (k) {
+        case hi_kernel::naive: return "naive";
+        case hi_kernel::tiling: return "tiling";
+        case hi_kernel::small_tiling: return "small-tiling";
+        case hi_kernel::multi_target: return "multi-target";
+    }
+    return "?";
+}
+
+namespace {
+constexpr int multi_target_count = 2;
+constexpr unsigned max_neighbour_capacity = 4096;
+}  // namespace
+
+template <class Policy>
+cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_state& state)
+    : config_(config),
+      params_(make_interaction_parameters<W>(config.system)),
+      kernel_(parse_hi_kernel(config.hi_kernel)),
+      n_(static_cast<unsigned>(state.size())),
+      dt_(value_cast<P>(config.dt)) {
+    if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
+    const auto& box = config.system.box;
+    edge_ = value_cast<P>(box.edges);
+    half_edge_ = value_cast<P>(vec3<double>{0.5 * box.edges.x, 0.5 * box.edges.y, 0.5 * box.edges.z});
+
+    // Initial state, rounded and wrapped on the host exactly as the CPU backend does.
+    std::vector<vec3<P>> position(n_);
+    std::vector<vec3<int>> image(n_, vec3<int>{0, 0, 0});
+    std::vector<vec3<W>> external(n_);
+    std::vector<packed4<W>> position_w(n_);
+    for (unsigned i = 0; i < n_; ++i) {
+        position[i] = value_cast<P>(state.positions[i]);
+        if (box.periodic) {
+            wrap_component(position[i].x, image[i].x, edge_.x, half_edge_.x);
+            wrap_component(position[i].y, image[i].y, edge_.y, half_edge_.y);
+            wrap_component(position[i].z, image[i].z, edge_.z, half_edge_.z);
+        }
+        position_w[i] = pack(value_cast<W>(position[i]));
+        external[i] = value_cast<W>(state.external_forces[i]);
+    }
+    position_.upload(position);
+    image_.upload(image);
+    position_w_.upload(position_w);
+    external_force_.upload(external);
+    velocity_.resize(n_, "velocities");
+    check(cudaMemset(velocity_.data(), 0, n_ * sizeof(vec3<A>)), "cudaMemset velocities");
+    force_.resize(n_, "forces");
+
+    short_range_ = params_.short_range_cutoff > W(0);
+    if (short_range_) {
+        neighbour_count_.resize(n_, "neighbour counts");
+        max_count_.resize(1, "neighbour maximum");
+        if (box.periodic) {
+            // Cells a little larger than the cutoff, so rounding of coordinates near a cell
+            // boundary can never hide a neighbour two cells away.
+            const double cell = config.system.short_range_cutoff() * (1.0 + 1e-6);
+            const double e[3] = {box.edges.x, box.edges.y, box.edges.z};
+            use_cells_ = n_ > 64;
+            for (int d = 0; d < 3; ++d) {
+                cells_[d] = static_cast<int>(std::floor(e[d] / cell));
+                if (cells_[d] < 3) use_cells_ = false;
+            }
+            if (use_cells_) {
+                const std::size_t cells = std::size_t(cells_[0]) * cells_[1] * cells_[2];
+                cell_.resize(n_, "cell indices");
+                index_.resize(n_, "cell list");
+                sorted_cell_.resize(n_, "cell list");
+                sorted_index_.resize(n_, "cell list");
+                cell_start_.resize(cells, "cell list");
+                cell_end_.resize(cells, "cell list");
+                std::size_t scratch = 0;
+                check(cub::DeviceRadixSort::SortPairs(nullptr, scratch, cell_.data(), sorted_cell_.data(),
+                                                      index_.data(), sorted_index_.data(), int(n_)),
+                      "cub::DeviceRadixSort (size query)");
+                sort_scratch_.resize(std::max<std::size_t>(scratch, 1), "cell-list sort scratch");
+            }
+        }
+    }
+    update_forces();
+    update_velocities();
+    check(cudaDeviceSynchronize(), "initial velocities");
+}
+
+template <class Policy>
+void cuda_engine<Policy>::advance(std::uint64_t steps) {
+    for (std::uint64_t s = 0; s < steps; ++s) {
+        switch (config_.integrator) {
+            case integrator_kind::euler: explicit_euler::step(*this); break;
+        }
+        ++step_;
+    }
+}
+
+template <class Policy>
+void cuda_engine<Policy>::drift() {
+    drift_kernel<P, A, W><<<blocks_for(n_, 256), 256>>>(position_.data(), image_.data(), velocity_.data(), n_, dt_,
+                                                       config_.system.box.periodic, edge_, half_edge_,
+                                                       position_w_.data());
+    check_launch("drift_kernel");
+}
+
+template <class Policy>
+void cuda_engine<Policy>::build_neighbour_list() {
+    const W cutoff = params_.short_range_cutoff;
+    for (;;) {
+        neighbour_list_.resize(std::size_t(n_) * capacity_, "neighbour list");
+        check(cudaMemset(max_count_.data(), 0, sizeof(unsigned)), "cudaMemset");
+        if (use_cells_) {
+            cell_grid g{};
+            g.nx = cells_[0];
+            g.ny = cells_[1];
+            g.nz = cells_[2];
+            const auto& e = config_.system.box.edges;
+            g.inv_cell_x = float(cells_[0] / e.x);
+            g.inv_cell_y = float(cells_[1] / e.y);
+            g.inv_cell_z = float(cells_[2] / e.z);
+            g.origin_x = float(-0.5 * e.x);
+            g.origin_y = float(-0.5 * e.y);
+            g.origin_z = float(-0.5 * e.z);
+            cell_index_kernel<<<blocks_for(n_, 256), 256>>>(position_w_.data(), n_, g, cell_.data(), index_.data());
+            check_launch("cell_index_kernel");
+            std::size_t scratch = sort_scratch_.size();
+            check(cub::DeviceRadixSort::SortPairs(sort_scratch_.data(), scratch, cell_.data(), sorted_cell_.data(),
+                                                  index_.data(), sorted_index_.data(), int(n_)),
+                  "cub::DeviceRadixSort");
+            check(cudaMemset(cell_start_.data(), 0, cell_start_.size() * sizeof(unsigned)), "cudaMemset");
+            check(cudaMemset(cell_end_.data(), 0, cell_end_.size() * sizeof(unsigned)), "cudaMemset");
+            cell_range_kernel<<<blocks_for(n_, 256), 256>>>(sorted_cell_.data(), n_, cell_start_.data(), cell_end_.data());
+            check_launch("cell_range_kernel");
+            neighbour_cell_kernel<W><<<blocks_for(n_, 128), 128>>>(
+                position_w_.data(), n_, params_.box, cutoff, g, cell_start_.data(), cell_end_.data(),
+                sorted_index_.data(), capacity_, neighbour_list_.data(), neighbour_count_.data(), max_count_.data());
+            check_launch("neighbour_cell_kernel");
+        } else {
+            neighbour_scan_kernel<W><<<blocks_for(n_, 128), 128>>>(position_w_.data(), n_, params_.box, cutoff,
+                                                                   capacity_, neighbour_list_.data(),
+                                                                   neighbour_count_.data(), max_count_.data());
+            check_launch("neighbour_scan_kernel");
+        }
+        unsigned most = 0;
+        check(cudaMemcpy(&most, max_count_.data(), sizeof most, cudaMemcpyDeviceToHost), "neighbour count");
+        if (most <= capacity_) return;
+        if (most > max_neighbour_capacity)
+            throw cuda_error("a particle has " + std::to_string(most) + " neighbours within the short-range cutoff "
+                             "(more than " + std::to_string(max_neighbour_capacity) + "): overlapping configuration?");
+        capacity_ = std::max(most, 2 * capacity_);
+    }
+}
+
+template <class Policy>
+void cuda_engine<Policy>::update_forces() {
+    if (!short_range_) {
+        external_force_kernel<W><<<blocks_for(n_, 256), 256>>>(external_force_.data(), n_, force_.data());
+        check_launch("external_force_kernel");
+        return;
+    }
+    build_neighbour_list();
+    short_range_force_kernel<W, A><<<blocks_for(n_, 128), 128>>>(position_w_.data(), velocity_.data(),
+                                                                  external_force_.data(), n_, neighbour_list_.data(),
+                                                                  neighbour_count_.data(), capacity_, params_,
+                                                                  force_.data());
+    check_launch("short_range_force_kernel");
+}
+
+template <class Policy>
+void cuda_engine<Policy>::update_velocities() {
+    const unsigned b = block_size_;
+    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
+    switch (kernel_) {
+        case hi_kernel::naive:
+            hi_naive_kernel<W, A><<<blocks_for(n_, b), b>>>(position_w_.data(), force_.data(), velocity_.data(), n_, params_);
+            break;
+        case hi_kernel::tiling:
+            hi_tiling_kernel<W, A, false><<<blocks_for(n_, b), b, b * tile_bytes>>>(
+                position_w_.data(), force_.data(), velocity_.data(), n_, params_);
+            break;
+        case hi_kernel::small_tiling:
+            hi_tiling_kernel<W, A, true><<<blocks_for(n_, b), b, 32 * tile_bytes>>>(
+                position_w_.data(), force_.data(), velocity_.data(), n_, params_);
+            break;
+        case hi_kernel::multi_target:
+            hi_multi_target_kernel<W, A, multi_target_count>
+                <<<blocks_for(n_, b * multi_target_count), b, b * tile_bytes>>>(position_w_.data(), force_.data(),
+                                                                                velocity_.data(), n_, params_);
+            break;
+    }
+    check_launch(to_string(kernel_));
+}
+
+template <class Policy>
+void cuda_engine<Policy>::read_frame(frame& out) const {
+    std::vector<vec3<P>> position;
+    std::vector<vec3<A>> velocity;
+    std::vector<packed4<W>> force;
+    position_.download(position);
+    image_.download(out.image);
+    velocity_.download(velocity);
+    force_.download(force);
+    out.step = step_;
+    out.time = static_cast<double>(step_) * config_.dt;
+    out.position.resize(n_);
+    out.velocity.resize(n_);
+    out.force.resize(n_);
+    for (unsigned i = 0; i < n_; ++i) {
+        out.position[i] = value_cast<double>(position[i]);
+        out.velocity[i] = value_cast<double>(velocity[i]);
+        out.force[i] = value_cast<double>(unpack(force[i]));
+    }
+}
+
+template <class Policy>
+std::map<std::string, std::string> cuda_engine<Policy>::description() const {
+    auto d = device_description();
+    d["backend"] = "cuda";
+    d["hi_kernel"] = to_string(kernel_);
+    d["block_size"] = std::to_string(block_size_);
+    d["precision"] = to_string(Policy::mode);
+    d["neighbour_search"] = !short_range_ ? "none" : use_cells_ ? "cell list" : "all pairs";
+    return d;
+}
+
+#define STOKESIAN_INSTANTIATE(HI, INT) template class cuda_engine<precision_policy<precision::HI, precision::INT>>;
+STOKESIAN_INSTANTIATE(f32, f32)
+STOKESIAN_INSTANTIATE(f32, ds)
+STOKESIAN_INSTANTIATE(f32, f64)
+STOKESIAN_INSTANTIATE(ds, f32)
+STOKESIAN_INSTANTIATE(ds, ds)
+STOKESIAN_INSTANTIATE(ds, f64)
+STOKESIAN_INSTANTIATE(f64, f32)
+STOKESIAN_INSTANTIATE(f64, ds)
+STOKESIAN_INSTANTIATE(f64, f64)
+#undef STOKESIAN_INSTANTIATE
+
+std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const initial_state& state) {
+    return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<engine> {
+        return std::make_unique<cuda_engine<Policy>>(config, state);
+    });
+}
+
+}  // namespace stokesian::cuda

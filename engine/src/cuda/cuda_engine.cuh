@@ -1,0 +1,69 @@
+#pragma once
+// The CUDA backend's engine: particle data stay on the device for the whole run; only sampled
+// frames come back (read_frame). The step primitives mirror the CPU backend's
+// (cpu/cpu_engine.hpp), and the integrators (core/integrator.hpp) drive both.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "device_buffer.hpp"
+#include "device_types.cuh"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/physics/interactions.hpp"
+
+namespace stokesian::cuda {
+
+enum class hi_kernel { naive, tiling, small_tiling, multi_target };
+hi_kernel parse_hi_kernel(const std::string& name);  // "" -> multi_target
+const char* to_string(hi_kernel k);
+
+template <class Policy>
+class cuda_engine final : public engine {
+public:
+    using W = typename Policy::working;
+    using A = typename Policy::accumulator;
+    using P = typename Policy::position;
+
+    cuda_engine(const engine_config& config, const initial_state& state);
+
+    void advance(std::uint64_t steps) override;
+    std::uint64_t step() const override { return step_; }
+    std::size_t size() const override { return n_; }
+    void read_frame(frame& out) const override;
+    std::map<std::string, std::string> description() const override;
+
+    void drift();
+    void update_forces();
+    void update_velocities();
+
+private:
+    void build_neighbour_list();
+
+    engine_config config_;
+    interaction_parameters<W> params_;
+    hi_kernel kernel_;
+    unsigned block_size_ = 128;
+    unsigned n_ = 0;
+    P dt_;
+    vec3<P> edge_, half_edge_;
+    bool short_range_ = false;
+
+    device_buffer<vec3<P>> position_;
+    device_buffer<vec3<int>> image_;
+    device_buffer<vec3<A>> velocity_;
+    device_buffer<packed4<W>> position_w_;
+    device_buffer<packed4<W>> force_;
+    device_buffer<vec3<W>> external_force_;
+
+    // neighbour list
+    unsigned capacity_ = 32;
+    device_buffer<unsigned> neighbour_list_, neighbour_count_, max_count_;
+    device_buffer<unsigned> cell_, index_, sorted_cell_, sorted_index_, cell_start_, cell_end_;
+    device_buffer<unsigned char> sort_scratch_;
+    bool use_cells_ = false;
+    int cells_[3] = {0, 0, 0};
+
+    std::uint64_t step_ = 0;
+};
+
+}  // namespace stokesian::cuda

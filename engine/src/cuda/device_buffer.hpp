@@ -1,0 +1,72 @@
+#pragma once
+// Owning device allocation of n elements of T. Out-of-memory errors say how much was asked for
+// and how much the device has free.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "cuda_check.hpp"
+
+namespace stokesian::cuda {
+
+std::string out_of_memory_message(std::size_t bytes, const char* what);
+
+template <class T>
+class device_buffer {
+public:
+    device_buffer() = default;
+    explicit device_buffer(std::size_t n, const char* what = "device buffer") { resize(n, what); }
+    ~device_buffer() { release(); }
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
+    device_buffer(device_buffer&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
+    device_buffer& operator=(device_buffer&& o) noexcept {
+        if (this != &o) {
+            release();
+            data_ = o.data_;
+            size_ = o.size_;
+            o.data_ = nullptr;
+            o.size_ = 0;
+        }
+        return *this;
+    }
+
+    void resize(std::size_t n, const char* what = "device buffer") {
+        if (n == size_) return;
+        release();
+        if (n == 0) return;
+        const cudaError_t status = cudaMalloc(&data_, n * sizeof(T));
+        if (status == cudaErrorMemoryAllocation) {
+            cudaGetLastError();  // clear the sticky-free error state
+            data_ = nullptr;
+            throw cuda_error(out_of_memory_message(n * sizeof(T), what));
+        }
+        check(status, what);
+        size_ = n;
+    }
+    void upload(const std::vector<T>& host) {
+        resize(host.size());
+        if (!host.empty()) check(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+    }
+    void download(std::vector<T>& host) const {
+        host.resize(size_);
+        if (size_) check(cudaMemcpy(host.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost), "download");
+    }
+
+    T* data() noexcept { return data_; }
+    const T* data() const noexcept { return data_; }
+    std::size_t size() const noexcept { return size_; }
+
+private:
+    void release() noexcept {
+        if (data_) cudaFree(data_);
+        data_ = nullptr;
+        size_ = 0;
+    }
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+}  // namespace stokesian::cuda

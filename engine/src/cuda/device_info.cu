@@ -1,0 +1,60 @@
+// Device discovery and provenance of the CUDA backend.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+
+#include "cuda_backend.hpp"
+#include "device_buffer.hpp"
+
+namespace stokesian::cuda {
+
+bool device_available() noexcept {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return count > 0;
+}
+
+namespace {
+std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+}  // namespace
+
+std::map<std::string, std::string> device_description() {
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    int driver = 0, runtime = 0;
+    check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
+    check(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
+    int clock_khz = 0, memory_clock_khz = 0;
+    cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
+    cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device);
+    return {{"device_name", prop.name},
+            {"compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
+            {"multiprocessors", std::to_string(prop.multiProcessorCount)},
+            {"device_memory_bytes", std::to_string(prop.totalGlobalMem)},
+            {"sm_clock_khz", std::to_string(clock_khz)},
+            {"memory_clock_khz", std::to_string(memory_clock_khz)},
+            {"driver_version", version_string(driver)},
+            {"runtime_version", version_string(runtime)},
+            {"cuda_fp_flags", STOKESIAN_CUDA_FP_FLAGS_STRING},
+            {"cuda_fp_profile", STOKESIAN_CUDA_FP_PROFILE},
+            {"cuda_architectures", STOKESIAN_CUDA_ARCHITECTURES}};
+}
+
+std::string out_of_memory_message(std::size_t bytes, const char* what) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    cudaGetLastError();
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "out of device memory allocating %s: needed %.3g MiB, %.3g MiB free of %.3g MiB", what,
+                  double(bytes) / 1048576.0, double(free_bytes) / 1048576.0, double(total_bytes) / 1048576.0);
+    return buf;
+}
+
+}  // namespace stokesian::cuda
