@@ -1,0 +1,470 @@
+// The H5MD 1.1 writer (layout in stokesian/io/h5md.hpp).
+//
+// Reproducibility: every group and dataset is created with object time tracking switched off,
+// so two identical runs produce byte-identical files (HDF5 would otherwise stamp each object
+// header with its creation and modification times).
+//
+// Crash safety: everything is written to "<path>.partial", which finish() closes, fsyncs and
+// renames onto <path>; a run that dies leaves only the .partial file behind.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+
+#include "io/hdf5_handles.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/version.hpp"
+#include "stokesian/io/h5md.hpp"
+
+namespace stokesian::io {
+
+namespace fs = std::filesystem;
+
+// A frame's vectors go to HDF5 as they are: N contiguous records of 3 numbers.
+static_assert(std::is_standard_layout_v<vec3<double>> && sizeof(vec3<double>) == 3 * sizeof(double));
+static_assert(std::is_standard_layout_v<vec3<int>> && sizeof(vec3<int>) == 3 * sizeof(int));
+
+namespace {
+
+// Chunks of the per-particle datasets hold at least 64 KiB (few chunks, little index overhead,
+// efficient appends) and at most about 1 MiB (reading one frame does not pull in much more).
+constexpr hsize_t min_chunk_bytes = hsize_t{64} * 1024;
+constexpr hsize_t max_chunk_bytes = hsize_t{1024} * 1024;
+// step and time: 1024 samples (8 KiB) per chunk.
+constexpr hsize_t scalar_chunk_samples = 1024;
+
+// --- creation property lists -------------------------------------------------------------------
+
+hdf5::property_list group_creation() {
+    hdf5::property_list gcpl(hdf5::check(H5Pcreate(H5P_GROUP_CREATE), "creating a group property list"));
+    hdf5::check(H5Pset_obj_track_times(gcpl.get(), 0), "switching off group time stamps");
+    return gcpl;
+}
+
+hdf5::property_list dataset_creation(std::span<const hsize_t> chunk = {}) {
+    hdf5::property_list dcpl(hdf5::check(H5Pcreate(H5P_DATASET_CREATE), "creating a dataset property list"));
+    hdf5::check(H5Pset_obj_track_times(dcpl.get(), 0), "switching off dataset time stamps");
+    if (!chunk.empty())
+        hdf5::check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "setting the chunk shape");
+    return dcpl;
+}
+
+// --- groups ------------------------------------------------------------------------------------
+
+// Opens the group at `path` (absolute, or relative to `location`), creating it and any missing
+// parents. We create the parents ourselves rather than through H5Pset_create_intermediate_group,
+// which gives intermediate groups HDF5's default creation properties (time tracking on): today's
+// file format happens not to store group times, but determinism should not rest on that.
+hdf5::group require_group(hid_t location, const std::string& path) {
+    const char* start = path.starts_with('/') ? "/" : ".";
+    hdf5::group current(hdf5::check(H5Gopen2(location, start, H5P_DEFAULT), "opening group " + path));
+    for (const std::string& name : hdf5::path_components(path)) {
+        const htri_t exists = hdf5::check(H5Lexists(current.get(), name.c_str(), H5P_DEFAULT), "looking up " + path);
+        hid_t next = exists > 0 ? H5Gopen2(current.get(), name.c_str(), H5P_DEFAULT)
+                                : H5Gcreate2(current.get(), name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT);
+        current = hdf5::group(hdf5::check(next, "opening or creating group " + path));
+    }
+    return current;
+}
+
+// "a/b/c" -> parent "a/b", leaf "c".
+std::pair<std::string, std::string> split_leaf(const std::string& path) {
+    const std::vector<std::string> parts = hdf5::path_components(path);
+    if (parts.empty()) throw std::invalid_argument("h5md_writer: empty object name");
+    std::string parent;
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) parent += "/" + parts[i];
+    return {parent, parts.back()};
+}
+
+// --- attributes --------------------------------------------------------------------------------
+
+// (Re)creates attribute `name` on `object` with the given type and dataspace.
+hdf5::attribute replace_attribute(hid_t object, const std::string& name, hid_t type, hid_t space) {
+    if (hdf5::check(H5Aexists(object, name.c_str()), "looking up attribute " + name) > 0)
+        hdf5::check(H5Adelete(object, name.c_str()), "replacing attribute " + name);
+    return hdf5::attribute(
+        hdf5::check(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), "creating attribute " + name));
+}
+
+void write_string_attribute(hid_t object, const std::string& name, const std::string& value) {
+    const hdf5::datatype type = hdf5::utf8_string_type();
+    const hdf5::dataspace space(hdf5::check(H5Screate(H5S_SCALAR), "creating a scalar dataspace"));
+    const hdf5::attribute attribute = replace_attribute(object, name, type.get(), space.get());
+    const char* text = value.c_str();
+    hdf5::check(H5Awrite(attribute.get(), type.get(), &text), "writing attribute " + name);
+}
+
+void write_string_array_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values) {
+    const hdf5::datatype type = hdf5::utf8_string_type();
+    const hsize_t size = values.size();
+    const hdf5::dataspace space(hdf5::check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
+    const hdf5::attribute attribute = replace_attribute(object, name, type.get(), space.get());
+    std::vector<const char*> texts;
+    for (const std::string& value : values) texts.push_back(value.c_str());
+    hdf5::check(H5Awrite(attribute.get(), type.get(), texts.data()), "writing attribute " + name);
+}
+
+// A 32-bit integer attribute: scalar (one value) or 1-D.
+void write_int_attribute(hid_t object, const std::string& name, std::span<const int> values, bool scalar) {
+    const hsize_t size = values.size();
+    const hdf5::dataspace space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &size, nullptr));
+    hdf5::check(space.get(), "creating a dataspace");
+    const hdf5::attribute attribute = replace_attribute(object, name, H5T_STD_I32LE, space.get());
+    hdf5::check(H5Awrite(attribute.get(), H5T_NATIVE_INT, values.data()), "writing attribute " + name);
+}
+
+void write_string_attributes(hid_t object, const std::map<std::string, std::string>& attributes) {
+    for (const auto& [name, value] : attributes) write_string_attribute(object, name, value);
+}
+
+// --- fixed-size datasets -----------------------------------------------------------------------
+
+hdf5::dataset create_fixed_dataset(hid_t parent, const std::string& name, hid_t file_type, hid_t memory_type,
+                                   std::span<const hsize_t> shape, const void* data) {
+    if (hdf5::check(H5Lexists(parent, name.c_str(), H5P_DEFAULT), "looking up " + name) > 0)
+        throw std::invalid_argument("h5md_writer: '" + name + "' was already written");
+    const hdf5::dataspace space(shape.empty() ? H5Screate(H5S_SCALAR)
+                                              : H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
+    hdf5::check(space.get(), "creating the dataspace of " + name);
+    hdf5::dataset dataset(hdf5::check(
+        H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dataset_creation().get(), H5P_DEFAULT),
+        "creating dataset " + name));
+    if (hdf5::check(H5Sget_select_npoints(space.get()), "sizing " + name) > 0)
+        hdf5::check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "writing " + name);
+    return dataset;
+}
+
+// --- appending along the time axis -------------------------------------------------------------
+
+// Grows `dataset` by one sample along its first (unlimited) axis and writes `data` there;
+// `sample_shape` is the shape of one sample (empty for step and time).
+void append_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<const hsize_t> sample_shape,
+                   const void* data) {
+    std::array<hsize_t, 3> extent{index + 1, 0, 0};
+    std::array<hsize_t, 3> start{index, 0, 0};
+    std::array<hsize_t, 3> count{1, 0, 0};
+    std::copy(sample_shape.begin(), sample_shape.end(), extent.begin() + 1);
+    std::copy(sample_shape.begin(), sample_shape.end(), count.begin() + 1);
+    const int rank = static_cast<int>(1 + sample_shape.size());
+
+    hdf5::check(H5Dset_extent(dataset, extent.data()), "extending a dataset");
+    const hdf5::dataspace file_space(hdf5::check(H5Dget_space(dataset), "getting a dataspace"));
+    hdf5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+                "selecting a sample");
+    const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
+    hdf5::check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing a sample");
+}
+
+// Chunk shape of a [T, N, 3] dataset: enough frames for min_chunk_bytes, or, when one frame
+// is larger than max_chunk_bytes, one frame split along the particles.
+std::array<hsize_t, 3> per_particle_chunk(hsize_t particles, std::size_t element_bytes) {
+    const hsize_t row_bytes = 3 * element_bytes;
+    const hsize_t frame_bytes = particles * row_bytes;
+    if (frame_bytes > max_chunk_bytes) return {1, std::max<hsize_t>(1, max_chunk_bytes / row_bytes), 3};
+    return {std::max<hsize_t>(1, (min_chunk_bytes + frame_bytes - 1) / frame_bytes), particles, 3};
+}
+
+hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t file_type,
+                                        std::span<const hsize_t> sample_shape, std::span<const hsize_t> chunk) {
+    std::vector<hsize_t> dims{0};
+    std::vector<hsize_t> max_dims{H5S_UNLIMITED};
+    dims.insert(dims.end(), sample_shape.begin(), sample_shape.end());
+    max_dims.insert(max_dims.end(), sample_shape.begin(), sample_shape.end());
+    const hdf5::dataspace space(
+        hdf5::check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data()), "creating a dataspace"));
+    return hdf5::dataset(hdf5::check(
+        H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, dataset_creation(chunk).get(), H5P_DEFAULT),
+        std::string("creating dataset ") + name));
+}
+
+// One H5MD time-dependent element, particles/all/<name>/{step, time, value}, value [T, N, 3].
+class particle_element {
+public:
+    particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
+                     std::size_t element_bytes, std::size_t particles)
+        : memory_type_(memory_type), sample_shape_{particles, 3} {
+        group_ = hdf5::group(hdf5::check(
+            H5Gcreate2(particles_group, name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
+            "creating group " + name));
+        const std::array<hsize_t, 1> scalar_chunk{scalar_chunk_samples};
+        const std::array<hsize_t, 3> value_chunk = per_particle_chunk(particles, element_bytes);
+        step_ = create_extensible_dataset(group_.get(), "step", H5T_STD_I64LE, {}, scalar_chunk);
+        time_ = create_extensible_dataset(group_.get(), "time", H5T_IEEE_F64LE, {}, scalar_chunk);
+        value_ = create_extensible_dataset(group_.get(), "value", file_type, sample_shape_, value_chunk);
+    }
+
+    void append(std::int64_t step, double time, const void* values) {
+        append_sample(value_.get(), memory_type_, samples_, sample_shape_, values);
+        append_sample(time_.get(), H5T_NATIVE_DOUBLE, samples_, {}, &time);
+        append_sample(step_.get(), H5T_NATIVE_INT64, samples_, {}, &step);
+        ++samples_;
+    }
+
+private:
+    hid_t memory_type_;
+    std::array<hsize_t, 2> sample_shape_;
+    hsize_t samples_ = 0;
+    hdf5::group group_;
+    hdf5::dataset step_, time_, value_;
+};
+
+// --- file system -------------------------------------------------------------------------------
+
+fs::path directory_of(const fs::path& path) {
+    const fs::path parent = path.parent_path();
+    return parent.empty() ? fs::path(".") : parent;
+}
+
+// Everything a user can get wrong about the output path, checked before anything is created.
+void check_output_path(const fs::path& path, const fs::path& partial, bool force) {
+    const std::string name = path.string();
+    std::error_code error;
+    const fs::file_status status = fs::status(path, error);
+    if (fs::is_directory(status)) throw input_error(name, "", "", "is a directory, expected an output file name");
+    if (fs::exists(status) && !force) throw input_error(name, "", "", "output file exists; use --force to replace it");
+
+    const fs::path directory = directory_of(path);
+    const fs::file_status directory_status = fs::status(directory, error);
+    if (!fs::exists(directory_status))
+        throw input_error(name, "", "", "directory '" + directory.string() + "' does not exist");
+    if (!fs::is_directory(directory_status))
+        throw input_error(name, "", "", "'" + directory.string() + "' is not a directory");
+
+    // A stale .partial is the remains of an interrupted run: it may go.
+    fs::remove(partial, error);
+    if (error) throw input_error(name, "", "", "cannot remove stale '" + partial.string() + "': " + error.message());
+    // Probing with open(2) gives the real reason (permissions, read-only file system, ...),
+    // which HDF5 would bury in its error stack.
+    const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) throw input_error(name, "", "", "cannot create '" + partial.string() + "': " + std::strerror(errno));
+    ::close(fd);
+    ::unlink(partial.c_str());
+}
+
+// fsync(2) on a file or a directory; `what` names it in the error.
+void sync_to_disk(const fs::path& path, bool directory) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
+    if (fd < 0) throw std::runtime_error("cannot open '" + path.string() + "' to sync it: " + std::strerror(errno));
+    const int result = ::fsync(fd);
+    const int sync_errno = errno;
+    ::close(fd);
+    // Some file systems cannot sync a directory (EINVAL); the rename is then as durable as it gets.
+    if (result != 0 && !(directory && sync_errno == EINVAL))
+        throw std::runtime_error("cannot sync '" + path.string() + "': " + std::strerror(sync_errno));
+}
+
+std::string default_author() {
+    const char* user = std::getenv("USER");
+    return user != nullptr && *user != '\0' ? user : "unknown";
+}
+
+}  // namespace
+
+struct h5md_writer::impl {
+    fs::path final_path;
+    fs::path partial_path;
+    bool force = false;
+    std::size_t particles = 0;
+    bool periodic = false;
+    bool finished = false;
+    // Declared before the elements so that it is closed after them.
+    hdf5::file file;
+    std::optional<particle_element> position, image, velocity, force_element;
+
+    void require_open(const char* operation) const {
+        if (finished) throw std::logic_error(std::string("h5md_writer::") + operation + " after finish()");
+    }
+
+    void close_objects() noexcept {
+        position.reset();
+        image.reset();
+        velocity.reset();
+        force_element.reset();
+    }
+
+    void write_header(const h5md_options& options, const box_description& box) {
+        const hid_t root = file.get();
+        {
+            const hdf5::group h5md = require_group(root, "/h5md");
+            const std::array<int, 2> version{1, 1};
+            write_int_attribute(h5md.get(), "version", version, false);
+            const hdf5::group author = require_group(root, "/h5md/author");
+            write_string_attribute(author.get(), "name", options.author.empty() ? default_author() : options.author);
+            const hdf5::group creator = require_group(root, "/h5md/creator");
+            write_string_attribute(creator.get(), "name", "stokesian");
+            write_string_attribute(creator.get(), "version", git_describe());
+        }
+        const hdf5::group all = require_group(root, "/particles/all");
+        {
+            const hdf5::group box_group = require_group(all.get(), "box");
+            const std::array<int, 1> dimension{3};
+            write_int_attribute(box_group.get(), "dimension", dimension, true);
+            const std::string boundary = box.periodic ? "periodic" : "none";
+            write_string_array_attribute(box_group.get(), "boundary", {boundary, boundary, boundary});
+            const std::array<hsize_t, 1> shape{3};
+            create_fixed_dataset(box_group.get(), "edges", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, shape, &box.edges);
+        }
+        position.emplace(all.get(), "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
+        if (box.periodic && options.write_image)
+            image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles);
+        if (options.write_velocity)
+            velocity.emplace(all.get(), "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
+        if (options.write_force)
+            force_element.emplace(all.get(), "force", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
+    }
+};
+
+h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box)
+    : impl_(std::make_unique<impl>()) {
+    const hdf5::error_silencer quiet;
+    if (particles == 0) throw std::invalid_argument("h5md_writer: a trajectory needs at least one particle");
+    impl_->final_path = options.path;
+    impl_->partial_path = fs::path(options.path) += ".partial";
+    impl_->force = options.force;
+    impl_->particles = particles;
+    impl_->periodic = box.periodic;
+    check_output_path(impl_->final_path, impl_->partial_path, options.force);
+
+    try {
+        hdf5::property_list fcpl(hdf5::check(H5Pcreate(H5P_FILE_CREATE), "creating a file property list"));
+        // The root group is created with the file: no time stamps on it either.
+        hdf5::check(H5Pset_obj_track_times(fcpl.get(), 0), "switching off root group time stamps");
+        hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
+        // H5Fclose then fails if anything is still open: finish() relies on it to prove that all
+        // objects were closed and written before the rename.
+        hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
+        impl_->file = hdf5::file(hdf5::check(
+            H5Fcreate(impl_->partial_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
+            "creating " + impl_->partial_path.string()));
+        impl_->write_header(options, box);
+    } catch (...) {
+        // Not a usable output: take the half-made file away again.
+        impl_->close_objects();
+        impl_->file.reset();
+        std::error_code ignored;
+        fs::remove(impl_->partial_path, ignored);
+        throw;
+    }
+}
+
+h5md_writer::~h5md_writer() {
+    if (!impl_ || impl_->finished) return;
+    const hdf5::error_silencer quiet;
+    impl_->close_objects();
+    impl_->file.reset();
+}
+
+void h5md_writer::append_frame(const frame& f) {
+    impl_->require_open("append_frame");
+    const hdf5::error_silencer quiet;
+    auto require_size = [&](std::size_t size, const char* what) {
+        if (size != impl_->particles)
+            throw std::invalid_argument("h5md_writer: frame " + std::to_string(f.step) + " has " + std::to_string(size) +
+                                        " " + what + " entries, expected " + std::to_string(impl_->particles));
+    };
+    if (f.step > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw std::invalid_argument("h5md_writer: step " + std::to_string(f.step) + " does not fit H5MD's int64 step");
+    const auto step = static_cast<std::int64_t>(f.step);
+
+    require_size(f.position.size(), "position");
+    if (impl_->image) require_size(f.image.size(), "image");
+    if (impl_->velocity) require_size(f.velocity.size(), "velocity");
+    if (impl_->force_element) require_size(f.force.size(), "force");
+
+    impl_->position->append(step, f.time, f.position.data());
+    if (impl_->image) impl_->image->append(step, f.time, f.image.data());
+    if (impl_->velocity) impl_->velocity->append(step, f.time, f.velocity.data());
+    if (impl_->force_element) impl_->force_element->append(step, f.time, f.force.data());
+}
+
+void h5md_writer::write_parameters(const std::string& group, const std::map<std::string, std::string>& attributes) {
+    impl_->require_open("write_parameters");
+    const hdf5::error_silencer quiet;
+    const hdf5::group parameters = require_group(impl_->file.get(), "/parameters/" + group);
+    write_string_attributes(parameters.get(), attributes);
+}
+
+void h5md_writer::write_time_series(const std::string& name, std::span<const std::uint64_t> step,
+                                    std::span<const double> time, std::span<const double> value) {
+    impl_->require_open("write_time_series");
+    const hdf5::error_silencer quiet;
+    if (step.size() != time.size() || step.size() != value.size())
+        throw std::invalid_argument("h5md_writer: time series '" + name + "' has step, time and value of different lengths");
+    std::vector<std::int64_t> steps;
+    steps.reserve(step.size());
+    for (const std::uint64_t s : step) {
+        if (s > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            throw std::invalid_argument("h5md_writer: step " + std::to_string(s) + " does not fit H5MD's int64 step");
+        steps.push_back(static_cast<std::int64_t>(s));
+    }
+    const std::string path = "/observables/" + name;
+    if (hdf5::object_exists(impl_->file.get(), path))
+        throw std::invalid_argument("h5md_writer: observable '" + name + "' was already written");
+    const hdf5::group series = require_group(impl_->file.get(), path);
+    const std::array<hsize_t, 1> shape{step.size()};
+    create_fixed_dataset(series.get(), "step", H5T_STD_I64LE, H5T_NATIVE_INT64, shape, steps.data());
+    create_fixed_dataset(series.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, shape, time.data());
+    create_fixed_dataset(series.get(), "value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, shape, value.data());
+}
+
+void h5md_writer::write_observable(const std::string& name, std::span<const double> value,
+                                   const std::map<std::string, std::string>& attributes) {
+    impl_->require_open("write_observable");
+    const hdf5::error_silencer quiet;
+    const auto [parent, leaf] = split_leaf("/observables/" + name);
+    const hdf5::group group = require_group(impl_->file.get(), parent);
+    const std::array<hsize_t, 1> shape{value.size()};
+    const hdf5::dataset dataset =
+        create_fixed_dataset(group.get(), leaf, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, shape, value.data());
+    write_string_attributes(dataset.get(), attributes);
+}
+
+void h5md_writer::write_observable(const std::string& name, double value,
+                                   const std::map<std::string, std::string>& attributes) {
+    impl_->require_open("write_observable");
+    const hdf5::error_silencer quiet;
+    const auto [parent, leaf] = split_leaf("/observables/" + name);
+    const hdf5::group group = require_group(impl_->file.get(), parent);
+    const hdf5::dataset dataset = create_fixed_dataset(group.get(), leaf, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, &value);
+    write_string_attributes(dataset.get(), attributes);
+}
+
+void h5md_writer::flush() {
+    impl_->require_open("flush");
+    const hdf5::error_silencer quiet;
+    hdf5::check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "flushing " + impl_->partial_path.string());
+}
+
+void h5md_writer::finish() {
+    impl_->require_open("finish");
+    const hdf5::error_silencer quiet;
+    impl_->close_objects();
+    // With H5F_CLOSE_SEMI this fails if any object were still open, i.e. possibly unwritten.
+    if (!impl_->file.reset())
+        throw std::runtime_error("HDF5: closing " + impl_->partial_path.string() + ": " + hdf5::last_error());
+    impl_->finished = true;
+
+    sync_to_disk(impl_->partial_path, false);
+    // Without --force, a file that appeared at the final name during the run is not replaced.
+    if (!impl_->force && fs::exists(impl_->final_path))
+        throw input_error(impl_->final_path.string(), "", "", "output file exists; use --force to replace it");
+    std::error_code error;
+    fs::rename(impl_->partial_path, impl_->final_path, error);
+    if (error)
+        throw std::runtime_error("cannot rename '" + impl_->partial_path.string() + "' to '" +
+                                 impl_->final_path.string() + "': " + error.message());
+    sync_to_disk(directory_of(impl_->final_path), true);
+}
+
+const std::filesystem::path& h5md_writer::partial_path() const { return impl_->partial_path; }
+const std::filesystem::path& h5md_writer::final_path() const { return impl_->final_path; }
+
+}  // namespace stokesian::io

@@ -1,0 +1,140 @@
+#pragma once
+// RAII ownership of HDF5 identifiers and the few helpers the H5MD writer and reader share.
+// HDF5's C API reports failure with a negative return value and prints an error stack to stderr;
+// we switch the printing off (error_silencer) and turn failures into exceptions with one line
+// (check), so a user never sees an HDF5 stack trace.
+#include <hdf5.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace stokesian::io::hdf5 {
+
+// Owns one identifier and closes it with `Close` (H5Fclose, H5Dclose, ...).
+template <herr_t (*Close)(hid_t)>
+class handle {
+public:
+    handle() = default;
+    explicit handle(hid_t id) : id_(id) {}
+    ~handle() { reset(); }
+    handle(handle&& other) noexcept : id_(std::exchange(other.id_, H5I_INVALID_HID)) {}
+    handle& operator=(handle&& other) noexcept {
+        if (this != &other) {
+            reset();
+            id_ = std::exchange(other.id_, H5I_INVALID_HID);
+        }
+        return *this;
+    }
+    handle(const handle&) = delete;
+    handle& operator=(const handle&) = delete;
+
+    hid_t get() const noexcept { return id_; }
+    explicit operator bool() const noexcept { return id_ >= 0; }
+
+    // Closes now; returns false when HDF5 reports a failure (callers that must know, e.g. the
+    // final H5Fclose before the rename, check it; destructors cannot and ignore it).
+    bool reset() noexcept {
+        bool ok = true;
+        if (id_ >= 0) ok = Close(id_) >= 0;
+        id_ = H5I_INVALID_HID;
+        return ok;
+    }
+
+private:
+    hid_t id_ = H5I_INVALID_HID;
+};
+
+using file = handle<H5Fclose>;
+using group = handle<H5Gclose>;
+using dataset = handle<H5Dclose>;
+using dataspace = handle<H5Sclose>;
+using datatype = handle<H5Tclose>;
+using property_list = handle<H5Pclose>;
+using attribute = handle<H5Aclose>;
+using object = handle<H5Oclose>;
+
+// The innermost message of HDF5's current error stack ("unable to open file", "truncated
+// file: eof = ...", ...): the most specific reason, fit for one line. Clears the stack.
+inline std::string last_error() {
+    std::string message;
+    auto innermost = [](unsigned n, const H5E_error2_t* error, void* out) -> herr_t {
+        if (n == 0 && error->desc != nullptr) *static_cast<std::string*>(out) = error->desc;
+        return 0;
+    };
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &message);
+    H5Eclear2(H5E_DEFAULT);
+    return message;
+}
+
+// Throws std::runtime_error("HDF5: <what>: <reason>") when `result` is negative.
+template <class T>
+T check(T result, std::string_view what) {
+    if (result < 0) {
+        std::string reason = last_error();
+        std::string message = "HDF5: " + std::string(what);
+        if (!reason.empty()) message += ": " + reason;
+        throw std::runtime_error(message);
+    }
+    return result;
+}
+
+// Switches HDF5's automatic error printing off for the current thread (the error stack is
+// per-thread in thread-safe builds) and restores whatever was set before when it goes.
+class error_silencer {
+public:
+    error_silencer() {
+        H5Eget_auto2(H5E_DEFAULT, &previous_function_, &previous_data_);
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    }
+    ~error_silencer() { H5Eset_auto2(H5E_DEFAULT, previous_function_, previous_data_); }
+    error_silencer(const error_silencer&) = delete;
+    error_silencer& operator=(const error_silencer&) = delete;
+
+private:
+    H5E_auto2_t previous_function_ = nullptr;
+    void* previous_data_ = nullptr;
+};
+
+// "/a/b//c/" -> {"a", "b", "c"}.
+inline std::vector<std::string> path_components(std::string_view path) {
+    std::vector<std::string> parts;
+    std::size_t begin = 0;
+    while (begin < path.size()) {
+        std::size_t end = path.find('/', begin);
+        if (end == std::string_view::npos) end = path.size();
+        if (end > begin) parts.emplace_back(path.substr(begin, end - begin));
+        begin = end + 1;
+    }
+    return parts;
+}
+
+// Whether `path` (relative to `location`) names an existing object. H5Lexists only accepts a
+// path whose parents exist, so we walk it one component at a time; H5Oexists_by_name then
+// rejects dangling soft links.
+inline bool object_exists(hid_t location, std::string_view path) {
+    std::string prefix = path.starts_with('/') ? "/" : "";
+    const std::vector<std::string> parts = path_components(path);
+    if (parts.empty()) return true;  // the location itself
+    for (const std::string& part : parts) {
+        prefix += part;
+        if (H5Lexists(location, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+        if (H5Oexists_by_name(location, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+        prefix += '/';
+    }
+    return true;
+}
+
+// Variable-length UTF-8 string type: h5py reads it as `str`, and its payload lives in the global
+// heap, so long values (scenario text, configuration) never hit the 64 KiB attribute limit.
+inline datatype utf8_string_type() {
+    datatype type(check(H5Tcopy(H5T_C_S1), "copying the string type"));
+    check(H5Tset_size(type.get(), H5T_VARIABLE), "making a variable-length string type");
+    check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "setting the string character set");
+    return type;
+}
+
+}  // namespace stokesian::io::hdf5

@@ -1,0 +1,389 @@
+// H5MD writer and reader: round trip bit for bit, the layout other tools expect, crash safety
+// (.partial), refusal to overwrite, determinism, and one-line errors on bad input.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/errors.hpp"
+#include "stokesian/io/h5md.hpp"
+#include "stokesian/io/provenance.hpp"
+
+using namespace stokesian;
+using namespace stokesian::io;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory per test, removed afterwards.
+class H5md : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::random_device seed;
+        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("stokesian_h5md_" + std::string(test->name()) + "_" + std::to_string(seed()) + std::to_string(::getpid()));
+        fs::create_directories(dir_);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+    }
+    fs::path dir_;
+};
+
+constexpr std::size_t particles = 4;
+constexpr std::size_t frames = 3;
+const box_description periodic_box{true, {10.0, 20.0, 30.0}};
+
+// Values that are not round in binary, so a lossy conversion anywhere would show.
+frame make_frame(std::size_t t) {
+    frame f;
+    f.step = 100 * t + 7;
+    f.time = 0.1 * static_cast<double>(t) + 1e-17;
+    for (std::size_t i = 0; i < particles; ++i) {
+        const double base = static_cast<double>(10 * t + i);
+        f.position.push_back({base / 3.0, -base / 7.0, base * 1e-300});
+        f.image.push_back({static_cast<int>(t) - 1, -static_cast<int>(i), 2'000'000'000});
+        f.velocity.push_back({std::nextafter(base, 1e9), -0.0, base / 11.0});
+        f.force.push_back({base * 1e300, 5e-324, -base / 13.0});
+    }
+    return f;
+}
+
+void write_sample_file(const fs::path& path, bool force = false) {
+    h5md_writer writer({.path = path, .force = force, .author = "tester"}, particles, periodic_box);
+    for (std::size_t t = 0; t < frames; ++t) writer.append_frame(make_frame(t));
+    writer.write_parameters("scenario", {{"text", "name = \"tetrahedron\"\n"}, {"dt", "0.01"}});
+    writer.write_parameters("build/flags", {{"host", "-ffp-contract=off"}});
+    writer.write_parameters("build/flags", {{"host", "replaced"}, {"unicode", "Stokes \xCE\xBC"}});
+    const std::vector<std::uint64_t> step{0, 10, 20};
+    const std::vector<double> time{0.0, 0.1, 0.2};
+    const std::vector<double> value{1.0 / 3.0, -2.5, 1e-310};
+    writer.write_time_series("centre_of_mass/x", step, time, value);
+    writer.write_observable("cycle/period", 1.0 / 7.0, {{"method", "parabola"}});
+    const std::vector<double> periods{1.5, 2.5};
+    writer.write_observable("cycle/periods", periods);
+    writer.flush();
+    writer.finish();
+}
+
+std::vector<char> file_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// Bitwise equality: distinguishes -0.0 from 0.0 and compares NaN payloads.
+void expect_bits(const std::vector<double>& actual, const std::vector<double>& expected, const std::string& what) {
+    ASSERT_EQ(actual.size(), expected.size()) << what;
+    for (std::size_t i = 0; i < actual.size(); ++i)
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(actual[i]), std::bit_cast<std::uint64_t>(expected[i]))
+            << what << "[" << i << "]: " << actual[i] << " vs " << expected[i];
+}
+
+std::vector<double> flatten(const std::vector<vec3<double>>& (*select)(const frame&)) {
+    std::vector<double> out;
+    for (std::size_t t = 0; t < frames; ++t) {
+        const frame f = make_frame(t);
+        for (const vec3<double>& v : select(f)) out.insert(out.end(), {v.x, v.y, v.z});
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_F(H5md, RoundTripsEveryValueBitForBit) {
+    const fs::path path = dir_ / "run.h5";
+    write_sample_file(path);
+    ASSERT_TRUE(fs::exists(path));
+    EXPECT_FALSE(fs::exists(dir_ / "run.h5.partial"));
+
+    const h5md_file file(path);
+    const std::vector<std::size_t> trajectory_shape{frames, particles, 3};
+    for (const char* element : {"position", "image", "velocity", "force"}) {
+        const std::string group = std::string("/particles/all/") + element;
+        EXPECT_EQ(file.shape(group + "/value"), trajectory_shape) << element;
+        EXPECT_EQ(file.shape(group + "/step"), std::vector<std::size_t>{frames}) << element;
+        EXPECT_EQ(file.read_integers(group + "/step"), (std::vector<std::int64_t>{7, 107, 207})) << element;
+        std::vector<double> times;
+        for (std::size_t t = 0; t < frames; ++t) times.push_back(make_frame(t).time);
+        expect_bits(file.read_doubles(group + "/time"), times, group + "/time");
+    }
+    expect_bits(file.read_doubles("/particles/all/position/value"),
+                flatten([](const frame& f) -> const std::vector<vec3<double>>& { return f.position; }), "position");
+    expect_bits(file.read_doubles("/particles/all/velocity/value"),
+                flatten([](const frame& f) -> const std::vector<vec3<double>>& { return f.velocity; }), "velocity");
+    expect_bits(file.read_doubles("/particles/all/force/value"),
+                flatten([](const frame& f) -> const std::vector<vec3<double>>& { return f.force; }), "force");
+    std::vector<std::int64_t> images;
+    for (std::size_t t = 0; t < frames; ++t)
+        for (const vec3<int>& n : make_frame(t).image) images.insert(images.end(), {n.x, n.y, n.z});
+    EXPECT_EQ(file.read_integers("/particles/all/image/value"), images);
+
+    // Box.
+    EXPECT_EQ(file.read_doubles("/particles/all/box/edges"), (std::vector<double>{10.0, 20.0, 30.0}));
+    EXPECT_EQ(file.read_integers("/particles/all/box/edges"), (std::vector<std::int64_t>{10, 20, 30}));
+    EXPECT_EQ(file.shape("/particles/all/box/edges"), std::vector<std::size_t>{3});
+    // dimension and boundary are not single strings: string_attributes leaves them out.
+    EXPECT_TRUE(file.string_attributes("/particles/all/box").empty());
+    EXPECT_THROW((void)file.string_attribute("/particles/all/box", "boundary"), input_error);
+    EXPECT_THROW((void)file.string_attribute("/particles/all/box", "dimension"), input_error);
+
+    // H5MD metadata.
+    EXPECT_EQ(file.string_attribute("/h5md/author", "name"), "tester");
+    EXPECT_EQ(file.string_attribute("/h5md/creator", "name"), "stokesian");
+    EXPECT_TRUE(file.string_attribute("/h5md/creator", "version").has_value());
+    EXPECT_FALSE(file.string_attribute("/h5md/creator", "no_such_attribute").has_value());
+    EXPECT_EQ(file.list("/"), (std::vector<std::string>{"h5md", "observables", "parameters", "particles"}));
+    EXPECT_EQ(file.list("/h5md"), (std::vector<std::string>{"author", "creator"}));
+    EXPECT_EQ(file.list("/particles/all"), (std::vector<std::string>{"box", "force", "image", "position", "velocity"}));
+
+    // Parameters: string attributes, replaced when written again.
+    EXPECT_EQ(file.string_attributes("/parameters/scenario"),
+              (std::map<std::string, std::string>{{"dt", "0.01"}, {"text", "name = \"tetrahedron\"\n"}}));
+    EXPECT_EQ(file.string_attributes("/parameters/build/flags"),
+              (std::map<std::string, std::string>{{"host", "replaced"}, {"unicode", "Stokes \xCE\xBC"}}));
+
+    // Observables.
+    EXPECT_EQ(file.read_integers("/observables/centre_of_mass/x/step"), (std::vector<std::int64_t>{0, 10, 20}));
+    expect_bits(file.read_doubles("/observables/centre_of_mass/x/time"), {0.0, 0.1, 0.2}, "series time");
+    expect_bits(file.read_doubles("/observables/centre_of_mass/x/value"), {1.0 / 3.0, -2.5, 1e-310}, "series value");
+    EXPECT_EQ(file.shape("/observables/cycle/period"), std::vector<std::size_t>{});  // scalar
+    expect_bits(file.read_doubles("/observables/cycle/period"), {1.0 / 7.0}, "scalar observable");
+    EXPECT_EQ(file.string_attribute("/observables/cycle/period", "method"), "parabola");
+    EXPECT_EQ(file.shape("/observables/cycle/periods"), std::vector<std::size_t>{2});
+    expect_bits(file.read_doubles("/observables/cycle/periods"), {1.5, 2.5}, "1-D observable");
+}
+
+// The attributes h5md_file does not read (integers, string arrays), checked with HDF5 itself.
+TEST_F(H5md, WritesTheH5mdVersionDimensionAndBoundary) {
+    const fs::path path = dir_ / "run.h5";
+    write_sample_file(path);
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+
+    const hid_t version = H5Aopen_by_name(file, "/h5md", "version", H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(version, 0);
+    const hid_t version_type = H5Aget_type(version);
+    EXPECT_EQ(H5Tget_class(version_type), H5T_INTEGER);
+    const hid_t version_space = H5Aget_space(version);
+    EXPECT_EQ(H5Sget_simple_extent_npoints(version_space), 2);
+    int numbers[2] = {0, 0};
+    EXPECT_GE(H5Aread(version, H5T_NATIVE_INT, numbers), 0);
+    EXPECT_EQ(numbers[0], 1);
+    EXPECT_EQ(numbers[1], 1);
+    H5Sclose(version_space);
+    H5Tclose(version_type);
+    H5Aclose(version);
+
+    const hid_t dimension = H5Aopen_by_name(file, "/particles/all/box", "dimension", H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(dimension, 0);
+    int d = 0;
+    EXPECT_GE(H5Aread(dimension, H5T_NATIVE_INT, &d), 0);
+    EXPECT_EQ(d, 3);
+    H5Aclose(dimension);
+
+    const hid_t boundary = H5Aopen_by_name(file, "/particles/all/box", "boundary", H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(boundary, 0);
+    const hid_t boundary_space = H5Aget_space(boundary);
+    EXPECT_EQ(H5Sget_simple_extent_npoints(boundary_space), 3);
+    const hid_t string_type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(string_type, H5T_VARIABLE);
+    H5Tset_cset(string_type, H5T_CSET_UTF8);
+    char* texts[3] = {nullptr, nullptr, nullptr};
+    EXPECT_GE(H5Aread(boundary, string_type, texts), 0);
+    for (char* text : texts) {
+        EXPECT_STREQ(text, "periodic");
+        H5free_memory(text);
+    }
+    H5Tclose(string_type);
+    H5Sclose(boundary_space);
+    H5Aclose(boundary);
+    EXPECT_GE(H5Fclose(file), 0);
+}
+
+TEST_F(H5md, ExistsWalksPathsSafely) {
+    const fs::path path = dir_ / "run.h5";
+    write_sample_file(path);
+    const h5md_file file(path);
+    EXPECT_TRUE(file.exists("/"));
+    EXPECT_TRUE(file.exists("/particles/all/position/value"));
+    EXPECT_TRUE(file.exists("particles/all/position"));
+    EXPECT_FALSE(file.exists("/particles/none/position/value"));  // parent missing: no HDF5 error
+    EXPECT_FALSE(file.exists("/particles/all/position/value/deeper"));
+    EXPECT_THROW((void)file.read_doubles("/particles/all/nothing"), input_error);
+    EXPECT_THROW((void)file.read_doubles("/particles/all"), input_error);  // a group
+    EXPECT_THROW((void)file.list("/particles/all/position/value"), input_error);  // a dataset
+}
+
+TEST_F(H5md, OmitsImageForOpenBoxesAndDisabledElements) {
+    const fs::path path = dir_ / "open.h5";
+    {
+        h5md_writer writer({.path = path, .write_velocity = false, .write_force = false}, particles,
+                           box_description{false, {0.0, 0.0, 0.0}});
+        frame f = make_frame(0);
+        f.image.clear();
+        f.velocity.clear();
+        f.force.clear();
+        writer.append_frame(f);
+        writer.finish();
+    }
+    const h5md_file file(path);
+    EXPECT_EQ(file.list("/particles/all"), (std::vector<std::string>{"box", "position"}));
+    EXPECT_EQ(file.read_doubles("/particles/all/box/edges"), (std::vector<double>{0.0, 0.0, 0.0}));
+    EXPECT_FALSE(file.string_attribute("/h5md/author", "name").value_or("").empty());
+}
+
+TEST_F(H5md, RejectsFramesOfTheWrongSize) {
+    h5md_writer writer({.path = dir_ / "run.h5"}, particles, periodic_box);
+    frame f = make_frame(0);
+    f.velocity.pop_back();
+    EXPECT_THROW(writer.append_frame(f), std::invalid_argument);
+}
+
+TEST_F(H5md, RejectsMisuse) {
+    const fs::path path = dir_ / "run.h5";
+    h5md_writer writer({.path = path}, particles, periodic_box);
+    const std::vector<double> two{1.0, 2.0};
+    const std::vector<std::uint64_t> one_step{1};
+    EXPECT_THROW(writer.write_time_series("short", one_step, two, two), std::invalid_argument);
+    writer.write_time_series("empty", {}, {}, {});
+    EXPECT_THROW(writer.write_time_series("empty", {}, {}, {}), std::invalid_argument);
+    writer.write_observable("once", 1.0);
+    EXPECT_THROW(writer.write_observable("once", 2.0), std::invalid_argument);
+    EXPECT_THROW(writer.write_observable("", 2.0), std::invalid_argument);
+    writer.finish();
+    EXPECT_THROW(writer.finish(), std::logic_error);
+    EXPECT_THROW(writer.append_frame(make_frame(0)), std::logic_error);
+
+    const h5md_file file(path);
+    EXPECT_EQ(file.shape("/observables/empty/value"), std::vector<std::size_t>{0});
+    EXPECT_TRUE(file.read_doubles("/observables/empty/value").empty());
+    expect_bits(file.read_doubles("/observables/once"), {1.0}, "first write kept");
+}
+
+TEST_F(H5md, ExistingFileWithoutForceIsLeftUntouched) {
+    const fs::path path = dir_ / "run.h5";
+    write_text(path, "precious results");
+    const std::vector<char> before = file_bytes(path);
+    try {
+        h5md_writer writer({.path = path}, particles, periodic_box);
+        FAIL() << "expected input_error";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("output file exists; use --force to replace it"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos);
+    }
+    EXPECT_EQ(file_bytes(path), before);
+    EXPECT_FALSE(fs::exists(dir_ / "run.h5.partial"));
+}
+
+TEST_F(H5md, ForceReplacesAnExistingFile) {
+    const fs::path path = dir_ / "run.h5";
+    write_text(path, "old results");
+    write_sample_file(path, true);
+    const h5md_file file(path);
+    EXPECT_EQ(file.shape("/particles/all/position/value"), (std::vector<std::size_t>{frames, particles, 3}));
+    EXPECT_FALSE(fs::exists(dir_ / "run.h5.partial"));
+}
+
+TEST_F(H5md, UnfinishedWriterLeavesOnlyThePartialFile) {
+    const fs::path path = dir_ / "run.h5";
+    write_text(fs::path(path) += ".partial", "stale remains of an earlier crash");
+    {
+        h5md_writer writer({.path = path}, particles, periodic_box);
+        EXPECT_EQ(writer.partial_path(), fs::path(path) += ".partial");
+        EXPECT_EQ(writer.final_path(), path);
+        writer.append_frame(make_frame(0));
+        writer.append_frame(make_frame(1));
+    }
+    EXPECT_FALSE(fs::exists(path));
+    ASSERT_TRUE(fs::exists(fs::path(path) += ".partial"));
+    // Closed cleanly: the frames written so far are readable.
+    const h5md_file partial(fs::path(path) += ".partial");
+    EXPECT_EQ(partial.shape("/particles/all/position/value"), (std::vector<std::size_t>{2, particles, 3}));
+}
+
+TEST_F(H5md, MissingOrUnusableDirectoryIsAnInputError) {
+    EXPECT_THROW(h5md_writer({.path = dir_ / "missing" / "run.h5"}, particles, periodic_box), input_error);
+    write_text(dir_ / "plain_file", "not a directory");
+    EXPECT_THROW(h5md_writer({.path = dir_ / "plain_file" / "run.h5"}, particles, periodic_box), input_error);
+    EXPECT_THROW(h5md_writer({.path = dir_}, particles, periodic_box), input_error);  // a directory
+
+    // Permissions do not bind root, so this part only means something for other users.
+    if (::geteuid() != 0) {
+        const fs::path locked = dir_ / "locked";
+        fs::create_directory(locked);
+        fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+        EXPECT_THROW(h5md_writer({.path = locked / "run.h5"}, particles, periodic_box), input_error);
+        fs::permissions(locked, fs::perms::owner_all);
+    }
+    // Nothing was created.
+    for (const fs::directory_entry& entry : fs::recursive_directory_iterator(dir_))
+        EXPECT_EQ(entry.path().filename().string().find("run.h5"), std::string::npos) << entry.path();
+}
+
+TEST_F(H5md, IdenticalRunsGiveByteIdenticalFiles) {
+    write_sample_file(dir_ / "a.h5");
+    write_sample_file(dir_ / "b.h5");
+    const std::vector<char> a = file_bytes(dir_ / "a.h5");
+    EXPECT_FALSE(a.empty());
+    EXPECT_TRUE(a == file_bytes(dir_ / "b.h5"));
+}
+
+TEST_F(H5md, ReaderRejectsFilesThatAreNotHdf5) {
+    EXPECT_THROW(h5md_file(dir_ / "absent.h5"), input_error);
+    write_text(dir_ / "text.h5", "this is not HDF5\n");
+    try {
+        h5md_file file(dir_ / "text.h5");
+        FAIL() << "expected input_error";
+    } catch (const input_error& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("not a readable HDF5 file"), std::string::npos) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
+TEST_F(H5md, ReaderRejectsATruncatedFile) {
+    const fs::path path = dir_ / "run.h5";
+    write_sample_file(path);
+    fs::resize_file(path, fs::file_size(path) / 2);
+    try {
+        h5md_file file(path);
+        FAIL() << "expected input_error";
+    } catch (const input_error& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+        EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
+TEST(Provenance, BuildAndRunDescribeThemselves) {
+    const auto build = build_provenance();
+    for (const char* key : {"version", "compiler", "host_fp_flags", "build_type"}) {
+        ASSERT_TRUE(build.contains(key)) << key;
+        EXPECT_FALSE(build.at(key).empty()) << key;
+    }
+    std::string arg0 = "stokesian", arg1 = "run", arg2 = "my scenario.toml", arg3 = "it's", arg4 = "--out=a.h5";
+    char* argv[] = {arg0.data(), arg1.data(), arg2.data(), arg3.data(), arg4.data()};
+    const auto run = run_provenance(5, argv);
+    EXPECT_EQ(run.at("command"), "stokesian run 'my scenario.toml' 'it'\\''s' --out=a.h5");
+    EXPECT_FALSE(run.at("host").empty());
+    EXPECT_FALSE(run.at("user").empty());
+    EXPECT_EQ(run.at("working_directory"), fs::current_path().string());
+    const std::string& date = run.at("date");  // 2026-11-26T12:34:56Z
+    ASSERT_EQ(date.size(), 20u) << date;
+    EXPECT_EQ(date[4], '-');
+    EXPECT_EQ(date[10], 'T');
+    EXPECT_EQ(date[19], 'Z');
+}
