@@ -70,9 +70,9 @@ void write_sample_file(const fs::path& path, bool force = false) {
     const std::vector<double> time{0.0, 0.1, 0.2};
     const std::vector<double> value{1.0 / 3.0, -2.5, 1e-310};
     writer.write_time_series("centre_of_mass/x", step, time, value);
-    writer.write_observable("cycle/period", 1.0 / 7.0, {{"method", "parabola"}});
+    writer.write_result("cycle/period", 1.0 / 7.0, {{"method", "parabola"}});
     const std::vector<double> periods{1.5, 2.5};
-    writer.write_observable("cycle/periods", periods);
+    writer.write_result("cycle/periods", periods);
     writer.flush();
     writer.finish();
 }
@@ -132,9 +132,12 @@ TEST_F(H5md, RoundTripsEveryValueBitForBit) {
     EXPECT_EQ(file.read_integers("/particles/all/image/value"), images);
 
     // Box.
-    EXPECT_EQ(file.read_doubles("/particles/all/box/edges"), (std::vector<double>{10.0, 20.0, 30.0}));
-    EXPECT_EQ(file.read_integers("/particles/all/box/edges"), (std::vector<std::int64_t>{10, 20, 30}));
-    EXPECT_EQ(file.shape("/particles/all/box/edges"), std::vector<std::size_t>{3});
+    // edges: one row per frame, sharing position's step and time (hard links).
+    std::vector<double> edges;
+    for (std::size_t t = 0; t < frames; ++t) edges.insert(edges.end(), {10.0, 20.0, 30.0});
+    EXPECT_EQ(file.read_doubles("/particles/all/box/edges/value"), edges);
+    EXPECT_EQ(file.shape("/particles/all/box/edges/value"), (std::vector<std::size_t>{frames, 3}));
+    EXPECT_EQ(file.read_integers("/particles/all/box/edges/step"), file.read_integers("/particles/all/position/step"));
     // dimension and boundary are not single strings: string_attributes leaves them out.
     EXPECT_TRUE(file.string_attributes("/particles/all/box").empty());
     EXPECT_THROW((void)file.string_attribute("/particles/all/box", "boundary"), input_error);
@@ -145,7 +148,7 @@ TEST_F(H5md, RoundTripsEveryValueBitForBit) {
     EXPECT_EQ(file.string_attribute("/h5md/creator", "name"), "stokesian");
     EXPECT_TRUE(file.string_attribute("/h5md/creator", "version").has_value());
     EXPECT_FALSE(file.string_attribute("/h5md/creator", "no_such_attribute").has_value());
-    EXPECT_EQ(file.list("/"), (std::vector<std::string>{"h5md", "observables", "parameters", "particles"}));
+    EXPECT_EQ(file.list("/"), (std::vector<std::string>{"analysis", "h5md", "observables", "parameters", "particles"}));
     EXPECT_EQ(file.list("/h5md"), (std::vector<std::string>{"author", "creator"}));
     EXPECT_EQ(file.list("/particles/all"), (std::vector<std::string>{"box", "force", "image", "position", "velocity"}));
 
@@ -159,11 +162,11 @@ TEST_F(H5md, RoundTripsEveryValueBitForBit) {
     EXPECT_EQ(file.read_integers("/observables/centre_of_mass/x/step"), (std::vector<std::int64_t>{0, 10, 20}));
     expect_bits(file.read_doubles("/observables/centre_of_mass/x/time"), {0.0, 0.1, 0.2}, "series time");
     expect_bits(file.read_doubles("/observables/centre_of_mass/x/value"), {1.0 / 3.0, -2.5, 1e-310}, "series value");
-    EXPECT_EQ(file.shape("/observables/cycle/period"), std::vector<std::size_t>{});  // scalar
-    expect_bits(file.read_doubles("/observables/cycle/period"), {1.0 / 7.0}, "scalar observable");
-    EXPECT_EQ(file.string_attribute("/observables/cycle/period", "method"), "parabola");
-    EXPECT_EQ(file.shape("/observables/cycle/periods"), std::vector<std::size_t>{2});
-    expect_bits(file.read_doubles("/observables/cycle/periods"), {1.5, 2.5}, "1-D observable");
+    EXPECT_EQ(file.shape("/analysis/cycle/period"), std::vector<std::size_t>{});  // scalar
+    expect_bits(file.read_doubles("/analysis/cycle/period"), {1.0 / 7.0}, "scalar observable");
+    EXPECT_EQ(file.string_attribute("/analysis/cycle/period", "method"), "parabola");
+    EXPECT_EQ(file.shape("/analysis/cycle/periods"), std::vector<std::size_t>{2});
+    expect_bits(file.read_doubles("/analysis/cycle/periods"), {1.5, 2.5}, "1-D observable");
 }
 
 // The attributes h5md_file does not read (integers, string arrays), checked with HDF5 itself.
@@ -241,7 +244,7 @@ TEST_F(H5md, OmitsImageForOpenBoxesAndDisabledElements) {
     }
     const h5md_file file(path);
     EXPECT_EQ(file.list("/particles/all"), (std::vector<std::string>{"box", "position"}));
-    EXPECT_EQ(file.read_doubles("/particles/all/box/edges"), (std::vector<double>{0.0, 0.0, 0.0}));
+    EXPECT_EQ(file.read_doubles("/particles/all/box/edges/value"), (std::vector<double>{0.0, 0.0, 0.0}));
     EXPECT_FALSE(file.string_attribute("/h5md/author", "name").value_or("").empty());
 }
 
@@ -260,9 +263,9 @@ TEST_F(H5md, RejectsMisuse) {
     EXPECT_THROW(writer.write_time_series("short", one_step, two, two), std::invalid_argument);
     writer.write_time_series("empty", {}, {}, {});
     EXPECT_THROW(writer.write_time_series("empty", {}, {}, {}), std::invalid_argument);
-    writer.write_observable("once", 1.0);
-    EXPECT_THROW(writer.write_observable("once", 2.0), std::invalid_argument);
-    EXPECT_THROW(writer.write_observable("", 2.0), std::invalid_argument);
+    writer.write_result("once", 1.0);
+    EXPECT_THROW(writer.write_result("once", 2.0), std::invalid_argument);
+    EXPECT_THROW(writer.write_result("", 2.0), std::invalid_argument);
     writer.finish();
     EXPECT_THROW(writer.finish(), std::logic_error);
     EXPECT_THROW(writer.append_frame(make_frame(0)), std::logic_error);
@@ -270,7 +273,7 @@ TEST_F(H5md, RejectsMisuse) {
     const h5md_file file(path);
     EXPECT_EQ(file.shape("/observables/empty/value"), std::vector<std::size_t>{0});
     EXPECT_TRUE(file.read_doubles("/observables/empty/value").empty());
-    expect_bits(file.read_doubles("/observables/once"), {1.0}, "first write kept");
+    expect_bits(file.read_doubles("/analysis/once"), {1.0}, "first write kept");
 }
 
 TEST_F(H5md, ExistingFileWithoutForceIsLeftUntouched) {

@@ -278,12 +278,16 @@ struct h5md_writer::impl {
     // Declared before the elements so that it is closed after them.
     hdf5::file file;
     std::optional<particle_element> position, image, velocity, force_element;
+    hdf5::dataset edges_value;
+    vec3<double> edges{};
+    hsize_t frames = 0;
 
     void require_open(const char* operation) const {
         if (finished) throw std::logic_error(std::string("h5md_writer::") + operation + " after finish()");
     }
 
     void close_objects() noexcept {
+        edges_value = hdf5::dataset();
         position.reset();
         image.reset();
         velocity.reset();
@@ -309,10 +313,22 @@ struct h5md_writer::impl {
             write_int_attribute(box_group.get(), "dimension", dimension, true);
             const std::string boundary = box.periodic ? "periodic" : "none";
             write_string_array_attribute(box_group.get(), "boundary", {boundary, boundary, boundary});
-            const std::array<hsize_t, 1> shape{3};
-            create_fixed_dataset(box_group.get(), "edges", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, shape, &box.edges);
         }
         position.emplace(all.get(), "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
+        {
+            // box/edges as a time-dependent element sharing position's step and time (hard links):
+            // MDAnalysis reads edges/value[frame]; H5MD allows either form.
+            const hdf5::group edges_group(hdf5::check(
+                H5Gcreate2(all.get(), "box/edges", H5P_DEFAULT, group_creation().get(), H5P_DEFAULT), "creating box/edges"));
+            hdf5::check(H5Lcreate_hard(all.get(), "position/step", edges_group.get(), "step", H5P_DEFAULT, H5P_DEFAULT),
+                        "linking box/edges/step");
+            hdf5::check(H5Lcreate_hard(all.get(), "position/time", edges_group.get(), "time", H5P_DEFAULT, H5P_DEFAULT),
+                        "linking box/edges/time");
+            const std::array<hsize_t, 1> sample{3};
+            const std::array<hsize_t, 2> chunk{scalar_chunk_samples, 3};
+            edges_value = create_extensible_dataset(edges_group.get(), "value", H5T_IEEE_F64LE, sample, chunk);
+            edges = box.edges;
+        }
         if (box.periodic && options.write_image)
             image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles);
         if (options.write_velocity)
@@ -380,6 +396,8 @@ void h5md_writer::append_frame(const frame& f) {
     if (impl_->force_element) require_size(f.force.size(), "force");
 
     impl_->position->append(step, f.time, f.position.data());
+    const std::array<hsize_t, 1> edge_shape{3};
+    append_sample(impl_->edges_value.get(), H5T_NATIVE_DOUBLE, impl_->frames++, edge_shape, &impl_->edges);
     if (impl_->image) impl_->image->append(step, f.time, f.image.data());
     if (impl_->velocity) impl_->velocity->append(step, f.time, f.velocity.data());
     if (impl_->force_element) impl_->force_element->append(step, f.time, f.force.data());
@@ -415,11 +433,11 @@ void h5md_writer::write_time_series(const std::string& name, std::span<const std
     create_fixed_dataset(series.get(), "value", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, shape, value.data());
 }
 
-void h5md_writer::write_observable(const std::string& name, std::span<const double> value,
-                                   const std::map<std::string, std::string>& attributes) {
-    impl_->require_open("write_observable");
+void h5md_writer::write_result(const std::string& name, std::span<const double> value,
+                               const std::map<std::string, std::string>& attributes) {
+    impl_->require_open("write_result");
     const hdf5::error_silencer quiet;
-    const auto [parent, leaf] = split_leaf("/observables/" + name);
+    const auto [parent, leaf] = split_leaf("/analysis/" + name);
     const hdf5::group group = require_group(impl_->file.get(), parent);
     const std::array<hsize_t, 1> shape{value.size()};
     const hdf5::dataset dataset =
@@ -427,11 +445,11 @@ void h5md_writer::write_observable(const std::string& name, std::span<const doub
     write_string_attributes(dataset.get(), attributes);
 }
 
-void h5md_writer::write_observable(const std::string& name, double value,
-                                   const std::map<std::string, std::string>& attributes) {
-    impl_->require_open("write_observable");
+void h5md_writer::write_result(const std::string& name, double value,
+                               const std::map<std::string, std::string>& attributes) {
+    impl_->require_open("write_result");
     const hdf5::error_silencer quiet;
-    const auto [parent, leaf] = split_leaf("/observables/" + name);
+    const auto [parent, leaf] = split_leaf("/analysis/" + name);
     const hdf5::group group = require_group(impl_->file.get(), parent);
     const hdf5::dataset dataset = create_fixed_dataset(group.get(), leaf, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, &value);
     write_string_attributes(dataset.get(), attributes);

@@ -39,7 +39,7 @@ public:
         vz.finish();
         out.write_time_series("centre_of_mass/z", z.step(), z.time(), z.value());
         out.write_time_series("centre_of_mass/velocity_z", vz.step(), vz.time(), vz.value());
-        out.write_observable("centre_of_mass/mean_velocity_z", mean_velocity(),
+        out.write_result("centre_of_mass/mean_velocity_z", mean_velocity(),
                              {{"meaning", "(z_cm(t_end) - z_cm(t_0)) / (t_end - t_0), unwrapped positions"}});
     }
 

@@ -26,14 +26,14 @@ public:
             {"particle", std::to_string(spec_.particle)},
             {"component", std::string(1, "xyz"[spec_.component])},
             {"method", "least-squares parabola through the 5 samples around each discrete extremum"}};
-        out.write_observable("cycle/maximum_time", c.maximum_time, attrs);
-        out.write_observable("cycle/maximum_value", c.maximum_value, attrs);
-        out.write_observable("cycle/minimum_time", c.minimum_time, attrs);
-        out.write_observable("cycle/minimum_value", c.minimum_value, attrs);
-        out.write_observable("cycle/period_time", c.period_time, attrs);
-        out.write_observable("cycle/period", c.period, attrs);
-        out.write_observable("cycle/amplitude_time", c.amplitude_time, attrs);
-        out.write_observable("cycle/amplitude", c.amplitude, attrs);
+        out.write_result("cycle/maximum_time", c.maximum_time, attrs);
+        out.write_result("cycle/maximum_value", c.maximum_value, attrs);
+        out.write_result("cycle/minimum_time", c.minimum_time, attrs);
+        out.write_result("cycle/minimum_value", c.minimum_value, attrs);
+        out.write_result("cycle/period_time", c.period_time, attrs);
+        out.write_result("cycle/period", c.period, attrs);
+        out.write_result("cycle/amplitude_time", c.amplitude_time, attrs);
+        out.write_result("cycle/amplitude", c.amplitude, attrs);
     }
 
     void summarise(std::map<std::string, double>& summary) const override {

@@ -3,9 +3,11 @@
 namespace stokesian {
 
 std::vector<std::unique_ptr<observable>> make_observables(const scenario& s) {
-    // Time series keep at most ~4096 points (decimated_series.hpp).
+    // With a trajectory, time series are sampled at its frames (H5MD readers such as MDAnalysis
+    // read observables per frame); without one they keep at most ~4096 points
+    // (decimated_series.hpp), so a 50-million-step run stays small.
     const std::uint64_t samples = s.run.total_steps() / s.run.sample_interval_steps() + 1;
-    const std::uint64_t block = (samples + 4095) / 4096;
+    const std::uint64_t block = s.run.write_trajectory ? 1 : (samples + 4095) / 4096;
     std::vector<std::unique_ptr<observable>> list;
     list.push_back(make_centre_of_mass_observable(s.system.box, block));
     if (s.observables.cycle) list.push_back(make_cycle_observable(*s.observables.cycle, s.system.box));

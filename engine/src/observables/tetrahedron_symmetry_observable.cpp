@@ -49,10 +49,10 @@ public:
             s.finish();
             const std::string base = std::string("symmetry/") + names[k];
             out.write_time_series(base, s.step(), s.time(), s.value());
-            out.write_observable(base + "_block_max_abs", s.block_max_abs(),
+            out.write_result(base + "_block_max_abs", s.block_max_abs(),
                                  {{"block_samples", std::to_string(s.block())},
                                   {"meaning", "largest |residual| within each block ending at " + base + "/time"}});
-            out.write_observable(base + "_max_abs", s.max_abs());
+            out.write_result(base + "_max_abs", s.max_abs());
         }
     }
 

@@ -6,12 +6,18 @@
 //   /h5md/author               attrs name
 //   /h5md/creator              attrs name = "stokesian", version = git describe
 //   /particles/all/box         attrs dimension = 3, boundary = ["periodic"|"none"] x 3;
-//                              dataset edges [3] (open boundaries: the extent given by the scenario,
-//                              or 0 when there is none)
+//                              element edges/{step,time,value}: value [T, 3] (open boundaries: the
+//                              extent the scenario gives, or 0), step and time hard links to
+//                              position's (MDAnalysis reads edges/value[frame])
 //   /particles/all/{position,image,velocity,force}/{step,time,value}
 //                              value [T, N, 3] (double; image int32), step [T] int64, time [T] double,
 //                              extensible along T, chunked
-//   /observables/<name>        time series: {step,time,value}; summaries: datasets/attributes
+//   /observables/<name>/{step,time,value}
+//                              time series of scalars; with a trajectory they are sampled at the
+//                              trajectory's steps (MDAnalysis reads observables per frame)
+//   /analysis/<name>           time-independent results (cycle extrema, maxima, fits): datasets with
+//                              string attributes; kept out of /observables, which H5MD readers
+//                              expect to hold time series only
 //   /parameters/...            provenance: the scenario text, the resolved configuration, the
 //                              precision mode, backend, build flags, host, command line (string attrs)
 //
@@ -62,11 +68,11 @@ public:
     // /observables/<name>/{step,time,value}: a time series of scalars (written in one go).
     void write_time_series(const std::string& name, std::span<const std::uint64_t> step,
                            std::span<const double> time, std::span<const double> value);
-    // /observables/<name>: a time-independent dataset (scalar or 1-D), with string attributes.
-    void write_observable(const std::string& name, std::span<const double> value,
-                          const std::map<std::string, std::string>& attributes = {});
-    void write_observable(const std::string& name, double value,
-                          const std::map<std::string, std::string>& attributes = {});
+    // /analysis/<name>: a time-independent result (scalar or 1-D dataset) with string attributes.
+    void write_result(const std::string& name, std::span<const double> value,
+                      const std::map<std::string, std::string>& attributes = {});
+    void write_result(const std::string& name, double value,
+                      const std::map<std::string, std::string>& attributes = {});
 
     // Makes what was written so far durable (H5Fflush).
     void flush();
