@@ -1,0 +1,31 @@
+#pragma once
+// Initial particle configurations generated from a few numbers (scenario key [particles.lattice]),
+// also used by the benchmarks to set up the paper's fcc systems (Section 3.3).
+#include <cstdint>
+#include <vector>
+
+#include "stokesian/numeric/vec3.hpp"
+
+namespace stokesian {
+
+// The sites of an fcc lattice of cells^3 cubic unit cells (4 sites each, N = 4 cells^3) with
+// lattice constant b, centred in the periodic box [-L/2, L/2)^3, L = cells * b: the sites sit at
+// (n + u + 1/4 - cells/2) b with n = 0..cells-1 and u in {0, 1/2} (the four fcc basis vectors
+// (0,0,0), (0,1/2,1/2), (1/2,0,1/2), (1/2,1/2,0)), shifted by (1/4, 1/4, 1/4) b: the centre of
+// mass is the box centre, no site lies on the box boundary (a wrapped single-precision copy cannot
+// flip between -L/2 and +L/2), and the nearest-neighbour distance is b / sqrt(2). (The box centre is
+// then a tetrahedral hole, not a centre of inversion; no shift gives both that and a boundary free
+// of sites, and the periodic lattice is translation invariant anyway.)
+// Order: unit cells x-major (x slowest, z fastest), then the four basis sites in the order above.
+// The factor (n + u + 1/4 - cells/2) is a multiple of 1/4 and exact, so every coordinate is one
+// correctly rounded product and each coordinate's set of values is symmetric about 0 bitwise.
+std::vector<vec3<double>> fcc_lattice(int cells, double lattice_constant);
+
+// Displaces every coordinate by an independent uniform random amount in [-amplitude, amplitude],
+// then wraps it into [-L/2, L/2) (L = edges). Portable: std::mt19937_64 seeded with `seed` and our
+// own mapping of its 64-bit output to [0, 1) (the top 53 bits times 2^-53), not
+// std::uniform_real_distribution, whose output differs between standard libraries.
+void perturb_positions(std::vector<vec3<double>>& positions, double amplitude, std::uint64_t seed,
+                       vec3<double> edges);
+
+}  // namespace stokesian
