@@ -3,8 +3,15 @@
 //
 // Every operation is built from error-free transforms (EFTs). Notation: p = 24 bits of precision,
 // u = 2^-24 the unit roundoff of float, RN round-to-nearest-even. A pair (hi, lo) is normalised
-// when hi = RN(hi + lo); all operations take and return normalised pairs. The relative error
-// bounds quoted below hold when no underflow or overflow occurs in an intermediate result.
+// when hi = RN(hi + lo); all operations take and return normalised pairs. The normalised pair of a
+// value is unique (hi = RN(value), lo = value - hi), which is what makes the lexicographic
+// comparisons below and bitwise reproducibility checks meaningful. The relative error bounds quoted
+// below hold when no underflow or overflow occurs in an intermediate result.
+//
+// Special values: an operation whose float leading part overflows or meets inf/NaN returns
+// (RN-float result, 0), as float arithmetic would: (+-inf, 0) or (NaN, 0). A zero result is +0
+// whatever the signs of zero operands ((-0) + (-0) and 0 * -1 give +0, unlike float arithmetic);
+// exact, from_double, negation and to_double keep the sign of a zero.
 //
 // The EFTs only hold if the compiler evaluates each float operation exactly as written:
 //  - host: this header is compiled with -ffp-contract=off and without -ffast-math
@@ -70,7 +77,7 @@ struct pair {
 };
 
 // 2Sum (Møller 1965; Knuth, TAOCP vol. 2): s + t = a + b exactly, s = RN(a + b), for any
-// finite a, b (also when the result is subnormal). 6 operations.
+// finite a, b whose sum does not overflow (also when the result is subnormal). 6 operations.
 STOKESIAN_HD_INLINE pair two_sum(float a, float b) {
     const float s = add_rn(a, b);
     const float a_rounded = sub_rn(s, b);
@@ -103,12 +110,20 @@ struct float_float {
 
     // The exact value f (lo = 0).
     STOKESIAN_HD static constexpr float_float exact(float f) { return {f, 0.0f}; }
-    // The nearest normalised pair: hi = RN_float(d), lo = RN_float(d - hi). d - hi is exact in
-    // double; the result differs from d by at most u^2 |d| (rounding of lo) unless d over-/underflows.
+    // The nearest float_float to d, normalised. With h = RN_float(d), d - h is exact in double and
+    // |d - h| <= 2^(e-24), e = floor(log2|d|); l = RN_float(d - h) is off by at most 2^(e-49), so
+    // |value - d| <= 2^-49 |d| = u^2/2 |d| unless d over-/underflows float. l can round up to
+    // exactly ulp(h)/2 (e.g. d = 1 + 2^-23 + 2^-24 - 2^-52: h = 1 + 2^-23, l = 2^-24), and then
+    // (h, l) is a tie that RN resolves away from an odd h: Fast2Sum renormalises it to
+    // (1 + 2^-22, -2^-24), the same value. So hi = RN_float(d) except when d lies within 2^-49 |d|
+    // of a float midpoint, where hi is the other neighbour of d.
     STOKESIAN_HD static float_float from_double(double d) {
         const float h = static_cast<float>(d);
         if (!eft::is_finite(h)) return {h, 0.0f};
-        return {h, static_cast<float>(d - static_cast<double>(h))};
+        const float l = static_cast<float>(d - static_cast<double>(h));
+        if (l == 0.0f) return {h, 0.0f};  // also keeps the sign of a zero h
+        const eft::pair s = eft::fast_two_sum(h, l);
+        return {s.hi, s.lo};
     }
     // Normalises an arbitrary pair (hi, lo) whose hi dominates: Fast2Sum.
     STOKESIAN_HD static float_float normalise(float h, float l) {
@@ -130,12 +145,14 @@ STOKESIAN_HD_INLINE float_float operator-(float_float x) { return {-x.hi, -x.lo}
 
 // DWPlusFP, Joldes, Muller & Popescu (2017), ACM TOMS 44(2), Algorithm 4:
 // relative error <= 2u^2 / (1 + 2u) < 2u^2. 10 operations.
-// Non-finite results propagate as in float arithmetic: hi = RN(x.hi + y), lo = 0.
+// Non-finite results as in float arithmetic: (RN(x.hi + y), 0) when that is inf or NaN (then
+// s.lo, v and z.hi are NaN), (+-inf, 0) when only the final Fast2Sum overflows (then z.lo would be
+// -+inf and to_double NaN). The test is on the result, so the finite path costs what it did.
 STOKESIAN_HD_INLINE float_float operator+(float_float x, float y) {
     const eft::pair s = eft::two_sum(x.hi, y);
-    if (!eft::is_finite(s.hi)) return {s.hi, 0.0f};
     const float v = eft::add_rn(x.lo, s.lo);
     const eft::pair z = eft::fast_two_sum(s.hi, v);
+    if (!eft::is_finite(z.hi)) return {eft::is_finite(s.hi) ? z.hi : s.hi, 0.0f};
     return {z.hi, z.lo};
 }
 STOKESIAN_HD_INLINE float_float operator+(float y, float_float x) { return x + y; }
@@ -145,25 +162,31 @@ STOKESIAN_HD_INLINE float_float operator-(float_float x, float y) { return x + (
 // relative error <= 3u^2 / (1 - 4u) = 3u^2 + 12u^3 + O(u^4) (their Theorem 3.3). 20 operations.
 // (The cheaper "sloppy" variant has no relative bound when x and y have opposite signs, which
 // position updates produce all the time, so it is not offered.)
+// Non-finite results as for DWPlusFP: the first of s.hi, v.hi, z.hi that is not finite, lo = 0.
+// (Without the test on the result, a sum of finite operands overflowing in the first Fast2Sum gave
+// v = (inf, -inf), w = -inf and z = (NaN, NaN).)
 STOKESIAN_HD_INLINE float_float operator+(float_float x, float_float y) {
     const eft::pair s = eft::two_sum(x.hi, y.hi);
-    if (!eft::is_finite(s.hi)) return {s.hi, 0.0f};
     const eft::pair t = eft::two_sum(x.lo, y.lo);
     const float c = eft::add_rn(s.lo, t.hi);
     const eft::pair v = eft::fast_two_sum(s.hi, c);
     const float w = eft::add_rn(t.lo, v.lo);
     const eft::pair z = eft::fast_two_sum(v.hi, w);
+    if (!eft::is_finite(z.hi))
+        return {!eft::is_finite(s.hi) ? s.hi : (!eft::is_finite(v.hi) ? v.hi : z.hi), 0.0f};
     return {z.hi, z.lo};
 }
 STOKESIAN_HD_INLINE float_float operator-(float_float x, float_float y) { return x + (-y); }
 
 // DWTimesFP3 (with FMA), Joldes, Muller & Popescu (2017), Algorithm 9:
 // relative error <= 2u^2 (their Theorem 4.3). 6 operations.
+// Non-finite results as for DWPlusFP: (RN(x.hi y), 0) if that is not finite, else (+-inf, 0) if
+// the final Fast2Sum overflows.
 STOKESIAN_HD_INLINE float_float operator*(float_float x, float y) {
     const eft::pair c = eft::two_prod(x.hi, y);
-    if (!eft::is_finite(c.hi)) return {c.hi, 0.0f};
     const float cl3 = eft::fma_rn(x.lo, y, c.lo);
     const eft::pair z = eft::fast_two_sum(c.hi, cl3);
+    if (!eft::is_finite(z.hi)) return {eft::is_finite(c.hi) ? z.hi : c.hi, 0.0f};
     return {z.hi, z.lo};
 }
 STOKESIAN_HD_INLINE float_float operator*(float y, float_float x) { return x * y; }
@@ -171,14 +194,15 @@ STOKESIAN_HD_INLINE float_float operator*(float y, float_float x) { return x * y
 // DWTimesDW3 (with FMA), Joldes, Muller & Popescu (2017), Algorithm 12:
 // relative error <= 5u^2 (their Theorem 5.3; Muller & Rideau 2022 tighten it to 4u^2).
 // 9 operations.
+// Non-finite results as for DWTimesFP3.
 STOKESIAN_HD_INLINE float_float operator*(float_float x, float_float y) {
     const eft::pair c = eft::two_prod(x.hi, y.hi);
-    if (!eft::is_finite(c.hi)) return {c.hi, 0.0f};
     const float tl0 = eft::mul_rn(x.lo, y.lo);
     const float tl1 = eft::fma_rn(x.hi, y.lo, tl0);
     const float cl2 = eft::fma_rn(x.lo, y.hi, tl1);
     const float cl3 = eft::add_rn(c.lo, cl2);
     const eft::pair z = eft::fast_two_sum(c.hi, cl3);
+    if (!eft::is_finite(z.hi)) return {eft::is_finite(c.hi) ? z.hi : c.hi, 0.0f};
     return {z.hi, z.lo};
 }
 
