@@ -117,6 +117,10 @@ int execute(const run_options& o, int argc, char** argv) {
             std::printf("  symmetry: max |y1| = %.3g a, largest residual %.3g a\n", r.summary.at("max_abs_y1"),
                         r.summary.at("max_abs_symmetry_residual"));
     }
+    if (r.failed) {
+        std::fprintf(stderr, "stokesian: %s (output written to %s)\n", r.status.c_str(), r.output.string().c_str());
+        return 1;
+    }
     if (r.signal) return 128 + r.signal;
     return 0;
 }

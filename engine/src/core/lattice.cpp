@@ -30,6 +30,15 @@ std::vector<vec3<double>> fcc_lattice(int cells, double lattice_constant) {
     return sites;
 }
 
+double fcc_lattice_constant(double density) {
+    const double b = std::cbrt(4.0 / density);
+    if (!std::isfinite(b) || !(b > 0.0)) return b;
+    int exponent = 0;
+    std::frexp(b, &exponent);  // b = m 2^exponent, m in [0.5, 1)
+    const double quantum = std::ldexp(1.0, exponent - 15);
+    return std::nearbyint(b / quantum) * quantum;
+}
+
 namespace {
 // [0, 1) from the top 53 bits: every value is a multiple of 2^-53, exactly representable.
 double unit_interval(std::mt19937_64& generator) {

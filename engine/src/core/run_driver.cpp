@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstring>
 #include <sstream>
@@ -62,6 +63,28 @@ void write_provenance(io::h5md_writer& out, const run_request& req, const engine
     out.write_parameters("invocation", req.invocation);
 }
 
+// The first sign of a numerical blow-up in a sampled frame, or "" when the frame is sane:
+// a non-finite position or velocity, or (periodic boxes) a particle that would move by more than
+// half a box in one step, which the minimum-image convention and the wrapping cannot represent.
+std::string blow_up_in(const frame& f, const scenario& s) {
+    const auto& box = s.system.box;
+    for (std::size_t i = 0; i < f.position.size(); ++i) {
+        const vec3<double> r = f.position[i], v = f.velocity[i];
+        if (!std::isfinite(r.x) || !std::isfinite(r.y) || !std::isfinite(r.z))
+            return "non-finite position of particle " + std::to_string(i);
+        if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+            return "non-finite velocity of particle " + std::to_string(i);
+        if (box.periodic) {
+            const double dt = s.run.dt;
+            if (std::fabs(v.x) * dt > 0.5 * box.edges.x || std::fabs(v.y) * dt > 0.5 * box.edges.y ||
+                std::fabs(v.z) * dt > 0.5 * box.edges.z)
+                return "particle " + std::to_string(i) + " moves by more than half a box in one step (|v| = " +
+                       number(std::sqrt(dot(v, v))) + ")";
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 run_result run_scenario(const run_request& req) {
@@ -85,9 +108,14 @@ run_result run_scenario(const run_request& req) {
     const std::uint64_t interval = s.run.sample_interval_steps();
 
     frame f;
+    std::string blow_up;
+    std::uint64_t last_good_step = 0;
     auto take_sample = [&] {
         eng->read_frame(f);
         if (s.run.write_trajectory) out.append_frame(f);
+        blow_up = blow_up_in(f, s);
+        if (!blow_up.empty()) return;
+        last_good_step = f.step;
         for (auto& o : observables) o->sample(f);
     };
     take_sample();
@@ -114,6 +142,7 @@ run_result run_scenario(const run_request& req) {
             last_report = now;
             req.on_progress({done, total, double(done) * s.run.dt, std::chrono::duration<double>(now - start).count()});
         }
+        if (!blow_up.empty()) break;
         if (req.stop_signal && (signal = req.stop_signal->load()) != 0) {
             if (done % interval != 0 && done != total) take_sample();  // keep the last state
             break;
@@ -125,6 +154,11 @@ run_result run_scenario(const run_request& req) {
     result.signal = signal;
     result.status = signal ? "interrupted by signal " + std::to_string(signal) + " at step " + std::to_string(done)
                            : "completed";
+    if (!blow_up.empty()) {
+        result.failed = true;
+        result.status = "numerical blow-up at step " + std::to_string(done) + ": " + blow_up +
+                        "; last good sample at step " + std::to_string(last_good_step);
+    }
     eng->read_frame(f);
     result.final_state_digest = state_digest(f);
     for (auto& o : observables) {

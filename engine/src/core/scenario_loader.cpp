@@ -599,12 +599,14 @@ void read_particles(const checker& check, const section& particles, const sectio
         std::int64_t seed = 1;
         if (const auto e = lattice.find("seed")) seed = check.integer(*e, 0);
 
-        const double count = 4.0 * std::pow(static_cast<double>(cells), 3.0);
-        const double edge = std::cbrt(count / density);
+        // The lattice constant is rounded to 15 significant bits so that every coordinate is exact
+        // in float (core/lattice.hpp); the density changes by < 1e-4 relative.
+        const double lattice_constant = fcc_lattice_constant(density);
+        const double edge = static_cast<double>(cells) * lattice_constant;
         if (!std::isfinite(edge) || !(edge > 0.0))
             check.fail(*density_entry, "expected a density that gives a finite box (L = (N/density)^(1/3))");
         system.box.edges = {edge, edge, edge};
-        s.particles.positions = fcc_lattice(static_cast<int>(cells), edge / static_cast<double>(cells));
+        s.particles.positions = fcc_lattice(static_cast<int>(cells), lattice_constant);
         if (perturbation > 0.0)
             perturb_positions(s.particles.positions, perturbation, static_cast<std::uint64_t>(seed), system.box.edges);
         positions_key = lattice.name();

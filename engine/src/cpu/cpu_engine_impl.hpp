@@ -113,17 +113,30 @@ void cpu_engine<Policy>::velocities_all_pairs() {
 template <class Policy>
 void cpu_engine<Policy>::velocities_symmetric() {
     const std::size_t n = position_.size();
-    const W mu0 = params_.mobility.self_mobility;
     for (std::size_t i = 0; i < n; ++i) {
         velocity_[i] = zero_vector<A>();
-        accumulate(velocity_[i], self_velocity(force_[i], mu0));
+        accumulate(velocity_[i], self_velocity(force_[i], params_.mobility.self_mobility));
     }
+    // mu_ji = mu_ij (the tensor is even in r_ij): each tensor evaluation serves both directions.
+    const W mu0 = params_.mobility.self_mobility;
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) {
             const vec3<W> r_ij = minimum_image(position_w_[i] - position_w_[j], params_.box);
-            const pair_tensor<W> t = pair_mobility_tensor(r_ij, params_.mobility);
-            accumulate(velocity_[i], apply_pair_tensor(t, r_ij, force_[j], mu0));
-            accumulate(velocity_[j], apply_pair_tensor(t, r_ij, force_[i], mu0));
+            vec3<W> to_i{}, to_j{};
+            bool first = true;
+            const W images = for_each_image(r_ij, params_.box, [&](vec3<W> r) {
+                const pair_tensor<W> t = pair_mobility_tensor(r, params_.mobility);
+                const vec3<W> a = apply_pair_tensor(t, r, force_[j], mu0), b = apply_pair_tensor(t, r, force_[i], mu0);
+                to_i = first ? a : to_i + a;
+                to_j = first ? b : to_j + b;
+                first = false;
+            });
+            if (images != W(1)) {
+                to_i = (W(1) / images) * to_i;
+                to_j = (W(1) / images) * to_j;
+            }
+            accumulate(velocity_[i], to_i);
+            accumulate(velocity_[j], to_j);
         }
 }
 

@@ -31,7 +31,8 @@ struct run_request {
 
 struct run_result {
     std::filesystem::path output;
-    std::string status;                     // "completed" or "interrupted by signal N"
+    std::string status;                     // "completed", "interrupted by signal N ...", "numerical blow-up ..."
+    bool failed = false;                    // a numerical blow-up stopped the run (the file is still valid)
     int signal = 0;
     std::uint64_t steps = 0;
     double simulated_time = 0.0;
