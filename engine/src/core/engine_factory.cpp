@@ -1,11 +1,16 @@
 // Backend selection: the single place that knows which backends this build has.
+#include <cmath>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "cpu/cpu_backend.hpp"
+#include "cpu/cpu_batch.hpp"
+#include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "cuda/cuda_backend.hpp"
+#include "cuda/fused_backend.hpp"
 #endif
 
 namespace stokesian {
@@ -33,6 +38,57 @@ std::unique_ptr<engine> make_engine(const engine_config& config, const initial_s
         resolved.backend = "cpu";
         resolved.hi_kernel = "";
         return cpu::make_cpu_engine(resolved, state);
+    }
+    throw std::invalid_argument("unknown backend '" + config.backend + "' (expected cpu, cuda or auto)");
+}
+
+namespace {
+
+// Checks that do not depend on the backend (stokesian/core/batch.hpp).
+void validate_batch(const std::vector<batch_member>& members) {
+    if (members.empty()) throw std::invalid_argument("make_batch_engine: the batch is empty (no members)");
+    const std::size_t n = members.front().state.size();
+    for (std::size_t k = 0; k < members.size(); ++k) {
+        const batch_member& m = members[k];
+        const std::string which = "make_batch_engine: member " + std::to_string(k);
+        if (m.state.size() == 0) throw std::invalid_argument(which + " has no particles");
+        if (m.state.size() != n)
+            throw std::invalid_argument(which + " has " + std::to_string(m.state.size()) + " particles, member 0 has " +
+                                        std::to_string(n) + " (all members of a batch have the same N)");
+        if (m.state.external_forces.size() != m.state.size())
+            throw std::invalid_argument(which + " has " + std::to_string(m.state.external_forces.size()) +
+                                        " external forces for " + std::to_string(m.state.size()) + " particles");
+        if (!(std::isfinite(m.dt) && m.dt > 0.0))
+            throw std::invalid_argument(which + ": dt = " + std::to_string(m.dt) + " (expected a finite dt > 0)");
+    }
+}
+
+}  // namespace
+
+std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const std::vector<batch_member>& members) {
+    validate_batch(members);
+    if (config.backend == "cpu") return cpu::make_cpu_batch_engine(config, members);
+    if (config.backend == "cuda") {
+#if defined(STOKESIAN_HAVE_CUDA)
+        return cuda::make_cuda_batch_engine(config, members);
+#else
+        throw std::invalid_argument("backend 'cuda': this build of stokesian has no CUDA backend");
+#endif
+    }
+    if (config.backend == "auto") {
+        engine_config resolved = config;
+#if defined(STOKESIAN_HAVE_CUDA)
+        if (cuda::device_available()) {
+            resolved.backend = "cuda";
+            return cuda::make_cuda_batch_engine(resolved, members);
+        }
+        std::cerr << "stokesian: no CUDA device found, running the batch on the CPU backend\n";
+#else
+        std::cerr << "stokesian: this build has no CUDA backend, running the batch on the CPU backend\n";
+#endif
+        resolved.backend = "cpu";
+        resolved.hi_kernel = "";
+        return cpu::make_cpu_batch_engine(resolved, members);
     }
     throw std::invalid_argument("unknown backend '" + config.backend + "' (expected cpu, cuda or auto)");
 }

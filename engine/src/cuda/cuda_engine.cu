@@ -9,6 +9,7 @@
 #include "cuda_check.hpp"
 #include "cuda_engine.cuh"
 #include "drift_kernel.cuh"
+#include "fused_backend.hpp"
 #include "hi_kernels.cuh"
 #include "short_range_kernels.cuh"
 
@@ -19,8 +20,9 @@ hi_kernel parse_hi_kernel(const std::string& name) {
     if (name == "naive") return hi_kernel::naive;
     if (name == "tiling") return hi_kernel::tiling;
     if (name == "small-tiling") return hi_kernel::small_tiling;
+    if (name == "fused") return hi_kernel::fused;
     throw std::invalid_argument("unknown CUDA hi-kernel '" + name +
-                                "' (expected naive, tiling, small-tiling or multi-target)");
+                                "' (expected naive, tiling, small-tiling, multi-target or fused)");
 }
 
 const char* to_string(hi_kernel k) {
@@ -29,6 +31,7 @@ const char* to_string(hi_kernel k) {
         case hi_kernel::tiling: return "tiling";
         case hi_kernel::small_tiling: return "small-tiling";
         case hi_kernel::multi_target: return "multi-target";
+        case hi_kernel::fused: return "fused";
     }
     return "?";
 }
@@ -45,6 +48,8 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_stat
       kernel_(parse_hi_kernel(config.hi_kernel)),
       n_(static_cast<unsigned>(state.size())),
       dt_(value_cast<P>(config.dt)) {
+    if (kernel_ == hi_kernel::fused)
+        throw std::invalid_argument("hi-kernel 'fused' is the fused engine: build it with make_cuda_engine()");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     const auto& box = config.system.box;
     edge_ = value_cast<P>(box.edges);
@@ -210,6 +215,7 @@ void cuda_engine<Policy>::update_velocities() {
                 <<<blocks_for(n_, b * multi_target_count), b, b * tile_bytes>>>(position_w_.data(), force_.data(),
                                                                                 velocity_.data(), n_, params_);
             break;
+        case hi_kernel::fused: throw std::logic_error("cuda_engine cannot run the fused kernel");  // rejected at construction
     }
     check_launch(to_string(kernel_));
 }
@@ -259,6 +265,7 @@ STOKESIAN_INSTANTIATE(f64, f64)
 #undef STOKESIAN_INSTANTIATE
 
 std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const initial_state& state) {
+    if (parse_hi_kernel(config.hi_kernel) == hi_kernel::fused) return make_fused_engine(config, state);
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<engine> {
         return std::make_unique<cuda_engine<Policy>>(config, state);
     });

@@ -13,7 +13,9 @@
 
 namespace stokesian::cuda {
 
-enum class hi_kernel { naive, tiling, small_tiling, multi_target };
+// fused: not a kernel of cuda_engine but the fused small-system engine (fused_backend.hpp), which
+// make_cuda_engine() returns for it.
+enum class hi_kernel { naive, tiling, small_tiling, multi_target, fused };
 hi_kernel parse_hi_kernel(const std::string& name);  // "" -> multi_target
 const char* to_string(hi_kernel k);
 

@@ -2,6 +2,7 @@
 // Position update r <- r + dt v in the integration precision P (paper, step 1), wrapping into the
 // periodic box, and the working-precision copy the O(N^2) and force kernels read.
 #include "device_types.cuh"
+#include "particle_drift.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/box.hpp"
 
@@ -13,16 +14,11 @@ __global__ void drift_kernel(vec3<P>* __restrict__ position, vec3<int>* __restri
                              vec3<P> half_edge, packed4<W>* __restrict__ position_w) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const vec3<P> v = value_cast<P>(velocity[i]);
+    const drift_box<P> box{periodic, edge, half_edge};
     vec3<P> r = position[i];
-    r = {r.x + dt * v.x, r.y + dt * v.y, r.z + dt * v.z};
-    if (periodic) {
-        vec3<int> m = image[i];
-        wrap_component(r.x, m.x, edge.x, half_edge.x);
-        wrap_component(r.y, m.y, edge.y, half_edge.y);
-        wrap_component(r.z, m.z, edge.z, half_edge.z);
-        image[i] = m;
-    }
+    vec3<int> m = periodic ? image[i] : vec3<int>{0, 0, 0};
+    drift_particle(r, m, velocity[i], dt, box);  // particle_drift.hpp, shared with the fused kernels
+    if (periodic) image[i] = m;
     position[i] = r;
     position_w[i] = pack(value_cast<W>(r));
 }

@@ -1,0 +1,51 @@
+#pragma once
+// Batches: many independent small systems of the same size N and the same precision mode,
+// advanced together (engine/README.md, "Fused and batched small systems"). Each member has its own
+// initial positions, external forces and time step; every other physical parameter (radius,
+// mobility, tensor, lubrication, pair force, box) is shared and taken from the configuration.
+//
+// Every member's trajectory is bitwise the trajectory of the same system run alone with
+// make_engine() on the same backend and precision mode (CPU: the default all-pairs loop; CUDA: the
+// fused kernel, --hi-kernel fused).
+//
+// One batch = one precision mode: each mode is a different instantiation of the kernels, so a study
+// over several modes builds one batch per mode.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/engine.hpp"
+
+namespace stokesian {
+
+struct batch_member {
+    initial_state state;
+    double dt = 0.01;  // tau_s; replaces engine_config::dt for this member
+};
+
+class batch_engine {
+public:
+    virtual ~batch_engine() = default;
+    // Advances every member by `steps` time steps.
+    virtual void advance(std::uint64_t steps) = 0;
+    virtual std::uint64_t step() const = 0;
+    // Number of members.
+    virtual std::size_t systems() const = 0;
+    // One frame per member, in member order (time = step x the member's dt).
+    virtual void read_frames(std::vector<frame>& out) const = 0;
+    // What ran: backend, kernel, members, particles per member, threads or device (provenance).
+    virtual std::map<std::string, std::string> description() const = 0;
+};
+
+// Builds a batch on config.backend ("cpu" | "cuda" | "auto": CUDA when a device is present,
+// otherwise the CPU with a notice on stderr); config.dt is ignored (each member has its own).
+// CPU: one engine per member, members distributed over config.threads threads, each engine
+// single-threaded. CUDA: one launch advances all members (one warp or one block per member).
+// Throws std::invalid_argument for an empty batch, members of different particle numbers, a member
+// without particles, mismatched force counts, a non-positive or non-finite dt, an unknown backend,
+// or (CUDA) more particles per member than one block holds; cuda_error for device failures.
+std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const std::vector<batch_member>& members);
+
+}  // namespace stokesian

@@ -1,0 +1,302 @@
+// The fused small-system engines and the one place where their precision modes are instantiated
+// (all nine; each mode compiles two kernels, fused_pair_warp_kernel and fused_block_kernel).
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "cuda_backend.hpp"
+#include "cuda_check.hpp"
+#include "fused_engine.cuh"
+
+namespace stokesian::cuda {
+
+namespace {
+
+// Launch size: a launch must stay well under a second (watchdogs, responsiveness, and so that an
+// error surfaces soon), while launches stay rare enough that their ~5 us overhead is negligible.
+// Budget: 2^27 pair evaluations per launch -- about 0.1 s even in f64 with one SM per system --
+// counting a batch as one system per 64 members (the device runs many members side by side), and
+// at most 2^18 steps (N = 4: 2^18 steps take ~0.05-0.3 s at 1-5 million steps/s).
+constexpr double pair_budget_per_launch = double(1u << 27);
+constexpr std::uint64_t max_steps_per_launch = std::uint64_t(1) << 18;
+
+void check_particle_count(std::size_t n) {
+    if (n == 0) throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) needs at least one particle");
+    if (n > fused_max_particles)
+        throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) runs a whole system in one block of at most " +
+                                    std::to_string(fused_max_particles) + " threads: N = " + std::to_string(n) +
+                                    " is too large (use the step-by-step kernels, e.g. --hi-kernel multi-target)");
+}
+
+unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
+
+}  // namespace
+
+template <class Policy>
+fused_systems<Policy>::fused_systems(const engine_config& config, const std::vector<const initial_state*>& states,
+                                     const std::vector<double>& dt)
+    : config_(config), params_(make_interaction_parameters<W>(config.system)), dt_(dt) {
+    if (states.empty()) throw std::invalid_argument("the fused CUDA path needs at least one system");
+    check_particle_count(states.front()->size());
+    if (states.size() > 0x7fffffffu) throw std::invalid_argument("the fused CUDA path runs at most 2^31 - 1 systems");
+    // The kernels hard-code the paper's step (drift, forces, velocities): explicit Euler.
+    if (config.integrator != integrator_kind::euler)
+        throw std::invalid_argument("the fused CUDA path implements the explicit Euler step only");
+    if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
+    n_ = static_cast<unsigned>(states.front()->size());
+    systems_ = static_cast<unsigned>(states.size());
+
+    const auto& box = config.system.box;
+    box_.periodic = box.periodic;
+    box_.edge = value_cast<P>(box.edges);
+    box_.half_edge = value_cast<P>(vec3<double>{0.5 * box.edges.x, 0.5 * box.edges.y, 0.5 * box.edges.z});
+
+    // Initial states, rounded and wrapped on the host exactly as the other engines do.
+    const std::size_t total = std::size_t(n_) * systems_;
+    std::vector<vec3<P>> position(total);
+    std::vector<vec3<int>> image(total, vec3<int>{0, 0, 0});
+    std::vector<vec3<W>> external(total);
+    std::vector<P> dt_p(systems_);
+    for (unsigned s = 0; s < systems_; ++s) {
+        const initial_state& state = *states[s];
+        if (state.size() != n_ || state.external_forces.size() != n_)
+            throw std::invalid_argument("the fused CUDA path needs systems of the same N, each with one force per particle");
+        dt_p[s] = value_cast<P>(dt_[s]);
+        for (unsigned i = 0; i < n_; ++i) {
+            const std::size_t k = std::size_t(s) * n_ + i;
+            position[k] = value_cast<P>(state.positions[i]);
+            if (box.periodic) {
+                wrap_component(position[k].x, image[k].x, box_.edge.x, box_.half_edge.x);
+                wrap_component(position[k].y, image[k].y, box_.edge.y, box_.half_edge.y);
+                wrap_component(position[k].z, image[k].z, box_.edge.z, box_.half_edge.z);
+            }
+            external[k] = value_cast<W>(state.external_forces[i]);
+        }
+    }
+    dt_device_.upload(dt_p);
+    position_.upload(position);
+    image_.upload(image);
+    external_force_.upload(external);
+    force_.upload(external);  // a defined "last force" before the first evaluation
+    velocity_.resize(total, "velocities");
+    check(cudaMemset(velocity_.data(), 0, total * sizeof(vec3<A>)), "cudaMemset velocities");
+
+    if (!pair_warp()) {
+        shared_bytes_ = fused_block_shared_bytes<W>(n_, params_.short_range_cutoff > W(0));
+        if (shared_bytes_ > 48 * 1024)
+            check(cudaFuncSetAttribute(fused_block_kernel<P, A, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(shared_bytes_)),
+                  "cudaFuncSetAttribute (fused block kernel shared memory)");
+    }
+    // Initial forces (zero previous velocities) and velocities, as the other engines' constructors.
+    launch(0, true, fused_samples<P, A, W>{nullptr, nullptr, nullptr, nullptr, 0, 0});
+    check(cudaDeviceSynchronize(), "initial velocities (fused)");
+}
+
+template <class Policy>
+std::uint64_t fused_systems<Policy>::steps_per_launch() const {
+    const double pairs_per_step = double(n_) * double(n_) * std::max(1.0, double(systems_) / 64.0);
+    const double steps = std::floor(pair_budget_per_launch / pairs_per_step);
+    if (steps < 1.0) return 1;
+    return std::min<std::uint64_t>(static_cast<std::uint64_t>(steps), max_steps_per_launch);
+}
+
+template <class Policy>
+void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, const fused_samples<P, A, W>& samples) {
+    fused_arguments<P, A, W> a{};
+    a.position = position_.data();
+    a.image = image_.data();
+    a.velocity = velocity_.data();
+    a.force = force_.data();
+    a.external_force = external_force_.data();
+    a.dt = dt_device_.data();
+    a.n = n_;
+    a.systems = systems_;
+    a.box = box_;
+    a.params = params_;
+    a.short_range = params_.short_range_cutoff > W(0);
+    a.samples = samples;
+    if (pair_warp()) {
+        const unsigned warps = systems_ == 1 ? 1u : fused_warps_per_block;
+        fused_pair_warp_kernel<P, A, W><<<blocks_for(systems_, warps), 32u * warps>>>(a, steps, initialise);
+        check_launch("fused_pair_warp_kernel");
+    } else {
+        fused_block_kernel<P, A, W><<<systems_, round_up_to_warp(n_), shared_bytes_>>>(a, steps, initialise);
+        check_launch("fused_block_kernel");
+    }
+}
+
+template <class Policy>
+void fused_systems<Policy>::advance(std::uint64_t steps) {
+    const std::uint64_t chunk = steps_per_launch();
+    const fused_samples<P, A, W> none{nullptr, nullptr, nullptr, nullptr, 0, 0};
+    for (std::uint64_t done = 0; done < steps;) {
+        const std::uint64_t now = std::min(chunk, steps - done);
+        launch(now, false, none);
+        done += now;
+        step_ += now;
+    }
+}
+
+template <class Policy>
+void fused_systems<Policy>::advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) {
+    if (interval == 0) throw std::invalid_argument("advance_sampled: the sampling interval must be at least one step");
+    out.clear();
+    if (samples == 0) return;
+    // Launches of whole intervals when an interval fits the step budget of a launch (then `capacity`
+    // intervals per launch), otherwise launches of at most the budget, each recording at most one
+    // sample, an interval spanning several launches (the kernel resumes counting from `phase`).
+    // The device sample buffer holds one launch's samples; they are copied back after each launch.
+    const std::uint64_t chunk = steps_per_launch();
+    const std::uint64_t capacity = std::min(samples, std::max<std::uint64_t>(1, chunk / interval));
+    const std::size_t records = static_cast<std::size_t>(capacity) * systems_ * n_;
+    sample_position_.resize(records, "fused samples");
+    sample_image_.resize(records, "fused samples");
+    sample_velocity_.resize(records, "fused samples");
+    sample_force_.resize(records, "fused samples");
+    out.reserve(static_cast<std::size_t>(samples) * systems_);
+    std::vector<vec3<P>> position;
+    std::vector<vec3<int>> image;
+    std::vector<vec3<A>> velocity;
+    std::vector<vec3<W>> force;
+    const std::uint64_t first_step = step_;
+    std::uint64_t phase = 0, recorded = 0;
+    while (recorded < samples) {
+        const std::uint64_t now = interval <= chunk ? std::min(capacity, samples - recorded) * interval
+                                                    : std::min(chunk, interval - phase);
+        launch(now, false, fused_samples<P, A, W>{sample_position_.data(), sample_image_.data(),
+                                                  sample_velocity_.data(), sample_force_.data(), interval, phase});
+        step_ += now;
+        const std::uint64_t fresh = (phase + now) / interval;  // samples this launch recorded
+        phase = (phase + now) % interval;
+        if (fresh == 0) continue;
+        // download() copies the whole buffer; its first `fresh` samples are this launch's.
+        sample_position_.download(position);
+        sample_image_.download(image);
+        sample_velocity_.download(velocity);
+        sample_force_.download(force);
+        for (std::uint64_t k = 0; k < fresh; ++k) {
+            const std::uint64_t step = first_step + (recorded + k + 1) * interval;
+            for (unsigned sys = 0; sys < systems_; ++sys) {
+                const std::size_t base = (static_cast<std::size_t>(k) * systems_ + sys) * n_;
+                out.push_back(make_frame(sys, step, position.data() + base, image.data() + base,
+                                         velocity.data() + base, force.data() + base));
+            }
+        }
+        recorded += fresh;
+    }
+}
+
+template <class Policy>
+frame fused_systems<Policy>::make_frame(std::size_t system, std::uint64_t step, const vec3<P>* position,
+                                        const vec3<int>* image, const vec3<A>* velocity, const vec3<W>* force) const {
+    frame f;
+    f.step = step;
+    f.time = static_cast<double>(step) * dt_[system];
+    f.position.resize(n_);
+    f.image.assign(image, image + n_);
+    f.velocity.resize(n_);
+    f.force.resize(n_);
+    for (unsigned i = 0; i < n_; ++i) {
+        f.position[i] = value_cast<double>(position[i]);
+        f.velocity[i] = value_cast<double>(velocity[i]);
+        f.force[i] = value_cast<double>(force[i]);
+    }
+    return f;
+}
+
+template <class Policy>
+void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
+    std::vector<vec3<P>> position;
+    std::vector<vec3<int>> image;
+    std::vector<vec3<A>> velocity;
+    std::vector<vec3<W>> force;
+    position_.download(position);
+    image_.download(image);
+    velocity_.download(velocity);
+    force_.download(force);
+    out.resize(systems_);
+    for (unsigned s = 0; s < systems_; ++s) {
+        const std::size_t base = std::size_t(s) * n_;
+        out[s] = make_frame(s, step_, position.data() + base, image.data() + base, velocity.data() + base,
+                            force.data() + base);
+    }
+}
+
+template <class Policy>
+std::map<std::string, std::string> fused_systems<Policy>::description() const {
+    auto d = device_description();
+    d["backend"] = "cuda";
+    d["hi_kernel"] = "fused";
+    d["fused_kernel"] = pair_warp() ? "pair-warp (one warp per system, one lane per pair, shuffles)"
+                                    : "block (one block per system, one thread per particle, shared memory)";
+    d["threads_per_system"] = std::to_string(pair_warp() ? 32u : round_up_to_warp(n_));
+    d["steps_per_launch"] = std::to_string(steps_per_launch());
+    d["systems"] = std::to_string(systems_);
+    d["particles_per_system"] = std::to_string(n_);
+    d["precision"] = to_string(Policy::mode);
+    d["neighbour_search"] = params_.short_range_cutoff > W(0) ? "all pairs (fused)" : "none";
+    return d;
+}
+
+template <class Policy>
+void fused_engine_impl<Policy>::read_frame(frame& out) const {
+    std::vector<frame> frames;
+    systems_.read_frames(frames);
+    out = std::move(frames.front());
+}
+
+namespace {
+std::vector<const initial_state*> member_states(const std::vector<batch_member>& members) {
+    std::vector<const initial_state*> states;
+    states.reserve(members.size());
+    for (const auto& m : members) states.push_back(&m.state);
+    return states;
+}
+std::vector<double> member_dts(const std::vector<batch_member>& members) {
+    std::vector<double> dt;
+    dt.reserve(members.size());
+    for (const auto& m : members) dt.push_back(m.dt);
+    return dt;
+}
+}  // namespace
+
+template <class Policy>
+fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, const std::vector<batch_member>& members)
+    : systems_(config, member_states(members), member_dts(members)) {}
+
+#define STOKESIAN_INSTANTIATE(HI, INT)                                                   \
+    template class fused_systems<precision_policy<precision::HI, precision::INT>>;      \
+    template class fused_engine_impl<precision_policy<precision::HI, precision::INT>>;  \
+    template class fused_batch_engine<precision_policy<precision::HI, precision::INT>>;
+STOKESIAN_INSTANTIATE(f32, f32)
+STOKESIAN_INSTANTIATE(f32, ds)
+STOKESIAN_INSTANTIATE(f32, f64)
+STOKESIAN_INSTANTIATE(ds, f32)
+STOKESIAN_INSTANTIATE(ds, ds)
+STOKESIAN_INSTANTIATE(ds, f64)
+STOKESIAN_INSTANTIATE(f64, f32)
+STOKESIAN_INSTANTIATE(f64, ds)
+STOKESIAN_INSTANTIATE(f64, f64)
+#undef STOKESIAN_INSTANTIATE
+
+std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const initial_state& state) {
+    check_particle_count(state.size());
+    return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<fused_engine> {
+        return std::make_unique<fused_engine_impl<Policy>>(config, state);
+    });
+}
+
+std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config, const std::vector<batch_member>& members) {
+    if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
+        throw std::invalid_argument("a CUDA batch runs the fused kernel only: hi-kernel '" + config.hi_kernel +
+                                    "' (expected \"\" or fused)");
+    if (members.empty()) throw std::invalid_argument("make_batch_engine: the batch is empty (no members)");
+    check_particle_count(members.front().state.size());
+    return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<batch_engine> {
+        return std::make_unique<fused_batch_engine<Policy>>(config, members);
+    });
+}
+
+}  // namespace stokesian::cuda

@@ -1,0 +1,108 @@
+#pragma once
+// Host side of the fused small-system path (fused_kernels.cuh): fused_systems<Policy> owns the
+// device state of one or many systems of the same N and launches the fused kernels;
+// fused_engine_impl (one system, --hi-kernel fused) and fused_batch_engine (a batch,
+// stokesian/core/batch.hpp) wrap it. Instantiated for all nine precision modes in fused_engine.cu.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "device_buffer.hpp"
+#include "fused_backend.hpp"
+#include "fused_kernels.cuh"
+#include "stokesian/core/batch.hpp"
+#include "stokesian/core/engine.hpp"
+
+namespace stokesian::cuda {
+
+template <class Policy>
+class fused_systems {
+public:
+    using W = typename Policy::working;
+    using A = typename Policy::accumulator;
+    using P = typename Policy::position;
+
+    // One system per entry of `states` (all of the same N), with its own time step `dt[s]`.
+    // Computes the initial forces and velocities on the device (one launch).
+    fused_systems(const engine_config& config, const std::vector<const initial_state*>& states,
+                  const std::vector<double>& dt);
+
+    void advance(std::uint64_t steps);
+    // Frames after step() + (k + 1) interval steps, k < samples, system-major within a sample:
+    // out[k * systems() + s].
+    void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out);
+    void read_frames(std::vector<frame>& out) const;  // one per system
+
+    std::uint64_t step() const { return step_; }
+    unsigned particles() const { return n_; }
+    std::size_t systems() const { return systems_; }
+    std::map<std::string, std::string> description() const;
+
+    // Steps per launch: at most 2^18 and about 2^27 pair evaluations (see fused_engine.cu).
+    std::uint64_t steps_per_launch() const;
+
+private:
+    bool pair_warp() const { return n_ <= fused_pair_max_particles; }
+    void launch(std::uint64_t steps, bool initialise, const fused_samples<P, A, W>& samples);
+    frame make_frame(std::size_t system, std::uint64_t step, const vec3<P>* position, const vec3<int>* image,
+                     const vec3<A>* velocity, const vec3<W>* force) const;
+
+    engine_config config_;
+    interaction_parameters<W> params_;
+    drift_box<P> box_{};
+    unsigned n_ = 0;
+    unsigned systems_ = 0;
+    std::vector<double> dt_;  // per system, as given (frame times)
+    std::size_t shared_bytes_ = 0;
+
+    device_buffer<P> dt_device_;
+    device_buffer<vec3<P>> position_;
+    device_buffer<vec3<int>> image_;
+    device_buffer<vec3<A>> velocity_;
+    device_buffer<vec3<W>> force_;
+    device_buffer<vec3<W>> external_force_;
+
+    device_buffer<vec3<P>> sample_position_;
+    device_buffer<vec3<int>> sample_image_;
+    device_buffer<vec3<A>> sample_velocity_;
+    device_buffer<vec3<W>> sample_force_;
+
+    std::uint64_t step_ = 0;
+};
+
+template <class Policy>
+class fused_engine_impl final : public fused_engine {
+public:
+    fused_engine_impl(const engine_config& config, const initial_state& state)
+        : systems_(config, {&state}, {config.dt}) {}
+
+    void advance(std::uint64_t steps) override { systems_.advance(steps); }
+    std::uint64_t step() const override { return systems_.step(); }
+    std::size_t size() const override { return systems_.particles(); }
+    void read_frame(frame& out) const override;
+    std::map<std::string, std::string> description() const override { return systems_.description(); }
+    void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override {
+        systems_.advance_sampled(samples, interval, out);
+    }
+
+private:
+    fused_systems<Policy> systems_;
+};
+
+template <class Policy>
+class fused_batch_engine final : public batch_engine {
+public:
+    fused_batch_engine(const engine_config& config, const std::vector<batch_member>& members);
+
+    void advance(std::uint64_t steps) override { systems_.advance(steps); }
+    std::uint64_t step() const override { return systems_.step(); }
+    std::size_t systems() const override { return systems_.systems(); }
+    void read_frames(std::vector<frame>& out) const override { systems_.read_frames(out); }
+    std::map<std::string, std::string> description() const override { return systems_.description(); }
+
+private:
+    fused_systems<Policy> systems_;
+};
+
+}  // namespace stokesian::cuda

@@ -1,0 +1,399 @@
+// The fused and batched small-system path of the CUDA backend (label gpu; skipped without a device):
+// bitwise against the step-by-step CUDA engine and the CPU all-pairs loop.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_backend.hpp"
+#include "cuda/fused_backend.hpp"
+#include "stokesian/core/batch.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/scenario.hpp"
+
+using namespace stokesian;
+
+namespace {
+
+#define REQUIRE_DEVICE()                                                               \
+    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"
+
+const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
+
+scenario load(const char* name, const std::string& case_name = {}) {
+    return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/" + name, case_name);
+}
+
+// Positions, velocities, images and forces bit for bit (vec3<double> ==: every stored type widens
+// exactly, so equal doubles mean equal stored values; -0 == +0 is the only blind spot).
+void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
+    ASSERT_EQ(a.step, b.step) << what;
+    ASSERT_EQ(a.position.size(), b.position.size()) << what;
+    for (std::size_t i = 0; i < a.position.size(); ++i) {
+        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
+        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
+        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
+        ASSERT_EQ(a.force[i], b.force[i]) << what << ": force of particle " << i;
+    }
+}
+
+frame run_frame(engine_config c, const initial_state& s, std::uint64_t steps) {
+    auto e = make_engine(c, s);
+    e->advance(steps);
+    frame f;
+    e->read_frame(f);
+    return f;
+}
+
+// The three paths for one configuration: CPU all-pairs, CUDA step by step (default kernel), CUDA fused.
+struct three_paths {
+    frame cpu, cuda, fused;
+};
+three_paths run_three(engine_config c, const initial_state& s, std::uint64_t steps) {
+    three_paths r;
+    c.backend = "cpu";
+    c.hi_kernel = "";
+    c.threads = 1;
+    r.cpu = run_frame(c, s, steps);
+    c.backend = "cuda";
+    r.cuda = run_frame(c, s, steps);
+    c.hi_kernel = "fused";
+    r.fused = run_frame(c, s, steps);
+    return r;
+}
+
+std::vector<batch_member> perturbed_copies(const initial_state& base, std::size_t count, double amplitude,
+                                           const double (&dt)[2], unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-amplitude, amplitude);
+    std::vector<batch_member> members(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        members[k].state = base;
+        if (k > 0)
+            for (auto& r : members[k].state.positions) r = r + vec3<double>{u(rng), u(rng), u(rng)};
+        members[k].dt = dt[k % 2];
+    }
+    return members;
+}
+
+// n spheres at least `min_distance` apart in a periodic cube (minimum image), forces mostly -z.
+initial_state random_spheres(std::size_t n, double edge, double min_distance, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-edge / 2, edge / 2);
+    const box_geometry<double> box{true, {edge, edge, edge}};
+    initial_state s;
+    while (s.positions.size() < n) {
+        const vec3<double> r{u(rng), u(rng), u(rng)};
+        bool ok = true;
+        for (const auto& q : s.positions) {
+            const vec3<double> d = minimum_image(r - q, box);
+            if (dot(d, d) < min_distance * min_distance) ok = false;
+        }
+        if (ok) {
+            s.positions.push_back(r);
+            s.external_forces.push_back({0.1 * u(rng) / edge, 0.2 * u(rng) / edge, -1.0});
+        }
+    }
+    return s;
+}
+
+double component(vec3<double> v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+
+}  // namespace
+
+// No short-range forces: +, -, *, /, sqrt in one fixed order, no FMA contraction anywhere, so the
+// fused kernel (pair-warp, N = 4), the step-by-step kernels and the CPU agree bit for bit.
+TEST(FusedPath, TetrahedronIsBitwiseEqualToStepByStepAndCpuInEveryMode) {
+    REQUIRE_DEVICE();
+    const scenario s = load("tetrahedron.toml");
+    for (precision hi : all_precisions)
+        for (precision in : all_precisions) {
+            engine_config c = make_engine_config(s);
+            c.precision = {hi, in};
+            for (std::uint64_t steps : {std::uint64_t(1), std::uint64_t(2000)}) {
+                const three_paths r = run_three(c, s.particles, steps);
+                const std::string what = to_string(c.precision) + " after " + std::to_string(steps) + " steps";
+                expect_bitwise_equal(r.fused, r.cuda, "fused vs cuda, " + what);
+                expect_bitwise_equal(r.fused, r.cpu, "fused vs cpu, " + what);
+            }
+        }
+}
+
+// advance() split over several calls (and so launches) continues the same trajectory.
+TEST(FusedPath, AdvanceInPiecesEqualsOneAdvance) {
+    REQUIRE_DEVICE();
+    const scenario s = load("tetrahedron.toml");
+    engine_config c = make_engine_config(s);
+    c.backend = "cuda";
+    c.hi_kernel = "fused";
+    c.precision = {precision::ds, precision::ds};
+    auto whole = make_engine(c, s.particles);
+    auto pieces = make_engine(c, s.particles);
+    EXPECT_EQ(whole->description().at("hi_kernel"), "fused");
+    whole->advance(3000);
+    for (std::uint64_t n : {1u, 999u, 1u, 1999u}) pieces->advance(n);
+    EXPECT_EQ(pieces->step(), 3000u);
+    frame a, b;
+    whole->read_frame(a);
+    pieces->read_frame(b);
+    expect_bitwise_equal(a, b, "3000 steps in one call vs four");
+}
+
+// With lubrication the device's logf and the host's logf may differ by 1 ulp: fused vs step-by-step
+// CUDA stays bitwise (same device code), fused vs CPU within a bound derived below.
+TEST(FusedPath, ApproachingPairsWithLubrication) {
+    REQUIRE_DEVICE();
+    for (const char* case_name : {"head_on", "oblique"}) {
+        const scenario s = load("approaching_pairs.toml", case_name);
+        for (precision hi : all_precisions)
+            for (precision in : all_precisions) {
+                engine_config c = make_engine_config(s);
+                c.precision = {hi, in};
+                const std::string what = std::string(case_name) + " " + to_string(c.precision);
+                // 500 steps (t = 0.5): before the explicit scheme's instability (t ~ 0.68, see the
+                // scenario), though bitwise equality between the device paths would hold regardless.
+                const three_paths r500 = run_three(c, s.particles, 500);
+                expect_bitwise_equal(r500.fused, r500.cuda, "fused vs cuda, 500 steps, " + what);
+
+                const three_paths r1 = run_three(c, s.particles, 1);
+                expect_bitwise_equal(r1.fused, r1.cuda, "fused vs cuda, 1 step, " + what);
+                // vs CPU after one step. The initial forces use zero previous velocities, so the
+                // lubrication term is exactly zero on both sides, the initial velocities and the
+                // first drift agree bitwise: positions are equal. The first lubrication forces then
+                // see log(s) with s ~ 0.5 (|log s| ~ 0.69, ulp 2^-24 resp. 2^-53 = u_w, the unit
+                // roundoff of the working precision): 1 ulp of log s changes the squeeze/shear
+                // resistances by <= 9/40 u_w, and each of the <= 8 operations after the log (the
+                // resistances, the projection, the sum with F_ext) may round the two inputs apart
+                // by one more ulp of a value of magnitude <= 2 (|F_ext| = 1 or 1.1, |F_lub| <= 0.7,
+                // |v_ij| <= 1): |dF| <= (9/40 + 8) * 2 u_w * 2 < 34 u_w; we assert 64 u_w.
+                // Velocities: v_i = mu0 F_i + mu_ij F_j (|mu| <= 1), each term off by <= |dF| plus
+                // <= 6 differently rounded operations on values <= 2: |dv| <= 2 * 64 u_w + 24 u_w;
+                // we assert 256 u_w (the ds accumulator only adds rounding below u_w^2).
+                const double u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+                const double force_bound = 64 * u_w, velocity_bound = 256 * u_w;
+                for (std::size_t i = 0; i < 2; ++i) {
+                    ASSERT_EQ(r1.fused.position[i], r1.cpu.position[i]) << what << " particle " << i;
+                    ASSERT_EQ(r1.fused.image[i], r1.cpu.image[i]) << what << " particle " << i;
+                    for (int k = 0; k < 3; ++k) {
+                        ASSERT_NEAR(component(r1.fused.force[i], k), component(r1.cpu.force[i], k), force_bound)
+                            << what << " force, particle " << i << " component " << k;
+                        ASSERT_NEAR(component(r1.fused.velocity[i], k), component(r1.cpu.velocity[i], k), velocity_bound)
+                            << what << " velocity, particle " << i << " component " << k;
+                    }
+                }
+            }
+    }
+}
+
+// The block kernel (N > 5): one warp (N <= 32, __syncwarp) and several warps (__syncthreads), with
+// and without short-range forces (lubrication and the exponential pair force).
+TEST(FusedPath, BlockKernelIsBitwiseEqualToStepByStep) {
+    REQUIRE_DEVICE();
+    for (std::size_t n : {6u, 32u, 45u, 200u}) {
+        const double edge = 12.0 + 0.25 * double(n);
+        const initial_state s = random_spheres(n, edge, 2.6, unsigned(n));
+        for (bool short_range : {false, true}) {
+            engine_config c;
+            c.system.box = {true, {edge, edge, edge}};
+            c.system.lubrication.enabled = short_range;
+            if (short_range) c.system.pair_force = {pair_force_kind::exponential, 1.0, 0.1, 2.5};
+            c.dt = 0.001;
+            for (precision_mode mode : paper_precision_modes) {
+                c.precision = mode;
+                const std::string what = "N = " + std::to_string(n) + (short_range ? " short-range " : " ") + to_string(mode);
+                const three_paths r = run_three(c, s, 200);
+                expect_bitwise_equal(r.fused, r.cuda, "fused vs cuda, " + what);
+                if (!short_range) expect_bitwise_equal(r.fused, r.cpu, "fused vs cpu, " + what);
+            }
+        }
+    }
+}
+
+TEST(FusedPath, RejectsSystemsLargerThanOneBlock) {
+    REQUIRE_DEVICE();
+    const initial_state s = random_spheres(1025, 60.0, 2.2, 1);
+    engine_config c;
+    c.system.box = {true, {60, 60, 60}};
+    c.backend = "cuda";
+    c.hi_kernel = "fused";
+    try {
+        make_engine(c, s);
+        FAIL() << "expected std::invalid_argument";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("1025"), std::string::npos) << e.what();
+    }
+}
+
+// Samples recorded on the device equal advance(interval) + read_frame() repeated, field by field,
+// for the pair-warp kernel (tetrahedron; approaching pair with lubrication) and the block kernel.
+TEST(FusedPath, SampledFramesEqualRepeatedAdvance) {
+    REQUIRE_DEVICE();
+    struct sampled_case {
+        std::string what;
+        engine_config config;
+        initial_state state;
+        std::uint64_t samples, interval;
+    };
+    std::vector<sampled_case> cases;
+    const scenario tet = load("tetrahedron.toml");
+    for (precision_mode mode : paper_precision_modes) {
+        engine_config c = make_engine_config(tet);
+        c.precision = mode;
+        cases.push_back({"tetrahedron " + to_string(mode), c, tet.particles, 20, 37});
+    }
+    {
+        // More samples than one launch holds (2^18 / 37 = 7084 per launch): two launches.
+        engine_config c = make_engine_config(tet);
+        c.precision = {precision::f32, precision::f32};
+        cases.push_back({"tetrahedron, 8000 samples", c, tet.particles, 8000, 37});
+        // An interval longer than one launch's step budget (2^18).
+        cases.push_back({"tetrahedron, interval 300000", c, tet.particles, 2, 300000});
+    }
+    {
+        const scenario pairs = load("approaching_pairs.toml", "oblique");
+        engine_config c = make_engine_config(pairs);
+        c.precision = {precision::ds, precision::f32};
+        cases.push_back({"oblique pair (lubrication)", c, pairs.particles, 12, 25});
+    }
+    {
+        engine_config c;
+        c.system.box = {true, {40, 40, 40}};
+        c.system.lubrication.enabled = true;
+        c.dt = 0.001;
+        c.precision = {precision::f64, precision::ds};
+        cases.push_back({"block kernel, N = 40", c, random_spheres(40, 40.0, 2.6, 9), 10, 13});
+    }
+    for (auto& k : cases) {
+        k.config.backend = "cuda";
+        k.config.hi_kernel = "fused";
+        auto sampled = cuda::make_fused_engine(k.config, k.state);
+        auto stepped = cuda::make_fused_engine(k.config, k.state);
+        sampled->advance(5);  // samples start from the current step
+        stepped->advance(5);
+        std::vector<frame> frames;
+        sampled->advance_sampled(k.samples, k.interval, frames);
+        ASSERT_EQ(frames.size(), k.samples) << k.what;
+        EXPECT_EQ(sampled->step(), 5 + k.samples * k.interval) << k.what;
+        for (std::uint64_t j = 0; j < k.samples; ++j) {
+            stepped->advance(k.interval);
+            frame f;
+            stepped->read_frame(f);
+            ASSERT_EQ(frames[j].time, f.time) << k.what << ", sample " << j;
+            expect_bitwise_equal(frames[j], f, k.what + ", sample " + std::to_string(j));
+        }
+        frame last_sampled, last_stepped;
+        sampled->read_frame(last_sampled);
+        stepped->read_frame(last_stepped);
+        expect_bitwise_equal(last_sampled, last_stepped, k.what + ", final state");
+    }
+}
+
+// 64 perturbed tetrahedra with two time steps in one batch: every member is bitwise the member run
+// alone on the fused path and on the CPU, in every precision mode.
+TEST(BatchedPath, TetrahedraAreBitwiseTheirSoloRunsInEveryMode) {
+    REQUIRE_DEVICE();
+    const scenario s = load("tetrahedron.toml");
+    const std::vector<batch_member> members = perturbed_copies(s.particles, 64, 0.4, {0.01, 0.005}, 21);
+    for (precision hi : all_precisions)
+        for (precision in : all_precisions) {
+            engine_config c = make_engine_config(s);
+            c.precision = {hi, in};
+            c.backend = "cuda";
+            auto batch = make_batch_engine(c, members);
+            ASSERT_EQ(batch->systems(), 64u);
+            batch->advance(300);
+            batch->advance(200);
+            std::vector<frame> frames;
+            batch->read_frames(frames);
+            ASSERT_EQ(frames.size(), 64u);
+            for (std::size_t k = 0; k < members.size(); ++k) {
+                const std::string what = to_string(c.precision) + ", member " + std::to_string(k);
+                engine_config solo = c;
+                solo.dt = members[k].dt;
+                solo.hi_kernel = "fused";
+                const frame alone = run_frame(solo, members[k].state, 500);
+                ASSERT_EQ(frames[k].time, alone.time) << what;
+                expect_bitwise_equal(frames[k], alone, "batch vs fused alone, " + what);
+                solo.backend = "cpu";
+                solo.hi_kernel = "";
+                solo.threads = 1;
+                expect_bitwise_equal(frames[k], run_frame(solo, members[k].state, 500), "batch vs cpu alone, " + what);
+            }
+        }
+}
+
+// Batches with short-range forces, a member count that leaves warps of the last block idle (5), and
+// the block kernel (N = 12): each member bitwise its solo fused run.
+TEST(BatchedPath, LubricatedAndBlockKernelBatchesAreBitwiseTheirSoloRuns) {
+    REQUIRE_DEVICE();
+    struct batch_case {
+        std::string what;
+        engine_config config;
+        std::vector<batch_member> members;
+        std::uint64_t steps;
+    };
+    std::vector<batch_case> cases;
+    {
+        const scenario pairs = load("approaching_pairs.toml", "oblique");
+        engine_config c = make_engine_config(pairs);
+        c.precision = {precision::ds, precision::ds};
+        cases.push_back({"5 oblique pairs", c, perturbed_copies(pairs.particles, 5, 0.05, {0.001, 0.002}, 4), 250});
+    }
+    {
+        engine_config c;
+        c.system.box = {true, {30, 30, 30}};
+        c.system.lubrication.enabled = true;
+        c.precision = {precision::f32, precision::ds};
+        cases.push_back({"17 systems of N = 12", c, perturbed_copies(random_spheres(12, 30.0, 3.0, 2), 17, 0.2,
+                                                                     {0.001, 0.0005}, 8), 150});
+    }
+    for (auto& k : cases) {
+        k.config.backend = "cuda";
+        auto batch = make_batch_engine(k.config, k.members);
+        batch->advance(k.steps);
+        std::vector<frame> frames;
+        batch->read_frames(frames);
+        for (std::size_t m = 0; m < k.members.size(); ++m) {
+            engine_config solo = k.config;
+            solo.dt = k.members[m].dt;
+            solo.hi_kernel = "fused";
+            expect_bitwise_equal(frames[m], run_frame(solo, k.members[m].state, k.steps),
+                                 k.what + ", member " + std::to_string(m));
+        }
+    }
+}
+
+TEST(BatchedPath, RunsAreBitwiseReproducible) {
+    REQUIRE_DEVICE();
+    const scenario s = load("tetrahedron.toml");
+    const std::vector<batch_member> members = perturbed_copies(s.particles, 1024, 0.5, {0.01, 0.005}, 77);
+    engine_config c = make_engine_config(s);
+    c.precision = {precision::ds, precision::f32};
+    c.backend = "cuda";
+    std::vector<frame> a, b;
+    for (std::vector<frame>* out : {&a, &b}) {
+        auto batch = make_batch_engine(c, members);
+        batch->advance(1000);
+        batch->read_frames(*out);
+    }
+    ASSERT_EQ(a.size(), members.size());
+    for (std::size_t k = 0; k < members.size(); ++k) expect_bitwise_equal(a[k], b[k], "run-to-run, member " + std::to_string(k));
+}
+
+TEST(BatchedPath, AutoPicksTheDeviceAndRejectsOtherKernels) {
+    REQUIRE_DEVICE();
+    const scenario s = load("tetrahedron.toml");
+    engine_config c = make_engine_config(s);
+    c.backend = "auto";
+    auto batch = make_batch_engine(c, perturbed_copies(s.particles, 3, 0.1, {0.01, 0.01}, 1));
+    const auto d = batch->description();
+    EXPECT_EQ(d.at("backend"), "cuda");
+    EXPECT_EQ(d.at("hi_kernel"), "fused");
+    EXPECT_EQ(d.at("systems"), "3");
+    c.backend = "cuda";
+    c.hi_kernel = "tiling";
+    EXPECT_THROW(make_batch_engine(c, perturbed_copies(s.particles, 3, 0.1, {0.01, 0.01}, 1)), std::invalid_argument);
+}

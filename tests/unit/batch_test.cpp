@@ -1,0 +1,200 @@
+// The CPU batch engine (stokesian/core/batch.hpp): each member is bitwise the same system run alone.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/batch.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/scenario.hpp"
+
+using namespace stokesian;
+
+namespace {
+
+scenario load(const char* name, const std::string& case_name = {}) {
+    return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/" + name, case_name);
+}
+
+void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
+    ASSERT_EQ(a.step, b.step) << what;
+    ASSERT_EQ(a.time, b.time) << what;
+    ASSERT_EQ(a.position.size(), b.position.size()) << what;
+    for (std::size_t i = 0; i < a.position.size(); ++i) {
+        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
+        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
+        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
+        ASSERT_EQ(a.force[i], b.force[i]) << what << ": force of particle " << i;
+    }
+}
+
+// `count` copies of `base`, each particle displaced by up to `amplitude` per component (member 0
+// unperturbed), time steps alternating between dt[0] and dt[1].
+std::vector<batch_member> perturbed_copies(const initial_state& base, std::size_t count, double amplitude,
+                                           const double (&dt)[2], unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-amplitude, amplitude);
+    std::vector<batch_member> members(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        members[k].state = base;
+        if (k > 0)
+            for (auto& r : members[k].state.positions) r = r + vec3<double>{u(rng), u(rng), u(rng)};
+        members[k].dt = dt[k % 2];
+    }
+    return members;
+}
+
+frame run_alone(engine_config c, const batch_member& m, std::uint64_t steps) {
+    c.dt = m.dt;
+    auto e = make_engine(c, m.state);
+    e->advance(steps);
+    frame f;
+    e->read_frame(f);
+    return f;
+}
+
+const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
+
+}  // namespace
+
+TEST(CpuBatch, TetrahedronMembersAreBitwiseTheirSoloRunsInEveryMode) {
+    const scenario s = load("tetrahedron.toml");
+    const std::vector<batch_member> members = perturbed_copies(s.particles, 8, 0.3, {0.01, 0.005}, 11);
+    for (precision hi : all_precisions)
+        for (precision in : all_precisions) {
+            engine_config c = make_engine_config(s);
+            c.precision = {hi, in};
+            c.backend = "cpu";
+            c.threads = 3;
+            auto batch = make_batch_engine(c, members);
+            ASSERT_EQ(batch->systems(), members.size());
+            batch->advance(150);
+            batch->advance(57);  // two calls: state carries over
+            EXPECT_EQ(batch->step(), 207u);
+            std::vector<frame> frames;
+            batch->read_frames(frames);
+            ASSERT_EQ(frames.size(), members.size());
+            c.threads = 1;
+            for (std::size_t k = 0; k < members.size(); ++k)
+                expect_bitwise_equal(frames[k], run_alone(c, members[k], 207),
+                                     to_string(c.precision) + ", member " + std::to_string(k));
+        }
+}
+
+// Short-range forces (lubrication) and different forces per member: both cases of the approaching
+// pairs as members, with perturbed copies and two time steps.
+TEST(CpuBatch, LubricatedPairsAreBitwiseTheirSoloRuns) {
+    const scenario head_on = load("approaching_pairs.toml", "head_on");
+    const scenario oblique = load("approaching_pairs.toml", "oblique");
+    std::vector<batch_member> members = perturbed_copies(head_on.particles, 3, 0.05, {0.001, 0.002}, 5);
+    const std::vector<batch_member> more = perturbed_copies(oblique.particles, 4, 0.05, {0.002, 0.001}, 6);
+    members.insert(members.end(), more.begin(), more.end());
+    for (precision_mode mode : paper_precision_modes) {
+        engine_config c = make_engine_config(head_on);
+        c.precision = mode;
+        c.backend = "cpu";
+        c.threads = 2;
+        auto batch = make_batch_engine(c, members);
+        batch->advance(250);
+        std::vector<frame> frames;
+        batch->read_frames(frames);
+        c.threads = 0;  // the solo runs use every core: the result must not depend on it
+        for (std::size_t k = 0; k < members.size(); ++k)
+            expect_bitwise_equal(frames[k], run_alone(c, members[k], 250),
+                                 to_string(mode) + ", member " + std::to_string(k));
+    }
+}
+
+TEST(CpuBatch, ResultDoesNotDependOnTheNumberOfThreads) {
+    const scenario s = load("tetrahedron.toml");
+    const std::vector<batch_member> members = perturbed_copies(s.particles, 13, 0.5, {0.01, 0.02}, 3);
+    engine_config c = make_engine_config(s);
+    c.precision = {precision::ds, precision::f32};
+    c.backend = "cpu";
+    std::vector<frame> reference;
+    for (unsigned threads : {1u, 2u, 5u}) {
+        c.threads = threads;
+        auto batch = make_batch_engine(c, members);
+        batch->advance(300);
+        std::vector<frame> frames;
+        batch->read_frames(frames);
+        if (reference.empty()) {
+            reference = frames;
+            continue;
+        }
+        for (std::size_t k = 0; k < members.size(); ++k)
+            expect_bitwise_equal(frames[k], reference[k], std::to_string(threads) + " threads, member " + std::to_string(k));
+    }
+}
+
+TEST(CpuBatch, DescribesItself) {
+    const scenario s = load("tetrahedron.toml");
+    engine_config c = make_engine_config(s);
+    c.backend = "cpu";
+    c.threads = 2;
+    auto batch = make_batch_engine(c, perturbed_copies(s.particles, 4, 0.1, {0.01, 0.01}, 1));
+    const auto d = batch->description();
+    EXPECT_EQ(d.at("backend"), "cpu");
+    EXPECT_EQ(d.at("systems"), "4");
+    EXPECT_EQ(d.at("particles_per_system"), "4");
+    EXPECT_EQ(d.at("threads"), "2");
+    EXPECT_EQ(d.at("precision"), to_string(c.precision));
+    EXPECT_EQ(batch->step(), 0u);
+}
+
+// "auto": CUDA where a device is, otherwise the CPU (with a notice); either way a working batch.
+TEST(CpuBatch, AutoRunsOnWhateverBackendIsThere) {
+    const scenario s = load("tetrahedron.toml");
+    engine_config c = make_engine_config(s);
+    c.backend = "auto";
+    c.threads = 1;
+    auto batch = make_batch_engine(c, perturbed_copies(s.particles, 3, 0.1, {0.01, 0.02}, 4));
+    const std::string backend = batch->description().at("backend");
+    EXPECT_TRUE(backend == "cpu" || backend == "cuda") << backend;
+    batch->advance(10);
+    std::vector<frame> frames;
+    batch->read_frames(frames);
+    ASSERT_EQ(frames.size(), 3u);
+    EXPECT_EQ(frames[1].time, 10 * 0.02);
+}
+
+TEST(CpuBatch, RejectsBadBatches) {
+    const scenario s = load("tetrahedron.toml");
+    engine_config c = make_engine_config(s);
+    c.backend = "cpu";
+    EXPECT_THROW(make_batch_engine(c, {}), std::invalid_argument);
+
+    std::vector<batch_member> members = perturbed_copies(s.particles, 3, 0.1, {0.01, 0.01}, 2);
+    members[2].state.positions.pop_back();  // N = 3 next to N = 4
+    members[2].state.external_forces.pop_back();
+    EXPECT_THROW(make_batch_engine(c, members), std::invalid_argument);
+
+    members = perturbed_copies(s.particles, 2, 0.1, {0.01, 0.01}, 2);
+    members[1].state.external_forces.pop_back();  // one force missing
+    EXPECT_THROW(make_batch_engine(c, members), std::invalid_argument);
+
+    members = perturbed_copies(s.particles, 2, 0.1, {0.01, 0.0}, 2);  // dt = 0
+    EXPECT_THROW(make_batch_engine(c, members), std::invalid_argument);
+
+    members = perturbed_copies(s.particles, 2, 0.1, {0.01, 0.01}, 2);
+    members[0].state = {};  // no particles
+    members[1].state = {};
+    EXPECT_THROW(make_batch_engine(c, members), std::invalid_argument);
+
+    members = perturbed_copies(s.particles, 2, 0.1, {0.01, 0.01}, 2);
+    c.backend = "tpu";
+    EXPECT_THROW(make_batch_engine(c, members), std::invalid_argument);
+
+    // The message names the offending member and both sizes.
+    c.backend = "cpu";
+    members[1].state.positions.push_back({20, 20, 20});
+    members[1].state.external_forces.push_back({0, 0, -1});
+    try {
+        make_batch_engine(c, members);
+        FAIL() << "expected std::invalid_argument";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("member 1 has 5 particles"), std::string::npos) << e.what();
+    }
+}
