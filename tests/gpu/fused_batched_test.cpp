@@ -212,6 +212,27 @@ TEST(FusedPath, BlockKernelIsBitwiseEqualToStepByStep) {
     }
 }
 
+// The largest system one block holds: 1024 threads, and with short-range forces in double precision
+// 5 x 1024 x 24 bytes = 120 KiB of shared memory (above the default 48 KiB: the engine raises the
+// kernel's limit).
+TEST(FusedPath, LargestBlockIsBitwiseEqualToStepByStep) {
+    REQUIRE_DEVICE();
+    const double edge = 40.0;
+    const initial_state s = random_spheres(1024, edge, 2.4, 12);
+    engine_config c;
+    c.system.box = {true, {edge, edge, edge}};
+    c.system.lubrication.enabled = true;
+    c.dt = 0.001;
+    c.backend = "cuda";
+    for (precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
+        c.precision = mode;
+        c.hi_kernel = "";
+        const frame stepped = run_frame(c, s, 5);
+        c.hi_kernel = "fused";
+        expect_bitwise_equal(run_frame(c, s, 5), stepped, "N = 1024, " + to_string(mode));
+    }
+}
+
 TEST(FusedPath, RejectsSystemsLargerThanOneBlock) {
     REQUIRE_DEVICE();
     const initial_state s = random_spheres(1025, 60.0, 2.2, 1);
