@@ -10,7 +10,7 @@
 #include "cuda_engine.cuh"
 #include "drift_kernel.cuh"
 #include "fused_backend.hpp"
-#include "hi_kernels.cuh"
+#include "hi_launch.cuh"
 #include "short_range_kernels.cuh"
 
 namespace stokesian::cuda {
@@ -37,7 +37,6 @@ const char* to_string(hi_kernel k) {
 }
 
 namespace {
-constexpr int multi_target_count = 2;
 constexpr unsigned max_neighbour_capacity = 4096;
 }  // namespace
 
@@ -196,28 +195,7 @@ void cuda_engine<Policy>::update_forces() {
 
 template <class Policy>
 void cuda_engine<Policy>::update_velocities() {
-    const unsigned b = block_size_;
-    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
-    switch (kernel_) {
-        case hi_kernel::naive:
-            hi_naive_kernel<W, A><<<blocks_for(n_, b), b>>>(position_w_.data(), force_.data(), velocity_.data(), n_, params_);
-            break;
-        case hi_kernel::tiling:
-            hi_tiling_kernel<W, A, false><<<blocks_for(n_, b), b, b * tile_bytes>>>(
-                position_w_.data(), force_.data(), velocity_.data(), n_, params_);
-            break;
-        case hi_kernel::small_tiling:
-            hi_tiling_kernel<W, A, true><<<blocks_for(n_, b), b, 32 * tile_bytes>>>(
-                position_w_.data(), force_.data(), velocity_.data(), n_, params_);
-            break;
-        case hi_kernel::multi_target:
-            hi_multi_target_kernel<W, A, multi_target_count>
-                <<<blocks_for(n_, b * multi_target_count), b, b * tile_bytes>>>(position_w_.data(), force_.data(),
-                                                                                velocity_.data(), n_, params_);
-            break;
-        case hi_kernel::fused: throw std::logic_error("cuda_engine cannot run the fused kernel");  // rejected at construction
-    }
-    check_launch(to_string(kernel_));
+    launch_hi_kernel<W, A>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(), n_, params_);
 }
 
 template <class Policy>

@@ -1,0 +1,189 @@
+// `stokesian bench`: timings (never tests).
+//   bench steps SCENARIO   whole steps per second of a scenario, per precision mode and backend
+//   bench hi               one hydrodynamic velocity update on the GPU, per kernel, mode and N
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "commands.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/scenario.hpp"
+#if defined(STOKESIAN_HAVE_CUDA)
+#include "cuda/cuda_backend.hpp"
+#include "cuda/hi_benchmark.hpp"
+#endif
+
+namespace stokesian::cli {
+
+namespace {
+
+std::vector<precision_mode> modes_from(const std::string& text) {
+    if (text == "all") {
+        std::vector<precision_mode> all;
+        for (auto m : paper_precision_modes) all.push_back(m);
+        return all;
+    }
+    std::vector<precision_mode> list;
+    std::stringstream s(text);
+    std::string item;
+    // Modes are separated by ';' since each contains a ','.
+    while (std::getline(s, item, ';')) list.push_back(parse_precision_mode(item));
+    return list;
+}
+
+std::vector<std::string> split(const std::string& text, char sep) {
+    std::vector<std::string> out;
+    std::stringstream s(text);
+    std::string item;
+    while (std::getline(s, item, sep))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+struct steps_options {
+    std::string scenario, case_name, backend = "cpu", precision = "all", hi_kernel, csv;
+    std::uint64_t steps = 0, warmup = 0;
+    unsigned threads = 0;
+};
+
+int bench_steps(const steps_options& o) {
+    const scenario s = load_scenario(o.scenario, o.case_name);
+    std::unique_ptr<std::ofstream> csv;
+    if (!o.csv.empty()) {
+        csv = std::make_unique<std::ofstream>(o.csv);
+        if (!*csv) throw input_error(o.csv, "", "", "cannot write the CSV file");
+        *csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step\n";
+    }
+    std::printf("%-18s %8s %-6s %-13s %-16s %10s %12s %12s\n", "scenario", "N", "backend", "hi-kernel", "precision",
+                "steps", "steps/s", "ms/step");
+    for (const precision_mode m : modes_from(o.precision)) {
+        engine_config c = make_engine_config(s);
+        c.backend = o.backend;
+        c.hi_kernel = o.hi_kernel;
+        c.precision = m;
+        c.threads = o.threads;
+        auto e = make_engine(c, s.particles);
+        const std::uint64_t steps = o.steps ? o.steps : s.run.total_steps();
+        e->advance(o.warmup ? o.warmup : std::max<std::uint64_t>(1, steps / 10));
+        frame f;
+        e->read_frame(f);  // synchronises a device
+        const auto t0 = std::chrono::steady_clock::now();
+        e->advance(steps);
+        e->read_frame(f);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const auto d = e->description();
+        const std::string kernel = d.count("hi_kernel") ? d.at("hi_kernel") : "";
+        const std::string threads = d.count("threads") ? d.at("threads") : "";
+        std::printf("%-18s %8zu %-6s %-13s %-16s %10llu %12.4g %12.4g\n", s.name.c_str(), s.particles.size(),
+                    d.at("backend").c_str(), kernel.c_str(), to_string(m).c_str(),
+                    static_cast<unsigned long long>(steps), double(steps) / seconds, 1e3 * seconds / double(steps));
+        if (csv)
+            *csv << s.name << ',' << s.particles.size() << ',' << d.at("backend") << ',' << kernel << ',' << threads << ",\""
+                 << to_string(m) << "\"," << steps << ',' << seconds << ',' << double(steps) / seconds << ','
+                 << 1e3 * seconds / double(steps) << '\n';
+    }
+    return 0;
+}
+
+struct hi_options {
+    std::string sizes = "1000,10000,200000", kernels = "naive,tiling,small-tiling,multi-target", precisions = "f32,ds,f64";
+    std::string csv;
+    int repeats = 20;
+    unsigned block = 128;
+    double density = 0.1;
+    std::uint64_t seed = 1;
+};
+
+// Uniform random positions at number density n in a periodic box (exact N; the HI kernels do
+// not care about overlaps), all forces (0, 0, -1): the paper's sedimentation load.
+void uniform_system(std::size_t n, double density, std::uint64_t seed, system_parameters& system,
+                    std::vector<vec3<double>>& r, std::vector<vec3<double>>& f) {
+    const double edge = std::cbrt(double(n) / density);
+    system.box = {true, {edge, edge, edge}};
+    std::mt19937_64 rng(seed);
+    auto unit = [&] { return double(rng() >> 11) * 0x1p-53; };
+    r.resize(n);
+    f.assign(n, {0.0, 0.0, -1.0});
+    for (auto& p : r) p = {edge * (unit() - 0.5), edge * (unit() - 0.5), edge * (unit() - 0.5)};
+}
+
+int bench_hi(const hi_options& o) {
+#if defined(STOKESIAN_HAVE_CUDA)
+    if (!cuda::device_available()) throw std::runtime_error("bench hi needs a CUDA device; none is available");
+    const auto device = cuda::device_description();
+    std::printf("device: %s (cc %s, %s SMs), driver %s, runtime %s, flags %s\n", device.at("device_name").c_str(),
+                device.at("compute_capability").c_str(), device.at("multiprocessors").c_str(),
+                device.at("driver_version").c_str(), device.at("runtime_version").c_str(),
+                device.at("cuda_fp_flags").c_str());
+    std::unique_ptr<std::ofstream> csv;
+    if (!o.csv.empty()) {
+        csv = std::make_unique<std::ofstream>(o.csv);
+        if (!*csv) throw input_error(o.csv, "", "", "cannot write the CSV file");
+        *csv << "device,particles,kernel,hi_precision,block,median_ms,min_ms,max_ms,gpairs_per_second,repeats\n";
+    }
+    std::printf("%9s %-13s %-4s %6s %11s %11s %11s %10s\n", "N", "kernel", "hi", "block", "median ms", "min ms", "max ms",
+                "Gpair/s");
+    for (const std::string& size : split(o.sizes, ',')) {
+        const std::size_t n = std::stoull(size);
+        system_parameters system;
+        std::vector<vec3<double>> r, f;
+        uniform_system(n, o.density, o.seed, system, r, f);
+        for (const std::string& hi : split(o.precisions, ','))
+            for (const std::string& kernel : split(o.kernels, ',')) {
+                const precision p = parse_precision_mode("hi=" + hi + ",int=f64").hi;
+                const auto t = cuda::time_hi_kernel(kernel, p, system, r, f, o.repeats, o.block);
+                const double gpairs = double(n) * double(n) / (t.median_ms * 1e-3) / 1e9;
+                std::printf("%9zu %-13s %-4s %6u %11.4g %11.4g %11.4g %10.4g\n", n, kernel.c_str(), hi.c_str(), t.block,
+                            t.median_ms, t.min_ms, t.max_ms, gpairs);
+                std::fflush(stdout);
+                if (csv)
+                    *csv << '"' << device.at("device_name") << "\"," << n << ',' << kernel << ',' << hi << ',' << t.block
+                         << ',' << t.median_ms << ',' << t.min_ms << ',' << t.max_ms << ',' << gpairs << ',' << t.repeats
+                         << '\n';
+            }
+    }
+    return 0;
+#else
+    (void)o;
+    throw std::runtime_error("bench hi needs the CUDA backend, which this build does not have");
+#endif
+}
+
+}  // namespace
+
+action register_bench(CLI::App& app) {
+    auto* bench = app.add_subcommand("bench", "Benchmarks: timings, never pass/fail");
+    bench->require_subcommand(1);
+    auto so = std::make_shared<steps_options>();
+    auto* steps = bench->add_subcommand("steps", "Steps per second of a scenario, per precision mode");
+    steps->add_option("scenario", so->scenario, "scenario file")->required();
+    steps->add_option("--case", so->case_name, "case of the scenario");
+    steps->add_option("--backend", so->backend, "cpu | cuda | auto");
+    steps->add_option("--precision", so->precision, "'all' (the paper's four and f64) or modes separated by ';'");
+    steps->add_option("--hi-kernel", so->hi_kernel, "HI kernel");
+    steps->add_option("--steps", so->steps, "timed steps (default: the scenario's run length)");
+    steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth)");
+    steps->add_option("--threads", so->threads, "CPU threads (0: all cores)");
+    steps->add_option("--csv", so->csv, "also write the table as CSV");
+    auto ho = std::make_shared<hi_options>();
+    auto* hi = bench->add_subcommand("hi", "One HI velocity update on the GPU, per kernel, precision and N");
+    hi->add_option("--sizes", ho->sizes, "particle numbers, comma-separated");
+    hi->add_option("--kernels", ho->kernels, "kernels, comma-separated");
+    hi->add_option("--precisions", ho->precisions, "HI accumulation precisions, comma-separated (f32,ds,f64)");
+    hi->add_option("--repeats", ho->repeats, "timed launches (median reported)");
+    hi->add_option("--block", ho->block, "threads per block");
+    hi->add_option("--density", ho->density, "number density n (a^-3)");
+    hi->add_option("--seed", ho->seed, "seed of the uniform random positions");
+    hi->add_option("--csv", ho->csv, "also write the table as CSV");
+    return [bench, steps, hi, so, ho]() -> int {
+        if (steps->parsed()) return bench_steps(*so);
+        if (hi->parsed()) return bench_hi(*ho);
+        return 2;
+    };
+}
+
+}  // namespace stokesian::cli
