@@ -38,6 +38,8 @@ public:
     std::uint64_t step() const override { return step_; }
     std::size_t size() const override { return position_.size(); }
     void read_frame(frame& out) const override;
+    void save_state(engine_state& out) const override;
+    void restore_state(const engine_state& state) override;
     std::map<std::string, std::string> description() const override;
 
     // Step primitives used by the integrators (stokesian/core/integrator.hpp).

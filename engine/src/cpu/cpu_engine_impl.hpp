@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "cpu_engine.hpp"
+#include "stokesian/core/state_words.hpp"
 
 namespace stokesian::cpu {
 
@@ -154,6 +155,28 @@ void cpu_engine<Policy>::read_frame(frame& out) const {
         out.velocity[i] = value_cast<double>(velocity_[i]);
         out.force[i] = value_cast<double>(force_[i]);
     }
+}
+
+template <class Policy>
+void cpu_engine<Policy>::save_state(engine_state& out) const {
+    out.step = step_;
+    out.precision = Policy::mode;
+    split_words(position_, out.position_hi, out.position_lo);
+    out.image = image_;
+    split_words(velocity_, out.velocity_hi, out.velocity_lo);
+    out.force.resize(force_.size());
+    for (std::size_t i = 0; i < force_.size(); ++i) out.force[i] = value_cast<double>(force_[i]);
+}
+
+template <class Policy>
+void cpu_engine<Policy>::restore_state(const engine_state& state) {
+    check_state_fits(state, position_.size(), Policy::mode);
+    step_ = state.step;
+    position_ = join_words<P>(state.position_hi, state.position_lo);
+    image_ = state.image;
+    velocity_ = join_words<A>(state.velocity_hi, state.velocity_lo);
+    for (std::size_t i = 0; i < force_.size(); ++i) force_[i] = value_cast<W>(state.force[i]);
+    refresh_working_positions();
 }
 
 template <class Policy>

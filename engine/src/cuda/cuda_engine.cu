@@ -12,6 +12,7 @@
 #include "fused_backend.hpp"
 #include "hi_launch.cuh"
 #include "short_range_kernels.cuh"
+#include "stokesian/core/state_words.hpp"
 
 namespace stokesian::cuda {
 
@@ -217,6 +218,40 @@ void cuda_engine<Policy>::read_frame(frame& out) const {
         out.velocity[i] = value_cast<double>(velocity[i]);
         out.force[i] = value_cast<double>(unpack(force[i]));
     }
+}
+
+template <class Policy>
+void cuda_engine<Policy>::save_state(engine_state& out) const {
+    std::vector<vec3<P>> position;
+    std::vector<vec3<A>> velocity;
+    std::vector<packed4<W>> force;
+    position_.download(position);
+    image_.download(out.image);
+    velocity_.download(velocity);
+    force_.download(force);
+    out.step = step_;
+    out.precision = Policy::mode;
+    split_words(position, out.position_hi, out.position_lo);
+    split_words(velocity, out.velocity_hi, out.velocity_lo);
+    out.force.resize(n_);
+    for (unsigned i = 0; i < n_; ++i) out.force[i] = value_cast<double>(unpack(force[i]));
+}
+
+template <class Policy>
+void cuda_engine<Policy>::restore_state(const engine_state& state) {
+    check_state_fits(state, n_, Policy::mode);
+    const std::vector<vec3<P>> position = join_words<P>(state.position_hi, state.position_lo);
+    std::vector<packed4<W>> position_w(n_), force(n_);
+    for (unsigned i = 0; i < n_; ++i) {
+        position_w[i] = pack(value_cast<W>(position[i]));
+        force[i] = pack(value_cast<W>(state.force[i]));
+    }
+    position_.upload(position);
+    position_w_.upload(position_w);
+    image_.upload(state.image);
+    velocity_.upload(join_words<A>(state.velocity_hi, state.velocity_lo));
+    force_.upload(force);
+    step_ = state.step;
 }
 
 template <class Policy>

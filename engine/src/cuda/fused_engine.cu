@@ -8,6 +8,7 @@
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "fused_engine.cuh"
+#include "stokesian/core/state_words.hpp"
 
 namespace stokesian::cuda {
 
@@ -238,6 +239,35 @@ std::map<std::string, std::string> fused_systems<Policy>::description() const {
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = params_.short_range_cutoff > W(0) ? "all pairs (fused)" : "none";
     return d;
+}
+
+template <class Policy>
+void fused_systems<Policy>::save_state(engine_state& out) const {
+    std::vector<vec3<P>> position;
+    std::vector<vec3<A>> velocity;
+    std::vector<vec3<W>> force;
+    position_.download(position);
+    image_.download(out.image);
+    velocity_.download(velocity);
+    force_.download(force);
+    out.step = step_;
+    out.precision = Policy::mode;
+    split_words(position, out.position_hi, out.position_lo);
+    split_words(velocity, out.velocity_hi, out.velocity_lo);
+    out.force.resize(force.size());
+    for (std::size_t i = 0; i < force.size(); ++i) out.force[i] = value_cast<double>(force[i]);
+}
+
+template <class Policy>
+void fused_systems<Policy>::restore_state(const engine_state& state) {
+    check_state_fits(state, std::size_t(n_) * systems_, Policy::mode);
+    std::vector<vec3<W>> force(state.force.size());
+    for (std::size_t i = 0; i < force.size(); ++i) force[i] = value_cast<W>(state.force[i]);
+    position_.upload(join_words<P>(state.position_hi, state.position_lo));
+    image_.upload(state.image);
+    velocity_.upload(join_words<A>(state.velocity_hi, state.velocity_lo));
+    force_.upload(force);
+    step_ = state.step;
 }
 
 template <class Policy>

@@ -33,6 +33,9 @@ public:
     // out[k * systems() + s].
     void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out);
     void read_frames(std::vector<frame>& out) const;  // one per system
+    // Checkpoints of a single-system instance (systems() == 1).
+    void save_state(engine_state& out) const;
+    void restore_state(const engine_state& state);
 
     std::uint64_t step() const { return step_; }
     unsigned particles() const { return n_; }
@@ -82,6 +85,8 @@ public:
     std::size_t size() const override { return systems_.particles(); }
     void read_frame(frame& out) const override;
     std::map<std::string, std::string> description() const override { return systems_.description(); }
+    void save_state(engine_state& out) const override { systems_.save_state(out); }
+    void restore_state(const engine_state& state) override { systems_.restore_state(state); }
     void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override {
         systems_.advance_sampled(samples, interval, out);
     }

@@ -33,6 +33,19 @@ struct frame {
     std::vector<vec3<double>> force;     // total force of the last force evaluation
 };
 
+// The complete dynamical state of an engine, bit for bit, for checkpoints: every stored word,
+// widened exactly to double. `*_lo` hold the low words of float_float values (zero otherwise).
+// Forces are the last evaluation's (they appear in frames); the velocities double as the previous
+// velocities of the explicit lubrication scheme.
+struct engine_state {
+    std::uint64_t step = 0;
+    precision_mode precision = reference_precision_mode;
+    std::vector<vec3<double>> position_hi, position_lo;
+    std::vector<vec3<int>> image;
+    std::vector<vec3<double>> velocity_hi, velocity_lo;
+    std::vector<vec3<double>> force;
+};
+
 class engine {
 public:
     virtual ~engine() = default;
@@ -43,6 +56,10 @@ public:
     virtual void read_frame(frame& out) const = 0;
     // What ran: backend, kernel, threads, device... (stored as provenance).
     virtual std::map<std::string, std::string> description() const = 0;
+    // Checkpoints: restore_state(save_state()) continues the run bit for bit, on any engine of
+    // the same precision mode and size (throws std::invalid_argument otherwise).
+    virtual void save_state(engine_state& out) const = 0;
+    virtual void restore_state(const engine_state& state) = 0;
 };
 
 // Builds the engine the configuration names. Throws std::invalid_argument for a bad choice.
