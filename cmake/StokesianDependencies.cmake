@@ -19,6 +19,23 @@ target_link_libraries(stokesian_hdf5 INTERFACE ${STOKESIAN_HDF5_STATIC} ${STOKES
                       ${STOKESIAN_AEC_STATIC} ${STOKESIAN_Z_STATIC} Threads::Threads
                       ${CMAKE_DL_LIBS} m)
 
+# LAPACK/BLAS (reference implementations, Debian liblapack-dev/libblas-dev) for the mobility
+# positive-definiteness check (dpotrf, dsyevr). Linked statically, with gfortran's runtime, for the
+# same reason as HDF5: the GPU hosts have no liblapack/libblas/libgfortran shared libraries.
+# `ldd build-*/bin/stokesian` must list none of them.
+find_library(STOKESIAN_LAPACK_STATIC NAMES liblapack.a
+             HINTS /usr/lib/x86_64-linux-gnu/lapack /usr/lib/x86_64-linux-gnu REQUIRED)
+find_library(STOKESIAN_BLAS_STATIC NAMES libblas.a
+             HINTS /usr/lib/x86_64-linux-gnu/blas /usr/lib/x86_64-linux-gnu REQUIRED)
+# gfortran's runtime archives sit in the compiler's private directory (.../gcc/x86_64-linux-gnu/12).
+file(GLOB STOKESIAN_GCC_LIBRARY_DIRS LIST_DIRECTORIES true /usr/lib/gcc/x86_64-linux-gnu/*)
+find_library(STOKESIAN_GFORTRAN_STATIC NAMES libgfortran.a HINTS ${STOKESIAN_GCC_LIBRARY_DIRS} REQUIRED)
+find_library(STOKESIAN_QUADMATH_STATIC NAMES libquadmath.a HINTS ${STOKESIAN_GCC_LIBRARY_DIRS} REQUIRED)
+add_library(stokesian_lapack INTERFACE)
+# Order matters for static archives: LAPACK calls BLAS, both call the Fortran runtime.
+target_link_libraries(stokesian_lapack INTERFACE ${STOKESIAN_LAPACK_STATIC} ${STOKESIAN_BLAS_STATIC}
+                      ${STOKESIAN_GFORTRAN_STATIC} ${STOKESIAN_QUADMATH_STATIC} m)
+
 # Boost.Math (header-only use: special functions, distributions, float_distance).
 find_package(Boost 1.74 REQUIRED)
 

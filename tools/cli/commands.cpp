@@ -28,9 +28,11 @@ char** invocation_argv() { return saved_argv; }
 
 void register_commands(CLI::App& app) {
     add(app, register_run);
+    add(app, register_analyze);
+    add(app, register_mobility_check);
 }
 
-int run_selected(CLI::App& app) {
+int run_selected([[maybe_unused]] CLI::App& app) {
     for (auto& [sub, act] : actions())
         if (sub->parsed()) return act();
     return 2;

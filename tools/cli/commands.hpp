@@ -8,6 +8,8 @@ namespace stokesian::cli {
 // Each register_* adds a subcommand and returns the action to run when it is selected.
 using action = std::function<int()>;
 action register_run(CLI::App& app);
+action register_analyze(CLI::App& app);
+action register_mobility_check(CLI::App& app);
 
 void register_commands(CLI::App& app);
 

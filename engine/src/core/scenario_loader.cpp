@@ -380,8 +380,10 @@ const key_list lattice_keys{{"kind", "cells", "density", "perturbation", "seed"}
 const key_list run_keys{{"dt", "time", "steps", "sample_every", "precision", "backend", "hi_kernel", "integrator",
                          "write_trajectory"},
                         {}};
-const key_list observables_keys{{"tetrahedron_symmetry"}, {"cycle"}};
-const key_list cycle_keys{{"particle", "component"}, {}};
+const key_list observables_keys{{"tetrahedron_symmetry", "pair_gap", "velocity_spread"},
+                                {"cycle", "positive_definiteness"}};
+const key_list cycle_keys{{"particle", "component", "window", "period_jump_tolerance"}, {}};
+const key_list positive_definiteness_keys{{"every"}, {}};
 
 // The largest fcc lattice accepted (N = 4 * 100^3 = 4 million particles): a guard against typos.
 constexpr std::int64_t max_lattice_cells = 100;
@@ -730,14 +732,38 @@ void read_observables(const checker& check, const section& observables, const st
         const auto component = cycle.find("component");
         if (!component) check.fail_missing(cycle.key("component"), "\"x\", \"y\" or \"z\"");
         const std::string c = check.one_of(*component, {"x", "y", "z"});
-        settings.cycle = observable_settings::cycle_spec{static_cast<std::size_t>(index), c == "x" ? 0 : c == "y" ? 1 : 2};
+        observable_settings::cycle_spec spec;
+        spec.particle = static_cast<std::size_t>(index);
+        spec.component = c == "x" ? 0 : c == "y" ? 1 : 2;
+        if (const auto window = cycle.number("window", sign_rule::positive)) spec.window = *window;
+        for (const auto& e : cycle.find_all("period_jump_tolerance")) {
+            const double tolerance = check.number(e, sign_rule::any);
+            if (!(tolerance > 0.0 && tolerance < 1.0))
+                check.fail(e, "expected a number with 0 < period_jump_tolerance < 1 (relative to the period)");
+        }
+        if (const auto e = cycle.find("period_jump_tolerance")) spec.period_jump_tolerance = check.number(*e, sign_rule::any);
+        settings.cycle = spec;
     }
-    for (const auto& e : observables.find_all("tetrahedron_symmetry")) {
-        const bool on = check.boolean(e);
-        if (on && particle_count != 4)
-            check.fail(e, "tetrahedron_symmetry = true requires exactly 4 particles (" + positions_key + " has " +
-                              std::to_string(particle_count) + ")");
-        if (e.key == observables.find("tetrahedron_symmetry")->key) settings.tetrahedron_symmetry = on;
+    // A boolean that only makes sense for a given number of particles.
+    auto switch_for = [&](std::string_view key, std::size_t required_count, bool& setting) {
+        for (const auto& e : observables.find_all(key)) {
+            const bool on = check.boolean(e);
+            if (on && required_count != 0 && particle_count != required_count)
+                check.fail(e, std::string(key) + " = true requires exactly " + std::to_string(required_count) +
+                                  " particles (" + positions_key + " has " + std::to_string(particle_count) + ")");
+            if (e.key == observables.find(key)->key) setting = on;
+        }
+    };
+    switch_for("tetrahedron_symmetry", 4, settings.tetrahedron_symmetry);
+    switch_for("pair_gap", 2, settings.pair_gap);
+    switch_for("velocity_spread", 0, settings.velocity_spread);
+
+    const section definiteness = observables.sub("positive_definiteness", positive_definiteness_keys);
+    if (definiteness.present()) {
+        observable_settings::positive_definiteness_spec spec;
+        for (const auto& e : definiteness.find_all("every")) check.integer(e, 1);
+        if (const auto e = definiteness.find("every")) spec.every = static_cast<std::uint64_t>(check.integer(*e, 1));
+        settings.positive_definiteness = spec;
     }
 }
 
@@ -1009,11 +1035,19 @@ std::string resolved_configuration(const scenario& s) {
 
     w.section("observables");
     w.boolean("tetrahedron_symmetry", s.observables.tetrahedron_symmetry);
+    w.boolean("pair_gap", s.observables.pair_gap);
+    w.boolean("velocity_spread", s.observables.velocity_spread);
     if (s.observables.cycle) {
         static constexpr const char* components[3] = {"x", "y", "z"};
         w.section("observables.cycle");
         w.integer("particle", s.observables.cycle->particle);
         w.string("component", components[s.observables.cycle->component]);
+        w.number("window", s.observables.cycle->window);
+        w.number("period_jump_tolerance", s.observables.cycle->period_jump_tolerance);
+    }
+    if (s.observables.positive_definiteness) {
+        w.section("observables.positive_definiteness");
+        w.integer("every", s.observables.positive_definiteness->every);
     }
     return w.str();
 }

@@ -109,6 +109,18 @@ bool h5md_file::exists(const std::string& object_path) const {
     return hdf5::object_exists(impl_->file.get(), object_path);
 }
 
+bool h5md_file::is_group(const std::string& object_path) const {
+    const hdf5::error_silencer quiet;
+    if (!hdf5::object_exists(impl_->file.get(), object_path)) return false;
+    const hid_t id = H5Oopen(impl_->file.get(), object_path.c_str(), H5P_DEFAULT);
+    if (id < 0) {
+        hdf5::last_error();  // clear the stack
+        return false;
+    }
+    const hdf5::object object(id);
+    return H5Iget_type(object.get()) == H5I_GROUP;
+}
+
 std::vector<std::string> h5md_file::list(const std::string& group_path) const {
     const hdf5::error_silencer quiet;
     const hdf5::object group = impl_->open_object(group_path, H5I_GROUP, "group");

@@ -28,6 +28,7 @@ public:
         }
         last_time_ = f.time;
         last_z_ = z;
+        sampled_velocity_sum_ += vz;
         ++samples_;
         z_.add(f.step, f.time, z);
         vz_.add(f.step, f.time, vz);
@@ -40,14 +41,21 @@ public:
         out.write_time_series("centre_of_mass/z", z.step(), z.time(), z.value());
         out.write_time_series("centre_of_mass/velocity_z", vz.step(), vz.time(), vz.value());
         out.write_result("centre_of_mass/mean_velocity_z", mean_velocity(),
-                             {{"meaning", "(z_cm(t_end) - z_cm(t_0)) / (t_end - t_0), unwrapped positions"}});
+                             {{"meaning", "(z_cm(t_end) - z_cm(t_0)) / (t_end - t_0), unwrapped positions: "
+                                          "the sedimentation velocity over the run"}});
+        out.write_result("centre_of_mass/mean_sampled_velocity_z", mean_sampled_velocity(),
+                         {{"meaning", "mean over the samples of the instantaneous <v_z> (the explicit Euler step "
+                                      "moves with the velocities of every step, so this can differ from "
+                                      "mean_velocity_z by the variation between samples)"}});
     }
 
     void summarise(std::map<std::string, double>& summary) const override {
         summary["centre_of_mass_mean_velocity_z"] = mean_velocity();
+        summary["centre_of_mass_mean_sampled_velocity_z"] = mean_sampled_velocity();
     }
 
 private:
+    double mean_sampled_velocity() const { return samples_ > 0 ? sampled_velocity_sum_ / double(samples_) : 0.0; }
     double mean_velocity() const {
         return last_time_ > first_time_ ? (last_z_ - first_z_) / (last_time_ - first_time_) : 0.0;
     }
@@ -56,6 +64,7 @@ private:
     decimated_series z_, vz_;
     std::uint64_t samples_ = 0;
     double first_time_ = 0.0, first_z_ = 0.0, last_time_ = 0.0, last_z_ = 0.0;
+    double sampled_velocity_sum_ = 0.0;
 };
 
 }  // namespace

@@ -12,6 +12,10 @@ std::vector<std::unique_ptr<observable>> make_observables(const scenario& s) {
     list.push_back(make_centre_of_mass_observable(s.system.box, block));
     if (s.observables.cycle) list.push_back(make_cycle_observable(*s.observables.cycle, s.system.box));
     if (s.observables.tetrahedron_symmetry) list.push_back(make_tetrahedron_symmetry_observable(s.system.box, block));
+    if (s.observables.positive_definiteness)
+        list.push_back(make_positive_definiteness_observable(s.system, s.observables.positive_definiteness->every));
+    if (s.observables.pair_gap) list.push_back(make_pair_gap_observable(s.system, s.particles.external_forces, block));
+    if (s.observables.velocity_spread) list.push_back(make_velocity_spread_observable(block));
     return list;
 }
 

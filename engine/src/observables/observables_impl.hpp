@@ -9,4 +9,9 @@ namespace stokesian {
 std::unique_ptr<observable> make_cycle_observable(observable_settings::cycle_spec spec, const box_settings& box);
 std::unique_ptr<observable> make_tetrahedron_symmetry_observable(const box_settings& box, std::uint64_t block);
 std::unique_ptr<observable> make_centre_of_mass_observable(const box_settings& box, std::uint64_t block);
+std::unique_ptr<observable> make_positive_definiteness_observable(const system_parameters& system, std::uint64_t every);
+std::unique_ptr<observable> make_pair_gap_observable(const system_parameters& system,
+                                                     const std::vector<vec3<double>>& external_forces,
+                                                     std::uint64_t block);
+std::unique_ptr<observable> make_velocity_spread_observable(std::uint64_t block);
 }  // namespace stokesian

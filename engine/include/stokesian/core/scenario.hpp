@@ -31,11 +31,20 @@ struct run_settings {
 struct observable_settings {
     // Extrema of one coordinate of one particle -> period and amplitude per cycle (paper Sec. 5).
     struct cycle_spec {
-        std::size_t particle = 0;  // 0-based index
-        int component = 0;         // 0 = x, 1 = y, 2 = z
+        std::size_t particle = 0;             // 0-based index
+        int component = 0;                    // 0 = x, 1 = y, 2 = z
+        double window = 1e4;                  // tau_s: period and amplitude averaged over windows (paper)
+        double period_jump_tolerance = 0.05;  // relative: loss of periodicity (engine/docs/observables.md)
     };
     std::optional<cycle_spec> cycle;
     bool tetrahedron_symmetry = false;  // symmetry residuals of the four-sphere configuration
+    // Positive definiteness of the dense 3N x 3N mobility matrix (LAPACK), every `every` samples.
+    struct positive_definiteness_spec {
+        std::uint64_t every = 100;
+    };
+    std::optional<positive_definiteness_spec> positive_definiteness;
+    bool pair_gap = false;         // gap, decay rate vs the lubrication law (two particles)
+    bool velocity_spread = false;  // mean velocity and spread over the particles per sample
 };
 
 struct scenario {

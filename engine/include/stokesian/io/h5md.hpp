@@ -96,6 +96,7 @@ public:
     h5md_file& operator=(const h5md_file&) = delete;
 
     bool exists(const std::string& object_path) const;
+    bool is_group(const std::string& object_path) const;  // false when missing or not a group
     std::vector<std::string> list(const std::string& group_path) const;  // member names, sorted
     std::vector<double> read_doubles(const std::string& dataset_path) const;  // flattened
     std::vector<std::int64_t> read_integers(const std::string& dataset_path) const;

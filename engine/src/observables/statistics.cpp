@@ -1,0 +1,72 @@
+#include "stokesian/observables/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <boost/math/distributions/students_t.hpp>
+
+namespace stokesian {
+
+double student_t_quantile(double p, double degrees_of_freedom) {
+    const boost::math::students_t distribution(degrees_of_freedom);
+    return boost::math::quantile(distribution, p);
+}
+
+line_fit fit_line(std::span<const double> x, std::span<const double> y) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    line_fit fit;
+    const std::size_t n = std::min(x.size(), y.size());
+    fit.points = n;
+    if (n < 2) {
+        fit.slope = fit.intercept = fit.slope_standard_error = fit.slope_ci95_half_width = nan;
+        fit.residual_standard_deviation = nan;
+        return fit;
+    }
+    // Two passes about the means: the periods are ~517 and vary by ~1e-3, so sums of squares of
+    // the raw values would cancel away most of the digits that matter.
+    double mean_x = 0.0, mean_y = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        mean_x += x[i];
+        mean_y += y[i];
+    }
+    mean_x /= double(n);
+    mean_y /= double(n);
+    double sxx = 0.0, sxy = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        sxx += (x[i] - mean_x) * (x[i] - mean_x);
+        sxy += (x[i] - mean_x) * (y[i] - mean_y);
+    }
+    if (!(sxx > 0.0)) {
+        fit.slope = fit.intercept = fit.slope_standard_error = fit.slope_ci95_half_width = nan;
+        fit.residual_standard_deviation = nan;
+        return fit;
+    }
+    fit.slope = sxy / sxx;
+    fit.intercept = mean_y - fit.slope * mean_x;
+    if (n < 3) {
+        fit.slope_standard_error = fit.slope_ci95_half_width = fit.residual_standard_deviation = nan;
+        return fit;
+    }
+    double residual_squares = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double r = y[i] - (mean_y + fit.slope * (x[i] - mean_x));
+        residual_squares += r * r;
+    }
+    const double dof = double(n - 2);
+    fit.residual_standard_deviation = std::sqrt(residual_squares / dof);
+    fit.slope_standard_error = fit.residual_standard_deviation / std::sqrt(sxx);
+    fit.slope_ci95_half_width = student_t_quantile(0.975, dof) * fit.slope_standard_error;
+    return fit;
+}
+
+double median(std::span<const double> values) {
+    if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> sorted(values.begin(), values.end());
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+}  // namespace stokesian

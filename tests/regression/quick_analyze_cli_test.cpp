@@ -1,0 +1,147 @@
+// `stokesian analyze` and `stokesian mobility-check` as a user runs them: child processes, exit
+// codes, text and --json output checked against the file's own /analysis values.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "stokesian/io/h5md.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string cli = STOKESIAN_CLI;
+const fs::path scenarios = fs::path(STOKESIAN_SOURCE_DIR) / "scenarios";
+
+struct outcome {
+    int exit_code;
+    std::string out, err;
+};
+
+outcome run_cli(const std::vector<std::string>& args, const fs::path& dir) {
+    const fs::path out_path = dir / "stdout", err_path = dir / "stderr";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::freopen(out_path.c_str(), "w", stdout);
+        std::freopen(err_path.c_str(), "w", stderr);
+        std::vector<char*> argv{const_cast<char*>(cli.c_str())};
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(cli.c_str(), argv.data());
+        ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    auto slurp = [](const fs::path& p) {
+        std::ifstream in(p);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    };
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out_path), slurp(err_path)};
+}
+
+// The number after "key": in a JSON text (NaN for null or absent).
+double json_number(const std::string& json, const std::string& key) {
+    const std::string tag = "\"" + key + "\":";
+    const auto at = json.find(tag);
+    if (at == std::string::npos || json.compare(at + tag.size(), 4, "null") == 0) return NAN;
+    return std::strtod(json.c_str() + at + tag.size(), nullptr);
+}
+
+class AnalyzeCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() /
+               ("stokesian_analyze_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+    fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(AnalyzeCli, SummarisesATetrahedronRunInTextAndJson) {
+    // Four cycles (2100 tau_s, ~0.1 s): three periods, enough for a drift with a confidence interval.
+    const fs::path file = dir_ / "t.h5";
+    const outcome ran = run_cli({"run", (scenarios / "tetrahedron.toml").string(), "--time", "2100", "--no-trajectory",
+                                 "-o", file.string()},
+                                dir_);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+
+    const stokesian::io::h5md_file h5(file);
+    const double drift = h5.read_doubles("/analysis/cycle/period_drift_per_cycle").at(0);
+    const double ci = h5.read_doubles("/analysis/cycle/period_drift_ci95_half_width").at(0);
+    ASSERT_TRUE(std::isfinite(drift) && std::isfinite(ci));
+
+    const outcome text = run_cli({"analyze", file.string()}, dir_);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_EQ(text.err, "");
+    for (const char* expected : {"scenario:   tetrahedron", "precision:  hi=f64,int=f64", "backend: cpu",
+                                 "status:     completed", "steps:      210000 of 210000", "period drift per cycle",
+                                 "95% CI half-width", "max |y1| (deviation from the xz-plane)",
+                                 "lost periodicity at                          none (periodic to the end)",
+                                 "sedimentation velocity (mean over the run)", "cycle/period_drift_standard_error"})
+        EXPECT_NE(text.out.find(expected), std::string::npos) << expected << "\n" << text.out;
+    char drift_text[64];
+    std::snprintf(drift_text, sizeof drift_text, "%.10g tau_s", drift);
+    EXPECT_NE(text.out.find(drift_text), std::string::npos) << drift_text << "\n" << text.out;
+
+    const outcome json = run_cli({"analyze", file.string(), "--json"}, dir_);
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    EXPECT_EQ(json.out.front(), '{');
+    EXPECT_EQ(json_number(json.out, "period_drift_per_cycle"), drift);  // 17 digits: exact round trip
+    EXPECT_EQ(json_number(json.out, "period_drift_ci95_half_width"), ci);
+    EXPECT_EQ(json_number(json.out, "cycles"), 3.0);
+    EXPECT_EQ(json_number(json.out, "steps"), 210000.0);
+    EXPECT_NE(json.out.find("\"lost_periodicity_time\":null"), std::string::npos) << json.out;
+    EXPECT_NE(json.out.find("\"cycle/period\":{\"count\":3"), std::string::npos) << json.out;
+    EXPECT_NE(json.out.find("\"status\":\"completed\""), std::string::npos);
+}
+
+TEST_F(AnalyzeCli, BadFilesAreOneLineAndExitCodeTwo) {
+    { std::ofstream(dir_ / "text.h5") << "not hdf5\n"; }
+    for (const auto& [path, message] : std::vector<std::pair<fs::path, std::string>>{
+             {dir_ / "missing.h5", "file not found"}, {dir_ / "text.h5", "not a readable HDF5 file"}}) {
+        const outcome o = run_cli({"analyze", path.string()}, dir_);
+        EXPECT_EQ(o.exit_code, 2) << o.err;
+        EXPECT_EQ(o.out, "");
+        EXPECT_EQ(o.err.rfind("stokesian: " + path.string(), 0), 0u) << o.err;
+        EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    }
+}
+
+TEST_F(AnalyzeCli, MobilityCheckPassesThePairAndFailsTheMinimumImageLattice) {
+    const outcome pair = run_cli({"mobility-check", (scenarios / "approaching_pairs.toml").string(), "--json"}, dir_);
+    EXPECT_EQ(pair.exit_code, 0) << pair.out << pair.err;
+    EXPECT_NE(pair.out.find("\"positive_definite\":true"), std::string::npos) << pair.out;
+    EXPECT_NEAR(json_number(pair.out, "smallest_eigenvalue"), 0.464, 1e-12);  // 1 - (3/(2r) - 1/r^3), r = 2.5
+
+    // fcc at n = 0.1 with cells = 2 (N = 32): nearest-image HI is indefinite (smallest eigenvalue
+    // -0.064, tests/unit/positive_definiteness_test.cpp): exit status 1.
+    std::ifstream in(scenarios / "fcc_sedimentation.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string scenario = text.str();
+    scenario.replace(scenario.find("\ncells = 10"), 11, "\ncells = 2");  // the key, not the header's mention
+    const fs::path small = dir_ / "fcc2.toml";
+    std::ofstream(small) << scenario;
+    const outcome lattice = run_cli({"mobility-check", small.string()}, dir_);
+    EXPECT_EQ(lattice.exit_code, 1) << lattice.out << lattice.err;
+    EXPECT_NE(lattice.out.find("N = 32,"), std::string::npos) << lattice.out;
+    EXPECT_NE(lattice.out.find("NOT positive definite"), std::string::npos) << lattice.out;
+    EXPECT_NE(lattice.out.find("fails at the leading minor of order"), std::string::npos) << lattice.out;
+}
