@@ -11,31 +11,11 @@
 #include "drift_kernel.cuh"
 #include "fused_backend.hpp"
 #include "hi_launch.cuh"
+#include "phase_event_timer.cuh"
 #include "short_range_kernels.cuh"
 #include "stokesian/core/state_words.hpp"
 
 namespace stokesian::cuda {
-
-hi_kernel parse_hi_kernel(const std::string& name) {
-    if (name.empty() || name == "multi-target") return hi_kernel::multi_target;
-    if (name == "naive") return hi_kernel::naive;
-    if (name == "tiling") return hi_kernel::tiling;
-    if (name == "small-tiling") return hi_kernel::small_tiling;
-    if (name == "fused") return hi_kernel::fused;
-    throw std::invalid_argument("unknown CUDA hi-kernel '" + name +
-                                "' (expected naive, tiling, small-tiling, multi-target or fused)");
-}
-
-const char* to_string(hi_kernel k) {
-    switch (k) {
-        case hi_kernel::naive: return "naive";
-        case hi_kernel::tiling: return "tiling";
-        case hi_kernel::small_tiling: return "small-tiling";
-        case hi_kernel::multi_target: return "multi-target";
-        case hi_kernel::fused: return "fused";
-    }
-    return "?";
-}
 
 namespace {
 constexpr unsigned max_neighbour_capacity = 4096;
@@ -116,10 +96,22 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_stat
 template <class Policy>
 void cuda_engine<Policy>::advance(std::uint64_t steps) {
     for (std::uint64_t s = 0; s < steps; ++s) {
-        switch (config_.integrator) {
-            case integrator_kind::euler: explicit_euler::step(*this); break;
+        if (phase_timer_) {
+            timed_step_ops<cuda_engine, phase_event_timer> timed{*this, *phase_timer_};
+            integrate_step(timed);
+            phase_timer_->step_done();
+        } else {
+            integrate_step(*this);
         }
         ++step_;
+    }
+}
+
+template <class Policy>
+template <class Ops>
+void cuda_engine<Policy>::integrate_step(Ops& ops) {
+    switch (config_.integrator) {
+        case integrator_kind::euler: explicit_euler::step(ops); break;
     }
 }
 
@@ -259,6 +251,8 @@ std::map<std::string, std::string> cuda_engine<Policy>::description() const {
     auto d = device_description();
     d["backend"] = "cuda";
     d["hi_kernel"] = to_string(kernel_);
+    d["hi_summation_order"] = sums_in_cpu_order(kernel_) ? "index order (as the CPU backend)" : "split over lanes, fixed tree";
+    d["hi_math"] = uses_fast_math(kernel_) ? "fast (hardware rsqrt, FMA contraction)" : "exact (IEEE sqrt and division, no contraction)";
     d["block_size"] = std::to_string(block_size_);
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = !short_range_ ? "none" : use_cells_ ? "cell list" : "all pairs";

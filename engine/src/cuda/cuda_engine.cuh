@@ -8,6 +8,7 @@
 
 #include "device_buffer.hpp"
 #include "device_types.cuh"
+#include "hi_kernel_names.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/physics/interactions.hpp"
 
@@ -15,9 +16,8 @@ namespace stokesian::cuda {
 
 // fused: not a kernel of cuda_engine but the fused small-system engine (fused_backend.hpp), which
 // make_cuda_engine() returns for it.
-enum class hi_kernel { naive, tiling, small_tiling, multi_target, fused };
-hi_kernel parse_hi_kernel(const std::string& name);  // "" -> multi_target
-const char* to_string(hi_kernel k);
+
+class phase_event_timer;  // phase_event_timer.cuh
 
 template <class Policy>
 class cuda_engine final : public engine {
@@ -40,7 +40,14 @@ public:
     void update_forces();
     void update_velocities();
 
+    // Optional per-phase timing for the benchmarks (cuda/phase_benchmark.hpp): while set, advance()
+    // records CUDA events around each primitive into `timer` (not owned); nullptr (the default)
+    // switches it off.
+    void set_phase_timer(phase_event_timer* timer) noexcept { phase_timer_ = timer; }
+
 private:
+    template <class Ops>
+    void integrate_step(Ops& ops);
     void build_neighbour_list();
 
     engine_config config_;
@@ -68,6 +75,7 @@ private:
     int cells_[3] = {0, 0, 0};
 
     std::uint64_t step_ = 0;
+    phase_event_timer* phase_timer_ = nullptr;
 };
 
 }  // namespace stokesian::cuda

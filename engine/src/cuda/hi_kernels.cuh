@@ -1,20 +1,30 @@
 #pragma once
 // Hydrodynamic-interaction kernels: v_i = sum_{j=0}^{N-1} mu_ij . F_j (paper, Eq. (rotneMobility)).
-// One thread per target particle; every variant sums j = 0, 1, ..., N-1 in index order with the
-// self term at j = i, exactly like the CPU backend's all-pairs loop, so all variants (and the CPU)
-// give bitwise identical results. They differ only in how sources reach the threads:
+//
+// One thread per target particle, summing j = 0, 1, ..., N-1 in index order with the self term at
+// j = i, exactly like the CPU backend's all-pairs loop: all of these give bitwise identical results
+// (with each other and with the CPU). They differ only in how sources reach the threads:
 //   naive         each thread reads every source from global memory (paper, Algorithm 1)
 //   tiling        the block stages tiles of blockDim sources in shared memory (Nyland et al. 2007)
 //   small-tiling  the first warp stages tiles of 32 sources (paper, Algorithm 2)
-//   multi-target  tiles as in tiling, and each thread serves TARGETS particles, so each source
-//                 read from shared memory feeds TARGETS pair evaluations (register blocking)
+//   multi-target  tiles as in tiling, and each thread serves Targets particles, so each source
+//                 read from shared memory feeds Targets pair evaluations (register blocking)
+//
+// The split kernel gives each target G consecutive lanes of a warp: lane l sums the sources
+// j = l, l + G, ... of each tile in index order, then the G partial sums are added by a shuffle
+// tree in a fixed order. Deterministic run to run, but not the CPU's order of summation; it fills
+// the GPU at small N, where one thread per target leaves most of it idle.
+//
+// Fast = true evaluates the tensors with the hardware reciprocal square root
+// (physics/mobility.hpp: distance_and_inverse); those instantiations live in hi_launch_fast.cu,
+// compiled with FMA contraction.
 #include "device_types.cuh"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
 
 namespace stokesian::cuda {
 
-template <class W, class A>
+template <class W, class A, bool Fast>
 __global__ void hi_naive_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
                                 vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -22,12 +32,12 @@ __global__ void hi_naive_kernel(const packed4<W>* __restrict__ position, const p
     const vec3<W> r_i = unpack(position[i]);
     vec3<A> acc = zero_vector<A>();
     for (unsigned j = 0; j < n; ++j)
-        accumulate(acc, hydrodynamic_contribution(i == j, r_i, unpack(position[j]), unpack(force[j]), p));
+        accumulate(acc, hydrodynamic_contribution<W, Fast>(i == j, r_i, unpack(position[j]), unpack(force[j]), p));
     velocity[i] = acc;
 }
 
 // tile = blockDim.x (tiling) or 32 (small-tiling: only the first warp loads, Algorithm 2).
-template <class W, class A, bool SmallTiles>
+template <class W, class A, bool Fast, bool SmallTiles>
 __global__ void hi_tiling_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
                                  vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
     extern __shared__ unsigned char shared_bytes[];
@@ -50,14 +60,14 @@ __global__ void hi_tiling_kernel(const packed4<W>* __restrict__ position, const 
         const unsigned count = min(tile, n - start);
         if (active)
             for (unsigned k = 0; k < count; ++k)
-                accumulate(acc, hydrodynamic_contribution(i == start + k, r_i, unpack(tile_position[k]),
-                                                          unpack(tile_force[k]), p));
+                accumulate(acc, hydrodynamic_contribution<W, Fast>(i == start + k, r_i, unpack(tile_position[k]),
+                                                                   unpack(tile_force[k]), p));
         __syncthreads();
     }
     if (active) velocity[i] = acc;
 }
 
-template <class W, class A, int Targets>
+template <class W, class A, bool Fast, int Targets>
 __global__ void hi_multi_target_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
                                        vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
     extern __shared__ unsigned char shared_bytes[];
@@ -87,7 +97,8 @@ __global__ void hi_multi_target_kernel(const packed4<W>* __restrict__ position, 
             const vec3<W> f_j = unpack(tile_force[s]);
 #pragma unroll
             for (int k = 0; k < Targets; ++k)
-                accumulate(acc[k], hydrodynamic_contribution(base + k * blockDim.x == start + s, r_i[k], r_j, f_j, p));
+                accumulate(acc[k], hydrodynamic_contribution<W, Fast>(base + k * blockDim.x == start + s, r_i[k], r_j,
+                                                                      f_j, p));
         }
         __syncthreads();
     }
@@ -96,6 +107,57 @@ __global__ void hi_multi_target_kernel(const packed4<W>* __restrict__ position, 
         const unsigned i = base + k * blockDim.x;
         if (i < n) velocity[i] = acc[k];
     }
+}
+
+// Partial sums of the split kernel travel between lanes by shuffles.
+__device__ inline float shuffle_down(float v, unsigned offset) { return __shfl_down_sync(0xffffffffu, v, offset); }
+__device__ inline double shuffle_down(double v, unsigned offset) { return __shfl_down_sync(0xffffffffu, v, offset); }
+__device__ inline float_float shuffle_down(float_float v, unsigned offset) {
+    return {__shfl_down_sync(0xffffffffu, v.hi, offset), __shfl_down_sync(0xffffffffu, v.lo, offset)};
+}
+template <class A>
+__device__ inline vec3<A> shuffle_down(vec3<A> v, unsigned offset) {
+    return {shuffle_down(v.x, offset), shuffle_down(v.y, offset), shuffle_down(v.z, offset)};
+}
+// acc + partial in the accumulator's arithmetic (float_float + float_float: AccurateDWPlusDW).
+template <class A>
+__device__ inline vec3<A> add_partial(vec3<A> a, vec3<A> b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+
+// Group = G consecutive lanes per target (G divides 32); blockDim a multiple of 32.
+template <class W, class A, bool Fast, int G>
+__global__ void hi_split_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
+                                vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
+    static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "a group must divide the warp");
+    extern __shared__ unsigned char shared_bytes[];
+    const unsigned tile = blockDim.x;
+    auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
+    auto* tile_force = tile_position + tile;
+    const unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) / G;  // this group's target
+    const unsigned lane = threadIdx.x % G;
+    const bool active = i < n;
+    const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
+    vec3<A> acc = zero_vector<A>();
+    for (unsigned start = 0; start < n; start += tile) {
+        const unsigned j = start + threadIdx.x;
+        if (j < n) {
+            tile_position[threadIdx.x] = position[j];
+            tile_force[threadIdx.x] = force[j];
+        }
+        __syncthreads();
+        const unsigned count = min(tile, n - start);
+        if (active)
+            for (unsigned k = lane; k < count; k += G)
+                accumulate(acc, hydrodynamic_contribution<W, Fast>(i == start + k, r_i, unpack(tile_position[k]),
+                                                                   unpack(tile_force[k]), p));
+        __syncthreads();
+    }
+    // Fixed shuffle tree: lane l adds lane l + offset for offset = G/2, G/4, ..., 1. Every lane of
+    // the warp takes part (inactive groups carry zeros), so the full mask is right.
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2) acc = add_partial(acc, shuffle_down(acc, unsigned(offset)));
+    if (active && lane == 0) velocity[i] = acc;
 }
 
 }  // namespace stokesian::cuda

@@ -1,42 +1,26 @@
 #pragma once
-// One place that launches the hydrodynamic-interaction kernels (hi_kernels.cuh), used by the
-// engine and by the kernel benchmark, so both time exactly what runs.
+// Launching the hydrodynamic-interaction kernels (hi_kernels.cuh): one place, used by the engine
+// and by the kernel benchmark, so both time exactly what runs. The definitions are explicitly
+// instantiated for the three (working, accumulator) pairs: hi_launch_exact.cu (no FMA contraction)
+// and hi_launch_fast.cu (the fast-* kernels, compiled with contraction).
 #include <cuda_runtime.h>
 
-#include <stdexcept>
-
-#include "cuda_check.hpp"
-#include "cuda_engine.cuh"
-#include "hi_kernels.cuh"
+#include "device_types.cuh"
+#include "hi_kernel_names.hpp"
+#include "stokesian/physics/interactions.hpp"
 
 namespace stokesian::cuda {
 
-inline constexpr int multi_target_count = 2;
-
 template <class W, class A>
 void launch_hi_kernel(hi_kernel kernel, unsigned block, const packed4<W>* position, const packed4<W>* force,
-                      vec3<A>* velocity, unsigned n, const interaction_parameters<W>& p, cudaStream_t stream = 0) {
-    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
-    switch (kernel) {
-        case hi_kernel::naive:
-            hi_naive_kernel<W, A><<<blocks_for(n, block), block, 0, stream>>>(position, force, velocity, n, p);
-            break;
-        case hi_kernel::tiling:
-            hi_tiling_kernel<W, A, false><<<blocks_for(n, block), block, block * tile_bytes, stream>>>(
-                position, force, velocity, n, p);
-            break;
-        case hi_kernel::small_tiling:
-            hi_tiling_kernel<W, A, true><<<blocks_for(n, block), block, 32 * tile_bytes, stream>>>(
-                position, force, velocity, n, p);
-            break;
-        case hi_kernel::multi_target:
-            hi_multi_target_kernel<W, A, multi_target_count>
-                <<<blocks_for(n, block * multi_target_count), block, block * tile_bytes, stream>>>(position, force,
-                                                                                                  velocity, n, p);
-            break;
-        default: throw std::invalid_argument(std::string("hi-kernel '") + to_string(kernel) + "' is not an all-pairs kernel");
-    }
-    check_launch(to_string(kernel));
-}
+                      vec3<A>* velocity, unsigned n, const interaction_parameters<W>& p, cudaStream_t stream = 0);
+
+template <class W, class A>
+void launch_hi_kernel_fast(hi_kernel kernel, unsigned block, const packed4<W>* position, const packed4<W>* force,
+                           vec3<A>* velocity, unsigned n, const interaction_parameters<W>& p, cudaStream_t stream);
+
+// Lanes per target for the split kernels: the smallest power of two (<= 32) that gives at least
+// about two resident warps' worth of threads per scheduler on every multiprocessor.
+unsigned split_group_size(unsigned n);
 
 }  // namespace stokesian::cuda

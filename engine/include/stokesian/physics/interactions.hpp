@@ -50,14 +50,15 @@ STOKESIAN_HD_INLINE W for_each_image(vec3<W> r_ij, const box_geometry<W>& box, V
     return images;
 }
 
-// mu_ij . f for a minimum-image separation r_ij, with the tie rule above.
-template <class W>
+// mu_ij . f for a minimum-image separation r_ij, with the tie rule above. Fast: see
+// distance_and_inverse (mobility.hpp).
+template <class W, bool Fast = false>
 STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interaction_parameters<W>& p) {
     const W mu0 = p.mobility.self_mobility;
     vec3<W> v{W(0), W(0), W(0)};
     bool first = true;
     const W images = for_each_image(r_ij, p.box, [&](vec3<W> r) {
-        const vec3<W> c = apply_pair_tensor(pair_mobility_tensor(r, p.mobility), r, f, mu0);
+        const vec3<W> c = apply_pair_tensor(pair_mobility_tensor<W, Fast>(r, p.mobility), r, f, mu0);
         v = first ? c : v + c;  // no "0 + c": keeps the untied path a single evaluation, bit for bit
         first = false;
     });
@@ -65,11 +66,11 @@ STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interac
 }
 
 // mu_ij . F_j, for i == j the Stokes self term.
-template <class W>
+template <class W, bool Fast = false>
 STOKESIAN_HD_INLINE vec3<W> hydrodynamic_contribution(bool self, vec3<W> r_i, vec3<W> r_j, vec3<W> f_j,
                                                      const interaction_parameters<W>& p) {
     if (self) return self_velocity(f_j, p.mobility.self_mobility);
-    return pair_velocity(minimum_image(r_i - r_j, p.box), f_j, p);
+    return pair_velocity<W, Fast>(minimum_image(r_i - r_j, p.box), f_j, p);
 }
 
 // Short-range force on i from j != i: F_int(r_ij) - zeta_sing(r_ij) . (v_i - v_j).

@@ -37,6 +37,21 @@ struct pair_tensor {
     W dyadic;    // B (the r r coefficient, i.e. the rhat rhat coefficient divided by r^2)
 };
 
+// r and 1/r from r^2. Exact (Fast = false, every backend's default): the correctly rounded square
+// root, then the correctly rounded reciprocal, so CPU and GPU agree bit for bit. Fast (the "fast-*"
+// CUDA kernels): the hardware reciprocal square root and r = r^2 (1/r), one special-function
+// instruction instead of two multi-instruction IEEE sequences, a few ulp less accurate.
+template <class W, bool Fast = false>
+STOKESIAN_HD_INLINE void distance_and_inverse(W r2, W& r, W& inv_r) {
+    if constexpr (Fast) {
+        inv_r = math::rsqrt_fast(r2);
+        r = r2 * inv_r;
+    } else {
+        r = math::sqrt(r2);
+        inv_r = W(1) / r;
+    }
+}
+
 // Rotne-Prager, Eq. (rotneMobility), for r >= 2a:
 //   T = mu0 [ 3a/(4r) (I + rhat rhat) + a^3/(2 r^3) (I - 3 rhat rhat) ].
 // For overlapping spheres, r < 2a, the far form is no longer what surface-averaging the Oseen
@@ -48,12 +63,12 @@ struct pair_tensor {
 //   T = mu0 [ (1 - 9r/(32a)) I + 3r/(32a) rhat rhat ],   r < 2a,
 // equals the far form at r = 2a (both give 7/16 I + 3/16 rhat rhat: continuous) and keeps mu
 // positive definite for every configuration.
-template <class W>
+template <class W, bool Fast = false>
 STOKESIAN_HD_INLINE pair_tensor<W> rotne_prager_tensor(W r2, W radius) {
-    const W r = math::sqrt(r2);
+    W r, inv_r;
+    distance_and_inverse<W, Fast>(r2, r, inv_r);
     const W two_a = W(2) * radius;
     if (r >= two_a) {
-        const W inv_r = W(1) / r;
         const W a_over_r = radius * inv_r;
         const W far = W(0.75) * a_over_r;                        // 3a/(4r)
         const W near = W(0.5) * (a_over_r * a_over_r * a_over_r);  // a^3/(2r^3)
@@ -68,19 +83,19 @@ STOKESIAN_HD_INLINE pair_tensor<W> rotne_prager_tensor(W r2, W radius) {
 // Oseen, Eq. (oseenTensor): G = 1/(8 pi eta r) (I + rhat rhat) = mu0 3a/(4r) (I + rhat rhat).
 // A far-field, point-particle form with no overlap regularisation: the mobility matrix it builds
 // is not positive definite for close pairs (r < 1.5a); use it for far-field studies only.
-template <class W>
+template <class W, bool Fast = false>
 STOKESIAN_HD_INLINE pair_tensor<W> oseen_tensor(W r2, W radius) {
-    const W r = math::sqrt(r2);
-    const W inv_r = W(1) / r;
+    W r, inv_r;
+    distance_and_inverse<W, Fast>(r2, r, inv_r);
     const W far = W(0.75) * (radius * inv_r);
     return {far, far * (inv_r * inv_r)};
 }
 
-template <class W>
+template <class W, bool Fast = false>
 STOKESIAN_HD_INLINE pair_tensor<W> pair_mobility_tensor(vec3<W> r, const mobility_parameters<W>& p) {
     const W r2 = dot(r, r);
-    return p.tensor == hydrodynamic_tensor::oseen ? oseen_tensor(r2, p.radius)
-                                                  : rotne_prager_tensor(r2, p.radius);
+    return p.tensor == hydrodynamic_tensor::oseen ? oseen_tensor<W, Fast>(r2, p.radius)
+                                                  : rotne_prager_tensor<W, Fast>(r2, p.radius);
 }
 
 // mu0 [A f + B (r . f) r]: the velocity of the target caused by force f on the source.

@@ -1,0 +1,26 @@
+#pragma once
+// The CUDA backend's hydrodynamic-interaction kernels, by name (--hi-kernel). Host-only header.
+#include <string>
+
+namespace stokesian::cuda {
+
+enum class hi_kernel {
+    naive,              // paper, Algorithm 1
+    tiling,             // Nyland et al.: tiles of blockDim sources in shared memory (default)
+    small_tiling,       // paper, Algorithm 2: tiles of 32 loaded by the first warp
+    multi_target,       // tiling + two targets per thread
+    split,              // several lanes per target, fixed shuffle tree (fills the GPU at small N)
+    fast_tiling,        // tiling with the hardware rsqrt and FMA contraction
+    fast_multi_target,  // multi-target (four targets per thread), fast math
+    fast_split,         // split, fast math
+    fused,              // the fused small-system engine (many steps per launch)
+};
+
+// "" -> tiling. Throws std::invalid_argument listing the names.
+hi_kernel parse_hi_kernel(const std::string& name);
+const char* to_string(hi_kernel k);
+// Exact kernels sum in the CPU's order and reproduce the CPU backend bit for bit.
+bool sums_in_cpu_order(hi_kernel k);
+bool uses_fast_math(hi_kernel k);
+
+}  // namespace stokesian::cuda
