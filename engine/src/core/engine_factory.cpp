@@ -15,31 +15,45 @@
 
 namespace stokesian {
 
-std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state) {
-    if (config.backend == "cpu") return cpu::make_cpu_engine(config, state);
+namespace {
+
+// The backend a configuration names, with "auto" resolved (CUDA when a device is present,
+// otherwise the CPU with a notice; the CPU then uses its own default HI kernel). Throws for a
+// backend this build lacks or does not know.
+engine_config resolve_backend(const engine_config& config, const char* what) {
+    engine_config resolved = config;
+    if (config.backend == "cpu") return resolved;
     if (config.backend == "cuda") {
 #if defined(STOKESIAN_HAVE_CUDA)
-        return cuda::make_cuda_engine(config, state);
+        return resolved;
 #else
         throw std::invalid_argument("backend 'cuda': this build of stokesian has no CUDA backend");
 #endif
     }
-    if (config.backend == "auto") {
-        engine_config resolved = config;
+    if (config.backend != "auto")
+        throw std::invalid_argument("unknown backend '" + config.backend + "' (expected cpu, cuda or auto)");
 #if defined(STOKESIAN_HAVE_CUDA)
-        if (cuda::device_available()) {
-            resolved.backend = "cuda";
-            return cuda::make_cuda_engine(resolved, state);
-        }
-        std::cerr << "stokesian: no CUDA device found, running on the CPU backend\n";
-#else
-        std::cerr << "stokesian: this build has no CUDA backend, running on the CPU backend\n";
-#endif
-        resolved.backend = "cpu";
-        resolved.hi_kernel = "";
-        return cpu::make_cpu_engine(resolved, state);
+    if (cuda::device_available()) {
+        resolved.backend = "cuda";
+        return resolved;
     }
-    throw std::invalid_argument("unknown backend '" + config.backend + "' (expected cpu, cuda or auto)");
+    std::cerr << "stokesian: no CUDA device found, running " << what << " on the CPU backend\n";
+#else
+    std::cerr << "stokesian: this build has no CUDA backend, running " << what << " on the CPU backend\n";
+#endif
+    resolved.backend = "cpu";
+    resolved.hi_kernel = "";
+    return resolved;
+}
+
+}  // namespace
+
+std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state) {
+    const engine_config c = resolve_backend(config, "the run");
+#if defined(STOKESIAN_HAVE_CUDA)
+    if (c.backend == "cuda") return cuda::make_cuda_engine(c, state);
+#endif
+    return cpu::make_cpu_engine(c, state);
 }
 
 namespace {
@@ -67,30 +81,11 @@ void validate_batch(const std::vector<batch_member>& members) {
 
 std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const std::vector<batch_member>& members) {
     validate_batch(members);
-    if (config.backend == "cpu") return cpu::make_cpu_batch_engine(config, members);
-    if (config.backend == "cuda") {
+    const engine_config c = resolve_backend(config, "the batch");
 #if defined(STOKESIAN_HAVE_CUDA)
-        return cuda::make_cuda_batch_engine(config, members);
-#else
-        throw std::invalid_argument("backend 'cuda': this build of stokesian has no CUDA backend");
+    if (c.backend == "cuda") return cuda::make_cuda_batch_engine(c, members);
 #endif
-    }
-    if (config.backend == "auto") {
-        engine_config resolved = config;
-#if defined(STOKESIAN_HAVE_CUDA)
-        if (cuda::device_available()) {
-            resolved.backend = "cuda";
-            return cuda::make_cuda_batch_engine(resolved, members);
-        }
-        std::cerr << "stokesian: no CUDA device found, running the batch on the CPU backend\n";
-#else
-        std::cerr << "stokesian: this build has no CUDA backend, running the batch on the CPU backend\n";
-#endif
-        resolved.backend = "cpu";
-        resolved.hi_kernel = "";
-        return cpu::make_cpu_batch_engine(resolved, members);
-    }
-    throw std::invalid_argument("unknown backend '" + config.backend + "' (expected cpu, cuda or auto)");
+    return cpu::make_cpu_batch_engine(c, members);
 }
 
 }  // namespace stokesian
