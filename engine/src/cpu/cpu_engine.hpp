@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "neighbour_list.hpp"
+#include "phase_clock.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
@@ -47,7 +48,13 @@ public:
     void update_forces();
     void update_velocities();
 
+    // Optional per-phase timing for the benchmarks (cpu/phase_benchmark.hpp): while set, advance()
+    // times each primitive with `timer` (not owned); nullptr (the default) switches it off.
+    void set_phase_timer(phase_clock* timer) noexcept { phase_timer_ = timer; }
+
 private:
+    template <class Ops>
+    void integrate_step(Ops& ops);
     void refresh_working_positions();
     void velocities_all_pairs();
     void velocities_symmetric();
@@ -69,6 +76,7 @@ private:
     neighbour_list neighbours_;
     thread_pool pool_;
     std::uint64_t step_ = 0;
+    phase_clock* phase_timer_ = nullptr;
 };
 
 }  // namespace stokesian::cpu

@@ -43,10 +43,22 @@ cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state&
 template <class Policy>
 void cpu_engine<Policy>::advance(std::uint64_t steps) {
     for (std::uint64_t s = 0; s < steps; ++s) {
-        switch (config_.integrator) {
-            case integrator_kind::euler: explicit_euler::step(*this); break;
+        if (phase_timer_) {
+            timed_step_ops<cpu_engine, phase_clock> timed{*this, *phase_timer_};
+            integrate_step(timed);
+            phase_timer_->step_done();
+        } else {
+            integrate_step(*this);
         }
         ++step_;
+    }
+}
+
+template <class Policy>
+template <class Ops>
+void cpu_engine<Policy>::integrate_step(Ops& ops) {
+    switch (config_.integrator) {
+        case integrator_kind::euler: explicit_euler::step(ops); break;
     }
 }
 

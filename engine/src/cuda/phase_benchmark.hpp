@@ -1,0 +1,16 @@
+#pragma once
+// Per-phase timing of the CUDA engine's steps (drift, forces + lubrication, hydrodynamic
+// interactions) for `stokesian bench fcc` (paper, Fig. 2b): the engine's own step loop with CUDA
+// events around each primitive (core/phase_timing.hpp, cuda/phase_event_timer.cuh). Host-only.
+#include "stokesian/core/phase_timing.hpp"
+
+namespace stokesian::cuda {
+
+// Builds a step-by-step CUDA engine for `config` (any precision mode; hi_kernel naive, tiling,
+// small-tiling or multi-target; the fused path runs whole steps inside one launch and has no
+// phases: std::invalid_argument) and runs `run`. Per-step durations come from CUDA events; the
+// statistics are over the timed steps. The description names the device, its clocks, driver and
+// runtime. Throws cuda_error without a device.
+phase_timing time_phases(const engine_config& config, const initial_state& state, const phase_run& run);
+
+}  // namespace stokesian::cuda
