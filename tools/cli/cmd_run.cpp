@@ -1,4 +1,5 @@
-// `stokesian run SCENARIO`: run a scenario file and write an H5MD file.
+// `stokesian run SCENARIO`: run a scenario file and write an H5MD file; `stokesian run --resume
+// OUTPUT` continues an interrupted run from its checkpoint (core/run.hpp).
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include "json.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/run.hpp"
+#include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "terminal.hpp"
 
@@ -19,7 +21,8 @@ struct run_options {
     std::string scenario_path;
     std::string case_name;
     std::string backend, precision, hi_kernel, integrator, output;
-    std::optional<double> dt, time, sample_every;
+    std::string resume;
+    std::optional<double> dt, time, sample_every, checkpoint_every, checkpoint_wall;
     std::optional<std::uint64_t> steps;
     std::optional<unsigned> threads;
     bool force = false, json = false, no_trajectory = false;
@@ -60,6 +63,7 @@ void apply_overrides(scenario& s, const run_options& o) {
         }
     }
     if (o.no_trajectory) s.run.write_trajectory = false;
+    if (o.checkpoint_every) s.run.checkpoint_every = *o.checkpoint_every;
     validate_run_settings(s.run, "command line");
 }
 
@@ -67,14 +71,48 @@ std::string default_output(const scenario& s) {
     return s.name + (s.case_name.empty() ? "" : "_" + s.case_name) + ".h5";
 }
 
+// --resume accepts the output, its .partial or its .checkpoint; all name the same run.
+std::filesystem::path output_of_resume(const std::string& argument) {
+    for (const std::string suffix : {".checkpoint", ".partial"})
+        if (argument.size() > suffix.size() && argument.ends_with(suffix))
+            return argument.substr(0, argument.size() - suffix.size());
+    return argument;
+}
+
+// The scenario to resume: the file given again (checked against the checkpoint by the run), or
+// the one the checkpoint stored, with the run settings it ran with.
+scenario scenario_to_resume(const run_options& o, const std::filesystem::path& output) {
+    if (!o.output.empty() && std::filesystem::path(o.output) != output)
+        throw input_error("command line", "--output", o.output, "--resume " + o.resume + " names the output already");
+    if (!o.scenario_path.empty()) return load_scenario(o.scenario_path, o.case_name);
+    if (!o.case_name.empty()) throw input_error("command line", "--case", o.case_name, "--case needs the SCENARIO file");
+    const std::filesystem::path checkpoint = io::checkpoint_path_for(output);
+    if (!std::filesystem::exists(checkpoint))
+        throw input_error(checkpoint.string(), "", "", "no checkpoint to resume from (the run completed, or stopped "
+                                                       "before its first checkpoint: start it again)");
+    return scenario_from_checkpoint(io::read_checkpoint(checkpoint), checkpoint);
+}
+
 int execute(const run_options& o, int argc, char** argv) {
-    scenario s = load_scenario(o.scenario_path, o.case_name);
+    if (o.scenario_path.empty() && o.resume.empty())
+        throw input_error("command line", "", "", "expected a SCENARIO file, or --resume OUTPUT");
+    const std::filesystem::path resume_output = output_of_resume(o.resume);
+    scenario s = o.resume.empty() ? load_scenario(o.scenario_path, o.case_name) : scenario_to_resume(o, resume_output);
     apply_overrides(s, o);
 
     run_request req;
     req.scenario_ = s;
-    req.output.path = o.output.empty() ? default_output(s) : o.output;
+    req.output.path = !o.resume.empty()  ? resume_output
+                      : o.output.empty() ? std::filesystem::path(default_output(s))
+                                         : std::filesystem::path(o.output);
     req.output.force = o.force;
+    req.resume = !o.resume.empty();
+    if (o.checkpoint_wall) {
+        if (!(std::isfinite(*o.checkpoint_wall) && *o.checkpoint_wall >= 0.0))
+            throw input_error("command line", "--checkpoint-wall", std::to_string(*o.checkpoint_wall),
+                              "expected seconds >= 0 (0: no wall-clock checkpoints)");
+        req.checkpoint_wall_seconds = *o.checkpoint_wall;
+    }
     req.invocation = io::run_provenance(argc, argv);
     req.stop_signal = &install_stop_handlers();
     if (o.threads) req.threads = *o.threads;
@@ -98,6 +136,8 @@ int execute(const run_options& o, int argc, char** argv) {
         j.field("wall_seconds", r.wall_seconds);
         j.field("steps_per_second", r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0);
         j.field("final_state_digest", r.final_state_digest);
+        j.field("resumable", r.resumable);
+        j.field("checkpoint", r.checkpoint.string());
         j.key("observables");
         j.begin_object();
         for (const auto& [k, v] : r.summary) j.field(k, v);
@@ -121,6 +161,7 @@ int execute(const run_options& o, int argc, char** argv) {
         std::fprintf(stderr, "stokesian: %s (output written to %s)\n", r.status.c_str(), r.output.string().c_str());
         return 1;
     }
+    if (r.resumable || r.signal) std::fprintf(stderr, "stokesian: %s\n", r.status.c_str());
     if (r.signal) return 128 + r.signal;
     return 0;
 }
@@ -130,7 +171,9 @@ int execute(const run_options& o, int argc, char** argv) {
 action register_run(CLI::App& app) {
     auto o = std::make_shared<run_options>();
     auto* cmd = app.add_subcommand("run", "Run a scenario and write an H5MD file");
-    cmd->add_option("scenario", o->scenario_path, "scenario file (TOML)")->required();
+    cmd->add_option("scenario", o->scenario_path, "scenario file (TOML); optional with --resume");
+    cmd->add_option("--resume", o->resume,
+                    "continue the interrupted run of OUTPUT (or OUTPUT.checkpoint) bit for bit from its checkpoint");
     cmd->add_option("--case", o->case_name, "case of a scenario file with [cases] (default: the first)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto (overrides run.backend)");
     cmd->add_option("--precision", o->precision, "e.g. hi=ds,int=f32 (each of f32, ds, f64)");
@@ -142,6 +185,10 @@ action register_run(CLI::App& app) {
     time->excludes(steps);
     cmd->add_option("--sample-every", o->sample_every, "sampling interval in tau_s");
     cmd->add_option("--threads", o->threads, "CPU worker threads (0: all cores)");
+    cmd->add_option("--checkpoint-every", o->checkpoint_every,
+                    "checkpoint every TAU of simulated time (a multiple of dt; overrides run.checkpoint_every)");
+    cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
+                    "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
     cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
     cmd->add_flag("--force", o->force, "replace an existing output file");
     cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");

@@ -8,8 +8,10 @@
 #include "cpu/cpu_batch.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/errors.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "cuda/cuda_backend.hpp"
+#include "cuda/cuda_check.hpp"
 #include "cuda/fused_backend.hpp"
 #endif
 
@@ -51,7 +53,16 @@ engine_config resolve_backend(const engine_config& config, const char* what) {
 std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state) {
     const engine_config c = resolve_backend(config, "the run");
 #if defined(STOKESIAN_HAVE_CUDA)
-    if (c.backend == "cuda") return cuda::make_cuda_engine(c, state);
+    if (c.backend == "cuda") {
+        try {
+            return cuda::make_cuda_engine(c, state);
+        } catch (const cuda::device_out_of_memory& e) {
+            // A system too large for the device is the input's fault, not the program's.
+            throw input_error("backend 'cuda'", "", "",
+                              std::string(e.what()) + " for N = " + std::to_string(state.size()) +
+                                  " particles (a smaller system, or a device with more memory)");
+        }
+    }
 #endif
     return cpu::make_cpu_engine(c, state);
 }

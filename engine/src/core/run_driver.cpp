@@ -1,10 +1,17 @@
+// The run loop (core/run.hpp): engine, sampling, observables, H5MD output, checkpoints, resume,
+// stops on signals and numerical blow-up.
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 
+#include "core/blow_up.hpp"
+#include "core/run_files.hpp"
+#include "core/run_record.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/run.hpp"
+#include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/observables/observable.hpp"
 
@@ -32,6 +39,9 @@ std::string state_digest(const frame& f) {
 
 namespace {
 
+using clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
 std::string number(double x) {
     std::ostringstream s;
     s.precision(17);
@@ -47,90 +57,183 @@ void write_provenance(io::h5md_writer& out, const run_request& req, const engine
                                       {"source_path", s.source_path.string()},
                                       {"source_text", s.source_text},
                                       {"resolved_configuration", resolved_configuration(s)}});
-    out.write_parameters("run", {{"precision", to_string(s.run.precision)},
-                                 {"hi_precision", std::string(to_string(s.run.precision.hi))},
-                                 {"integration_precision", std::string(to_string(s.run.precision.integration))},
-                                 {"integrator", std::string(to_string(s.run.integrator))},
-                                 {"dt", number(s.run.dt)},
-                                 {"steps", std::to_string(r.steps)},
-                                 {"planned_steps", std::to_string(s.run.total_steps())},
-                                 {"sample_interval_steps", std::to_string(s.run.sample_interval_steps())},
-                                 {"status", r.status},
-                                 {"wall_seconds", number(r.wall_seconds)},
-                                 {"final_state_digest", r.final_state_digest}});
+    std::map<std::string, std::string> run{{"precision", to_string(s.run.precision)},
+                                           {"hi_precision", std::string(to_string(s.run.precision.hi))},
+                                           {"integration_precision", std::string(to_string(s.run.precision.integration))},
+                                           {"integrator", std::string(to_string(s.run.integrator))},
+                                           {"dt", number(s.run.dt)},
+                                           {"steps", std::to_string(r.steps)},
+                                           {"planned_steps", std::to_string(s.run.total_steps())},
+                                           {"sample_interval_steps", std::to_string(s.run.sample_interval_steps())},
+                                           {"status", r.status},
+                                           {"wall_seconds", number(r.wall_seconds)},
+                                           {"final_state_digest", r.final_state_digest}};
+    if (r.resumed_from_step > 0) run["resumed_from_step"] = std::to_string(r.resumed_from_step);
+    out.write_parameters("run", run);
     out.write_parameters("engine", eng.description());
     out.write_parameters("build", io::build_provenance());
     out.write_parameters("invocation", req.invocation);
 }
 
-// The first sign of a numerical blow-up in a sampled frame, or "" when the frame is sane:
-// a non-finite position or velocity, or (periodic boxes) a particle that would move by more than
-// half a box in one step, which the minimum-image convention and the wrapping cannot represent.
-std::string blow_up_in(const frame& f, const scenario& s) {
-    const auto& box = s.system.box;
-    for (std::size_t i = 0; i < f.position.size(); ++i) {
-        const vec3<double> r = f.position[i], v = f.velocity[i];
-        if (!std::isfinite(r.x) || !std::isfinite(r.y) || !std::isfinite(r.z))
-            return "non-finite position of particle " + std::to_string(i);
-        if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
-            return "non-finite velocity of particle " + std::to_string(i);
-        if (box.periodic) {
-            const double dt = s.run.dt;
-            if (std::fabs(v.x) * dt > 0.5 * box.edges.x || std::fabs(v.y) * dt > 0.5 * box.edges.y ||
-                std::fabs(v.z) * dt > 0.5 * box.edges.z)
-                return "particle " + std::to_string(i) + " moves by more than half a box in one step (|v| = " +
-                       number(std::sqrt(dot(v, v))) + ")";
+std::vector<double> flat_positions(const frame& f) {
+    std::vector<double> flat;
+    flat.reserve(3 * f.position.size());
+    for (const auto& r : f.position) flat.insert(flat.end(), {r.x, r.y, r.z});
+    return flat;
+}
+
+// A state with a non-finite word is never checkpointed: resuming it could only blow up again.
+bool finite_state(const engine_state& s) {
+    auto finite = [](const std::vector<vec3<double>>& values) {
+        return std::all_of(values.begin(), values.end(), [](const vec3<double>& v) {
+            return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+        });
+    };
+    return finite(s.position_hi) && finite(s.position_lo) && finite(s.velocity_hi) && finite(s.velocity_lo) &&
+           finite(s.force);
+}
+
+// Restores the observables of a checkpoint, in run order; a list or state that does not fit this
+// run's observables is one input_error naming the checkpoint group.
+void restore_observables(std::vector<std::unique_ptr<observable>>& observables, const io::run_checkpoint& c,
+                         const fs::path& path) {
+    if (c.observables.size() != observables.size())
+        throw input_error(path.string(), "/checkpoint/observables", "",
+                          "holds " + std::to_string(c.observables.size()) + " observables, the run has " +
+                              std::to_string(observables.size()));
+    for (std::size_t k = 0; k < observables.size(); ++k) {
+        char group[48];
+        std::snprintf(group, sizeof group, "/checkpoint/observables/%03zu", k);
+        const auto& [kind, state] = c.observables[k];
+        if (kind != observables[k]->kind())
+            throw input_error(path.string(), group, kind, "expected the observable '" + observables[k]->kind() + "'");
+        try {
+            observables[k]->restore(state);
+        } catch (const std::invalid_argument& e) {
+            throw input_error(path.string(), group, kind, e.what());
         }
     }
-    return {};
 }
 
 }  // namespace
 
 run_result run_scenario(const run_request& req) {
-    using clock = std::chrono::steady_clock;
     const scenario& s = req.scenario_;
     validate_run_settings(s.run, s.source_path.string());
-
     engine_config config = make_engine_config(s);
     config.threads = req.threads;
-    // Open the output before the (possibly long) set-up so a bad path fails at once.
     io::h5md_options opts = req.output;
     if (!s.run.write_trajectory) opts.write_velocity = opts.write_force = false;
-    io::h5md_writer out(opts, s.particles.size(), {s.system.box.periodic, s.system.box.edges});
-    std::unique_ptr<engine> eng = make_engine(config, s.particles);
+    const io::box_description box{s.system.box.periodic, s.system.box.edges};
+    const fs::path checkpoint_path = io::checkpoint_path_for(opts.path);
+
+    std::unique_ptr<io::h5md_writer> out;
+    std::unique_ptr<engine> eng;
     auto observables = make_observables(s);
+    std::optional<io::run_checkpoint> resumed;
+    if (req.resume) {
+        // Everything that can be checked is checked before the output is touched.
+        require_checkpoint(opts.path, checkpoint_path);
+        resumed = io::read_checkpoint(checkpoint_path);
+        check_same_run(s, *resumed, checkpoint_path);
+        eng = make_engine(config, s.particles);
+        check_same_engine(eng->description(), *resumed, checkpoint_path);
+        try {
+            eng->restore_state(resumed->engine);
+        } catch (const std::invalid_argument& e) {
+            throw input_error(checkpoint_path.string(), "/checkpoint/engine", "", e.what());
+        }
+        restore_observables(observables, *resumed, checkpoint_path);
+        const bool moved = reclaim_output_for_resume(opts.path);
+        try {
+            out = std::make_unique<io::h5md_writer>(opts, s.particles.size(), box,
+                                                    io::resume_point{resumed->frames_written, resumed->last_frame_digest});
+        } catch (...) {
+            if (moved) undo_reclaim(opts.path);
+            throw;
+        }
+    } else {
+        // Open the output before the (possibly long) set-up so a bad path fails at once.
+        refuse_stale_checkpoint(opts.path, checkpoint_path, opts.force);
+        out = std::make_unique<io::h5md_writer>(opts, s.particles.size(), box);
+        remove_checkpoint(checkpoint_path);  // a stale one, replaced with --force
+        eng = make_engine(config, s.particles);
+    }
 
     run_result result;
     result.output = opts.path;
     result.engine = eng->description();
+    std::map<std::string, std::string> record = run_record(s);
+    record_engine(record, result.engine);
     const std::uint64_t total = s.run.total_steps();
     const std::uint64_t interval = s.run.sample_interval_steps();
+    const std::uint64_t checkpoint_interval = s.run.checkpoint_interval_steps();
 
     frame f;
     std::string blow_up;
-    std::uint64_t last_good_step = 0;
+    std::uint64_t last_good_step = resumed ? resumed->last_good_step : 0;
+    bool have_good_sample = resumed.has_value();
+    std::string last_frame_digest = resumed ? resumed->last_frame_digest : "";
+    const double earlier_wall_seconds = resumed ? resumed->wall_seconds : 0.0;
+    if (resumed) {
+        result.checkpoint = checkpoint_path;
+        result.checkpoint_step = resumed->engine.step;
+        result.resumed_from_step = resumed->engine.step;
+    }
     auto take_sample = [&] {
         eng->read_frame(f);
-        if (s.run.write_trajectory) out.append_frame(f);
+        if (s.run.write_trajectory) {
+            out->append_frame(f);
+            last_frame_digest = io::trajectory_digest(static_cast<std::int64_t>(f.step), f.time, flat_positions(f));
+        }
         blow_up = blow_up_in(f, s);
         if (!blow_up.empty()) return;
         last_good_step = f.step;
+        have_good_sample = true;
         for (auto& o : observables) o->sample(f);
     };
-    take_sample();
 
     const auto start = clock::now();
+    auto last_checkpoint_wall = start;
+    auto write_checkpoint_now = [&] {
+        io::run_checkpoint c;
+        eng->save_state(c.engine);
+        if (!finite_state(c.engine)) return;
+        // Particles closer than the floor between two samples: the next sample stops the run;
+        // this state is not a good one to go back to.
+        eng->read_frame(f);
+        if (!blow_up_in(f, s).empty()) return;
+        c.run = record;
+        c.frames_written = out->frames();
+        c.last_good_step = last_good_step;
+        c.wall_seconds = earlier_wall_seconds + std::chrono::duration<double>(clock::now() - start).count();
+        c.last_frame_digest = last_frame_digest;
+        for (const auto& o : observables) {
+            saved_state state;
+            o->save(state);
+            c.observables.emplace_back(o->kind(), std::move(state));
+        }
+        // The output first: the checkpoint may only name frames that are on disk.
+        out->flush();
+        io::write_checkpoint(checkpoint_path, c);
+        result.checkpoint = checkpoint_path;
+        result.checkpoint_step = c.engine.step;
+        last_checkpoint_wall = clock::now();
+    };
+
+    std::uint64_t done = resumed ? resumed->engine.step : 0;
+    if (!resumed) take_sample();
     auto last_report = start;
     double steps_per_second = 0.0;
-    std::uint64_t done = 0;
     int signal = 0;
-    while (done < total) {
-        // Advance in chunks of about 0.2 s so progress and Ctrl-C stay responsive, never past
-        // the next sample.
-        const std::uint64_t to_sample = interval - (done % interval);
+    bool stopped = false;
+    while (blow_up.empty() && done < total) {
+        // Advance in chunks of about 0.2 s so progress and Ctrl-C stay responsive, never past the
+        // next sample, checkpoint or requested stop.
         std::uint64_t chunk = steps_per_second > 0.0 ? std::uint64_t(std::max(1.0, 0.2 * steps_per_second)) : 1;
-        chunk = std::min({chunk, to_sample, total - done});
+        chunk = std::min({chunk, interval - done % interval, total - done});
+        if (checkpoint_interval > 0) chunk = std::min(chunk, checkpoint_interval - done % checkpoint_interval);
+        if (req.stop_after_step && *req.stop_after_step > done) chunk = std::min(chunk, *req.stop_after_step - done);
         const auto t0 = clock::now();
         eng->advance(chunk);
         const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
@@ -142,31 +245,59 @@ run_result run_scenario(const run_request& req) {
             last_report = now;
             req.on_progress({done, total, double(done) * s.run.dt, std::chrono::duration<double>(now - start).count()});
         }
-        if (!blow_up.empty()) break;
-        if (req.stop_signal && (signal = req.stop_signal->load()) != 0) {
-            if (done % interval != 0 && done != total) take_sample();  // keep the last state
+        if (!blow_up.empty() || done == total) break;
+        if (req.stop_signal) signal = req.stop_signal->load();
+        if (signal != 0 || (req.stop_after_step && done >= *req.stop_after_step)) {
+            // Resumable: the checkpoint holds the state at `done` and the output up to it; the
+            // extra sample below only serves the interrupted file and is cut off on resume.
+            write_checkpoint_now();
+            if (done % interval != 0) take_sample();
+            stopped = true;
             break;
         }
+        const bool simulated_due = checkpoint_interval > 0 && done % checkpoint_interval == 0;
+        const bool wall_due = req.checkpoint_wall_seconds > 0.0 &&
+                              std::chrono::duration<double>(now - last_checkpoint_wall).count() >= req.checkpoint_wall_seconds;
+        if (simulated_due || wall_due) write_checkpoint_now();
     }
-    result.wall_seconds = std::chrono::duration<double>(clock::now() - start).count();
+
+    result.wall_seconds = earlier_wall_seconds + std::chrono::duration<double>(clock::now() - start).count();
     result.steps = done;
     result.simulated_time = double(done) * s.run.dt;
     result.signal = signal;
-    result.status = signal ? "interrupted by signal " + std::to_string(signal) + " at step " + std::to_string(done)
-                           : "completed";
+    const std::string resume_hint = result.checkpoint_step
+                                        ? "; checkpoint at step " + std::to_string(*result.checkpoint_step) +
+                                              ": continue with `stokesian run --resume " + opts.path.string() + "`"
+                                        : "; no checkpoint";
     if (!blow_up.empty()) {
         result.failed = true;
+        const std::string checkpoint_note =
+            result.checkpoint_step ? "; last good checkpoint: " + checkpoint_path.string() + " at step " +
+                                         std::to_string(*result.checkpoint_step)
+                                   : "; no checkpoint";
         result.status = "numerical blow-up at step " + std::to_string(done) + ": " + blow_up +
-                        "; last good sample at step " + std::to_string(last_good_step);
+                        (have_good_sample ? "; last good sample at step " + std::to_string(last_good_step)
+                                          : std::string("; no good sample")) +
+                        checkpoint_note;
+    } else if (stopped) {
+        result.resumable = result.checkpoint_step.has_value() && *result.checkpoint_step == done;
+        result.status = (signal ? "interrupted by signal " + std::to_string(signal) : std::string("stopped")) +
+                        " at step " + std::to_string(done) + resume_hint;
+    } else {
+        result.status = "completed";
     }
     eng->read_frame(f);
     result.final_state_digest = state_digest(f);
     for (auto& o : observables) {
-        o->write(out);
+        o->write(*out);
         o->summarise(result.summary);
     }
-    write_provenance(out, req, *eng, result);
-    out.finish();
+    write_provenance(*out, req, *eng, result);
+    out->finish();
+    if (!result.failed && !stopped) {
+        remove_checkpoint(checkpoint_path);
+        result.checkpoint.clear();
+    }
     return result;
 }
 

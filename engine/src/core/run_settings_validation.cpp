@@ -37,6 +37,15 @@ void validate_run_settings(const run_settings& run, const std::string& origin) {
     if (!(std::isfinite(run.sample_every) && run.sample_every > 0.0))
         throw input_error(origin, "run.sample_every", number(run.sample_every), "expected a positive, finite number");
     require_multiple_of_dt(run.sample_every, run.dt, origin, "run.sample_every");
+    if (run.checkpoint_every) {
+        if (!(std::isfinite(*run.checkpoint_every) && *run.checkpoint_every > 0.0))
+            throw input_error(origin, "run.checkpoint_every", number(*run.checkpoint_every),
+                              "expected a positive, finite number");
+        require_multiple_of_dt(*run.checkpoint_every, run.dt, origin, "run.checkpoint_every");
+    }
+    if (!(std::isfinite(run.min_separation) && run.min_separation >= 0.0))
+        throw input_error(origin, "run.min_separation", number(run.min_separation),
+                          "expected a finite number >= 0 (in units of a; 0 switches the check off)");
 }
 
 }  // namespace stokesian

@@ -19,6 +19,7 @@
 
 #include <toml++/toml.h>
 
+#include "core/close_pair.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -33,6 +34,12 @@ std::uint64_t run_settings::total_steps() const {
     if (steps) return *steps;
     if (time && dt > 0.0) return static_cast<std::uint64_t>(std::llround(*time / dt));
     return 0;
+}
+
+std::uint64_t run_settings::checkpoint_interval_steps() const {
+    if (!checkpoint_every || !(dt > 0.0)) return 0;
+    const long long k = std::llround(*checkpoint_every / dt);
+    return k < 1 ? 1 : static_cast<std::uint64_t>(k);
 }
 
 std::uint64_t run_settings::sample_interval_steps() const {
@@ -378,7 +385,7 @@ const key_list box_keys{{"boundary", "edges"}, {}};
 const key_list particles_keys{{"positions", "force", "forces", "allow_overlap"}, {"lattice"}};
 const key_list lattice_keys{{"kind", "cells", "density", "perturbation", "seed"}, {}};
 const key_list run_keys{{"dt", "time", "steps", "sample_every", "precision", "backend", "hi_kernel", "integrator",
-                         "write_trajectory"},
+                         "write_trajectory", "checkpoint_every", "min_separation"},
                         {}};
 const key_list observables_keys{{"tetrahedron_symmetry", "pair_gap", "velocity_spread"},
                                 {"cycle", "positive_definiteness"}};
@@ -449,108 +456,6 @@ void check_inside_box(const checker& check, const std::string& positions_key, st
     }
 }
 
-// Finds the overlapping pair (|r_i - r_j| < 2a, minimum image when periodic) with the smallest
-// (i, j), or none. A cell list with cells of at least 2a keeps this O(N) for lattices and
-// suspensions (fcc with 256 000 particles takes a fraction of a second).
-struct overlap {
-    std::size_t i, j;
-    double distance;
-};
-
-std::optional<overlap> find_overlap(const std::vector<vec3<double>>& positions, const box_settings& box,
-                                    double radius) {
-    const std::size_t n = positions.size();
-    if (n < 2) return std::nullopt;
-    const double contact = 2.0 * radius;
-    const double contact2 = contact * contact;
-    constexpr std::int64_t max_cells_per_axis = std::int64_t{1} << 20;
-
-    // Per axis: origin, cell size (>= 2a) and number of cells.
-    double origin[3], cell[3];
-    std::int64_t cells[3];
-    const double lo[3] = {-0.5 * box.edges.x, -0.5 * box.edges.y, -0.5 * box.edges.z};
-    const double edge[3] = {box.edges.x, box.edges.y, box.edges.z};
-    for (int k = 0; k < 3; ++k) {
-        if (box.periodic) {
-            const double fit = std::floor(edge[k] / contact);
-            cells[k] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::min(fit, 0x1p40)), 1, max_cells_per_axis);
-            origin[k] = lo[k];
-            cell[k] = edge[k] / static_cast<double>(cells[k]);
-        } else {
-            double mn = std::numeric_limits<double>::infinity(), mx = -mn;
-            for (const auto& r : positions) {
-                const double x = k == 0 ? r.x : k == 1 ? r.y : r.z;
-                mn = std::min(mn, x);
-                mx = std::max(mx, x);
-            }
-            origin[k] = mn;
-            // Wider cells than 2a are still correct; they bound the index range for sparse inputs.
-            const double span = mx - mn;
-            cell[k] = std::max(contact, std::isfinite(span) ? span / static_cast<double>(max_cells_per_axis - 2)
-                                                            : std::numeric_limits<double>::max());
-            cells[k] = max_cells_per_axis;
-        }
-    }
-    auto cell_index = [&](const vec3<double>& r, int k) {
-        const double x = k == 0 ? r.x : k == 1 ? r.y : r.z;
-        const double c = std::floor((x - origin[k]) / cell[k]);
-        return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::clamp(c, 0.0, 0x1p40)), 0, cells[k] - 1);
-    };
-    auto pack = [](std::int64_t a, std::int64_t b, std::int64_t c) {
-        return (static_cast<std::uint64_t>(a) << 42) | (static_cast<std::uint64_t>(b) << 21) | static_cast<std::uint64_t>(c);
-    };
-
-    std::vector<std::array<std::int64_t, 3>> index(n);
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        index[i] = {cell_index(positions[i], 0), cell_index(positions[i], 1), cell_index(positions[i], 2)};
-        sorted[i] = {pack(index[i][0], index[i][1], index[i][2]), static_cast<std::uint32_t>(i)};
-    }
-    std::sort(sorted.begin(), sorted.end());
-    std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>> ranges;  // key -> [begin, end)
-    ranges.reserve(n);
-    for (std::size_t b = 0; b < n;) {
-        std::size_t e = b;
-        while (e < n && sorted[e].first == sorted[b].first) ++e;
-        ranges.emplace(sorted[b].first, std::make_pair(b, e));
-        b = e;
-    }
-
-    const box_geometry<double> geometry{box.periodic, box.edges};
-    std::optional<overlap> best;
-    std::vector<std::uint64_t> neighbours;
-    for (std::size_t i = 0; i < n; ++i) {
-        neighbours.clear();
-        for (std::int64_t dx = -1; dx <= 1; ++dx)
-            for (std::int64_t dy = -1; dy <= 1; ++dy)
-                for (std::int64_t dz = -1; dz <= 1; ++dz) {
-                    std::int64_t c[3] = {index[i][0] + dx, index[i][1] + dy, index[i][2] + dz};
-                    bool valid = true;
-                    for (int k = 0; k < 3; ++k) {
-                        if (box.periodic) c[k] = (c[k] + cells[k]) % cells[k];
-                        else if (c[k] < 0 || c[k] >= cells[k]) valid = false;
-                    }
-                    if (valid) neighbours.push_back(pack(c[0], c[1], c[2]));
-                }
-        // With fewer than three cells along an axis the periodic neighbours repeat.
-        std::sort(neighbours.begin(), neighbours.end());
-        neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
-        for (const std::uint64_t key : neighbours) {
-            const auto found = ranges.find(key);
-            if (found == ranges.end()) continue;
-            for (std::size_t s = found->second.first; s < found->second.second; ++s) {
-                const std::size_t j = sorted[s].second;
-                if (j <= i) continue;
-                if (best && (i > best->i || (i == best->i && j >= best->j))) continue;
-                const vec3<double> d = minimum_image(positions[i] - positions[j], geometry);
-                const double r2 = dot(d, d);
-                if (r2 < contact2) best = overlap{i, j, std::sqrt(r2)};
-            }
-        }
-        if (best && best->i == i) break;  // no pair with a smaller first index is left
-    }
-    return best;
-}
 
 void read_particles(const checker& check, const section& particles, const section& box_section, scenario& s) {
     system_parameters& system = s.system;
@@ -647,7 +552,7 @@ void read_particles(const checker& check, const section& particles, const sectio
         check_inside_box(check, positions_key, s.particles.positions, system.box.edges);
     }
     if (!allow_overlap) {
-        if (const auto o = find_overlap(s.particles.positions, system.box, system.radius)) {
+        if (const auto o = find_close_pair(s.particles.positions, system.box, 2.0 * system.radius)) {
             char distance[32];
             std::snprintf(distance, sizeof distance, "%.6g", o->distance / system.radius);
             check.fail(positions_key, "",
@@ -718,6 +623,14 @@ void read_run(const checker& check, const section& run, run_settings& settings) 
         }
     }
     if (auto w = run.boolean("write_trajectory")) settings.write_trajectory = *w;
+
+    run.number("checkpoint_every", sign_rule::positive);
+    if (const auto e = run.find("checkpoint_every")) {
+        const double every = check.number(*e, sign_rule::positive);
+        multiple_of_dt(check, *e, every, settings.dt, dt_entry->key);
+        settings.checkpoint_every = every;
+    }
+    if (auto d = run.number("min_separation", sign_rule::non_negative)) settings.min_separation = *d;
 }
 
 void read_observables(const checker& check, const section& observables, const std::string& positions_key,
@@ -1032,6 +945,8 @@ std::string resolved_configuration(const scenario& s) {
     w.string("hi_kernel", r.hi_kernel);
     w.string("integrator", std::string(to_string(r.integrator)));
     w.boolean("write_trajectory", r.write_trajectory);
+    if (r.checkpoint_every) w.number("checkpoint_every", *r.checkpoint_every);
+    w.number("min_separation", r.min_separation);
 
     w.section("observables");
     w.boolean("tetrahedron_symmetry", s.observables.tetrahedron_symmetry);

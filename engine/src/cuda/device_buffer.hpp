@@ -41,7 +41,7 @@ public:
         if (status == cudaErrorMemoryAllocation) {
             cudaGetLastError();  // clear the sticky-free error state
             data_ = nullptr;
-            throw cuda_error(out_of_memory_message(n * sizeof(T), what));
+            throw device_out_of_memory(out_of_memory_message(n * sizeof(T), what));
         }
         check(status, what);
         size_ = n;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "io/hdf5_handles.hpp"
+#include "io/hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
 
@@ -78,6 +79,8 @@ struct h5md_file::impl {
         if (type_class != H5T_INTEGER && type_class != H5T_FLOAT) fail("dataset '" + dataset_path + "' is not numeric");
         const hdf5::dataspace space(check(H5Dget_space(dataset.get()), "cannot read the shape of '" + dataset_path + "'"));
         const hssize_t count = check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of '" + dataset_path + "'");
+        if (const auto problem = hdf5::unreadable_size(dataset.get(), static_cast<std::uint64_t>(count), sizeof(T)))
+            fail("dataset '" + dataset_path + "' " + *problem);
         std::vector<T> values(static_cast<std::size_t>(count));
         if (count > 0)
             check(H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),

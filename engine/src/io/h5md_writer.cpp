@@ -20,8 +20,10 @@
 #include <type_traits>
 
 #include "io/hdf5_handles.hpp"
+#include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
+#include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
 
 namespace stokesian::io {
@@ -40,107 +42,6 @@ constexpr hsize_t min_chunk_bytes = hsize_t{64} * 1024;
 constexpr hsize_t max_chunk_bytes = hsize_t{1024} * 1024;
 // step and time: 1024 samples (8 KiB) per chunk.
 constexpr hsize_t scalar_chunk_samples = 1024;
-
-// --- creation property lists -------------------------------------------------------------------
-
-hdf5::property_list group_creation() {
-    hdf5::property_list gcpl(hdf5::check(H5Pcreate(H5P_GROUP_CREATE), "creating a group property list"));
-    hdf5::check(H5Pset_obj_track_times(gcpl.get(), 0), "switching off group time stamps");
-    return gcpl;
-}
-
-hdf5::property_list dataset_creation(std::span<const hsize_t> chunk = {}) {
-    hdf5::property_list dcpl(hdf5::check(H5Pcreate(H5P_DATASET_CREATE), "creating a dataset property list"));
-    hdf5::check(H5Pset_obj_track_times(dcpl.get(), 0), "switching off dataset time stamps");
-    if (!chunk.empty())
-        hdf5::check(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()), "setting the chunk shape");
-    return dcpl;
-}
-
-// --- groups ------------------------------------------------------------------------------------
-
-// Opens the group at `path` (absolute, or relative to `location`), creating it and any missing
-// parents. We create the parents ourselves rather than through H5Pset_create_intermediate_group,
-// which gives intermediate groups HDF5's default creation properties (time tracking on): today's
-// file format happens not to store group times, but determinism should not rest on that.
-hdf5::group require_group(hid_t location, const std::string& path) {
-    const char* start = path.starts_with('/') ? "/" : ".";
-    hdf5::group current(hdf5::check(H5Gopen2(location, start, H5P_DEFAULT), "opening group " + path));
-    for (const std::string& name : hdf5::path_components(path)) {
-        const htri_t exists = hdf5::check(H5Lexists(current.get(), name.c_str(), H5P_DEFAULT), "looking up " + path);
-        hid_t next = exists > 0 ? H5Gopen2(current.get(), name.c_str(), H5P_DEFAULT)
-                                : H5Gcreate2(current.get(), name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT);
-        current = hdf5::group(hdf5::check(next, "opening or creating group " + path));
-    }
-    return current;
-}
-
-// "a/b/c" -> parent "a/b", leaf "c".
-std::pair<std::string, std::string> split_leaf(const std::string& path) {
-    const std::vector<std::string> parts = hdf5::path_components(path);
-    if (parts.empty()) throw std::invalid_argument("h5md_writer: empty object name");
-    std::string parent;
-    for (std::size_t i = 0; i + 1 < parts.size(); ++i) parent += "/" + parts[i];
-    return {parent, parts.back()};
-}
-
-// --- attributes --------------------------------------------------------------------------------
-
-// (Re)creates attribute `name` on `object` with the given type and dataspace.
-hdf5::attribute replace_attribute(hid_t object, const std::string& name, hid_t type, hid_t space) {
-    if (hdf5::check(H5Aexists(object, name.c_str()), "looking up attribute " + name) > 0)
-        hdf5::check(H5Adelete(object, name.c_str()), "replacing attribute " + name);
-    return hdf5::attribute(
-        hdf5::check(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), "creating attribute " + name));
-}
-
-void write_string_attribute(hid_t object, const std::string& name, const std::string& value) {
-    const hdf5::datatype type = hdf5::utf8_string_type();
-    const hdf5::dataspace space(hdf5::check(H5Screate(H5S_SCALAR), "creating a scalar dataspace"));
-    const hdf5::attribute attribute = replace_attribute(object, name, type.get(), space.get());
-    const char* text = value.c_str();
-    hdf5::check(H5Awrite(attribute.get(), type.get(), &text), "writing attribute " + name);
-}
-
-void write_string_array_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values) {
-    const hdf5::datatype type = hdf5::utf8_string_type();
-    const hsize_t size = values.size();
-    const hdf5::dataspace space(hdf5::check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
-    const hdf5::attribute attribute = replace_attribute(object, name, type.get(), space.get());
-    std::vector<const char*> texts;
-    for (const std::string& value : values) texts.push_back(value.c_str());
-    hdf5::check(H5Awrite(attribute.get(), type.get(), texts.data()), "writing attribute " + name);
-}
-
-// A 32-bit integer attribute: scalar (one value) or 1-D.
-void write_int_attribute(hid_t object, const std::string& name, std::span<const int> values, bool scalar) {
-    const hsize_t size = values.size();
-    const hdf5::dataspace space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &size, nullptr));
-    hdf5::check(space.get(), "creating a dataspace");
-    const hdf5::attribute attribute = replace_attribute(object, name, H5T_STD_I32LE, space.get());
-    hdf5::check(H5Awrite(attribute.get(), H5T_NATIVE_INT, values.data()), "writing attribute " + name);
-}
-
-void write_string_attributes(hid_t object, const std::map<std::string, std::string>& attributes) {
-    for (const auto& [name, value] : attributes) write_string_attribute(object, name, value);
-}
-
-// --- fixed-size datasets -----------------------------------------------------------------------
-
-hdf5::dataset create_fixed_dataset(hid_t parent, const std::string& name, hid_t file_type, hid_t memory_type,
-                                   std::span<const hsize_t> shape, const void* data) {
-    if (hdf5::check(H5Lexists(parent, name.c_str(), H5P_DEFAULT), "looking up " + name) > 0)
-        throw std::invalid_argument("h5md_writer: '" + name + "' was already written");
-    const hdf5::dataspace space(shape.empty() ? H5Screate(H5S_SCALAR)
-                                              : H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
-    hdf5::check(space.get(), "creating the dataspace of " + name);
-    hdf5::dataset dataset(hdf5::check(
-        H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dataset_creation().get(), H5P_DEFAULT),
-        "creating dataset " + name));
-    if (hdf5::check(H5Sget_select_npoints(space.get()), "sizing " + name) > 0)
-        hdf5::check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "writing " + name);
-    return dataset;
-}
 
 // --- appending along the time axis -------------------------------------------------------------
 
@@ -161,6 +62,57 @@ void append_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<co
                 "selecting a sample");
     const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
     hdf5::check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing a sample");
+}
+
+// Reads sample `index` of a dataset extensible along its first axis into `data` (memory_type).
+void read_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<const hsize_t> sample_shape, void* data) {
+    std::array<hsize_t, 3> start{index, 0, 0};
+    std::array<hsize_t, 3> count{1, 0, 0};
+    std::copy(sample_shape.begin(), sample_shape.end(), count.begin() + 1);
+    const int rank = static_cast<int>(1 + sample_shape.size());
+    const hdf5::dataspace file_space(hdf5::check(H5Dget_space(dataset), "getting a dataspace"));
+    hdf5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
+                "selecting a sample");
+    const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
+    hdf5::check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "reading a sample");
+}
+
+// Opens dataset `name` of a file being resumed and checks it: type class, rank and sample shape,
+// extensible along the first axis, and at least `frames` samples. Throws std::runtime_error
+// naming `path` otherwise (the caller turns it into one input_error line).
+hdf5::dataset open_samples(hid_t group, const char* name, const std::string& path, H5T_class_t type_class,
+                           std::span<const hsize_t> sample_shape, hsize_t frames) {
+    if (!hdf5::object_exists(group, name)) throw std::runtime_error("no dataset '" + path + "'");
+    hdf5::dataset dataset(hdf5::check(H5Dopen2(group, name, H5P_DEFAULT), "opening " + path));
+    const hdf5::datatype type(hdf5::check(H5Dget_type(dataset.get()), "reading the type of " + path));
+    if (H5Tget_class(type.get()) != type_class)
+        throw std::runtime_error("'" + path + "' has the wrong type (expected " +
+                                 (type_class == H5T_INTEGER ? "integers" : "floating-point numbers") + ")");
+    const hdf5::dataspace space(hdf5::check(H5Dget_space(dataset.get()), "reading the shape of " + path));
+    const int rank = hdf5::check(H5Sget_simple_extent_ndims(space.get()), "reading the shape of " + path);
+    const std::size_t expected_rank = 1 + sample_shape.size();
+    if (rank != static_cast<int>(expected_rank))
+        throw std::runtime_error("'" + path + "' has rank " + std::to_string(rank) + ", expected " +
+                                 std::to_string(expected_rank));
+    std::array<hsize_t, 3> dims{}, max_dims{};
+    hdf5::check(H5Sget_simple_extent_dims(space.get(), dims.data(), max_dims.data()), "reading the shape of " + path);
+    for (std::size_t k = 0; k < sample_shape.size(); ++k)
+        if (dims[k + 1] != sample_shape[k])
+            throw std::runtime_error("'" + path + "' holds samples of another shape (" + std::to_string(dims[k + 1]) +
+                                     " along axis " + std::to_string(k + 1) + ", expected " +
+                                     std::to_string(sample_shape[k]) + ")");
+    if (max_dims[0] != H5S_UNLIMITED) throw std::runtime_error("'" + path + "' is not extensible");
+    if (dims[0] < frames)
+        throw std::runtime_error("'" + path + "' holds " + std::to_string(dims[0]) + " samples, the checkpoint was taken at " +
+                                 std::to_string(frames));
+    return dataset;
+}
+
+// Shrinks a dataset extensible along its first axis to `frames` samples.
+void cut_samples(hid_t dataset, hsize_t frames, std::span<const hsize_t> sample_shape) {
+    std::array<hsize_t, 3> extent{frames, 0, 0};
+    std::copy(sample_shape.begin(), sample_shape.end(), extent.begin() + 1);
+    hdf5::check(H5Dset_extent(dataset, extent.data()), "cutting a dataset back to the checkpoint");
 }
 
 // Chunk shape of a [T, N, 3] dataset: enough frames for min_chunk_bytes, or, when one frame
@@ -201,6 +153,44 @@ public:
         value_ = create_extensible_dataset(group_.get(), "value", file_type, sample_shape_, value_chunk);
     }
 
+    // Opens the element of a file being resumed after checking its shape (at least `frames`
+    // samples of [N, 3], of the expected type class); cut_to() then discards what follows them.
+    particle_element(hid_t particles_group, const std::string& name, hid_t memory_type, H5T_class_t type_class,
+                     std::size_t particles, hsize_t frames)
+        : memory_type_(memory_type), sample_shape_{particles, 3}, samples_(frames) {
+        const std::string path = "/particles/all/" + name;
+        if (!hdf5::object_exists(particles_group, name)) throw std::runtime_error("no group '" + path + "'");
+        group_ = hdf5::group(hdf5::check(H5Gopen2(particles_group, name.c_str(), H5P_DEFAULT), "opening " + path));
+        step_ = open_samples(group_.get(), "step", path + "/step", H5T_INTEGER, {}, frames);
+        time_ = open_samples(group_.get(), "time", path + "/time", H5T_FLOAT, {}, frames);
+        value_ = open_samples(group_.get(), "value", path + "/value", type_class, sample_shape_, frames);
+    }
+
+    void cut_to(hsize_t frames) {
+        cut_samples(value_.get(), frames, sample_shape_);
+        cut_samples(time_.get(), frames, {});
+        cut_samples(step_.get(), frames, {});
+        samples_ = frames;
+    }
+
+    // Step, time and values of sample `index` (for the check that a resumed file is the one the
+    // checkpoint was written with).
+    std::int64_t step_at(hsize_t index) const {
+        std::int64_t step = 0;
+        read_sample(step_.get(), H5T_NATIVE_INT64, index, {}, &step);
+        return step;
+    }
+    double time_at(hsize_t index) const {
+        double time = 0.0;
+        read_sample(time_.get(), H5T_NATIVE_DOUBLE, index, {}, &time);
+        return time;
+    }
+    std::vector<double> values_at(hsize_t index) const {
+        std::vector<double> values(sample_shape_[0] * 3);
+        read_sample(value_.get(), H5T_NATIVE_DOUBLE, index, sample_shape_, values.data());
+        return values;
+    }
+
     void append(std::int64_t step, double time, const void* values) {
         append_sample(value_.get(), memory_type_, samples_, sample_shape_, values);
         append_sample(time_.get(), H5T_NATIVE_DOUBLE, samples_, {}, &time);
@@ -215,13 +205,6 @@ private:
     hdf5::group group_;
     hdf5::dataset step_, time_, value_;
 };
-
-// --- file system -------------------------------------------------------------------------------
-
-fs::path directory_of(const fs::path& path) {
-    const fs::path parent = path.parent_path();
-    return parent.empty() ? fs::path(".") : parent;
-}
 
 // Everything a user can get wrong about the output path, checked before anything is created.
 void check_output_path(const fs::path& path, const fs::path& partial, bool force) {
@@ -247,18 +230,6 @@ void check_output_path(const fs::path& path, const fs::path& partial, bool force
     if (fd < 0) throw input_error(name, "", "", "cannot create '" + partial.string() + "': " + std::strerror(errno));
     ::close(fd);
     ::unlink(partial.c_str());
-}
-
-// fsync(2) on a file or a directory; `what` names it in the error.
-void sync_to_disk(const fs::path& path, bool directory) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0));
-    if (fd < 0) throw std::runtime_error("cannot open '" + path.string() + "' to sync it: " + std::strerror(errno));
-    const int result = ::fsync(fd);
-    const int sync_errno = errno;
-    ::close(fd);
-    // Some file systems cannot sync a directory (EINVAL); the rename is then as durable as it gets.
-    if (result != 0 && !(directory && sync_errno == EINVAL))
-        throw std::runtime_error("cannot sync '" + path.string() + "': " + std::strerror(sync_errno));
 }
 
 std::string default_author() {
@@ -292,6 +263,46 @@ struct h5md_writer::impl {
         image.reset();
         velocity.reset();
         force_element.reset();
+    }
+
+    // The elements of a partial output written by the run a checkpoint belongs to: shapes checked,
+    // the last checkpointed frame compared with the checkpoint's digest, everything after it
+    // discarded, and the end-of-run groups (written when an interrupted run closed its file)
+    // removed, so the resumed run writes them afresh.
+    void reopen(const h5md_options& options, const box_description& box, const resume_point& resume) {
+        const hsize_t kept = resume.frames;
+        if (!hdf5::object_exists(file.get(), "/h5md")) throw std::runtime_error("not an H5MD file (no /h5md group)");
+        if (!hdf5::object_exists(file.get(), "/particles/all"))
+            throw std::runtime_error("no group '/particles/all'");
+        const hdf5::group all(hdf5::check(H5Gopen2(file.get(), "/particles/all", H5P_DEFAULT), "opening /particles/all"));
+        position.emplace(all.get(), "position", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
+        const std::array<hsize_t, 1> edge_shape{3};
+        if (!hdf5::object_exists(all.get(), "box/edges")) throw std::runtime_error("no group '/particles/all/box/edges'");
+        const hdf5::group edges_group(hdf5::check(H5Gopen2(all.get(), "box/edges", H5P_DEFAULT), "opening box/edges"));
+        edges_value = open_samples(edges_group.get(), "value", "/particles/all/box/edges/value", H5T_FLOAT, edge_shape, kept);
+        if (box.periodic && options.write_image)
+            image.emplace(all.get(), "image", H5T_NATIVE_INT, H5T_INTEGER, particles, kept);
+        if (options.write_velocity)
+            velocity.emplace(all.get(), "velocity", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
+        if (options.write_force)
+            force_element.emplace(all.get(), "force", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
+
+        if (kept > 0) {
+            const std::string found =
+                trajectory_digest(position->step_at(kept - 1), position->time_at(kept - 1), position->values_at(kept - 1));
+            if (found != resume.last_frame_digest)
+                throw std::runtime_error("frame " + std::to_string(kept - 1) +
+                                         " differs from the one the checkpoint recorded (another run's output?)");
+        }
+        position->cut_to(kept);
+        cut_samples(edges_value.get(), kept, edge_shape);
+        if (image) image->cut_to(kept);
+        if (velocity) velocity->cut_to(kept);
+        if (force_element) force_element->cut_to(kept);
+        frames = kept;
+        for (const char* group : {"/observables", "/analysis", "/parameters"})
+            if (hdf5::object_exists(file.get(), group))
+                hdf5::check(H5Ldelete(file.get(), group, H5P_DEFAULT), std::string("removing ") + group);
     }
 
     void write_header(const h5md_options& options, const box_description& box) {
@@ -368,6 +379,42 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
         std::error_code ignored;
         fs::remove(impl_->partial_path, ignored);
         throw;
+    }
+}
+
+h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box,
+                         const resume_point& resume)
+    : impl_(std::make_unique<impl>()) {
+    const hdf5::error_silencer quiet;
+    if (particles == 0) throw std::invalid_argument("h5md_writer: a trajectory needs at least one particle");
+    impl_->final_path = options.path;
+    impl_->partial_path = fs::path(options.path) += ".partial";
+    impl_->force = options.force;
+    impl_->particles = particles;
+    impl_->periodic = box.periodic;
+    impl_->edges = box.edges;
+    const std::string name = impl_->partial_path.string();
+    std::error_code error;
+    if (!fs::is_regular_file(impl_->partial_path, error))
+        throw input_error(name, "", "", "cannot resume: the partial output of the interrupted run is missing");
+    if (H5Fis_hdf5(impl_->partial_path.c_str()) <= 0) {
+        hdf5::last_error();
+        throw input_error(name, "", "", "cannot resume: not a readable HDF5 file (damaged partial output)");
+    }
+    try {
+        hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
+        hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
+        impl_->file = hdf5::file(hdf5::check(H5Fopen(impl_->partial_path.c_str(), H5F_ACC_RDWR, fapl.get()),
+                                             "opening the partial output"));
+        impl_->reopen(options, box, resume);
+    } catch (const input_error&) {
+        impl_->close_objects();
+        impl_->file.reset();
+        throw;
+    } catch (const std::exception& e) {
+        impl_->close_objects();
+        impl_->file.reset();
+        throw input_error(name, "", "", std::string("cannot resume: ") + e.what());
     }
 }
 
@@ -459,7 +506,10 @@ void h5md_writer::flush() {
     impl_->require_open("flush");
     const hdf5::error_silencer quiet;
     hdf5::check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "flushing " + impl_->partial_path.string());
+    sync_to_disk(impl_->partial_path, false);
 }
+
+std::uint64_t h5md_writer::frames() const { return impl_->frames; }
 
 void h5md_writer::finish() {
     impl_->require_open("finish");

@@ -82,11 +82,25 @@ T check(T result, std::string_view what) {
     return result;
 }
 
+// HDF5 registers an atexit handler that shuts the library down. After reading some damaged files
+// (metadata that never becomes free) that shutdown loops and prints a multi-line "infinite loop
+// closing library" report on stderr, breaking the one-line error. Every file this program opens is
+// closed by the handles above before it exits, so the shutdown has nothing left to do: it is
+// switched off once, before the library initialises (a no-op if something initialised it first).
+inline void skip_library_shutdown_at_exit() noexcept {
+    static const bool done = [] {
+        H5dont_atexit();
+        return true;
+    }();
+    (void)done;
+}
+
 // Switches HDF5's automatic error printing off for the current thread (the error stack is
 // per-thread in thread-safe builds) and restores whatever was set before when it goes.
 class error_silencer {
 public:
     error_silencer() {
+        skip_library_shutdown_at_exit();
         H5Eget_auto2(H5E_DEFAULT, &previous_function_, &previous_data_);
         H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
     }

@@ -54,6 +54,29 @@ public:
         summary["centre_of_mass_mean_sampled_velocity_z"] = mean_sampled_velocity();
     }
 
+    std::string kind() const override { return "centre_of_mass"; }
+
+    void save(saved_state& s) const override {
+        z_.save(s, "z");
+        vz_.save(s, "velocity_z");
+        s.put_count("samples", samples_);
+        s.put_reals("first_last", {first_time_, first_z_, last_time_, last_z_});
+        s.put_real("sampled_velocity_sum", sampled_velocity_sum_);
+    }
+
+    void restore(const saved_state& s) override {
+        const std::vector<double>& first_last = s.real_array("first_last");
+        require_length(first_last, 4, "first_last");
+        z_.restore(s, "z");
+        vz_.restore(s, "velocity_z");
+        samples_ = s.count("samples");
+        first_time_ = first_last[0];
+        first_z_ = first_last[1];
+        last_time_ = first_last[2];
+        last_z_ = first_last[3];
+        sampled_velocity_sum_ = s.real("sampled_velocity_sum");
+    }
+
 private:
     double mean_sampled_velocity() const { return samples_ > 0 ? sampled_velocity_sum_ / double(samples_) : 0.0; }
     double mean_velocity() const {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace stokesian {
 
@@ -45,6 +46,42 @@ void periodicity_monitor::add_maximum(double time) {
 void periodicity_monitor::observe(double time) {
     if (lost_ || !have_maximum_ || recent_periods_.empty()) return;
     if (time - last_maximum_ > criteria_.gap_factor * reference_period()) declare_lost(last_maximum_, time, "gap");
+}
+
+void periodicity_monitor::save(saved_state& s, const std::string& prefix) const {
+    s.put_reals(prefix + ".criteria", {criteria_.gap_factor, criteria_.jump_tolerance,
+                                       double(criteria_.reference_periods), double(criteria_.minimum_reference_periods)});
+    s.put_reals(prefix + ".recent_periods", {recent_periods_.begin(), recent_periods_.end()});
+    s.put_count(prefix + ".have_maximum", have_maximum_ ? 1 : 0);
+    s.put_real(prefix + ".last_maximum", last_maximum_);
+    s.put_count(prefix + ".lost", lost_ ? 1 : 0);
+    s.put_real(prefix + ".lost_time", lost_time_);
+    s.put_real(prefix + ".detected_time", detected_time_);
+    s.put_text(prefix + ".reason", reason_);
+}
+
+void periodicity_monitor::restore(const saved_state& s, const std::string& prefix) {
+    saved_state mine;
+    save(mine, prefix);
+    const std::vector<double>& criteria = s.real_array(prefix + ".criteria");
+    require_length(criteria, 4, prefix + ".criteria");
+    for (std::size_t k = 0; k < criteria.size(); ++k)
+        if (!(criteria[k] == mine.reals[prefix + ".criteria"][k]))
+            throw std::invalid_argument("state '" + prefix + ".criteria' differs from the run's periodicity criteria");
+    const std::vector<double>& recent = s.real_array(prefix + ".recent_periods");
+    if (recent.size() > criteria_.reference_periods)
+        throw std::invalid_argument("state '" + prefix + ".recent_periods' holds " + std::to_string(recent.size()) +
+                                    " periods, more than the " + std::to_string(criteria_.reference_periods) + " kept");
+    const std::string& reason = s.text(prefix + ".reason");
+    if (reason != "" && reason != "gap" && reason != "jump")
+        throw std::invalid_argument("state '" + prefix + ".reason' = '" + reason + "', expected '', 'gap' or 'jump'");
+    recent_periods_.assign(recent.begin(), recent.end());
+    have_maximum_ = s.flag(prefix + ".have_maximum");
+    last_maximum_ = s.real(prefix + ".last_maximum");
+    lost_ = s.flag(prefix + ".lost");
+    lost_time_ = s.real(prefix + ".lost_time");
+    detected_time_ = s.real(prefix + ".detected_time");
+    reason_ = reason;
 }
 
 std::vector<window_average> average_over_windows(std::span<const double> time, std::span<const double> value,

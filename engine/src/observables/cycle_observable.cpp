@@ -88,6 +88,25 @@ public:
         summary["lost_periodicity_time"] = monitor_.lost_time();
     }
 
+    std::string kind() const override { return "cycle"; }
+
+    void save(saved_state& s) const override {
+        finder_.save(s, "finder");
+        monitor_.save(s, "monitor");
+        s.put_count("samples", samples_);
+        s.put_reals("first_last_time", {first_time_, last_time_});
+    }
+
+    void restore(const saved_state& s) override {
+        const std::vector<double>& times = s.real_array("first_last_time");
+        require_length(times, 2, "first_last_time");
+        finder_.restore(s, "finder");
+        monitor_.restore(s, "monitor");
+        samples_ = s.count("samples");
+        first_time_ = times[0];
+        last_time_ = times[1];
+    }
+
 private:
     cycle_report report() const {
         return analyse_cycle_run(finder_.extrema(), monitor_, first_time_, last_time_, spec_.window);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace stokesian {
 
@@ -73,6 +74,49 @@ bool extremum_finder::add(double time, double value) {
     }
     extrema_.push_back({t_vertex, x_vertex, is_max});
     return true;
+}
+
+void extremum_finder::save(saved_state& s, const std::string& prefix) const {
+    s.put_count(prefix + ".half_window", half_);
+    s.put_reals(prefix + ".window_time", {t_.begin(), t_.end()});
+    s.put_reals(prefix + ".window_value", {x_.begin(), x_.end()});
+    std::vector<double> time, value;
+    std::vector<std::uint64_t> maximum;
+    for (const extremum& e : extrema_) {
+        time.push_back(e.time);
+        value.push_back(e.value);
+        maximum.push_back(e.maximum ? 1 : 0);
+    }
+    s.put_reals(prefix + ".extremum_time", std::move(time));
+    s.put_reals(prefix + ".extremum_value", std::move(value));
+    s.put_counts(prefix + ".extremum_is_maximum", std::move(maximum));
+}
+
+void extremum_finder::restore(const saved_state& s, const std::string& prefix) {
+    if (s.count(prefix + ".half_window") != half_)
+        throw std::invalid_argument("state '" + prefix + ".half_window' differs from the run's half window " +
+                                    std::to_string(half_));
+    const std::vector<double>& window_time = s.real_array(prefix + ".window_time");
+    const std::vector<double>& window_value = s.real_array(prefix + ".window_value");
+    require_length(window_value, window_time.size(), prefix + ".window_value");
+    if (window_time.size() > 2 * half_ + 1)
+        throw std::invalid_argument("state '" + prefix + ".window_time' holds " + std::to_string(window_time.size()) +
+                                    " samples, more than the window of " + std::to_string(2 * half_ + 1));
+    const std::vector<double>& time = s.real_array(prefix + ".extremum_time");
+    const std::vector<double>& value = s.real_array(prefix + ".extremum_value");
+    const std::vector<std::uint64_t>& maximum = s.count_array(prefix + ".extremum_is_maximum");
+    require_length(value, time.size(), prefix + ".extremum_value");
+    require_length(maximum, time.size(), prefix + ".extremum_is_maximum");
+    std::vector<extremum> extrema;
+    for (std::size_t k = 0; k < time.size(); ++k) {
+        if (maximum[k] > 1)
+            throw std::invalid_argument("state '" + prefix + ".extremum_is_maximum' holds " +
+                                        std::to_string(maximum[k]) + ", expected 0 or 1");
+        extrema.push_back({time[k], value[k], maximum[k] == 1});
+    }
+    t_.assign(window_time.begin(), window_time.end());
+    x_.assign(window_value.begin(), window_value.end());
+    extrema_ = std::move(extrema);
 }
 
 cycle_statistics analyse_cycles(const std::vector<extremum>& extrema) {

@@ -111,6 +111,57 @@ public:
         summary["first_sign_change_time"] = first_sign_change_time();
     }
 
+    std::string kind() const override { return "pair_gap"; }
+
+    void save(saved_state& s) const override {
+        gap_.save(s, "gap");
+        speed_.save(s, "separation_speed");
+        observed_.save(s, "decay_rate_observed");
+        predicted_.save(s, "decay_rate_predicted");
+        ratio_.save(s, "decay_rate_ratio");
+        amplification_.save(s, "explicit_amplification");
+        s.put_counts("samples_sign_changes", {samples_, sign_changes_});
+        s.put_reals("previous", {previous_gap_, previous_time_, previous_rate_});
+        s.put_reals("minimum_gap_crossing", {minimum_gap_, minimum_gap_time_, crossing_time_});
+        // The last sign as 0 (none yet), 1 (positive) or 2 (negative).
+        s.put_count("last_sign", last_sign_ == 0 ? 0 : last_sign_ > 0 ? 1 : 2);
+        s.put_reals("sign_change_time", sign_change_time_);
+        s.put_reals("sign_change_gap", sign_change_gap_);
+    }
+
+    void restore(const saved_state& s) override {
+        const std::vector<std::uint64_t>& counters = s.count_array("samples_sign_changes");
+        const std::vector<double>& previous = s.real_array("previous");
+        const std::vector<double>& minimum = s.real_array("minimum_gap_crossing");
+        const std::vector<double>& change_time = s.real_array("sign_change_time");
+        require_length(counters, 2, "samples_sign_changes");
+        require_length(previous, 3, "previous");
+        require_length(minimum, 3, "minimum_gap_crossing");
+        require_length(s.real_array("sign_change_gap"), change_time.size(), "sign_change_gap");
+        if (change_time.size() > max_stored_sign_changes)
+            throw std::invalid_argument("state 'sign_change_time' holds more than " +
+                                        std::to_string(max_stored_sign_changes) + " entries");
+        const std::uint64_t last_sign = s.count("last_sign");
+        if (last_sign > 2) throw std::invalid_argument("state 'last_sign' = " + std::to_string(last_sign) + ", expected 0, 1 or 2");
+        gap_.restore(s, "gap");
+        speed_.restore(s, "separation_speed");
+        observed_.restore(s, "decay_rate_observed");
+        predicted_.restore(s, "decay_rate_predicted");
+        ratio_.restore(s, "decay_rate_ratio");
+        amplification_.restore(s, "explicit_amplification");
+        samples_ = counters[0];
+        sign_changes_ = counters[1];
+        previous_gap_ = previous[0];
+        previous_time_ = previous[1];
+        previous_rate_ = previous[2];
+        minimum_gap_ = minimum[0];
+        minimum_gap_time_ = minimum[1];
+        crossing_time_ = minimum[2];
+        last_sign_ = last_sign == 0 ? 0 : last_sign == 1 ? 1 : -1;
+        sign_change_time_ = change_time;
+        sign_change_gap_ = s.real_array("sign_change_gap");
+    }
+
 private:
     double first_sign_change_time() const { return sign_change_time_.empty() ? not_a_number : sign_change_time_.front(); }
     double gap_at_first_sign_change() const { return sign_change_gap_.empty() ? not_a_number : sign_change_gap_.front(); }

@@ -78,6 +78,44 @@ public:
         summary["mobility_min_eigenvalue"] = minimum_eigenvalue_;
     }
 
+    std::string kind() const override { return "positive_definiteness"; }
+
+    void save(saved_state& s) const override {
+        s.put_count("every", every_);
+        s.put_counts("samples_failures_undecided", {samples_, failures_, undecided_});
+        s.put_counts("step", step_);
+        s.put_reals("time", time_);
+        s.put_reals("smallest_eigenvalue", eigenvalue_);
+        s.put_reals("positive_definite", success_);
+        s.put_reals("gershgorin_lower_bound", gershgorin_);
+        s.put_reals("extremes", {minimum_eigenvalue_, minimum_eigenvalue_time_, first_failure_time_, largest_asymmetry_});
+    }
+
+    void restore(const saved_state& s) override {
+        if (s.count("every") != every_)
+            throw std::invalid_argument("state 'every' = " + std::to_string(s.count("every")) +
+                                        ", the run checks every " + std::to_string(every_) + " samples");
+        const std::vector<std::uint64_t>& counters = s.count_array("samples_failures_undecided");
+        const std::vector<std::uint64_t>& step = s.count_array("step");
+        const std::vector<double>& extremes = s.real_array("extremes");
+        require_length(counters, 3, "samples_failures_undecided");
+        require_length(extremes, 4, "extremes");
+        for (const char* name : {"time", "smallest_eigenvalue", "positive_definite", "gershgorin_lower_bound"})
+            require_length(s.real_array(name), step.size(), name);
+        samples_ = counters[0];
+        failures_ = counters[1];
+        undecided_ = counters[2];
+        step_ = step;
+        time_ = s.real_array("time");
+        eigenvalue_ = s.real_array("smallest_eigenvalue");
+        success_ = s.real_array("positive_definite");
+        gershgorin_ = s.real_array("gershgorin_lower_bound");
+        minimum_eigenvalue_ = extremes[0];
+        minimum_eigenvalue_time_ = extremes[1];
+        first_failure_time_ = extremes[2];
+        largest_asymmetry_ = extremes[3];
+    }
+
 private:
     system_parameters system_;
     std::uint64_t every_;

@@ -65,6 +65,16 @@ public:
         summary["max_abs_symmetry_residual"] = worst;
     }
 
+    std::string kind() const override { return "tetrahedron_symmetry"; }
+
+    void save(saved_state& s) const override {
+        for (std::size_t k = 0; k < names.size(); ++k) series_[k].save(s, names[k]);
+    }
+
+    void restore(const saved_state& s) override {
+        for (std::size_t k = 0; k < names.size(); ++k) series_[k].restore(s, names[k]);
+    }
+
 private:
     box_settings box_;
     std::array<decimated_series, 8> series_;

@@ -62,7 +62,46 @@ public:
         summary["velocity_spread_largest_max"] = max_.max_abs();
     }
 
+    std::string kind() const override { return "velocity_spread"; }
+
+    void save(saved_state& s) const override {
+        mean_x_.save(s, "mean_velocity_x");
+        mean_y_.save(s, "mean_velocity_y");
+        mean_z_.save(s, "mean_velocity_z");
+        max_.save(s, "max_deviation");
+        rms_.save(s, "rms_deviation");
+        s.put_count("samples", samples_);
+        s.put_reals("initial", words(initial_));
+        s.put_reals("final", words(final_));
+    }
+
+    void restore(const saved_state& s) override {
+        const std::vector<double>& initial = s.real_array("initial");
+        const std::vector<double>& last = s.real_array("final");
+        require_length(initial, 5, "initial");
+        require_length(last, 5, "final");
+        mean_x_.restore(s, "mean_velocity_x");
+        mean_y_.restore(s, "mean_velocity_y");
+        mean_z_.restore(s, "mean_velocity_z");
+        max_.restore(s, "max_deviation");
+        rms_.restore(s, "rms_deviation");
+        samples_ = s.count("samples");
+        initial_ = from_words(initial);
+        final_ = from_words(last);
+    }
+
 private:
+    static std::vector<double> words(const velocity_spread& v) {
+        return {v.mean.x, v.mean.y, v.mean.z, v.max_deviation, v.rms_deviation};
+    }
+    static velocity_spread from_words(const std::vector<double>& w) {
+        velocity_spread v;
+        v.mean = {w[0], w[1], w[2]};
+        v.max_deviation = w[3];
+        v.rms_deviation = w[4];
+        return v;
+    }
+
     decimated_series mean_x_, mean_y_, mean_z_, max_, rms_;
     std::uint64_t samples_ = 0;
     velocity_spread initial_, final_;

@@ -1,6 +1,13 @@
 #pragma once
 // Runs a scenario from start to finish: engine, sampling, observables, H5MD output. Used by
 // `stokesian run` and by every tool that needs a complete run (studies, regression tests).
+//
+// Checkpoints and resume (engine/docs/reliability.md): a run writes <output>.checkpoint (the
+// engine's state bit for bit, the observables' state, where the output stands) every
+// run.checkpoint_every of simulated time, at least every checkpoint_wall_seconds of wall time,
+// and when a signal or stop_after_step stops it early. A run resumed from its checkpoint
+// (resume = true) ends bitwise identical to the uninterrupted run: final state, every trajectory
+// frame, every observable and analysis result. A completed run removes its checkpoint.
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -8,7 +15,10 @@
 #include <map>
 #include <string>
 
+#include <optional>
+
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
 
 namespace stokesian {
@@ -27,13 +37,20 @@ struct run_request {
     std::function<void(const run_progress&)> on_progress;  // called a few times a second
     const std::atomic<int>* stop_signal = nullptr;   // non-zero: stop after the current step
     unsigned threads = 0;                            // CPU worker threads (0: all cores)
+    double checkpoint_wall_seconds = 600.0;          // wall-clock checkpoint interval (0: none by the clock)
+    bool resume = false;                             // continue output.path's interrupted run from its checkpoint
+    std::optional<std::uint64_t> stop_after_step;    // stop there as if interrupted (tests; splitting long runs)
 };
 
 struct run_result {
     std::filesystem::path output;
     std::string status;                     // "completed", "interrupted by signal N ...", "numerical blow-up ..."
     bool failed = false;                    // a numerical blow-up stopped the run (the file is still valid)
+    bool resumable = false;                 // stopped early with a checkpoint: resume = true continues it
     int signal = 0;
+    std::filesystem::path checkpoint;       // the checkpoint of this run ("" when it has none)
+    std::optional<std::uint64_t> checkpoint_step;  // the step of the last checkpoint written or resumed from
+    std::uint64_t resumed_from_step = 0;
     std::uint64_t steps = 0;
     double simulated_time = 0.0;
     double wall_seconds = 0.0;
@@ -43,6 +60,12 @@ struct run_result {
 };
 
 run_result run_scenario(const run_request& request);
+
+// The identity and settings of a run as text, as its checkpoints record them (io::run_checkpoint::run).
+std::map<std::string, std::string> run_record(const scenario& s);
+// The scenario of a checkpointed run: its stored scenario text parsed again, with the stored run
+// settings (command-line overrides included). Throws input_error naming the checkpoint file.
+scenario scenario_from_checkpoint(const io::run_checkpoint& c, const std::filesystem::path& checkpoint_path);
 
 // Digest of a frame's positions, images and velocities, bit for bit (FNV-1a, 64 bit, hex).
 std::string state_digest(const frame& f);

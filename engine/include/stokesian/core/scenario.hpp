@@ -22,9 +22,12 @@ struct run_settings {
     precision_mode precision = reference_precision_mode;
     integrator_kind integrator = integrator_kind::euler;
     bool write_trajectory = true;            // particles/ group (positions, velocities, forces)
+    std::optional<double> checkpoint_every;  // tau_s between checkpoints (a multiple of dt); none: wall clock only
+    double min_separation = 1.0;             // a: a blow-up when two centres come closer (0: off)
 
     std::uint64_t total_steps() const;       // from time or steps
     std::uint64_t sample_interval_steps() const;
+    std::uint64_t checkpoint_interval_steps() const;  // 0 without checkpoint_every
 };
 
 // Streaming observables the scenario asks for (engine/include/stokesian/observables/).
@@ -71,8 +74,9 @@ std::string resolved_configuration(const scenario& s);
 engine_config make_engine_config(const scenario& s);
 
 // Checks run settings after command-line overrides (the loader applies the same rules): dt, time,
-// steps and sample_every positive and finite, exactly one of time/steps, time and sample_every
-// integer multiples of dt (to 1e-9 relative). Throws input_error naming `origin` and the key.
+// steps and sample_every positive and finite, exactly one of time/steps, time, sample_every and
+// checkpoint_every integer multiples of dt (to 1e-9 relative), min_separation finite and >= 0.
+// Throws input_error naming `origin` and the key.
 void validate_run_settings(const run_settings& run, const std::string& origin);
 
 }  // namespace stokesian

@@ -50,11 +50,24 @@ struct box_description {
     vec3<double> edges{0.0, 0.0, 0.0};
 };
 
+// Where a resumed run picks up its output (core/run.hpp): the frames written up to the checkpoint
+// and the digest of the last of them (io::trajectory_digest).
+struct resume_point {
+    std::uint64_t frames = 0;
+    std::string last_frame_digest;
+};
+
 class h5md_writer {
 public:
     // Creates <path>.partial. Throws input_error (one line naming the path) when <path> exists and
     // force is false, or when the directory is missing or not writable; nothing is created then.
     h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box);
+    // Reopens the <path>.partial of an interrupted run to continue it: checks that it is this run's
+    // output (structure, and frame `frames - 1` against the digest), discards the frames after the
+    // checkpoint and the end-of-run groups (/observables, /analysis, /parameters). Throws
+    // input_error naming the partial file when it is missing, damaged or another run's.
+    h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box,
+                const resume_point& resume);
     ~h5md_writer();  // not finished: closes the file, leaves <path>.partial
     h5md_writer(const h5md_writer&) = delete;
     h5md_writer& operator=(const h5md_writer&) = delete;
@@ -74,8 +87,10 @@ public:
     void write_result(const std::string& name, double value,
                       const std::map<std::string, std::string>& attributes = {});
 
-    // Makes what was written so far durable (H5Fflush).
+    // Makes what was written so far durable (H5Fflush, then fsync): the partial file stays
+    // readable with every frame written so far even if the process is killed afterwards.
     void flush();
+    std::uint64_t frames() const;  // trajectory frames in the file
     // Closes the file and renames <path>.partial to <path> (atomically replacing it with force).
     void finish();
 

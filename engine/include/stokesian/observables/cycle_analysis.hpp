@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "stokesian/observables/extrema.hpp"
+#include "stokesian/observables/saved_state.hpp"
 #include "stokesian/observables/statistics.hpp"
 
 namespace stokesian {
@@ -43,6 +44,11 @@ public:
     const std::string& reason() const { return reason_; }  // "" | "gap" | "jump"
     double reference_period() const;                       // NaN before the first period
     const periodicity_criteria& criteria() const { return criteria_; }
+
+    // Checkpoints: the reference periods and the verdict, under "<prefix>.<member>"; restore()
+    // requires the same criteria (they follow from the scenario).
+    void save(saved_state& s, const std::string& prefix) const;
+    void restore(const saved_state& s, const std::string& prefix);
 
 private:
     void declare_lost(double lost_time, double detected_time, std::string reason);

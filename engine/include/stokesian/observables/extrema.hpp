@@ -5,7 +5,10 @@
 // 50-million-step run never stores its trajectory.
 #include <cstddef>
 #include <deque>
+#include <string>
 #include <vector>
+
+#include "stokesian/observables/saved_state.hpp"
 
 namespace stokesian {
 
@@ -28,6 +31,10 @@ public:
     bool add(double time, double value);
 
     const std::vector<extremum>& extrema() const { return extrema_; }
+
+    // Checkpoints: the window and the extrema found, under "<prefix>.<member>".
+    void save(saved_state& s, const std::string& prefix) const;
+    void restore(const saved_state& s, const std::string& prefix);
 
 private:
     std::size_t half_;

@@ -8,6 +8,7 @@
 
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/observables/saved_state.hpp"
 
 namespace stokesian::io { class h5md_writer; }
 
@@ -20,6 +21,14 @@ public:
     virtual void write(io::h5md_writer& out) const = 0;
     // Headline numbers for the terminal and --json (name -> value).
     virtual void summarise(std::map<std::string, double>& summary) const = 0;
+
+    // Checkpoints (core/run.hpp): kind() names the observable in a checkpoint file; save() records
+    // every member that influences write() and summarise(). restore(save()) into a fresh observable
+    // made from the same scenario continues it bit for bit; a state that does not fit the
+    // observable's settings throws std::invalid_argument.
+    virtual std::string kind() const = 0;
+    virtual void save(saved_state& out) const = 0;
+    virtual void restore(const saved_state& in) = 0;
 };
 
 // The observables a scenario asks for, plus the ones every run records (centre of mass).

@@ -1,0 +1,42 @@
+#pragma once
+// A guard shared by the readers of user-supplied HDF5 files (H5MD outputs, checkpoints): before a
+// dataset is read into memory, its claimed size is compared with the storage the file really
+// holds for it, so a corrupted or hostile header claiming 2^40 elements gives one clear error
+// instead of an allocation failure or a crash.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "io/hdf5_handles.hpp"
+
+namespace stokesian::io::hdf5 {
+
+// Deflate, the strongest filter in common use, compresses by at most 1032:1; a filtered dataset
+// claiming more than this many bytes per stored byte cannot be genuine.
+inline constexpr double max_compression_ratio = 1032.0;
+// Datasets never written (fill values only, no storage) are accepted up to this size.
+inline constexpr std::uint64_t max_unstored_bytes = std::uint64_t{1} << 20;
+
+// The number of elements of `dataset`, or a description of why it cannot be read: elements of
+// `element_bytes` each whose total exceeds what the file stores for it (uncompressed: the storage
+// itself; filtered: max_compression_ratio times it; nothing stored: max_unstored_bytes).
+inline std::optional<std::string> unreadable_size(hid_t dataset_id, std::uint64_t elements, std::size_t element_bytes) {
+    const long double needed = static_cast<long double>(elements) * static_cast<long double>(element_bytes);
+    const hsize_t stored = H5Dget_storage_size(dataset_id);
+    long double allowed = static_cast<long double>(max_unstored_bytes);
+    const property_list plist(H5Dget_create_plist(dataset_id));
+    int filters = 0;
+    if (plist) {
+        filters = H5Pget_nfilters(plist.get());
+        if (filters < 0) filters = 0;
+    }
+    const long double factor = filters > 0 ? static_cast<long double>(max_compression_ratio) : 1.0L;
+    if (static_cast<long double>(stored) * factor > allowed) allowed = static_cast<long double>(stored) * factor;
+    if (needed <= allowed) return std::nullopt;
+    last_error();  // H5Dget_storage_size and H5Pget_nfilters may have left a stack behind
+    return "claims " + std::to_string(elements) + " elements but the file stores only " + std::to_string(stored) +
+           " bytes for it (damaged file)";
+}
+
+}  // namespace stokesian::io::hdf5

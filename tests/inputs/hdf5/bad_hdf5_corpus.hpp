@@ -1,0 +1,39 @@
+#pragma once
+// The corpus of broken HDF5 inputs: checkpoint files for `stokesian run --resume`, partial outputs
+// a resume must continue, and H5MD outputs for `stokesian analyze`. Binary files are not
+// committed; write_bad_hdf5_corpus() derives every one deterministically from valid files made by
+// a short run (truncations, flipped bytes, objects removed or retyped, values changed), so the
+// same call always writes the same bytes apart from HDF5's own layout of the base files.
+// Used by tests/regression/quick_bad_inputs_test.cpp and as the fuzzers' seeds (tests/fuzz).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace stokesian::test_inputs {
+
+// How the broken file is used.
+enum class bad_file_role {
+    checkpoint,  // <case>/out.h5.checkpoint next to a valid interrupted out.h5; `run --resume <case>/out.h5`
+    output,      // <case>/out.h5 (the interrupted run's file) next to a valid checkpoint; `run --resume`
+    analyzed,    // <case>/out.h5, `stokesian analyze <case>/out.h5`
+};
+
+struct bad_file_case {
+    std::string name;      // directory of the case under the corpus directory
+    bad_file_role role;
+    std::string expected;  // a part of the one-line error
+    // Bytes flipped inside an H5MD file's raw data cannot be detected (H5MD has no checksums): such
+    // a case may also be read successfully, but never crash or print more than one line.
+    bool may_succeed = false;
+};
+
+// The valid files everything is derived from (written into `dir`):
+//   interrupted.h5 + interrupted.h5.checkpoint: the head-on approaching pair stopped at step 300
+//   complete.h5: a short completed tetrahedron run
+void write_valid_base_files(const std::filesystem::path& dir);
+
+// Writes every case into dir/<name>/ (with its companions: the valid output or checkpoint) and
+// returns the list. Calls write_valid_base_files(dir / "base") first.
+std::vector<bad_file_case> write_bad_hdf5_corpus(const std::filesystem::path& dir);
+
+}  // namespace stokesian::test_inputs

@@ -1,0 +1,87 @@
+#pragma once
+// The built CLI (macro STOKESIAN_CLI) as a real child process: fork/exec with stdout and stderr
+// captured to files, so tests see exit codes, signals and output files as a user does.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace stokesian::test_support {
+
+struct cli_outcome {
+    int exit_code = -1;  // 128 + signal when the child was killed
+    std::string out, err;
+};
+
+class cli_process {
+public:
+    // Starts `STOKESIAN_CLI args...` with stdout/stderr redirected to files in `capture_dir`.
+    cli_process(const std::vector<std::string>& args, const std::filesystem::path& capture_dir) {
+        static int counter = 0;
+        const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(++counter);
+        out_path_ = capture_dir / ("cli_stdout_" + tag);
+        err_path_ = capture_dir / ("cli_stderr_" + tag);
+        const std::string cli = STOKESIAN_CLI;
+        std::fflush(nullptr);  // the child must not inherit (and write out again) buffered output
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            if (!std::freopen(out_path_.c_str(), "w", stdout) || !std::freopen(err_path_.c_str(), "w", stderr)) ::_exit(126);
+            std::vector<char*> argv{const_cast<char*>(cli.c_str())};
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            ::execv(cli.c_str(), argv.data());
+            ::_exit(127);
+        }
+    }
+    cli_process(const cli_process&) = delete;
+    cli_process& operator=(const cli_process&) = delete;
+    ~cli_process() {
+        if (pid_ > 0 && !waited_) {
+            ::kill(pid_, SIGKILL);
+            wait();
+        }
+    }
+
+    pid_t pid() const { return pid_; }
+    void signal(int sig) const { ::kill(pid_, sig); }
+
+    cli_outcome wait() {
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        waited_ = true;
+        cli_outcome o;
+        o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        o.out = slurp(out_path_);
+        o.err = slurp(err_path_);
+        std::error_code ignored;
+        std::filesystem::remove(out_path_, ignored);
+        std::filesystem::remove(err_path_, ignored);
+        return o;
+    }
+
+private:
+    static std::string slurp(const std::filesystem::path& p) {
+        std::ifstream in(p);
+        std::stringstream s;
+        s << in.rdbuf();
+        return s.str();
+    }
+
+    pid_t pid_ = -1;
+    bool waited_ = false;
+    std::filesystem::path out_path_, err_path_;
+};
+
+// Runs to completion.
+inline cli_outcome run_cli(const std::vector<std::string>& args, const std::filesystem::path& capture_dir) {
+    cli_process p(args, capture_dir);
+    return p.wait();
+}
+
+}  // namespace stokesian::test_support
