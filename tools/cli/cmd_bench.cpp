@@ -1,14 +1,17 @@
 // `stokesian bench`: timings (never tests).
 //   bench steps SCENARIO   whole steps per second of a scenario, per precision mode and backend
 //   bench hi               one hydrodynamic velocity update on the GPU, per kernel, mode and N
+//   bench fcc              the paper's benchmark (Section 3.3, Fig. 2): bench_fcc.cpp
+//   bench memory           the appendix's memory-access study (Figs. 6, 7): bench_memory.cpp
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 
+#include "bench/support/bench_inputs.hpp"
+#include "bench_commands.hpp"
 #include "commands.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -19,30 +22,24 @@
 
 namespace stokesian::cli {
 
-namespace {
-
-std::vector<precision_mode> modes_from(const std::string& text) {
-    if (text == "all") {
-        std::vector<precision_mode> all;
-        for (auto m : paper_precision_modes) all.push_back(m);
-        return all;
-    }
-    std::vector<precision_mode> list;
-    std::stringstream s(text);
-    std::string item;
-    // Modes are separated by ';' since each contains a ','.
-    while (std::getline(s, item, ';')) list.push_back(parse_precision_mode(item));
-    return list;
-}
-
-std::vector<std::string> split(const std::string& text, char sep) {
+std::vector<std::string> split_list(const std::string& text, char separator) {
     std::vector<std::string> out;
     std::stringstream s(text);
     std::string item;
-    while (std::getline(s, item, sep))
+    while (std::getline(s, item, separator))
         if (!item.empty()) out.push_back(item);
     return out;
 }
+
+std::vector<precision_mode> precision_modes_from(const std::string& text) {
+    if (text == "all") return {paper_precision_modes.begin(), paper_precision_modes.end()};
+    std::vector<precision_mode> list;
+    // Modes are separated by ';' since each contains a ','.
+    for (const std::string& item : split_list(text, ';')) list.push_back(parse_precision_mode(item));
+    return list;
+}
+
+namespace {
 
 struct steps_options {
     std::string scenario, case_name, backend = "cpu", precision = "all", hi_kernel, csv;
@@ -60,7 +57,7 @@ int bench_steps(const steps_options& o) {
     }
     std::printf("%-18s %8s %-6s %-13s %-16s %10s %12s %12s\n", "scenario", "N", "backend", "hi-kernel", "precision",
                 "steps", "steps/s", "ms/step");
-    for (const precision_mode m : modes_from(o.precision)) {
+    for (const precision_mode m : precision_modes_from(o.precision)) {
         engine_config c = make_engine_config(s);
         c.backend = o.backend;
         c.hi_kernel = o.hi_kernel;
@@ -98,19 +95,6 @@ struct hi_options {
     std::uint64_t seed = 1;
 };
 
-// Uniform random positions at number density n in a periodic box (exact N; the HI kernels do
-// not care about overlaps), all forces (0, 0, -1): the paper's sedimentation load.
-void uniform_system(std::size_t n, double density, std::uint64_t seed, system_parameters& system,
-                    std::vector<vec3<double>>& r, std::vector<vec3<double>>& f) {
-    const double edge = std::cbrt(double(n) / density);
-    system.box = {true, {edge, edge, edge}};
-    std::mt19937_64 rng(seed);
-    auto unit = [&] { return double(rng() >> 11) * 0x1p-53; };
-    r.resize(n);
-    f.assign(n, {0.0, 0.0, -1.0});
-    for (auto& p : r) p = {edge * (unit() - 0.5), edge * (unit() - 0.5), edge * (unit() - 0.5)};
-}
-
 int bench_hi(const hi_options& o) {
 #if defined(STOKESIAN_HAVE_CUDA)
     if (!cuda::device_available()) throw std::runtime_error("bench hi needs a CUDA device; none is available");
@@ -127,13 +111,16 @@ int bench_hi(const hi_options& o) {
     }
     std::printf("%9s %-13s %-4s %6s %11s %11s %11s %10s\n", "N", "kernel", "hi", "block", "median ms", "min ms", "max ms",
                 "Gpair/s");
-    for (const std::string& size : split(o.sizes, ',')) {
+    for (const std::string& size : split_list(o.sizes, ',')) {
         const std::size_t n = std::stoull(size);
-        system_parameters system;
-        std::vector<vec3<double>> r, f;
-        uniform_system(n, o.density, o.seed, system, r, f);
-        for (const std::string& hi : split(o.precisions, ','))
-            for (const std::string& kernel : split(o.kernels, ',')) {
+        // Uniform random positions at density n in a periodic box, forces (0, 0, -1) (the HI kernels
+        // do not care about overlaps): the same generator as `bench fcc --generator uniform`.
+        const bench::benchmark_system s = bench::uniform_system(n, o.density, o.seed, true, false);
+        const system_parameters& system = s.system;
+        const std::vector<vec3<double>>& r = s.state.positions;
+        const std::vector<vec3<double>>& f = s.state.external_forces;
+        for (const std::string& hi : split_list(o.precisions, ','))
+            for (const std::string& kernel : split_list(o.kernels, ',')) {
                 const precision p = parse_precision_mode("hi=" + hi + ",int=f64").hi;
                 const auto t = cuda::time_hi_kernel(kernel, p, system, r, f, o.repeats, o.block);
                 const double gpairs = double(n) * double(n) / (t.median_ms * 1e-3) / 1e9;
@@ -179,9 +166,13 @@ action register_bench(CLI::App& app) {
     hi->add_option("--density", ho->density, "number density n (a^-3)");
     hi->add_option("--seed", ho->seed, "seed of the uniform random positions");
     hi->add_option("--csv", ho->csv, "also write the table as CSV");
-    return [bench, steps, hi, so, ho]() -> int {
+    const bench_subcommand fcc = register_bench_fcc(*bench);
+    const bench_subcommand memory = register_bench_memory(*bench);
+    return [steps, hi, so, ho, fcc, memory]() -> int {
         if (steps->parsed()) return bench_steps(*so);
         if (hi->parsed()) return bench_hi(*ho);
+        if (fcc.app->parsed()) return fcc.run();
+        if (memory.app->parsed()) return memory.run();
         return 2;
     };
 }

@@ -1,0 +1,64 @@
+// The benchmark code on the device, without timing assertions: the appendix's memory kernels read
+// every element they should (their sums are checked exactly inside time_memory_kernel), and the
+// phase timer of the CUDA engine times every step of the paper's fcc system in every kernel and mode.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "bench/support/bench_inputs.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "cuda/memory_benchmark.hpp"
+#include "cuda/phase_benchmark.hpp"
+#include "stokesian/core/phase_timing.hpp"
+
+using namespace stokesian;
+
+TEST(BenchGpu, MemoryKernelsReadEveryElement) {
+    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+    for (const char* kernel : {"naive", "tiling", "small-tiling"})
+        for (const char* pattern : {"linear", "strided", "unordered"})
+            for (const char* element : {"float", "float4"})
+                for (const std::uint32_t n : {1000u, 1337u, 4096u}) {
+                    const cuda::memory_timing t =
+                        cuda::time_memory_kernel(cuda::parse_memory_kernel(kernel), cuda::parse_access_pattern(pattern),
+                                                 cuda::parse_memory_element(element), n, 2);
+                    EXPECT_GT(t.checked_threads, 10u);
+                    EXPECT_LE(t.min_ms, t.median_ms);
+                    EXPECT_LE(t.median_ms, t.max_ms);
+                }
+    EXPECT_THROW(cuda::time_memory_kernel(cuda::memory_kernel::naive, cuda::access_pattern::linear,
+                                          cuda::memory_element::float1, 100, 1),
+                 std::invalid_argument);
+}
+
+TEST(BenchGpu, PhaseTimerTimesEveryStepOfTheFccBenchmark) {
+    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+    const bench::benchmark_system s = bench::fcc_system(4, 0.1, true, true);
+    engine_config c;
+    c.system = s.system;
+    c.backend = "cuda";
+    c.dt = 0.001;
+    phase_run run;
+    run.warmup = 2;
+    run.steps = 12;
+    run.reset_every = 5;
+    for (const char* kernel : {"tiling", "small-tiling"})
+        for (const precision_mode mode : paper_precision_modes) {
+            c.hi_kernel = kernel;
+            c.precision = mode;
+            const phase_timing t = cuda::time_phases(c, s.state, run);
+            EXPECT_EQ(t.steps, 12u);
+            for (step_phase p : step_phases) {
+                EXPECT_GE(t.of(p).min_ms, 0.0) << to_string(p);  // a phase may be below the events' resolution
+                EXPECT_LE(t.of(p).median_ms, t.of(p).max_ms);
+            }
+            EXPECT_GT(t.of(step_phase::hi).mean_ms, 0.0);
+            EXPECT_NEAR(t.step.mean_ms,
+                        t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms,
+                        1e-9 * t.step.mean_ms + 1e-12);
+            EXPECT_EQ(t.description.at("hi_kernel"), kernel);
+            EXPECT_FALSE(t.description.at("device_name").empty());
+        }
+    c.hi_kernel = "fused";
+    EXPECT_THROW(cuda::time_phases(c, s.state, run), std::invalid_argument);
+}

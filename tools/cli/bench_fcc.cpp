@@ -1,0 +1,352 @@
+// `stokesian bench fcc`: the paper's benchmark (Kopp & Hoefling 2012, Section 3.3, Fig. 2). A
+// sedimenting suspension: N particles on an fcc lattice at n = 0.1 a^-3, each dragged by
+// (0, 0, -F), explicit Euler with dt = 0.001 tau_s, lubrication on. For every size, precision mode
+// and HI kernel, the engine's own steps are timed phase by phase (core/phase_timing.hpp): HI
+// (update_velocities), forces + lubrication (update_forces), integration (drift). Reported:
+// ms per step per phase (Fig. 2b), the HI update in G pair/s and as a fraction of the device's
+// peak arithmetic rate, GPU vs CPU (Fig. 2a) with the linear and quadratic regimes fitted
+// (bench/support/regime_fit.hpp). Method and columns: engine/docs/performance.md.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/support/bench_inputs.hpp"
+#include "bench/support/device_peak.hpp"
+#include "bench/support/results_table.hpp"
+#include "bench_commands.hpp"
+#include "bench_fcc_results.hpp"
+#include "cpu/phase_benchmark.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/io/provenance.hpp"
+#if defined(STOKESIAN_HAVE_CUDA)
+#include "cuda/cuda_backend.hpp"
+#include "cuda/phase_benchmark.hpp"
+#endif
+
+namespace stokesian::cli {
+
+namespace {
+
+struct fcc_options {
+    std::string backend = "both";
+    std::string kernels = "small-tiling,tiling";
+    std::string cpu_kernel = "all-pairs";
+    std::string precision = "all";
+    std::string sizes_cells;
+    std::size_t max_n = 0;
+    bool large = false;
+    std::string generator = "fcc";
+    std::string input;
+    std::uint64_t seed = 1;
+    std::string boundary = "periodic";
+    double density = 0.1;
+    std::string lubrication = "on";
+    double dt = 0.001;
+    std::uint64_t steps = 100, min_steps = 10, warmup = 3, reset_every = 5;
+    double max_seconds = 2.0;
+    std::uint64_t cpu_steps = 10, cpu_warmup = 1;
+    std::size_t cpu_max_n = 11000;
+    unsigned threads = 0;
+    std::string csv, h5, write_velocities;
+};
+
+// What the GPU can do at most (nothing when the architecture is not in the table).
+struct device_peak {
+    std::optional<double> fp32_gflops, fp64_gflops;
+};
+
+std::string text_or(const std::map<std::string, std::string>& d, const std::string& key, const std::string& fallback = "") {
+    const auto found = d.find(key);
+    return found == d.end() ? fallback : found->second;
+}
+
+device_peak peak_of(const std::map<std::string, std::string>& device) {
+    device_peak p;
+    const std::string cc = text_or(device, "compute_capability");
+    const auto dot = cc.find('.');
+    if (dot == std::string::npos) return p;
+    const int major = std::stoi(cc.substr(0, dot)), minor = std::stoi(cc.substr(dot + 1));
+    const int sms = std::stoi(text_or(device, "multiprocessors", "0"));
+    const double clock_khz = std::stod(text_or(device, "sm_clock_khz", "0"));
+    if (auto lanes = bench::fp32_lanes_per_sm(major, minor)) p.fp32_gflops = bench::peak_gflops(sms, *lanes, clock_khz);
+    if (auto lanes = bench::fp64_lanes_per_sm(major, minor)) p.fp64_gflops = bench::peak_gflops(sms, *lanes, clock_khz);
+    return p;
+}
+
+std::string cpu_model_name() {
+    std::ifstream in("/proc/cpuinfo");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+        }
+    return "cpu";
+}
+
+double as_number(const std::map<std::string, std::string>& d, const std::string& key) {
+    const std::string v = text_or(d, key);
+    return v.empty() ? NAN : std::stod(v);
+}
+
+measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
+                    const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
+    engine_config c;
+    c.system = s.system;
+    c.precision = mode;
+    c.backend = backend;
+    c.hi_kernel = kernel;
+    c.dt = o.dt;
+    c.threads = o.threads;
+    phase_run run;
+    run.reset_every = o.reset_every;
+    phase_timing t;
+    if (backend == "cuda") {
+#if defined(STOKESIAN_HAVE_CUDA)
+        run.steps = o.steps;
+        run.min_steps = std::min(o.min_steps, o.steps);
+        run.warmup = o.warmup;
+        run.max_seconds = o.max_seconds;
+        t = cuda::time_phases(c, s.state, run);
+#endif
+    } else {
+        run.steps = o.cpu_steps;
+        run.min_steps = std::min<std::uint64_t>(3, o.cpu_steps);
+        run.warmup = o.cpu_warmup;
+        run.max_seconds = o.max_seconds;
+        t = cpu::time_phases(c, s.state, run);
+    }
+    measurement m{backend, kernel, mode, s.state.size(), t, {}};
+    const double n = double(s.state.size());
+    const double hi_ms = t.of(step_phase::hi).median_ms;
+    const double gpairs = n * n / (hi_ms * 1e-3) / 1e9;
+    const int flops = bench::flops_per_pair(mode.hi);
+    const double gflops = gpairs * flops;
+    std::optional<double> peak_gflops;
+    if (backend == "cuda") peak_gflops = mode.hi == precision::f64 ? peak.fp64_gflops : peak.fp32_gflops;
+    auto& r = m.row;
+    r["backend"] = backend;
+    r["device"] = backend == "cuda" ? text_or(t.description, "device_name") : cpu_model_name();
+    r["kernel"] = text_or(t.description, "hi_kernel", kernel);
+    r["precision"] = to_string(mode);
+    r["hi_precision"] = std::string(to_string(mode.hi));
+    r["source"] = s.source;
+    r["boundary"] = s.system.box.periodic ? "periodic" : "open";
+    r["lubrication"] = s.system.lubrication.enabled ? "on" : "off";
+    r["particles"] = n;
+    r["cells"] = s.cells ? double(s.cells) : NAN;
+    r["threads"] = backend == "cpu" ? as_number(t.description, "threads") : NAN;
+    r["steps"] = double(t.steps);
+    r["warmup"] = double(run.warmup);
+    r["reset_every"] = double(run.reset_every);
+    auto put = [&](const std::string& name, const duration_statistics& d) {
+        r[name + "_ms"] = d.mean_ms;
+        r[name + "_median_ms"] = d.median_ms;
+        r[name + "_min_ms"] = d.min_ms;
+        r[name + "_max_ms"] = d.max_ms;
+    };
+    put("step", t.step);
+    put("hi", t.of(step_phase::hi));
+    put("forces", t.of(step_phase::forces));
+    put("drift", t.of(step_phase::drift));
+    r["hi_gpairs_per_second"] = gpairs;
+    r["flops_per_pair"] = double(flops);
+    r["hi_gflops"] = gflops;
+    r["peak_gflops"] = peak_gflops ? *peak_gflops : NAN;
+    r["peak_fraction"] = peak_gflops ? gflops / *peak_gflops : NAN;
+    r["arithmetic_unit"] = bench::arithmetic_unit(mode.hi);
+    return m;
+}
+
+std::filesystem::path fits_path_for(const std::filesystem::path& csv) {
+    std::filesystem::path p = csv;
+    p.replace_filename(csv.stem().string() + "_fits" + csv.extension().string());
+    return p;
+}
+
+std::vector<bench::benchmark_system> systems_to_run(const fcc_options& o) {
+    const bool periodic = o.boundary == "periodic";
+    const bool lubrication = o.lubrication == "on";
+    if (!o.input.empty()) return {bench::read_system(o.input, periodic, o.density, lubrication)};
+    std::vector<int> cells;
+    for (const std::string& item : split_list(o.sizes_cells, ',')) {
+        try {
+            cells.push_back(std::stoi(item));
+        } catch (const std::exception&) {
+            throw input_error("--sizes-cells: expected whole numbers separated by ',', got '" + item + "'");
+        }
+    }
+    std::vector<bench::benchmark_system> systems;
+    for (int m : bench::fcc_cells_to_run(cells, o.max_n, o.large)) {
+        if (o.generator == "fcc") systems.push_back(bench::fcc_system(m, o.density, periodic, lubrication));
+        else systems.push_back(bench::uniform_system(bench::fcc_particles(m), o.density, o.seed, periodic, lubrication));
+        systems.back().cells = m;
+    }
+    if (systems.empty()) throw input_error("--max-n " + std::to_string(o.max_n) + " leaves no size to run");
+    return systems;
+}
+
+void write_velocities(const fcc_options& o, const bench::benchmark_system& s, const std::string& backend,
+                      const std::string& kernel, precision_mode mode) {
+    engine_config c;
+    c.system = s.system;
+    c.precision = mode;
+    c.backend = backend;
+    c.hi_kernel = kernel;
+    c.dt = o.dt;
+    c.threads = o.threads;
+    const auto e = make_engine(c, s.state);  // computes the forces and one HI update at construction
+    frame f;
+    e->read_frame(f);
+    auto attributes = e->description();
+    attributes["source"] = s.source;
+    attributes["particles"] = std::to_string(s.state.size());
+    attributes["what"] = "one HI update v = mu F (Rotne-Prager, radius 1, mu0 1) of the first configuration of stokesian "
+                         "bench fcc; forces are the total forces fed to it";
+    bench::write_hi_update(o.write_velocities, f, s.system, attributes);
+    std::printf("wrote the velocities of one HI update (%s, %s, %s, N = %zu) to %s\n", backend.c_str(),
+                text_or(attributes, "hi_kernel", kernel).c_str(), to_string(mode).c_str(), s.state.size(),
+                o.write_velocities.c_str());
+}
+
+int bench_fcc(const fcc_options& o) {
+    if (o.backend != "cuda" && o.backend != "cpu" && o.backend != "both")
+        throw input_error("--backend: expected cuda, cpu or both, got '" + o.backend + "'");
+    const bool use_gpu = o.backend != "cpu", use_cpu = o.backend != "cuda";
+    const std::vector<precision_mode> modes = precision_modes_from(o.precision);
+    const std::vector<std::string> kernels = split_list(o.kernels, ',');
+    if (modes.empty() || (use_gpu && kernels.empty())) throw input_error("--precision and --kernels must name at least one");
+    const std::vector<bench::benchmark_system> systems = systems_to_run(o);
+
+    std::map<std::string, std::string> device;
+    device_peak peak;
+    if (use_gpu) {
+#if defined(STOKESIAN_HAVE_CUDA)
+        if (!cuda::device_available())
+            throw std::runtime_error("bench fcc --backend " + o.backend + " needs a CUDA device; none is available "
+                                     "(--backend cpu times the CPU alone)");
+        device = cuda::device_description();
+        peak = peak_of(device);
+        std::printf("device: %s (cc %s, %s SMs, SM clock %s kHz, memory clock %s kHz), driver %s, runtime %s, flags %s\n",
+                    device.at("device_name").c_str(), device.at("compute_capability").c_str(),
+                    device.at("multiprocessors").c_str(), device.at("sm_clock_khz").c_str(),
+                    device.at("memory_clock_khz").c_str(), device.at("driver_version").c_str(),
+                    device.at("runtime_version").c_str(), device.at("cuda_fp_flags").c_str());
+        if (peak.fp32_gflops)
+            std::printf("peak (SMs x lanes x 2 x max SM clock): FP32 %.0f Gflop/s, FP64 %.0f Gflop/s\n", *peak.fp32_gflops,
+                        peak.fp64_gflops ? *peak.fp64_gflops : NAN);
+#else
+        throw std::runtime_error("bench fcc --backend " + o.backend + " needs the CUDA backend, which this build does not "
+                                 "have (--backend cpu times the CPU alone)");
+#endif
+    }
+    const unsigned hardware_threads = std::thread::hardware_concurrency();
+    if (use_cpu)
+        std::printf("cpu: %s, %u threads (of %u hardware threads), CPU times for N <= %zu, %llu steps\n",
+                    cpu_model_name().c_str(), o.threads ? o.threads : hardware_threads, hardware_threads, o.cpu_max_n,
+                    static_cast<unsigned long long>(o.cpu_steps));
+
+    if (!o.write_velocities.empty())
+        write_velocities(o, systems.front(), use_gpu ? "cuda" : "cpu", use_gpu ? kernels.front() : o.cpu_kernel,
+                         modes.front());
+
+    bench::results_table table = measurement_table();
+    std::vector<measurement> all;
+    print_header();
+    for (const auto& s : systems)
+        for (const precision_mode mode : modes) {
+            if (use_gpu)
+                for (const std::string& kernel : kernels) {
+                    all.push_back(measure("cuda", kernel, mode, s, o, peak));
+                    print_row(all.back());
+                }
+            if (use_cpu && s.state.size() <= o.cpu_max_n) {
+                all.push_back(measure("cpu", o.cpu_kernel, mode, s, o, peak));
+                print_row(all.back());
+            }
+        }
+    if (all.empty()) throw input_error("nothing to time: every size is above --cpu-max-n " + std::to_string(o.cpu_max_n));
+
+    bench::results_table fits = fit_table();
+    add_fits(all, fits);
+    for (const auto& m : all) table.add_row(m.row);
+
+    if (!o.csv.empty()) {
+        table.write_csv(o.csv);
+        fits.write_csv(fits_path_for(o.csv));
+    }
+    if (!o.h5.empty()) {
+        std::map<std::string, std::string> attributes = io::build_provenance();
+        for (const auto& [k, v] : io::run_provenance(invocation_argc(), invocation_argv())) attributes[k] = v;
+        for (const auto& [k, v] : device) attributes["device_" + k] = v;
+        attributes["benchmark"] = "fcc";
+        attributes["cpu_model"] = cpu_model_name();
+        attributes["cpu_hardware_threads"] = std::to_string(hardware_threads);
+        attributes["density"] = std::to_string(o.density);
+        attributes["dt"] = std::to_string(o.dt);
+        attributes["method"] =
+            "engine steps timed phase by phase (CUDA events / steady_clock), after warm-up steps; engine reset to the "
+            "initial state every reset_every steps outside the timed region; *_ms means (they add up), *_median_ms, "
+            "*_min_ms, *_max_ms over the timed steps; G pair/s = N^2 / hi_median_ms; fits on the medians; "
+            "engine/docs/performance.md";
+        attributes["flops_per_pair"] = "41 (hi=f32, hi=f64), 68 (hi=ds): engine/docs/performance.md";
+        attributes["peak"] = "SMs x lanes per SM (FP32 128, FP64 64 on Hopper) x 2 (FMA) x cudaDevAttrClockRate (the "
+                             "maximum SM clock; the clock held under load may be lower)";
+        bench::write_tables_h5(o.h5, {{"measurements", &table}, {"fits", &fits}}, attributes);
+    }
+    return 0;
+}
+
+}  // namespace
+
+bench_subcommand register_bench_fcc(CLI::App& bench) {
+    auto o = std::make_shared<fcc_options>();
+    auto* c = bench.add_subcommand("fcc", "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
+                                          "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
+    c->add_option("--backend", o->backend, "cuda | cpu | both")->capture_default_str();
+    c->add_option("--kernels", o->kernels, "GPU HI kernels, comma-separated")->capture_default_str();
+    c->add_option("--cpu-kernel", o->cpu_kernel, "CPU HI loop: all-pairs | symmetric")->capture_default_str();
+    c->add_option("--precision", o->precision, "'all' (the paper's four and f64) or modes separated by ';'")
+        ->capture_default_str();
+    c->add_option("--sizes-cells", o->sizes_cells,
+                  "fcc unit cells per side, comma-separated: N = 4 m^3 (default 4,6,8,10,14,20,30,37: N = 256 ... 202 612)");
+    c->add_option("--max-n", o->max_n, "skip sizes with more particles (0: no limit)");
+    c->add_flag("--large", o->large, "also m = 50, 63 (N = 500 000, 1 000 188)");
+    c->add_option("--generator", o->generator, "fcc | uniform (uniform random positions, same N)")
+        ->check(CLI::IsMember({"fcc", "uniform"}))
+        ->capture_default_str();
+    c->add_option("--input", o->input, "positions (and forces) from an HDF5/H5MD file instead of a generator");
+    c->add_option("--seed", o->seed, "seed of the uniform generator")->capture_default_str();
+    c->add_option("--boundary", o->boundary, "periodic | open")->check(CLI::IsMember({"periodic", "open"}))->capture_default_str();
+    c->add_option("--density", o->density, "number density n (a^-3)")->capture_default_str();
+    c->add_option("--lubrication", o->lubrication, "on | off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+    c->add_option("--dt", o->dt, "time step (tau_s)")->capture_default_str();
+    c->add_option("--steps", o->steps, "GPU: timed steps at most (the paper: 100)")->capture_default_str();
+    c->add_option("--min-steps", o->min_steps, "GPU: timed steps at least")->capture_default_str();
+    c->add_option("--max-seconds", o->max_seconds,
+                  "wall-time budget of the timed steps of one configuration (stops at a reset once spent and "
+                  "--min-steps are done; 0: no budget)")
+        ->capture_default_str();
+    c->add_option("--warmup", o->warmup, "GPU: untimed steps first")->capture_default_str();
+    c->add_option("--reset-every", o->reset_every,
+                  "back to the initial state every this many steps, outside the timed region (the explicit "
+                  "lubrication scheme is unstable on the lattice; 0: never)")
+        ->capture_default_str();
+    c->add_option("--cpu-steps", o->cpu_steps, "CPU: timed steps at most")->capture_default_str();
+    c->add_option("--cpu-warmup", o->cpu_warmup, "CPU: untimed steps first")->capture_default_str();
+    c->add_option("--cpu-max-n", o->cpu_max_n, "CPU: only sizes up to this N")->capture_default_str();
+    c->add_option("--threads", o->threads, "CPU threads (0: all hardware threads)")->capture_default_str();
+    c->add_option("--csv", o->csv, "measurements as CSV; the fits go to <name>_fits.csv");
+    c->add_option("--h5", o->h5, "measurements and fits as HDF5 (one dataset per column, provenance attributes)");
+    c->add_option("--write-velocities", o->write_velocities,
+                  "write positions, forces and the velocities of one HI update of the first configuration (HDF5)");
+    return {c, [o] { return bench_fcc(*o); }};
+}
+
+}  // namespace stokesian::cli

@@ -1,0 +1,137 @@
+#include "bench_fcc_results.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "bench/support/regime_fit.hpp"
+
+namespace stokesian::cli {
+
+bench::results_table measurement_table() {
+    using k = bench::results_table::kind;
+    std::vector<bench::results_table::column> c{
+        {"backend", k::text},   {"device", k::text},      {"kernel", k::text},     {"precision", k::text},
+        {"hi_precision", k::text}, {"source", k::text},   {"boundary", k::text},   {"lubrication", k::text},
+        {"particles", k::number}, {"cells", k::number},   {"threads", k::number},  {"steps", k::number},
+        {"warmup", k::number},  {"reset_every", k::number}};
+    for (const std::string phase : {"step", "hi", "forces", "drift"})
+        for (const std::string stat : {"_ms", "_median_ms", "_min_ms", "_max_ms"}) c.push_back({phase + stat, k::number});
+    for (const std::string name : {"hi_gpairs_per_second", "flops_per_pair", "hi_gflops", "peak_gflops", "peak_fraction",
+                                   "speedup_vs_cpu"})
+        c.push_back({name, k::number});
+    c.push_back({"arithmetic_unit", k::text});
+    return bench::results_table(c);
+}
+
+bench::results_table fit_table() {
+    using k = bench::results_table::kind;
+    return bench::results_table({{"backend", k::text},
+                                 {"kernel", k::text},
+                                 {"precision", k::text},
+                                 {"quantity", k::text},
+                                 {"points", k::number},
+                                 {"linear_points", k::number},
+                                 {"quadratic_points", k::number},
+                                 {"linear_slope_ms", k::number},
+                                 {"linear_intercept_ms", k::number},
+                                 {"quadratic_ms_per_pair", k::number},
+                                 {"crossover_n", k::number},
+                                 {"linear_max_n", k::number},
+                                 {"quadratic_min_n", k::number},
+                                 {"linear_residual", k::number},
+                                 {"quadratic_residual", k::number},
+                                 {"speedup_vs_cpu", k::number}});
+}
+
+void print_header() {
+    std::printf("%-5s %-13s %-15s %9s %6s %10s %10s %10s %10s %9s %7s\n", "back", "kernel", "precision", "N", "steps",
+                "step ms", "HI ms", "forces ms", "drift ms", "Gpair/s", "peak %");
+}
+
+void print_row(const measurement& m) {
+    const auto& r = m.row;
+    auto num = [&](const char* name) { return std::get<double>(r.at(name)); };
+    std::printf("%-5s %-13s %-15s %9zu %6.0f %10.4g %10.4g %10.4g %10.4g %9.4g %7.3g\n", m.backend.c_str(),
+                std::get<std::string>(r.at("kernel")).c_str(), to_string(m.mode).c_str(), m.particles, num("steps"),
+                num("step_ms"), num("hi_ms"), num("forces_ms"), num("drift_ms"), num("hi_gpairs_per_second"),
+                100.0 * num("peak_fraction"));
+    std::fflush(stdout);
+}
+
+// Fits t(N) of each (backend, kernel, mode) series and adds the speedups over the CPU.
+void add_fits(std::vector<measurement>& all, bench::results_table& fits) {
+    // GPU vs CPU at the same N and mode (the HI update, medians).
+    for (auto& g : all) {
+        if (g.backend != "cuda") continue;
+        for (const auto& c : all)
+            if (c.backend == "cpu" && c.particles == g.particles && c.mode == g.mode)
+                g.row["speedup_vs_cpu"] = c.timing.of(step_phase::hi).median_ms / g.timing.of(step_phase::hi).median_ms;
+    }
+    struct series {
+        std::string backend, kernel;
+        precision_mode mode;
+    };
+    std::vector<series> keys;
+    for (const auto& m : all) {
+        bool known = false;
+        for (const auto& k : keys) known = known || (k.backend == m.backend && k.kernel == m.kernel && k.mode == m.mode);
+        if (!known) keys.push_back({m.backend, m.kernel, m.mode});
+    }
+    struct fitted {
+        series key;
+        std::string quantity;
+        bench::regime_split split;
+        std::size_t points;
+    };
+    std::vector<fitted> results;
+    for (const auto& k : keys)
+        for (const std::string quantity : {"hi_median_ms", "step_median_ms"}) {
+            std::vector<double> n, t;
+            for (const auto& m : all)
+                if (m.backend == k.backend && m.kernel == k.kernel && m.mode == k.mode) {
+                    n.push_back(double(m.particles));
+                    t.push_back(std::get<double>(m.row.at(quantity)));
+                }
+            try {
+                results.push_back({k, quantity, bench::split_regimes(n, t), n.size()});
+            } catch (const std::invalid_argument&) {
+                // no usable times (all zero at the clock's resolution): nothing to fit
+            }
+        }
+    for (const auto& f : results) {
+        double speedup = NAN;
+        if (f.key.backend == "cuda")
+            for (const auto& c : results)
+                if (c.key.backend == "cpu" && c.key.mode == f.key.mode && c.quantity == f.quantity)
+                    speedup = c.split.quadratic.coefficient / f.split.quadratic.coefficient;
+        const auto& s = f.split;
+        fits.add_row({{"backend", f.key.backend},
+                      {"kernel", f.key.kernel},
+                      {"precision", to_string(f.key.mode)},
+                      {"quantity", f.quantity},
+                      {"points", double(f.points)},
+                      {"linear_points", double(s.linear_points)},
+                      {"quadratic_points", double(s.quadratic_points)},
+                      {"linear_slope_ms", s.linear ? s.linear->slope : NAN},
+                      {"linear_intercept_ms", s.linear ? s.linear->intercept : NAN},
+                      {"quadratic_ms_per_pair", s.quadratic.coefficient},
+                      {"crossover_n", s.crossover_n ? *s.crossover_n : NAN},
+                      {"linear_max_n", s.linear ? s.linear_max_n : NAN},
+                      {"quadratic_min_n", s.quadratic_min_n},
+                      {"linear_residual", s.linear ? s.linear->residual : NAN},
+                      {"quadratic_residual", s.quadratic.residual},
+                      {"speedup_vs_cpu", speedup}});
+        if (f.quantity == "hi_median_ms") {
+            std::printf("fit %-4s %-13s %-15s HI: ", f.key.backend.c_str(), f.key.kernel.c_str(), to_string(f.key.mode).c_str());
+            if (s.linear)
+                std::printf("t = %.4g ms x N %+.4g ms (N <= %.0f), ", s.linear->slope, s.linear->intercept, s.linear_max_n);
+            std::printf("t = %.4g ms x N^2 (N >= %.0f)", s.quadratic.coefficient, s.quadratic_min_n);
+            if (s.crossover_n) std::printf(", crossover N = %.0f", *s.crossover_n);
+            if (std::isfinite(speedup)) std::printf(", speedup over the CPU (quadratic regime) %.3g", speedup);
+            std::printf("\n");
+        }
+    }
+}
+
+}  // namespace stokesian::cli
