@@ -30,6 +30,7 @@ void register_commands(CLI::App& app) {
     add(app, register_run);
     add(app, register_analyze);
     add(app, register_mobility_check);
+    add(app, register_bench);
 }
 
 int run_selected([[maybe_unused]] CLI::App& app) {

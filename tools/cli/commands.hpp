@@ -10,6 +10,7 @@ using action = std::function<int()>;
 action register_run(CLI::App& app);
 action register_analyze(CLI::App& app);
 action register_mobility_check(CLI::App& app);
+action register_bench(CLI::App& app);
 
 void register_commands(CLI::App& app);
 
