@@ -15,7 +15,7 @@ using mat3 = std::array<std::array<double, 3>, 3>;
 
 // The 3x3 matrix of mu_ij/mu0 from its action on the unit vectors.
 mat3 tensor_matrix(vec3<double> r, hydrodynamic_tensor kind, double a = 1.0) {
-    const mobility_parameters<double> p{a, 1.0, kind};
+    const mobility_parameters<double> p = make_mobility_parameters(a, 1.0, kind);
     const pair_tensor<double> t = pair_mobility_tensor(r, p);
     mat3 m{};
     const vec3<double> e[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
@@ -40,7 +40,7 @@ double frobenius(const mat3& a) { return frobenius_difference(a, mat3{}); }
 // Eigenvalues of the 6x6 two-sphere mobility [[I, T], [T, I]] (units of mu0) are 1 +- lambda(T);
 // T = A I + B r r has eigenvalues A + B r^2 (along r) and A (twice, transverse).
 double smallest_two_sphere_eigenvalue(double r, hydrodynamic_tensor kind) {
-    const mobility_parameters<double> p{1.0, 1.0, kind};
+    const mobility_parameters<double> p = make_mobility_parameters(1.0, 1.0, kind);
     const pair_tensor<double> t = pair_mobility_tensor(vec3<double>{r, 0, 0}, p);
     const double along = t.identity + t.dyadic * r * r, across = t.identity;
     return 1.0 - std::max(std::fabs(along), std::fabs(across));
@@ -114,7 +114,7 @@ TEST(Mobility, SelfTermIsStokesMobility) {
     const vec3<double> v = self_velocity(vec3<double>{1, -2, 3}, mu0);
     EXPECT_EQ(v.y, -2 * mu0);
     interaction_parameters<double> p{};
-    p.mobility = {a, mu0, hydrodynamic_tensor::rotne_prager};
+    p.mobility = make_mobility_parameters(a, mu0, hydrodynamic_tensor::rotne_prager);
     const vec3<double> c = hydrodynamic_contribution(true, vec3<double>{1, 2, 3}, vec3<double>{1, 2, 3},
                                                      vec3<double>{0, 0, -1}, p);
     EXPECT_EQ(c.z, -mu0);
@@ -122,7 +122,7 @@ TEST(Mobility, SelfTermIsStokesMobility) {
 
 TEST(Mobility, ContributionIsTranslationInvariant) {
     interaction_parameters<double> p{};
-    p.mobility = {1.0, 1.0, hydrodynamic_tensor::rotne_prager};
+    p.mobility = make_mobility_parameters(1.0, 1.0, hydrodynamic_tensor::rotne_prager);
     p.box = {false, {0, 0, 0}};
     const vec3<double> ri{0.5, -1.25, 3.0}, rj{4.0, 2.0, -1.5}, f{0.25, -0.5, -1.0};
     const vec3<double> shift{64.0, -128.0, 32.0};  // powers of two: the shifted differences are exact
@@ -132,8 +132,8 @@ TEST(Mobility, ContributionIsTranslationInvariant) {
 TEST(Mobility, OseenIsTheFarFieldOfRotnePragerInSingleAndDouble) {
     // The float and double instantiations are the same formula: their results agree to float rounding.
     const vec3<double> r{3.0, -4.0, 12.0};  // |r| = 13
-    const mobility_parameters<double> pd{1.0, 1.0, hydrodynamic_tensor::rotne_prager};
-    const mobility_parameters<float> pf{1.0f, 1.0f, hydrodynamic_tensor::rotne_prager};
+    const mobility_parameters<double> pd = make_mobility_parameters(1.0, 1.0, hydrodynamic_tensor::rotne_prager);
+    const mobility_parameters<float> pf = make_mobility_parameters(1.0f, 1.0f, hydrodynamic_tensor::rotne_prager);
     const vec3<double> f{0, 0, -1};
     const vec3<double> vd = apply_pair_tensor(pair_mobility_tensor(r, pd), r, f, 1.0);
     const vec3<float> rf{3.0f, -4.0f, 12.0f}, ff{0, 0, -1};

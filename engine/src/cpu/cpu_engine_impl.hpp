@@ -135,19 +135,9 @@ void cpu_engine<Policy>::velocities_symmetric() {
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) {
             const vec3<W> r_ij = minimum_image(position_w_[i] - position_w_[j], params_.box);
-            vec3<W> to_i{}, to_j{};
-            bool first = true;
-            const W images = for_each_image(r_ij, params_.box, [&](vec3<W> r) {
-                const pair_tensor<W> t = pair_mobility_tensor(r, params_.mobility);
-                const vec3<W> a = apply_pair_tensor(t, r, force_[j], mu0), b = apply_pair_tensor(t, r, force_[i], mu0);
-                to_i = first ? a : to_i + a;
-                to_j = first ? b : to_j + b;
-                first = false;
-            });
-            if (images != W(1)) {
-                to_i = (W(1) / images) * to_i;
-                to_j = (W(1) / images) * to_j;
-            }
+            const pair_tensor<W> t = pair_mobility_tensor(r_ij, params_.mobility);
+            const tie_split<W> r = split_ties(r_ij, params_.box);
+            const vec3<W> to_i = apply_pair_tensor(t, r, force_[j], mu0), to_j = apply_pair_tensor(t, r, force_[i], mu0);
             accumulate(velocity_[i], to_i);
             accumulate(velocity_[j], to_j);
         }

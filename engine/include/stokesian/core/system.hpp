@@ -50,7 +50,7 @@ interaction_parameters<W> make_interaction_parameters(const system_parameters& s
     const W a = static_cast<W>(s.radius);
     const W mu0 = static_cast<W>(s.self_mobility);
     interaction_parameters<W> p{};
-    p.mobility = {a, mu0, s.tensor};
+    p.mobility = make_mobility_parameters(a, mu0, s.tensor);
     p.lubrication = {s.lubrication.enabled, a, mu0, static_cast<W>(s.lubrication.min_gap)};
     p.pair = {s.pair_force.kind, static_cast<W>(s.pair_force.strength), static_cast<W>(s.pair_force.range),
               static_cast<W>(s.pair_force.cutoff), a};

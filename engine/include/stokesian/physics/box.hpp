@@ -17,13 +17,15 @@ struct box_geometry {
     vec3<W> edges;  // L; ignored when open
 };
 
-// d must come from two wrapped positions, so |d_k| < L_k and one correction suffices.
+// d must come from two wrapped positions, so |d_k| < L_k and one correction suffices. Written
+// without branches (the O(N^2) kernels evaluate it for every pair): the shift is +1, 0 or -1, and
+// d - shift L is exact in every case (Sterbenz, or d - 0), so the result equals the comparison form
+// bit for bit, also under FMA contraction.
 template <class W>
 STOKESIAN_HD_INLINE W minimum_image_component(W d, W edge) {
     const W half = W(0.5) * edge;
-    if (d > half) return d - edge;
-    if (d < -half) return d + edge;
-    return d;
+    const W shift = W(d > half) - W(d < -half);
+    return d - shift * edge;
 }
 
 template <class W>

@@ -22,47 +22,32 @@ struct interaction_parameters {
 };
 
 // Tie rule for the long-ranged HI: a separation component of exactly +-L/2 has two equidistant
-// images, and the pair's mobility is the average over them (weight 1/2 per tied component; the
-// weights 1/2, 1/4, 1/8 are exact). The average is even in each tied component, so
-// mu_ij = mu_ji^T still holds and a perfect periodic lattice stays translation invariant: every
-// particle sees the same neighbourhood (fcc boxes have such ties). Short-range forces never meet
-// ties: the loader requires L > 2 x their cutoff.
+// images, and the pair's mobility is the average over them (weight 1/2 per tied component). The
+// average is even in each tied component, so mu_ij = mu_ji^T still holds and a perfect periodic
+// lattice stays translation invariant: every particle sees the same neighbourhood (fcc boxes have
+// such ties). Short-range forces never meet ties: the loader requires L > 2 x their cutoff.
 //
-// Calls visit(r) for r_ij, or for each equidistant image of a tied r_ij; returns how many images
-// were visited (1, 2, 4 or 8), by which the caller divides its sum.
-template <class W, class Visit>
-STOKESIAN_HD_INLINE W for_each_image(vec3<W> r_ij, const box_geometry<W>& box, Visit&& visit) {
+// All images have the same |r|, hence the same A and B in mu0 [A I + B r r]; averaging r r over
+// the sign flips of the tied components removes its cross terms with them:
+//   (r r)_avg f = (u . f) u + t (.) t (.) f,
+// u = r with the tied components zeroed, t = r with the untied ones zeroed, (.) the component-wise
+// product. Without ties t = 0 and this is (r . f) r (physics/mobility.hpp: tie_split,
+// apply_pair_tensor). No branch: the kernels stay straight-line.
+template <class W>
+STOKESIAN_HD_INLINE tie_split<W> split_ties(vec3<W> r, const box_geometry<W>& box) {
     const vec3<W> half = W(0.5) * box.edges;
-    const bool tie_x = box.periodic && (r_ij.x == half.x || r_ij.x == -half.x);
-    const bool tie_y = box.periodic && (r_ij.y == half.y || r_ij.y == -half.y);
-    const bool tie_z = box.periodic && (r_ij.z == half.z || r_ij.z == -half.z);
-    if (!(tie_x || tie_y || tie_z)) {
-        visit(r_ij);
-        return W(1);
-    }
-    W images = W(0);
-    for (int sx = 0; sx < (tie_x ? 2 : 1); ++sx)
-        for (int sy = 0; sy < (tie_y ? 2 : 1); ++sy)
-            for (int sz = 0; sz < (tie_z ? 2 : 1); ++sz) {
-                visit(vec3<W>{sx ? -r_ij.x : r_ij.x, sy ? -r_ij.y : r_ij.y, sz ? -r_ij.z : r_ij.z});
-                images += W(1);
-            }
-    return images;
+    const bool x = box.periodic && math::abs(r.x) == half.x;
+    const bool y = box.periodic && math::abs(r.y) == half.y;
+    const bool z = box.periodic && math::abs(r.z) == half.z;
+    return {{x ? W(0) : r.x, y ? W(0) : r.y, z ? W(0) : r.z}, {x ? r.x : W(0), y ? r.y : W(0), z ? r.z : W(0)}};
 }
 
 // mu_ij . f for a minimum-image separation r_ij, with the tie rule above. Fast: see
 // distance_and_inverse (mobility.hpp).
 template <class W, bool Fast = false>
 STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interaction_parameters<W>& p) {
-    const W mu0 = p.mobility.self_mobility;
-    vec3<W> v{W(0), W(0), W(0)};
-    bool first = true;
-    const W images = for_each_image(r_ij, p.box, [&](vec3<W> r) {
-        const vec3<W> c = apply_pair_tensor(pair_mobility_tensor<W, Fast>(r, p.mobility), r, f, mu0);
-        v = first ? c : v + c;  // no "0 + c": keeps the untied path a single evaluation, bit for bit
-        first = false;
-    });
-    return images == W(1) ? v : (W(1) / images) * v;
+    return apply_pair_tensor(pair_mobility_tensor<W, Fast>(r_ij, p.mobility), split_ties(r_ij, p.box), f,
+                             p.mobility.self_mobility);
 }
 
 // mu_ij . F_j, for i == j the Stokes self term.

@@ -9,6 +9,8 @@ namespace stokesian::math {
 
 STOKESIAN_HD_INLINE float sqrt(float x) { return ::sqrtf(x); }
 STOKESIAN_HD_INLINE double sqrt(double x) { return ::sqrt(x); }
+STOKESIAN_HD_INLINE float abs(float x) { return ::fabsf(x); }
+STOKESIAN_HD_INLINE double abs(double x) { return ::fabs(x); }
 STOKESIAN_HD_INLINE float log(float x) { return ::logf(x); }
 STOKESIAN_HD_INLINE double log(double x) { return ::log(x); }
 STOKESIAN_HD_INLINE float exp(float x) { return ::expf(x); }
@@ -20,7 +22,10 @@ STOKESIAN_HD_INLINE double exp(double x) { return ::exp(x); }
 // fast kernels, 1/sqrt(x).
 STOKESIAN_HD_INLINE float rsqrt_fast(float x) {
 #if defined(__CUDA_ARCH__)
-    return ::rsqrtf(x);
+    // The .ftz form: no rescaling of subnormal arguments (a squared distance never is one).
+    float y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
 #else
     return 1.0f / ::sqrtf(x);
 #endif
