@@ -157,7 +157,12 @@ run_result run_scenario(const run_request& req) {
         refuse_stale_checkpoint(opts.path, checkpoint_path, opts.force);
         out = std::make_unique<io::h5md_writer>(opts, s.particles.size(), box);
         remove_checkpoint(checkpoint_path);  // a stale one, replaced with --force
-        eng = make_engine(config, s.particles);
+        try {
+            eng = make_engine(config, s.particles);
+        } catch (...) {
+            out->abandon();  // the run never started: no partial output to keep
+            throw;
+        }
     }
 
     run_result result;

@@ -21,7 +21,7 @@ constexpr const char* format_name = "stokesian checkpoint";
 constexpr const char* format_version = "1";
 
 // What a dataset must be: its element type and its rank.
-enum class element { f64, u64, i32 };
+enum class element { f64, u64, i32, u8 };
 
 class checkpoint_reader {
 public:
@@ -80,18 +80,13 @@ public:
         return *value;
     }
 
-    // Every attribute of an object, each a single string.
-    std::map<std::string, std::string> texts(const std::string& object_path) const {
-        const hdf5::object object = open_any(object_path);
-        std::vector<std::string> names;
-        auto collect = [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
-            static_cast<std::vector<std::string>*>(out)->emplace_back(name);
-            return 0;
-        };
-        if (H5Aiterate2(object.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names) < 0)
-            fail(object_path, "cannot list the attributes (" + hdf5::last_error() + ")");
+    // Every dataset of a group, each a text stored as bytes.
+    std::map<std::string, std::string> texts(const std::string& group_path) const {
         std::map<std::string, std::string> values;
-        for (const std::string& name : names) values[name] = *read_string_attribute(object.get(), object_path, name);
+        for (const std::string& name : members(group_path)) {
+            const std::vector<std::uint8_t> bytes = array<std::uint8_t>(group_path + "/" + name, element::u8, {0});
+            values[name] = std::string(bytes.begin(), bytes.end());
+        }
         return values;
     }
 
@@ -104,15 +99,27 @@ public:
         if (!type) fail(path, "unreadable type (" + hdf5::last_error() + ")");
         const H5T_class_t type_class = H5Tget_class(type.get());
         const std::size_t size = H5Tget_size(type.get());
-        const bool type_ok = kind == element::f64   ? type_class == H5T_FLOAT && size == 8
-                             : kind == element::u64 ? type_class == H5T_INTEGER && size == 8 &&
-                                                          H5Tget_sign(type.get()) == H5T_SGN_NONE
-                                                    : type_class == H5T_INTEGER && size == 4 &&
-                                                          H5Tget_sign(type.get()) == H5T_SGN_2;
-        if (!type_ok)
-            fail(path, std::string("expected ") +
-                           (kind == element::f64 ? "64-bit floats" : kind == element::u64 ? "unsigned 64-bit integers"
-                                                                                        : "signed 32-bit integers"));
+        bool type_ok = false;
+        const char* expected = "";
+        switch (kind) {
+            case element::f64:
+                type_ok = type_class == H5T_FLOAT && size == 8;
+                expected = "64-bit floats";
+                break;
+            case element::u64:
+                type_ok = type_class == H5T_INTEGER && size == 8 && H5Tget_sign(type.get()) == H5T_SGN_NONE;
+                expected = "unsigned 64-bit integers";
+                break;
+            case element::i32:
+                type_ok = type_class == H5T_INTEGER && size == 4 && H5Tget_sign(type.get()) == H5T_SGN_2;
+                expected = "signed 32-bit integers";
+                break;
+            case element::u8:
+                type_ok = type_class == H5T_INTEGER && size == 1 && H5Tget_sign(type.get()) == H5T_SGN_NONE;
+                expected = "text as bytes (unsigned 8-bit integers)";
+                break;
+        }
+        if (!type_ok) fail(path, std::string("expected ") + expected);
         const hdf5::dataspace space(H5Dget_space(dataset.get()));
         if (!space) fail(path, "unreadable shape (" + hdf5::last_error() + ")");
         const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -133,6 +140,7 @@ public:
         std::vector<T> values(static_cast<std::size_t>(count));
         const hid_t memory_type = kind == element::f64   ? H5T_NATIVE_DOUBLE
                                   : kind == element::u64 ? H5T_NATIVE_UINT64
+                                  : kind == element::u8  ? H5T_NATIVE_UCHAR
                                                          : H5T_NATIVE_INT32;
         if (count > 0 && H5Dread(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
             fail(path, "cannot be read (" + hdf5::last_error() + ")");
@@ -177,18 +185,10 @@ private:
             hdf5::last_error();
             fail(object_path, "attribute '" + name + "' is not a single string");
         }
-        if (H5Tis_variable_str(type.get()) > 0) {
-            const hdf5::datatype memory_type(H5Tcopy(H5T_C_S1));
-            if (!memory_type || H5Tset_size(memory_type.get(), H5T_VARIABLE) < 0 ||
-                H5Tset_cset(memory_type.get(), H5Tget_cset(type.get())) < 0)
-                fail(object_path, "cannot read attribute '" + name + "'");
-            char* value = nullptr;
-            if (H5Aread(attribute.get(), memory_type.get(), &value) < 0)
-                fail(object_path, "cannot read attribute '" + name + "' (" + hdf5::last_error() + ")");
-            std::string result = value != nullptr ? value : "";
-            H5free_memory(value);
-            return result;
-        }
+        // Checkpoints hold no variable-length strings: reading one would enter HDF5's global
+        // heap, whose parser can loop forever on a damaged file (checkpoint.hpp).
+        if (H5Tis_variable_str(type.get()) != 0)
+            fail(object_path, "attribute '" + name + "' is a variable-length string (not written by stokesian)");
         const std::size_t size = H5Tget_size(type.get());
         if (size == 0 || size > (std::size_t{1} << 20)) fail(object_path, "attribute '" + name + "' has an impossible size");
         std::string value(size, '\0');

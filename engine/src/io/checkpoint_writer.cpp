@@ -1,6 +1,7 @@
 // Writing checkpoint files (layout in stokesian/io/checkpoint.hpp): to "<path>.tmp", fsync,
 // rename onto <path>, fsync the directory. A kill at any moment leaves the previous checkpoint or
 // the new one, never a mixture; a stale .tmp from such a kill is simply overwritten next time.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <stdexcept>
@@ -28,9 +29,30 @@ void write_count(hid_t group, const std::string& name, std::uint64_t value) {
     create_fixed_dataset(group, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, {}, &value);
 }
 
+// Texts are stored without variable-length strings: those live in HDF5's global heap, whose
+// parser in HDF5 1.10 loops forever on some damaged files (found by fuzzing, engine/docs/
+// reliability.md). A checkpoint is the file a resume depends on; its reader never touches the
+// global heap. Short texts are fixed-length string attributes, long ones (the scenario text) byte
+// datasets.
+void write_short_text(hid_t object, const std::string& name, const std::string& value) {
+    const hdf5::datatype type(hdf5::check(H5Tcopy(H5T_C_S1), "copying the string type"));
+    hdf5::check(H5Tset_size(type.get(), std::max<std::size_t>(1, value.size())), "sizing a string type");
+    hdf5::check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "padding a string type");
+    const hdf5::dataspace space(hdf5::check(H5Screate(H5S_SCALAR), "creating a scalar dataspace"));
+    const hdf5::attribute attribute = replace_attribute(object, name, type.get(), space.get());
+    std::string padded = value;
+    padded.resize(std::max<std::size_t>(1, value.size()), '\0');
+    hdf5::check(H5Awrite(attribute.get(), type.get(), padded.data()), "writing attribute " + name);
+}
+
+void write_text_dataset(hid_t group, const std::string& name, const std::string& text) {
+    const std::array<hsize_t, 1> shape{text.size()};
+    create_fixed_dataset(group, name, H5T_STD_U8LE, H5T_NATIVE_UCHAR, shape, text.data());
+}
+
 void write_engine_state(hid_t parent, const engine_state& state) {
     const hdf5::group group = require_group(parent, "engine");
-    write_string_attribute(group.get(), "precision", to_string(state.precision));
+    write_short_text(group.get(), "precision", to_string(state.precision));
     write_count(group.get(), "step", state.step);
     write_vectors(group.get(), "position_hi", state.position_hi);
     write_vectors(group.get(), "position_lo", state.position_lo);
@@ -42,7 +64,7 @@ void write_engine_state(hid_t parent, const engine_state& state) {
 
 void write_observable(hid_t parent, const std::string& name, const std::string& kind, const saved_state& state) {
     const hdf5::group group = require_group(parent, name);
-    write_string_attribute(group.get(), "kind", kind);
+    write_short_text(group.get(), "kind", kind);
     const hdf5::group reals = require_group(group.get(), "reals");
     for (const auto& [key, values] : state.reals) {
         const std::array<hsize_t, 1> shape{values.size()};
@@ -54,23 +76,23 @@ void write_observable(hid_t parent, const std::string& name, const std::string& 
         create_fixed_dataset(counts.get(), key, H5T_STD_U64LE, H5T_NATIVE_UINT64, shape, values.data());
     }
     const hdf5::group texts = require_group(group.get(), "texts");
-    write_string_attributes(texts.get(), state.texts);
+    for (const auto& [key, value] : state.texts) write_text_dataset(texts.get(), key, value);
 }
 
 void write_contents(hid_t file, const run_checkpoint& c) {
     const hdf5::group root = require_group(file, "/checkpoint");
-    write_string_attribute(root.get(), "format", "stokesian checkpoint");
-    write_string_attribute(root.get(), "version", "1");
-    write_string_attribute(root.get(), "content_fnv1a64", checkpoint_digest(c));
+    write_short_text(root.get(), "format", "stokesian checkpoint");
+    write_short_text(root.get(), "version", "1");
+    write_short_text(root.get(), "content_fnv1a64", checkpoint_digest(c));
     const hdf5::group run = require_group(root.get(), "run");
-    write_string_attributes(run.get(), c.run);
+    for (const auto& [key, value] : c.run) write_text_dataset(run.get(), key, value);
 
     const hdf5::group progress = require_group(root.get(), "progress");
     write_count(progress.get(), "step", c.engine.step);
     write_count(progress.get(), "frames_written", c.frames_written);
     write_count(progress.get(), "last_good_step", c.last_good_step);
     create_fixed_dataset(progress.get(), "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, &c.wall_seconds);
-    write_string_attribute(progress.get(), "last_frame_digest", c.last_frame_digest);
+    write_short_text(progress.get(), "last_frame_digest", c.last_frame_digest);
 
     write_engine_state(root.get(), c.engine);
 

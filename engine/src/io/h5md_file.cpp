@@ -2,9 +2,11 @@
 // The file is user input, so every failure, HDF5's included, is an input_error of one line
 // naming the file; HDF5's error stack is never printed.
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include "io/hdf5_handles.hpp"
+#include "io/global_heap_check.hpp"
 #include "io/hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
@@ -18,13 +20,15 @@ namespace {
 // The value of a string attribute, or nothing when the attribute is not a single string
 // (a number, an array of strings such as box/boundary, ...). Fixed-length strings lose
 // their padding.
-std::optional<std::string> read_single_string(hid_t attribute) {
+// `before_heap_read` runs before a variable-length string is read (global_heap_check.hpp).
+std::optional<std::string> read_single_string(hid_t attribute, const std::function<void()>& before_heap_read) {
     const hdf5::datatype type(hdf5::check(H5Aget_type(attribute), "reading an attribute type"));
     if (H5Tget_class(type.get()) != H5T_STRING) return std::nullopt;
     const hdf5::dataspace space(hdf5::check(H5Aget_space(attribute), "reading an attribute shape"));
     if (hdf5::check(H5Sget_simple_extent_npoints(space.get()), "reading an attribute shape") != 1) return std::nullopt;
 
     if (hdf5::check(H5Tis_variable_str(type.get()), "reading an attribute type") > 0) {
+        before_heap_read();
         const hdf5::datatype memory_type(hdf5::check(H5Tcopy(H5T_C_S1), "copying the string type"));
         hdf5::check(H5Tset_size(memory_type.get(), H5T_VARIABLE), "making a variable-length string type");
         hdf5::check(H5Tset_cset(memory_type.get(), H5Tget_cset(type.get())), "setting the character set");
@@ -49,6 +53,15 @@ std::optional<std::string> read_single_string(hid_t attribute) {
 struct h5md_file::impl {
     fs::path path;
     hdf5::file file;
+    bool global_heap_checked = false;
+
+    // Once per file, before HDF5 first parses its global heap: a damaged collection would make
+    // HDF5 1.10 loop forever (global_heap_check.hpp).
+    void check_global_heap() {
+        if (global_heap_checked) return;
+        if (const auto problem = damaged_global_heap(path)) fail(*problem + " (damaged file)");
+        global_heap_checked = true;
+    }
 
     [[noreturn]] void fail(const std::string& expected) const { throw input_error(path.string(), "", "", expected); }
 
@@ -169,7 +182,9 @@ std::optional<std::string> h5md_file::string_attribute(const std::string& object
         impl_->check(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), "cannot open attribute '" + name + "'"));
     std::optional<std::string> value;
     try {
-        value = read_single_string(attribute.get());
+        value = read_single_string(attribute.get(), [this] { impl_->check_global_heap(); });
+    } catch (const input_error&) {
+        throw;  // already names the file
     } catch (const std::runtime_error& e) {
         impl_->fail(std::string(e.what()) + " ('" + object_path + "' attribute '" + name + "')");
     }
@@ -193,8 +208,12 @@ std::map<std::string, std::string> h5md_file::string_attributes(const std::strin
         const hdf5::attribute attribute(
             impl_->check(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), "cannot open attribute '" + name + "'"));
         try {
-            if (std::optional<std::string> value = read_single_string(attribute.get())) values.emplace(name, *value);
-        } catch (const std::runtime_error& e) {
+            if (std::optional<std::string> value =
+                    read_single_string(attribute.get(), [this] { impl_->check_global_heap(); }))
+                values.emplace(name, *value);
+        } catch (const input_error&) {
+        throw;  // already names the file
+    } catch (const std::runtime_error& e) {
             impl_->fail(std::string(e.what()) + " ('" + object_path + "' attribute '" + name + "')");
         }
     }

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "io/global_heap_check.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
@@ -401,6 +402,10 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
         hdf5::last_error();
         throw input_error(name, "", "", "cannot resume: not a readable HDF5 file (damaged partial output)");
     }
+    // Removing the end-of-run groups frees their strings in the global heap, which HDF5 1.10
+    // cannot parse when damaged without looping forever (global_heap_check.hpp).
+    if (const auto problem = damaged_global_heap(impl_->partial_path))
+        throw input_error(name, "", "", "cannot resume: " + *problem + " (damaged partial output)");
     try {
         hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
         hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
@@ -530,6 +535,16 @@ void h5md_writer::finish() {
         throw std::runtime_error("cannot rename '" + impl_->partial_path.string() + "' to '" +
                                  impl_->final_path.string() + "': " + error.message());
     sync_to_disk(directory_of(impl_->final_path), true);
+}
+
+void h5md_writer::abandon() noexcept {
+    if (impl_->finished) return;
+    const hdf5::error_silencer quiet;
+    impl_->close_objects();
+    impl_->file.reset();
+    impl_->finished = true;
+    std::error_code ignored;
+    fs::remove(impl_->partial_path, ignored);
 }
 
 const std::filesystem::path& h5md_writer::partial_path() const { return impl_->partial_path; }

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -43,6 +44,18 @@ void flipped_copy(const fs::path& from, const fs::path& to, double fraction, std
     const auto offset = static_cast<std::size_t>(fraction * double(bytes.size()));
     for (std::size_t i = offset; i < std::min(bytes.size(), offset + length); ++i)
         bytes[i] = static_cast<char>(~static_cast<unsigned char>(bytes[i]));
+    write_bytes(to, bytes);
+}
+
+// The first object of the first global heap collection (where variable-length strings live) made
+// a free-space object of size 0: HDF5 1.10's parser then loops forever (global_heap_check.hpp).
+void stalled_global_heap_copy(const fs::path& from, const fs::path& to) {
+    std::string bytes = bytes_of(from);
+    const std::size_t collection = bytes.find("GCOL");
+    if (collection == std::string::npos) throw std::runtime_error("bad_hdf5_corpus: no global heap in " + from.string());
+    const std::size_t object = collection + 16;  // signature, version, reserved, 8-byte size
+    for (std::size_t k = 0; k < 16; ++k)
+        if (k < 2 || k >= 8) bytes[object + k] = 0;  // index 0 (free space), size 0
     write_bytes(to, bytes);
 }
 
@@ -93,16 +106,18 @@ void put_string_dataset(hid_t file, const char* path) {
     H5Tclose(type);
 }
 
-void put_string_attribute(hid_t file, const char* object, const char* name, const char* value) {
+// A string attribute as the H5MD writer writes them (variable length, UTF-8) or as checkpoints
+// do (fixed length).
+void put_string_attribute(hid_t file, const char* object, const char* name, const char* value, bool variable = true) {
     const hid_t target = H5Oopen(file, object, H5P_DEFAULT);
     check(target, std::string("opening ") + object);
     if (H5Aexists(target, name) > 0) check(H5Adelete(target, name), "deleting an attribute");
     const hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_size(type, variable ? H5T_VARIABLE : std::strlen(value));
     H5Tset_cset(type, H5T_CSET_UTF8);
     const hid_t space = H5Screate(H5S_SCALAR);
     const hid_t attribute = H5Acreate2(target, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    check(H5Awrite(attribute, type, &value), "writing an attribute");
+    check(variable ? H5Awrite(attribute, type, &value) : H5Awrite(attribute, type, value), "writing an attribute");
     H5Aclose(attribute);
     H5Sclose(space);
     H5Tclose(type);
@@ -217,18 +232,24 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                              "out.h5.checkpoint: "),
                        fraction);
     flipped_copy(checkpoint, w.add("checkpoint_signature_flipped", role::checkpoint, "not a readable HDF5 file"), 0.0, 8);
+    // Flipped bytes in metadata or values are refused (the content digest covers every value
+    // read); flipped bytes in space the file does not use change nothing, and the resume that
+    // follows must then be exactly the one from the intact checkpoint.
     for (const double fraction : {0.002, 0.05, 0.25, 0.5, 0.75, 0.95})
         flipped_copy(checkpoint,
                      w.add("checkpoint_flipped_at_" + std::to_string(int(fraction * 1000)) + "_permille", role::checkpoint,
-                           "out.h5.checkpoint: "),
+                           "out.h5.checkpoint: ", true),
                      fraction, 16);
 
     // ---- checkpoints: the wrong schema ----------------------------------------------------------
     fs::copy_file(output, w.add("checkpoint_is_an_h5md_file", role::checkpoint, "not a stokesian checkpoint (no /checkpoint group)"));
     changed_copy(checkpoint, w.add("checkpoint_format_other", role::checkpoint, "not a stokesian checkpoint"),
-                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "format", "somebody else's checkpoint"); });
+                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "format", "somebody else's checkpoint", false); });
+    changed_copy(checkpoint, w.add("checkpoint_variable_length_string", role::checkpoint,
+                                   "attribute 'format' is a variable-length string (not written by stokesian)"),
+                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "format", "stokesian checkpoint"); });
     changed_copy(checkpoint, w.add("checkpoint_version_2", role::checkpoint, "version 2, this stokesian reads version 1"),
-                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "version", "2"); });
+                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "version", "2", false); });
     changed_copy(checkpoint, w.add("checkpoint_version_number", role::checkpoint, "attribute 'version' is not a single string"),
                  [](hid_t f) { put_number_attribute(f, "/checkpoint", "version", 1.0); });
     changed_copy(checkpoint, w.add("checkpoint_missing_force", role::checkpoint, "'/checkpoint/engine/force': missing"),
@@ -288,7 +309,7 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                      put_dataset(f, "/checkpoint/observables/000/reals", H5T_IEEE_F64LE, {}, &one);
                  });
     changed_copy(checkpoint, w.add("checkpoint_content_digest_wrong", role::checkpoint, "content digest mismatch"),
-                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "content_fnv1a64", "0123456789abcdef"); });
+                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "content_fnv1a64", "0123456789abcdef", false); });
     changed_copy(checkpoint, w.add("checkpoint_position_changed_on_disk", role::checkpoint, "content digest mismatch"),
                  [](hid_t f) { change_last_sample(f, "/checkpoint/engine/position_hi"); });
     changed_copy(checkpoint, w.add("checkpoint_engine_step_differs", role::checkpoint, "differs from /checkpoint/progress/step"),
@@ -298,9 +319,13 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                  });
     changed_copy(checkpoint, w.add("checkpoint_engine_precision_unknown", role::checkpoint,
                                    "attribute 'precision' = 'hi=f16,int=f64'"),
-                 [](hid_t f) { put_string_attribute(f, "/checkpoint/engine", "precision", "hi=f16,int=f64"); });
-    changed_copy(checkpoint, w.add("checkpoint_run_attribute_number", role::checkpoint, "attribute 'dt' is not a single string"),
-                 [](hid_t f) { put_number_attribute(f, "/checkpoint/run", "dt", 0.001); });
+                 [](hid_t f) { put_string_attribute(f, "/checkpoint/engine", "precision", "hi=f16,int=f64", false); });
+    changed_copy(checkpoint, w.add("checkpoint_run_entry_a_number", role::checkpoint,
+                                   "'/checkpoint/run/dt': expected text as bytes"),
+                 [](hid_t f) {
+                     const double dt = 0.001;
+                     put_dataset(f, "/checkpoint/run/dt", H5T_IEEE_F64LE, {}, &dt);
+                 });
 
     // ---- checkpoints: well-formed, digest valid, contents wrong ---------------------------------
     w.semantic("checkpoint_precision_unknown", "attribute 'precision' = 'hi=f16,int=f64'",
@@ -358,6 +383,8 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
     changed_copy(output, w.add("output_positions_as_integers", role::output, "'/particles/all/position/value' has the wrong type"),
                  [](hid_t f) { put_dataset(f, "/particles/all/position/value", H5T_STD_I32LE, {40, 2, 3}, nullptr); });
     w.add("output_missing", role::output, "cannot resume: neither the output nor");
+    stalled_global_heap_copy(output, w.add("output_global_heap_object_of_size_0", role::output,
+                                           "claims 0 bytes (damaged file)"));
 
     // ---- H5MD outputs for `stokesian analyze` ---------------------------------------------------
     write_bytes(w.add("analyzed_empty", role::analyzed, "not a readable HDF5 file"), "");
@@ -371,6 +398,8 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                                      role::analyzed, "out.h5", true),
                      fraction, 16);
     fs::copy_file(checkpoint, w.add("analyzed_a_checkpoint", role::analyzed, "not an H5MD file (no /h5md group)"));
+    stalled_global_heap_copy(complete, w.add("analyzed_global_heap_object_of_size_0", role::analyzed,
+                                             "global heap collection at byte"));
     changed_copy(complete, w.add("analyzed_result_is_text", role::analyzed, "is not numeric"),
                  [](hid_t f) { put_string_dataset(f, "/analysis/cycle/period_mean"); });
     changed_copy(complete, w.add("analyzed_result_claims_2_to_40_values", role::analyzed, "claims 1099511627776 elements"),

@@ -22,8 +22,9 @@ struct bad_file_case {
     std::string name;      // directory of the case under the corpus directory
     bad_file_role role;
     std::string expected;  // a part of the one-line error
-    // Bytes flipped inside an H5MD file's raw data cannot be detected (H5MD has no checksums): such
-    // a case may also be read successfully, but never crash or print more than one line.
+    // Flipped bytes may land where they change nothing a reader uses (unused space) or, in an H5MD
+    // file, in raw data (H5MD has no checksums): such a case may also succeed, but never crash or
+    // print more than one line; a resume that succeeds must equal the one from the intact files.
     bool may_succeed = false;
 };
 

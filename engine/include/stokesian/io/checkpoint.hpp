@@ -4,13 +4,16 @@
 // Layout (HDF5, one file `<output>.checkpoint` next to the output):
 //   /checkpoint                attrs format = "stokesian checkpoint", version = "1",
 //                              content_fnv1a64 (checkpoint_digest of everything below)
-//   /checkpoint/run            string attrs: the run's identity and settings (exact text; core/run.hpp)
+//   /checkpoint/run/<key>      the run's identity and settings, one text each (core/run.hpp)
 //   /checkpoint/progress       datasets step, frames_written, last_good_step (uint64), wall_seconds
 //                              (double); attr last_frame_digest
 //   /checkpoint/engine         attr precision; datasets step (uint64), position_hi, position_lo,
 //                              velocity_hi, velocity_lo, force [N, 3] (double), image [N, 3] (int32)
 //   /checkpoint/observables/NNN  one group per observable, in run order: attr kind; reals/<name>
-//                              (double), counts/<name> (uint64) datasets, texts as string attrs
+//                              (double), counts/<name> (uint64), texts/<name> (text) datasets
+//
+// Texts: attributes are fixed-length strings, datasets bytes (uint8); no variable-length strings,
+// so reading a checkpoint never enters HDF5's global heap (engine/docs/reliability.md).
 //
 // Every double is stored with its bits (HDF5 copies IEEE doubles unchanged), so NaN payloads,
 // signed zeros and float-float low words survive. write_checkpoint() is atomic: it writes

@@ -93,6 +93,8 @@ public:
     std::uint64_t frames() const;  // trajectory frames in the file
     // Closes the file and renames <path>.partial to <path> (atomically replacing it with force).
     void finish();
+    // Closes and deletes <path>.partial: for a run that could not start (nothing worth keeping).
+    void abandon() noexcept;
 
     const std::filesystem::path& partial_path() const;
     const std::filesystem::path& final_path() const;

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# CTest (label gpu): compute-sanitizer memcheck and racecheck on a short run of every CUDA HI
+# kernel, with and without short-range forces (the tetrahedron; the approaching pair with
+# lubrication), in the reference and the double-single precision modes. Exit 77 (CTest: skipped,
+# with the reason printed) where there is no compute-sanitizer or no GPU.
+#   compute_sanitizer_check.sh STOKESIAN_CLI SOURCE_DIR
+set -uo pipefail
+cli=$1
+source_dir=$2
+sanitizer=$(command -v compute-sanitizer || true)
+[ -n "$sanitizer" ] || [ ! -x /usr/local/cuda/bin/compute-sanitizer ] || sanitizer=/usr/local/cuda/bin/compute-sanitizer
+if [ -z "$sanitizer" ]; then
+  echo "compute-sanitizer not found: skipped"
+  exit 77
+fi
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "no CUDA device: skipped"
+  exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+status=0
+for kernel in naive tiling small-tiling multi-target split fast-tiling fast-multi-target fast-split fused; do
+  for tool in memcheck racecheck; do
+    for run in "tetrahedron.toml --sample-every 0.1" "approaching_pairs.toml --sample-every 0.01"; do
+      set -- $run
+      scenario=$1
+      shift
+      for precision in hi=f64,int=f64 hi=ds,int=ds; do
+        log="$work/log"
+        if "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" run "$source_dir/scenarios/$scenario" --backend cuda \
+             --hi-kernel "$kernel" --precision "$precision" --steps 200 "$@" --force -o "$work/out.h5" >"$log" 2>&1; then
+          echo "clean  $tool $kernel $scenario $precision"
+        else
+          echo "ISSUES $tool $kernel $scenario $precision:"
+          tail -n 30 "$log"
+          status=1
+        fi
+      done
+    done
+  done
+done
+exit $status
