@@ -201,3 +201,18 @@ TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     gpu->read_frame(resumed);
     expect_bitwise_equal(expected, resumed, "CPU checkpoint resumed on the GPU");
 }
+
+TEST(CudaBackend, MultiStageIntegratorsAreBitwiseEqualToCpu) {
+    REQUIRE_DEVICE();
+    const scenario s = tetrahedron();
+    for (integrator_kind kind : {integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
+        for (precision p : all_precisions) {
+            engine_config c = make_engine_config(s);
+            c.integrator = kind;
+            c.precision = {p, p};
+            c.backend = "cpu";
+            const frame cpu = run_frame(c, s.particles, 300);
+            c.backend = "cuda";
+            expect_bitwise_equal(cpu, run_frame(c, s.particles, 300), std::string(to_string(kind)) + " " + to_string(c.precision));
+        }
+}

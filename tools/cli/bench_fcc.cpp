@@ -67,7 +67,7 @@ std::string text_or(const std::map<std::string, std::string>& d, const std::stri
     return found == d.end() ? fallback : found->second;
 }
 
-device_peak peak_of(const std::map<std::string, std::string>& device) {
+[[maybe_unused]] device_peak peak_of(const std::map<std::string, std::string>& device) {
     device_peak p;
     const std::string cc = text_or(device, "compute_capability");
     const auto dot = cc.find('.');

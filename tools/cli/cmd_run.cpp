@@ -178,7 +178,7 @@ action register_run(CLI::App& app) {
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto (overrides run.backend)");
     cmd->add_option("--precision", o->precision, "e.g. hi=ds,int=f32 (each of f32, ds, f64)");
     cmd->add_option("--hi-kernel", o->hi_kernel, "HI summation kernel (cpu: all-pairs | symmetric)");
-    cmd->add_option("--integrator", o->integrator, "euler");
+    cmd->add_option("--integrator", o->integrator, "euler | heun | rk4 | ab2 (engine/include/stokesian/core/integrator.hpp)");
     cmd->add_option("--dt", o->dt, "time step in tau_s");
     auto* time = cmd->add_option("--time", o->time, "run length in tau_s");
     auto* steps = cmd->add_option("--steps", o->steps, "run length in steps");

@@ -47,6 +47,13 @@ public:
     void drift();
     void update_forces();
     void update_velocities();
+    // Multi-stage and multistep integrators (core/integrator.hpp).
+    void begin_step();
+    void store_stage(int s);
+    void drift_from_start(const double* c, int m);
+    void drift_with_history(double c0, double c1);
+    void remember_velocity();
+    bool has_history() const { return has_history_; }
 
     // Optional per-phase timing for the benchmarks (cpu/phase_benchmark.hpp): while set, advance()
     // times each primitive with `timer` (not owned); nullptr (the default) switches it off.
@@ -71,7 +78,13 @@ private:
     std::vector<vec3<W>> force_;
     std::vector<vec3<W>> external_force_;
     std::vector<vec3<W>> position_w_;  // positions in working precision, refreshed after each drift
-    std::vector<vec3<W>> velocity_w_;  // previous velocities in working precision (lubrication)
+    std::vector<vec3<W>> velocity_w_;
+    // Integrator storage: r_n and its images, the stages k[0..3], Adams-Bashforth's v_{n-1}.
+    std::vector<vec3<P>> start_position_;
+    std::vector<vec3<int>> start_image_;
+    std::vector<vec3<A>> stage_[4];
+    std::vector<vec3<A>> previous_velocity_;
+    bool has_history_ = false;  // previous velocities in working precision (lubrication)
 
     neighbour_list neighbours_;
     thread_pool pool_;

@@ -4,6 +4,7 @@
 
 #include "cpu_engine.hpp"
 #include "stokesian/core/state_words.hpp"
+#include "stokesian/physics/drift.hpp"
 
 namespace stokesian::cpu {
 
@@ -57,27 +58,65 @@ void cpu_engine<Policy>::advance(std::uint64_t steps) {
 template <class Policy>
 template <class Ops>
 void cpu_engine<Policy>::integrate_step(Ops& ops) {
-    switch (config_.integrator) {
-        case integrator_kind::euler: explicit_euler::step(ops); break;
-    }
+    stokesian::integrate_step(config_.integrator, ops);
 }
 
 template <class Policy>
 void cpu_engine<Policy>::drift() {
-    const bool periodic = config_.system.box.periodic;
+    const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
+    pool_.parallel_for(position_.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) drift_particle(position_[i], image_[i], velocity_[i], dt_, box);
+    }, 4096);
+    refresh_working_positions();
+}
+
+template <class Policy>
+void cpu_engine<Policy>::begin_step() {
+    start_position_ = position_;
+    start_image_ = image_;
+    stage_[0] = velocity_;
+}
+
+template <class Policy>
+void cpu_engine<Policy>::store_stage(int s) {
+    stage_[s] = velocity_;
+}
+
+template <class Policy>
+void cpu_engine<Policy>::drift_from_start(const double* c, int m) {
+    const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
+    P coefficient[4];
+    const vec3<A>* stage[4];
+    for (int s = 0; s < m; ++s) {
+        coefficient[s] = value_cast<P>(c[s]);
+        stage[s] = stage_[s].data();
+    }
     pool_.parallel_for(position_.size(), [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
-            const vec3<P> v = value_cast<P>(velocity_[i]);
-            vec3<P>& r = position_[i];
-            r = {r.x + dt_ * v.x, r.y + dt_ * v.y, r.z + dt_ * v.z};
-            if (periodic) {
-                wrap_component(r.x, image_[i].x, edge_.x, half_edge_.x);
-                wrap_component(r.y, image_[i].y, edge_.y, half_edge_.y);
-                wrap_component(r.z, image_[i].z, edge_.z, half_edge_.z);
-            }
+            position_[i] = start_position_[i];
+            image_[i] = start_image_[i];
+            displace_particle(position_[i], image_[i], combine_stages<P, A>(stage, coefficient, m, unsigned(i)), dt_, box);
         }
     }, 4096);
     refresh_working_positions();
+}
+
+template <class Policy>
+void cpu_engine<Policy>::drift_with_history(double c0, double c1) {
+    const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
+    const P coefficient[2] = {value_cast<P>(c0), value_cast<P>(c1)};
+    const vec3<A>* stage[2] = {velocity_.data(), previous_velocity_.data()};
+    pool_.parallel_for(position_.size(), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            displace_particle(position_[i], image_[i], combine_stages<P, A>(stage, coefficient, 2, unsigned(i)), dt_, box);
+    }, 4096);
+    refresh_working_positions();
+}
+
+template <class Policy>
+void cpu_engine<Policy>::remember_velocity() {
+    previous_velocity_ = velocity_;
+    has_history_ = true;
 }
 
 template <class Policy>
@@ -168,6 +207,9 @@ void cpu_engine<Policy>::save_state(engine_state& out) const {
     split_words(velocity_, out.velocity_hi, out.velocity_lo);
     out.force.resize(force_.size());
     for (std::size_t i = 0; i < force_.size(); ++i) out.force[i] = value_cast<double>(force_[i]);
+    out.history_hi.clear();
+    out.history_lo.clear();
+    if (has_history_) split_words(previous_velocity_, out.history_hi, out.history_lo);
 }
 
 template <class Policy>
@@ -178,6 +220,8 @@ void cpu_engine<Policy>::restore_state(const engine_state& state) {
     image_ = state.image;
     velocity_ = join_words<A>(state.velocity_hi, state.velocity_lo);
     for (std::size_t i = 0; i < force_.size(); ++i) force_[i] = value_cast<W>(state.force[i]);
+    has_history_ = !state.history_hi.empty();
+    if (has_history_) previous_velocity_ = join_words<A>(state.history_hi, state.history_lo);
     refresh_working_positions();
 }
 

@@ -90,7 +90,9 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_stat
     }
     update_forces();
     update_velocities();
-    check(cudaDeviceSynchronize(), "initial velocities");
+    // This thread's default stream only (per-thread with --default-stream=per-thread): a device-wide
+    // synchronisation would wait for the kernels of every other run of a concurrent suite.
+    check(cudaStreamSynchronize(0), "initial velocities");
 }
 
 template <class Policy>
@@ -110,9 +112,58 @@ void cuda_engine<Policy>::advance(std::uint64_t steps) {
 template <class Policy>
 template <class Ops>
 void cuda_engine<Policy>::integrate_step(Ops& ops) {
-    switch (config_.integrator) {
-        case integrator_kind::euler: explicit_euler::step(ops); break;
+    stokesian::integrate_step(config_.integrator, ops);
+}
+
+namespace {
+// Device-to-device copy on this thread's default stream.
+template <class T>
+void copy_on_device(device_buffer<T>& to, const device_buffer<T>& from, std::size_t n, const char* what) {
+    to.resize(n, what);
+    check(cudaMemcpyAsync(to.data(), from.data(), n * sizeof(T), cudaMemcpyDeviceToDevice, 0), what);
+}
+}  // namespace
+
+template <class Policy>
+void cuda_engine<Policy>::begin_step() {
+    copy_on_device(start_position_, position_, n_, "integrator: positions at the step's start");
+    copy_on_device(start_image_, image_, n_, "integrator: images at the step's start");
+    copy_on_device(stage_[0], velocity_, n_, "integrator: stage velocities");
+}
+
+template <class Policy>
+void cuda_engine<Policy>::store_stage(int s) {
+    copy_on_device(stage_[s], velocity_, n_, "integrator: stage velocities");
+}
+
+template <class Policy>
+void cuda_engine<Policy>::drift_from_start(const double* c, int m) {
+    stage_set<P, A> k{};
+    for (int s = 0; s < m; ++s) {
+        k.stage[s] = stage_[s].data();
+        k.coefficient[s] = value_cast<P>(c[s]);
     }
+    k.count = m;
+    const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
+    combine_drift_kernel<P, A, W><<<blocks_for(n_, 256), 256>>>(position_.data(), image_.data(), start_position_.data(),
+                                                               start_image_.data(), k, n_, dt_, box, position_w_.data());
+    check_launch("combine_drift_kernel");
+}
+
+template <class Policy>
+void cuda_engine<Policy>::drift_with_history(double c0, double c1) {
+    stage_set<P, A> k{{velocity_.data(), previous_velocity_.data()}, {value_cast<P>(c0), value_cast<P>(c1)}, 2};
+    const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
+    // In place: each thread reads its particle's position and image before writing them.
+    combine_drift_kernel<P, A, W><<<blocks_for(n_, 256), 256>>>(position_.data(), image_.data(), position_.data(),
+                                                               image_.data(), k, n_, dt_, box, position_w_.data());
+    check_launch("combine_drift_kernel");
+}
+
+template <class Policy>
+void cuda_engine<Policy>::remember_velocity() {
+    copy_on_device(previous_velocity_, velocity_, n_, "integrator: previous velocities");
+    has_history_ = true;
 }
 
 template <class Policy>
@@ -227,6 +278,13 @@ void cuda_engine<Policy>::save_state(engine_state& out) const {
     split_words(velocity, out.velocity_hi, out.velocity_lo);
     out.force.resize(n_);
     for (unsigned i = 0; i < n_; ++i) out.force[i] = value_cast<double>(unpack(force[i]));
+    out.history_hi.clear();
+    out.history_lo.clear();
+    if (has_history_) {
+        std::vector<vec3<A>> history;
+        previous_velocity_.download(history);
+        split_words(history, out.history_hi, out.history_lo);
+    }
 }
 
 template <class Policy>
@@ -243,6 +301,8 @@ void cuda_engine<Policy>::restore_state(const engine_state& state) {
     image_.upload(state.image);
     velocity_.upload(join_words<A>(state.velocity_hi, state.velocity_lo));
     force_.upload(force);
+    has_history_ = !state.history_hi.empty();
+    if (has_history_) previous_velocity_.upload(join_words<A>(state.history_hi, state.history_lo));
     step_ = state.step;
 }
 

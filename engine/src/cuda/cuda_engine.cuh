@@ -39,6 +39,13 @@ public:
     void drift();
     void update_forces();
     void update_velocities();
+    // Multi-stage and multistep integrators (core/integrator.hpp).
+    void begin_step();
+    void store_stage(int s);
+    void drift_from_start(const double* c, int m);
+    void drift_with_history(double c0, double c1);
+    void remember_velocity();
+    bool has_history() const { return has_history_; }
 
     // Optional per-phase timing for the benchmarks (cuda/phase_benchmark.hpp): while set, advance()
     // records CUDA events around each primitive into `timer` (not owned); nullptr (the default)
@@ -65,6 +72,12 @@ private:
     device_buffer<packed4<W>> position_w_;
     device_buffer<packed4<W>> force_;
     device_buffer<vec3<W>> external_force_;
+    // Integrator storage: r_n and its images, the stages k[0..3], Adams-Bashforth's v_{n-1}.
+    device_buffer<vec3<P>> start_position_;
+    device_buffer<vec3<int>> start_image_;
+    device_buffer<vec3<A>> stage_[4];
+    device_buffer<vec3<A>> previous_velocity_;
+    bool has_history_ = false;
 
     // neighbour list
     unsigned capacity_ = 32;

@@ -92,7 +92,9 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const std::vec
     }
     // Initial forces (zero previous velocities) and velocities, as the other engines' constructors.
     launch(0, true, fused_samples<P, A, W>{nullptr, nullptr, nullptr, nullptr, 0, 0});
-    check(cudaDeviceSynchronize(), "initial velocities (fused)");
+    // This thread's default stream only (per-thread with --default-stream=per-thread): a device-wide
+    // synchronisation would wait for the kernels of every other run of a concurrent suite.
+    check(cudaStreamSynchronize(0), "initial velocities (fused)");
 }
 
 template <class Policy>

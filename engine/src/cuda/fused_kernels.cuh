@@ -7,7 +7,7 @@
 //
 // Each step is the paper's (Section 3.1), exactly as the step-by-step engine (cuda_engine.cu) and
 // the CPU backend's all-pairs loop compute it, with the same functions in the same order:
-//   1. drift: drift_particle() (particle_drift.hpp, shared with drift_kernel), r_w = value_cast<W>(r);
+//   1. drift: drift_particle() (physics/drift.hpp, shared with drift_kernel), r_w = value_cast<W>(r);
 //   2. forces: F_i = F_ext,i, then F_i += short_range_force(r_i, r_j, v_i, v_j) for j = 0 ... N-1,
 //      j != i, |minimum_image(r_i - r_j)|^2 < cutoff^2 (the neighbour lists' test), ascending j,
 //      with the previous velocities v_w = value_cast<W>(v) -- brute force, no neighbour list;
@@ -39,7 +39,7 @@
 #include <cstdint>
 
 #include "device_types.cuh"
-#include "particle_drift.hpp"
+#include "stokesian/physics/drift.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"

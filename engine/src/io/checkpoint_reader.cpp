@@ -53,6 +53,12 @@ public:
         return object;
     }
 
+    bool has_dataset(const std::string& path) const {
+        if (!hdf5::object_exists(file_.get(), path)) return false;
+        const hdf5::object object(H5Oopen(file_.get(), path.c_str(), H5P_DEFAULT));
+        return object && H5Iget_type(object.get()) == H5I_DATASET;
+    }
+
     bool has_group(const std::string& path) const {
         if (!hdf5::object_exists(file_.get(), path)) return false;
         const hdf5::object object(H5Oopen(file_.get(), path.c_str(), H5P_DEFAULT));
@@ -247,6 +253,11 @@ engine_state read_engine_state(const checkpoint_reader& r) {
     s.force = r.vectors<double>(base + "force", element::f64, n);
     check_words(r, base + "position_hi", s.precision.integration, s.position_hi, s.position_lo);
     check_words(r, base + "velocity_hi", s.precision.hi, s.velocity_hi, s.velocity_lo);
+    if (r.has_dataset(base + "history_hi")) {
+        s.history_hi = r.vectors<double>(base + "history_hi", element::f64, n);
+        s.history_lo = r.vectors<double>(base + "history_lo", element::f64, n);
+        check_words(r, base + "history_hi", s.precision.hi, s.history_hi, s.history_lo);
+    }
     // Forces are stored in the working type: float unless the HI sum is f64.
     const std::vector<vec3<double>> zeros(n, vec3<double>{0.0, 0.0, 0.0});
     check_words(r, base + "force", s.precision.hi == precision::f64 ? precision::f64 : precision::f32, s.force, zeros);

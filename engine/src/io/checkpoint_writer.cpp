@@ -60,6 +60,11 @@ void write_engine_state(hid_t parent, const engine_state& state) {
     write_vectors(group.get(), "velocity_hi", state.velocity_hi);
     write_vectors(group.get(), "velocity_lo", state.velocity_lo);
     write_vectors(group.get(), "force", state.force);
+    // Adams-Bashforth's v_{n-1}: present only when the integrator keeps one.
+    if (!state.history_hi.empty()) {
+        write_vectors(group.get(), "history_hi", state.history_hi);
+        write_vectors(group.get(), "history_lo", state.history_lo);
+    }
 }
 
 void write_observable(hid_t parent, const std::string& name, const std::string& kind, const saved_state& state) {
@@ -187,6 +192,10 @@ std::string checkpoint_digest(const run_checkpoint& c) {
     for (const auto* words : {&c.engine.position_hi, &c.engine.position_lo, &c.engine.velocity_hi,
                               &c.engine.velocity_lo, &c.engine.force})
         h.values(*words);
+    if (!c.engine.history_hi.empty()) {  // Adams-Bashforth only: other checkpoints keep their digest
+        h.values(c.engine.history_hi);
+        h.values(c.engine.history_lo);
+    }
     h.values(c.engine.image);
     h.count(c.observables.size());
     for (const auto& [kind, state] : c.observables) {

@@ -44,6 +44,8 @@ struct engine_state {
     std::vector<vec3<int>> image;
     std::vector<vec3<double>> velocity_hi, velocity_lo;
     std::vector<vec3<double>> force;
+    // Adams-Bashforth's v_{n-1} (empty for the other integrators and before the first step).
+    std::vector<vec3<double>> history_hi, history_lo;
 };
 
 class engine {

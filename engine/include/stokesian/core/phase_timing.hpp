@@ -59,6 +59,33 @@ struct timed_step_ops {
         engine.update_velocities();
         timer.end(step_phase::hi);
     }
+    // The bookkeeping of multi-stage integrators counts as integration.
+    void begin_step() {
+        timer.begin(step_phase::drift);
+        engine.begin_step();
+        timer.end(step_phase::drift);
+    }
+    void store_stage(int s) {
+        timer.begin(step_phase::drift);
+        engine.store_stage(s);
+        timer.end(step_phase::drift);
+    }
+    void drift_from_start(const double* c, int m) {
+        timer.begin(step_phase::drift);
+        engine.drift_from_start(c, m);
+        timer.end(step_phase::drift);
+    }
+    void drift_with_history(double c0, double c1) {
+        timer.begin(step_phase::drift);
+        engine.drift_with_history(c0, c1);
+        timer.end(step_phase::drift);
+    }
+    void remember_velocity() {
+        timer.begin(step_phase::drift);
+        engine.remember_velocity();
+        timer.end(step_phase::drift);
+    }
+    bool has_history() const { return engine.has_history(); }
 };
 
 // How a phase benchmark runs: `warmup` untimed steps, then up to `steps` timed ones. With a

@@ -45,8 +45,10 @@ inline void check_state_fits(const engine_state& s, std::size_t n, precision_mod
     if (!(s.precision == mode))
         throw std::invalid_argument("checkpoint precision " + to_string(s.precision) + " does not match the run's " +
                                     to_string(mode));
+    const bool history = (s.history_hi.empty() && s.history_lo.empty()) ||
+                         (s.history_hi.size() == n && s.history_lo.size() == n);
     const bool sizes = s.position_hi.size() == n && s.position_lo.size() == n && s.image.size() == n &&
-                       s.velocity_hi.size() == n && s.velocity_lo.size() == n && s.force.size() == n;
+                       s.velocity_hi.size() == n && s.velocity_lo.size() == n && s.force.size() == n && history;
     if (!sizes)
         throw std::invalid_argument("checkpoint holds " + std::to_string(s.position_hi.size()) +
                                     " particles, the run has " + std::to_string(n));
