@@ -10,6 +10,7 @@
 #include "core/run_files.hpp"
 #include "core/run_record.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/provenance.hpp"
@@ -176,6 +177,7 @@ run_result run_scenario(const run_request& req) {
 
     frame f;
     std::string blow_up;
+    std::string solver_failure;  // the implicit lubrication solve failed in step `done` + 1
     std::uint64_t last_good_step = resumed ? resumed->last_good_step : 0;
     bool have_good_sample = resumed.has_value();
     std::string last_frame_digest = resumed ? resumed->last_frame_digest : "";
@@ -240,7 +242,14 @@ run_result run_scenario(const run_request& req) {
         if (checkpoint_interval > 0) chunk = std::min(chunk, checkpoint_interval - done % checkpoint_interval);
         if (req.stop_after_step && *req.stop_after_step > done) chunk = std::min(chunk, *req.stop_after_step - done);
         const auto t0 = clock::now();
-        eng->advance(chunk);
+        try {
+            eng->advance(chunk);
+        } catch (const lubrication_solver_error& e) {
+            // The steps before the failing one are done; the state is mid-step and not sampled.
+            done = eng->step();
+            solver_failure = e.what();
+            break;
+        }
         const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
         if (dt_wall > 0.0) steps_per_second = double(chunk) / dt_wall;
         done += chunk;
@@ -274,13 +283,16 @@ run_result run_scenario(const run_request& req) {
                                         ? "; checkpoint at step " + std::to_string(*result.checkpoint_step) +
                                               ": continue with `stokesian run --resume " + opts.path.string() + "`"
                                         : "; no checkpoint";
-    if (!blow_up.empty()) {
+    if (!blow_up.empty() || !solver_failure.empty()) {
         result.failed = true;
         const std::string checkpoint_note =
             result.checkpoint_step ? "; last good checkpoint: " + checkpoint_path.string() + " at step " +
                                          std::to_string(*result.checkpoint_step)
                                    : "; no checkpoint";
-        result.status = "numerical blow-up at step " + std::to_string(done) + ": " + blow_up +
+        const std::string what = !blow_up.empty()
+                                     ? "numerical blow-up at step " + std::to_string(done) + ": " + blow_up
+                                     : "lubrication solve failed in step " + std::to_string(done + 1) + ": " + solver_failure;
+        result.status = what +
                         (have_good_sample ? "; last good sample at step " + std::to_string(last_good_step)
                                           : std::string("; no good sample")) +
                         checkpoint_note;

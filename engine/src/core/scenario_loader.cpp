@@ -380,7 +380,7 @@ const key_list top_level_keys{{}, {"scenario", "physics", "box", "particles", "r
 const key_list case_keys{{"description"}, {"physics", "box", "particles", "run", "observables"}};
 const key_list scenario_keys{{"name", "description"}, {}};
 const key_list physics_keys{{"radius", "self_mobility", "viscosity", "tensor"}, {"lubrication", "pair_force"}};
-const key_list lubrication_keys{{"enabled", "min_gap"}, {}};
+const key_list lubrication_keys{{"enabled", "min_gap", "scheme", "max_iterations"}, {}};
 const key_list pair_force_keys{{"kind", "strength", "range", "cutoff"}, {}};
 const key_list box_keys{{"boundary", "edges"}, {}};
 const key_list particles_keys{{"positions", "force", "forces", "allow_overlap"}, {"lattice"}};
@@ -416,6 +416,13 @@ void read_physics(const checker& check, const section& physics, system_parameter
         if (!(g > 0.0 && g < 1.0)) check.fail(e, "expected a number with 0 < min_gap < 1 (in units of a)");
     }
     if (!min_gaps.empty()) system.lubrication.min_gap = check.number(min_gaps.front(), sign_rule::any);
+    if (auto scheme = lubrication.one_of("scheme", {"explicit", "implicit"}))
+        system.lubrication.scheme = parse_lubrication_scheme(*scheme);
+    // An upper limit keeps a typo from turning a failing solve into hours of iterations.
+    constexpr std::int64_t most_iterations = 1000000;
+    for (const auto& e : lubrication.find_all("max_iterations")) check.integer(e, 1, most_iterations);
+    if (const auto e = lubrication.find("max_iterations"))
+        system.lubrication.max_iterations = static_cast<std::uint32_t>(check.integer(*e, 1, most_iterations));
 
     const section pair = physics.sub("pair_force", pair_force_keys);
     if (auto k = pair.one_of("kind", {"none", "exponential"}))
@@ -913,6 +920,8 @@ std::string resolved_configuration(const scenario& s) {
     w.section("physics.lubrication");
     w.boolean("enabled", p.lubrication.enabled);
     w.number("min_gap", p.lubrication.min_gap);
+    w.string("scheme", std::string(to_string(p.lubrication.scheme)));
+    w.integer("max_iterations", p.lubrication.max_iterations);
     w.section("physics.pair_force");
     w.string("kind", p.pair_force.kind == pair_force_kind::exponential ? "exponential" : "none");
     w.number("strength", p.pair_force.strength);

@@ -17,6 +17,7 @@
 #include "neighbour_list.hpp"
 #include "phase_clock.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
 #include "thread_pool.hpp"
@@ -63,8 +64,17 @@ private:
     template <class Ops>
     void integrate_step(Ops& ops);
     void refresh_working_positions();
-    void velocities_all_pairs();
-    void velocities_symmetric();
+    // velocity <- mu force (the selected HI loop); velocity must not alias force.
+    void apply_mobility(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
+    void mobility_all_pairs(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
+    void mobility_symmetric(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
+
+    // The implicit lubrication scheme (core/lubrication_solver.hpp; cpu_engine_lubrication.hpp).
+    struct krylov_ops;
+    std::uint64_t count_lubricated_pairs() const;
+    void conservative_forces(std::vector<vec3<W>>& out);  // F_ext + sum_j F_int
+    void lubrication_forces(const std::vector<vec3<W>>& u, std::vector<vec3<W>>& out);  // -zeta u
+    void solve_lubrication();
 
     engine_config config_;
     interaction_parameters<W> params_;
@@ -85,6 +95,16 @@ private:
     std::vector<vec3<A>> stage_[4];
     std::vector<vec3<A>> previous_velocity_;
     bool has_history_ = false;  // previous velocities in working precision (lubrication)
+
+    // Implicit lubrication: solve pending after update_forces(), the solver's vectors (solution is
+    // force_), the mobility's accumulator-precision output, statistics.
+    bool implicit_lubrication_ = false;
+    bool solve_pending_ = false;
+    std::uint64_t lubricated_pairs_ = 0;
+    std::vector<vec3<W>> krylov_[krylov_vector_count];
+    std::vector<vec3<A>> mobility_output_;
+    std::vector<double> dot_partials_;
+    lubrication_solver_statistics solver_statistics_;
 
     neighbour_list neighbours_;
     thread_pool pool_;

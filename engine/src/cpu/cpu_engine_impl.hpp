@@ -14,6 +14,7 @@ cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state&
       params_(make_interaction_parameters<W>(config.system)),
       loop_(parse_hi_loop(config.hi_kernel)),
       dt_(value_cast<P>(config.dt)),
+      implicit_lubrication_(config.system.lubrication.implicit()),
       pool_(config.threads) {
     const auto& box = config.system.box;
     edge_ = value_cast<P>(box.edges);
@@ -131,6 +132,18 @@ void cpu_engine<Policy>::update_forces() {
     for (std::size_t i = 0; i < n; ++i) velocity_w_[i] = value_cast<W>(velocity_[i]);
     const bool short_range = params_.short_range_cutoff > W(0);
     if (short_range) neighbours_.build(position_w_, params_.box, params_.short_range_cutoff);
+    // Implicit scheme: the right-hand side F = F_ext + F_int now, the solve in update_velocities().
+    // Without a lubricated pair zeta = 0 and the solve is the identity: the explicit scheme's forces
+    // below are then exactly F (every lubrication term is +0), and v = mu F bit for bit.
+    solve_pending_ = false;
+    if (implicit_lubrication_) {
+        lubricated_pairs_ = short_range ? count_lubricated_pairs() : 0;
+        if (lubricated_pairs_ > 0) {
+            conservative_forces(krylov_[int(krylov_vector::rhs)]);
+            solve_pending_ = true;
+            return;
+        }
+    }
     pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             vec3<W> f = external_force_[i];
@@ -144,30 +157,42 @@ void cpu_engine<Policy>::update_forces() {
 
 template <class Policy>
 void cpu_engine<Policy>::update_velocities() {
-    if (loop_ == hi_loop::symmetric) velocities_symmetric();
-    else velocities_all_pairs();
+    if (solve_pending_) {
+        solve_lubrication();
+        solve_pending_ = false;
+        return;
+    }
+    apply_mobility(force_, velocity_);
+    if (implicit_lubrication_) solver_statistics_.record({});  // v = mu F: nothing to solve
 }
 
 template <class Policy>
-void cpu_engine<Policy>::velocities_all_pairs() {
+void cpu_engine<Policy>::apply_mobility(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
+    velocity.resize(force.size());
+    if (loop_ == hi_loop::symmetric) mobility_symmetric(force, velocity);
+    else mobility_all_pairs(force, velocity);
+}
+
+template <class Policy>
+void cpu_engine<Policy>::mobility_all_pairs(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
     const std::size_t n = position_.size();
     pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
             vec3<A> acc = zero_vector<A>();
             const vec3<W> r_i = position_w_[i];
             for (std::size_t j = 0; j < n; ++j)
-                accumulate(acc, hydrodynamic_contribution(i == j, r_i, position_w_[j], force_[j], params_));
-            velocity_[i] = acc;
+                accumulate(acc, hydrodynamic_contribution(i == j, r_i, position_w_[j], force[j], params_));
+            velocity[i] = acc;
         }
     }, 64);
 }
 
 template <class Policy>
-void cpu_engine<Policy>::velocities_symmetric() {
+void cpu_engine<Policy>::mobility_symmetric(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
     const std::size_t n = position_.size();
     for (std::size_t i = 0; i < n; ++i) {
-        velocity_[i] = zero_vector<A>();
-        accumulate(velocity_[i], self_velocity(force_[i], params_.mobility.self_mobility));
+        velocity[i] = zero_vector<A>();
+        accumulate(velocity[i], self_velocity(force[i], params_.mobility.self_mobility));
     }
     // mu_ji = mu_ij (the tensor is even in r_ij): each tensor evaluation serves both directions.
     const W mu0 = params_.mobility.self_mobility;
@@ -176,9 +201,9 @@ void cpu_engine<Policy>::velocities_symmetric() {
             const vec3<W> r_ij = minimum_image(position_w_[i] - position_w_[j], params_.box);
             const pair_tensor<W> t = pair_mobility_tensor(r_ij, params_.mobility);
             const tie_split<W> r = split_ties(r_ij, params_.box);
-            const vec3<W> to_i = apply_pair_tensor(t, r, force_[j], mu0), to_j = apply_pair_tensor(t, r, force_[i], mu0);
-            accumulate(velocity_[i], to_i);
-            accumulate(velocity_[j], to_j);
+            const vec3<W> to_i = apply_pair_tensor(t, r, force[j], mu0), to_j = apply_pair_tensor(t, r, force[i], mu0);
+            accumulate(velocity[i], to_i);
+            accumulate(velocity[j], to_j);
         }
 }
 
@@ -196,6 +221,7 @@ void cpu_engine<Policy>::read_frame(frame& out) const {
         out.velocity[i] = value_cast<double>(velocity_[i]);
         out.force[i] = value_cast<double>(force_[i]);
     }
+    out.lubrication = solver_statistics_.last;
 }
 
 template <class Policy>
@@ -223,14 +249,19 @@ void cpu_engine<Policy>::restore_state(const engine_state& state) {
     has_history_ = !state.history_hi.empty();
     if (has_history_) previous_velocity_ = join_words<A>(state.history_hi, state.history_lo);
     refresh_working_positions();
+    // The stored forces are the implicit scheme's starting guess: nothing else to restore.
+    solve_pending_ = false;
+    solver_statistics_ = {};
 }
 
 template <class Policy>
 std::map<std::string, std::string> cpu_engine<Policy>::description() const {
-    return {{"backend", "cpu"},
-            {"hi_kernel", loop_ == hi_loop::symmetric ? "symmetric" : "all-pairs"},
-            {"threads", std::to_string(loop_ == hi_loop::symmetric ? 1u : pool_.size())},
-            {"precision", to_string(Policy::mode)}};
+    std::map<std::string, std::string> d{{"backend", "cpu"},
+                                         {"hi_kernel", loop_ == hi_loop::symmetric ? "symmetric" : "all-pairs"},
+                                         {"threads", std::to_string(loop_ == hi_loop::symmetric ? 1u : pool_.size())},
+                                         {"precision", to_string(Policy::mode)}};
+    solver_statistics_.describe(d, config_.system.lubrication, lubrication_tolerance<W>());
+    return d;
 }
 
 }  // namespace stokesian::cpu

@@ -4,6 +4,7 @@
 
 #include "cpu_backend.hpp"
 #include "cpu_engine_impl.hpp"
+#include "cpu_engine_lubrication.hpp"
 
 namespace stokesian::cpu {
 

@@ -8,6 +8,7 @@
 #include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "cuda_engine.cuh"
+#include "cuda_engine_lubrication.cuh"
 #include "drift_kernel.cuh"
 #include "fused_backend.hpp"
 #include "hi_launch.cuh"
@@ -27,7 +28,8 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_stat
       params_(make_interaction_parameters<W>(config.system)),
       kernel_(parse_hi_kernel(config.hi_kernel)),
       n_(static_cast<unsigned>(state.size())),
-      dt_(value_cast<P>(config.dt)) {
+      dt_(value_cast<P>(config.dt)),
+      implicit_lubrication_(config.system.lubrication.implicit()) {
     if (kernel_ == hi_kernel::fused)
         throw std::invalid_argument("hi-kernel 'fused' is the fused engine: build it with make_cuda_engine()");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
@@ -57,6 +59,8 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_stat
     velocity_.resize(n_, "velocities");
     check(cudaMemset(velocity_.data(), 0, n_ * sizeof(vec3<A>)), "cudaMemset velocities");
     force_.resize(n_, "forces");
+    // Zero: the implicit lubrication scheme's first starting guess (the CPU's value-initialised forces).
+    check(cudaMemset(force_.data(), 0, n_ * sizeof(packed4<W>)), "cudaMemset forces");
 
     short_range_ = params_.short_range_cutoff > W(0);
     if (short_range_) {
@@ -224,12 +228,19 @@ void cuda_engine<Policy>::build_neighbour_list() {
 
 template <class Policy>
 void cuda_engine<Policy>::update_forces() {
+    solve_pending_ = false;
     if (!short_range_) {
         external_force_kernel<W><<<blocks_for(n_, 256), 256>>>(external_force_.data(), n_, force_.data());
         check_launch("external_force_kernel");
         return;
     }
     build_neighbour_list();
+    // Implicit scheme: the right-hand side now, the solve in update_velocities(). Without a
+    // lubricated pair the explicit scheme's forces below are exactly F and v = mu F bit for bit.
+    if (implicit_lubrication_ && prepare_lubrication_solve()) {
+        solve_pending_ = true;
+        return;
+    }
     short_range_force_kernel<W, A><<<blocks_for(n_, 128), 128>>>(position_w_.data(), velocity_.data(),
                                                                   external_force_.data(), n_, neighbour_list_.data(),
                                                                   neighbour_count_.data(), capacity_, params_,
@@ -239,7 +250,13 @@ void cuda_engine<Policy>::update_forces() {
 
 template <class Policy>
 void cuda_engine<Policy>::update_velocities() {
+    if (solve_pending_) {
+        solve_lubrication();
+        solve_pending_ = false;
+        return;
+    }
     launch_hi_kernel<W, A>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(), n_, params_);
+    if (implicit_lubrication_) solver_statistics_.record({});  // v = mu F: nothing to solve
 }
 
 template <class Policy>
@@ -261,6 +278,7 @@ void cuda_engine<Policy>::read_frame(frame& out) const {
         out.velocity[i] = value_cast<double>(velocity[i]);
         out.force[i] = value_cast<double>(unpack(force[i]));
     }
+    out.lubrication = solver_statistics_.last;
 }
 
 template <class Policy>
@@ -304,6 +322,9 @@ void cuda_engine<Policy>::restore_state(const engine_state& state) {
     has_history_ = !state.history_hi.empty();
     if (has_history_) previous_velocity_.upload(join_words<A>(state.history_hi, state.history_lo));
     step_ = state.step;
+    // The stored forces are the implicit scheme's starting guess: nothing else to restore.
+    solve_pending_ = false;
+    solver_statistics_ = {};
 }
 
 template <class Policy>
@@ -316,6 +337,7 @@ std::map<std::string, std::string> cuda_engine<Policy>::description() const {
     d["block_size"] = std::to_string(block_size_);
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = !short_range_ ? "none" : use_cells_ ? "cell list" : "all pairs";
+    solver_statistics_.describe(d, config_.system.lubrication, lubrication_tolerance<W>());
     return d;
 }
 

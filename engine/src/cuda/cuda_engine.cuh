@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "device_buffer.hpp"
 #include "device_types.cuh"
 #include "hi_kernel_names.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/physics/interactions.hpp"
 
 namespace stokesian::cuda {
@@ -57,6 +59,12 @@ private:
     void integrate_step(Ops& ops);
     void build_neighbour_list();
 
+    // The implicit lubrication scheme (core/lubrication_solver.hpp; cuda_engine_lubrication.cuh).
+    struct krylov_ops;
+    packed4<W>* krylov_data(krylov_vector k);
+    bool prepare_lubrication_solve();  // right-hand side and lubricated-pair count; false: none
+    void solve_lubrication();
+
     engine_config config_;
     interaction_parameters<W> params_;
     hi_kernel kernel_;
@@ -86,6 +94,18 @@ private:
     device_buffer<unsigned char> sort_scratch_;
     bool use_cells_ = false;
     int cells_[3] = {0, 0, 0};
+
+    // Implicit lubrication: solve pending after update_forces(), the solver's vectors (solution is
+    // force_), the mobility's accumulator-precision output, dot-product partials, statistics.
+    bool implicit_lubrication_ = false;
+    bool solve_pending_ = false;
+    std::uint64_t lubricated_pairs_ = 0;
+    device_buffer<packed4<W>> krylov_[krylov_vector_count];
+    device_buffer<vec3<A>> mobility_output_;
+    device_buffer<double> dot_partials_;
+    device_buffer<unsigned long long> lubricated_entries_;
+    std::vector<double> host_partials_;
+    lubrication_solver_statistics solver_statistics_;
 
     std::uint64_t step_ = 0;
     phase_event_timer* phase_timer_ = nullptr;

@@ -44,6 +44,12 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const std::vec
     // The kernels hard-code the paper's step (drift, forces, velocities): explicit Euler.
     if (config.integrator != integrator_kind::euler)
         throw std::invalid_argument("the fused CUDA path implements the explicit Euler step only");
+    // ... and the paper's explicit lubrication scheme: a solve per step would need the whole
+    // Krylov iteration inside the kernel.
+    if (config.system.lubrication.implicit())
+        throw std::invalid_argument("the fused CUDA path implements the explicit lubrication scheme only: "
+                                    "physics.lubrication.scheme = \"implicit\" runs with the step-by-step kernels "
+                                    "(e.g. --hi-kernel tiling) or on the CPU");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());

@@ -1,4 +1,5 @@
 #include "observables_impl.hpp"
+#include "stokesian/core/lubrication_solver.hpp"
 
 namespace stokesian {
 
@@ -16,6 +17,9 @@ std::vector<std::unique_ptr<observable>> make_observables(const scenario& s) {
         list.push_back(make_positive_definiteness_observable(s.system, s.observables.positive_definiteness->every));
     if (s.observables.pair_gap) list.push_back(make_pair_gap_observable(s.system, s.particles.external_forces, block));
     if (s.observables.velocity_spread) list.push_back(make_velocity_spread_observable(block));
+    // The implicit lubrication scheme's solver is always recorded when it runs.
+    if (s.system.lubrication.implicit())
+        list.push_back(make_lubrication_solver_observable(lubrication_tolerance(s.run.precision), block));
     return list;
 }
 

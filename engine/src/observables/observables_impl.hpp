@@ -14,4 +14,5 @@ std::unique_ptr<observable> make_pair_gap_observable(const system_parameters& sy
                                                      const std::vector<vec3<double>>& external_forces,
                                                      std::uint64_t block);
 std::unique_ptr<observable> make_velocity_spread_observable(std::uint64_t block);
+std::unique_ptr<observable> make_lubrication_solver_observable(double tolerance, std::uint64_t block);
 }  // namespace stokesian

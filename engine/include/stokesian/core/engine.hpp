@@ -23,6 +23,16 @@ struct engine_config {
     unsigned threads = 0;           // CPU worker threads, 0: hardware concurrency
 };
 
+// What the implicit lubrication scheme's latest velocity evaluation did (core/lubrication_solver.hpp).
+// With the explicit scheme nothing is solved: all zero.
+struct lubrication_solve_report {
+    bool solved = false;                 // false: explicit scheme, or no pair within s < 1 (v = mu F exactly)
+    std::uint32_t iterations = 0;        // conjugate-gradient iterations
+    std::uint64_t lubricated_pairs = 0;  // pairs with s < 1
+    double initial_relative_residual = 0.0;  // ||F - w0 - zeta mu w0|| / ||F|| of the starting guess
+    double relative_residual = 0.0;          // the same for the returned w, recomputed from it
+};
+
 // One sample of the state, converted to double (exactly: every stored type widens exactly).
 struct frame {
     std::uint64_t step = 0;
@@ -31,6 +41,7 @@ struct frame {
     std::vector<vec3<int>> image;        // periodic image counts: unwrapped = position + image * L
     std::vector<vec3<double>> velocity;
     std::vector<vec3<double>> force;     // total force of the last force evaluation
+    lubrication_solve_report lubrication;  // the implicit lubrication scheme's latest solve
 };
 
 // The complete dynamical state of an engine, bit for bit, for checkpoints: every stored word,

@@ -3,6 +3,8 @@
 // lengths in a, forces in F, time in tau_s = a / (mu0 F). Backends convert it to their working
 // precision with make_interaction_parameters<W>().
 #include <cstddef>
+#include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "stokesian/numeric/vec3.hpp"
@@ -10,9 +12,25 @@
 
 namespace stokesian {
 
+// How the lubrication forces enter the velocities (engine/docs/lubrication.md):
+//  - explicit_update: the paper's scheme (Section 3.1), forces corrected with the previous
+//    velocities, F <- F - zeta (v_i - v_j); unstable once the spectral radius of zeta mu exceeds 1
+//    (for a pair below s_c = 0.282, independently of dt);
+//  - implicit_solve: v = mu (I + zeta mu)^-1 F, the paper's Eq. (mobilityCorrection), solved every
+//    velocity evaluation by preconditioned conjugate gradients (core/lubrication_solver.hpp).
+enum class lubrication_scheme : std::uint8_t { explicit_update, implicit_solve };
+
+std::string_view to_string(lubrication_scheme s) noexcept;                 // "explicit" | "implicit"
+lubrication_scheme parse_lubrication_scheme(std::string_view name);       // throws std::invalid_argument
+
 struct lubrication_settings {
     bool enabled = false;
     double min_gap = 1e-6;  // floor of the gap s in the resistance functions
+    lubrication_scheme scheme = lubrication_scheme::explicit_update;  // the paper's, for fidelity
+    // Conjugate-gradient iterations allowed per solve (implicit scheme): more is a failed run.
+    std::uint32_t max_iterations = 1000;
+
+    bool implicit() const { return enabled && scheme == lubrication_scheme::implicit_solve; }
 };
 
 struct pair_force_settings {

@@ -66,4 +66,25 @@ STOKESIAN_HD_INLINE vec3<W> short_range_force(vec3<W> r_i, vec3<W> r_j, vec3<W> 
     return pair_force(r_ij, p.pair) + lubrication_force(r_ij, v_i - v_j, p.lubrication);
 }
 
+// The two parts of short_range_force separately, for the implicit lubrication scheme
+// (core/lubrication_solver.hpp): the pair repulsion F_int(r_ij) (part of the right-hand side F) ...
+template <class W>
+STOKESIAN_HD_INLINE vec3<W> pair_interaction_force(vec3<W> r_i, vec3<W> r_j, const interaction_parameters<W>& p) {
+    return pair_force(minimum_image(r_i - r_j, p.box), p.pair);
+}
+
+// ... and the lubrication force -zeta_sing(r_ij) . (u_i - u_j) for a velocity field u (the operator
+// the solver applies to its search directions).
+template <class W>
+STOKESIAN_HD_INLINE vec3<W> lubrication_pair_force(vec3<W> r_i, vec3<W> r_j, vec3<W> u_i, vec3<W> u_j,
+                                                   const interaction_parameters<W>& p) {
+    return lubrication_force(minimum_image(r_i - r_j, p.box), u_i - u_j, p.lubrication);
+}
+
+// Whether i and j are within the lubrication range (s < 1).
+template <class W>
+STOKESIAN_HD_INLINE bool lubricated_pair(vec3<W> r_i, vec3<W> r_j, const interaction_parameters<W>& p) {
+    return in_lubrication_range(minimum_image(r_i - r_j, p.box), p.lubrication);
+}
+
 }  // namespace stokesian

@@ -40,12 +40,21 @@ STOKESIAN_HD_INLINE lubrication_resistance<W> jeffrey_onishi_resistance(W gap) {
 template <class W>
 STOKESIAN_HD_INLINE W lubrication_cutoff(W radius) { return W(3) * radius; }
 
+// Whether the pair feels lubrication at all: the force below is exactly zero otherwise (the
+// implicit scheme skips its solve when no pair does, core/lubrication_solver.hpp).
+template <class W>
+STOKESIAN_HD_INLINE bool in_lubrication_range(vec3<W> r_ij, const lubrication_parameters<W>& p) {
+    const W cutoff = lubrication_cutoff(p.radius);
+    return p.enabled && dot(r_ij, r_ij) < cutoff * cutoff;
+}
+
 // Force on sphere i from the lubrication film with sphere j. r_ij = r_i - r_j, v_ij = v_i - v_j.
+// Linear in v_ij: with any velocity field u in place of v this is the implicit scheme's operator,
+// -(zeta u)_i summed over the neighbours j.
 template <class W>
 STOKESIAN_HD_INLINE vec3<W> lubrication_force(vec3<W> r_ij, vec3<W> v_ij, const lubrication_parameters<W>& p) {
+    if (!in_lubrication_range(r_ij, p)) return {W(0), W(0), W(0)};
     const W r2 = dot(r_ij, r_ij);
-    const W cutoff = lubrication_cutoff(p.radius);
-    if (!p.enabled || r2 >= cutoff * cutoff) return {W(0), W(0), W(0)};
     const W r = math::sqrt(r2);
     W gap = r / p.radius - W(2);
     if (gap < p.min_gap) gap = p.min_gap;
