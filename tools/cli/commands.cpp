@@ -31,6 +31,8 @@ void register_commands(CLI::App& app) {
     add(app, register_analyze);
     add(app, register_mobility_check);
     add(app, register_bench);
+    add(app, register_suite);
+    add(app, register_reference);
 }
 
 int run_selected([[maybe_unused]] CLI::App& app) {

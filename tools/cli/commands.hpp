@@ -11,6 +11,8 @@ action register_run(CLI::App& app);
 action register_analyze(CLI::App& app);
 action register_mobility_check(CLI::App& app);
 action register_bench(CLI::App& app);
+action register_suite(CLI::App& app);
+action register_reference(CLI::App& app);
 
 void register_commands(CLI::App& app);
 

@@ -1,0 +1,55 @@
+#pragma once
+// `stokesian reference check`: a result against its entry in a reference directory, one row per
+// observable plus the run's length and status. A missing entry is a failed row, not an error;
+// an unreadable or invalid reference file is input_error (exit status 2).
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stokesian/regression/observed_run.hpp"
+#include "stokesian/regression/reference_store.hpp"
+
+namespace stokesian::regression {
+
+struct check_row {
+    std::string run, observable, kind;
+    std::string observed, reference, tolerance;
+    bool passed = false;
+    double ratio = 0.0;   // deviation / allowed (NaN where not applicable)
+    std::string detail;   // why it failed, or which element was the worst
+};
+
+struct run_check {
+    std::string run;
+    std::string result_file;
+    std::string reference_file;
+    std::string entry;        // group path used ("" if none)
+    std::string note;         // e.g. a cpu entry standing in for a gpu result
+    bool bitwise_identical = false;  // final state digest equal to the reference run's
+    std::vector<check_row> rows;
+    bool passed() const;
+};
+
+// Loads reference files from a directory on first use and keeps them.
+class reference_library {
+public:
+    explicit reference_library(std::filesystem::path directory) : directory_(std::move(directory)) {}
+    // nullptr when the file does not exist; throws input_error when it exists but is invalid.
+    const reference_set* file_for(const std::string& scenario);
+    const std::filesystem::path& directory() const { return directory_; }
+
+private:
+    std::filesystem::path directory_;
+    std::map<std::string, std::optional<reference_set>> loaded_;
+};
+
+// The entry a result is compared with: its own key, or the other backend class's where both
+// compute bit for bit the same (CPU and the IEEE CUDA build without short-range forces:
+// engine/README.md). Sets `note` when it falls back.
+const reference_entry* find_entry(const reference_set& set, const observed_run& run, std::string& note);
+
+run_check check_run(const observed_run& run, reference_library& references);
+
+}  // namespace stokesian::regression

@@ -1,0 +1,99 @@
+#pragma once
+// Runs a suite's runs concurrently: a pool of `jobs` threads, each taking the next run and
+// executing it with run_scenario() into <output_dir>/<name>.h5. On CUDA every host thread launches
+// on its own per-thread default stream (the CUDA targets are compiled with
+// --default-stream per-thread), so the small fused tetrahedron kernels of several runs overlap.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "stokesian/core/scenario.hpp"
+#include "stokesian/regression/suite_manifest.hpp"
+
+namespace stokesian::regression {
+
+struct suite_options {
+    std::string backend;                            // overrides the runs' backend ("" : theirs, or auto)
+    std::filesystem::path output_dir = ".";
+    unsigned jobs = 0;                              // 0: every run at once on CUDA, one per core on the CPU
+    double scale = 1.0;                             // multiplies the run lengths (scalable runs)
+    bool force = false;                             // replace existing outputs
+    std::vector<std::string> only;                  // glob patterns of run names to run (empty: all)
+    std::map<std::string, std::string> invocation;  // host, user, date, command (provenance)
+    const std::atomic<int>* stop_signal = nullptr;  // non-zero: every run stops after its current step
+};
+
+struct suite_run_status {
+    std::string name;
+    std::filesystem::path output;
+    std::string backend;        // cpu or cuda, as resolved
+    std::string state = "waiting";  // waiting, running, completed, failed, interrupted
+    std::string message;        // the run's status line or the error
+    std::uint64_t steps = 0, total_steps = 0;
+    double wall_seconds = 0.0;
+};
+
+// A prepared run: the scenario with the suite's settings applied, ready for run_scenario().
+struct prepared_run {
+    suite_run_spec spec;
+    scenario scenario_;
+    std::filesystem::path output;
+    std::string equivalent_command;  // `stokesian run ...` that reproduces it alone
+    unsigned threads = 0;
+};
+
+// Loads and checks every run's scenario with the suite's settings, before anything runs.
+// Throws input_error for a bad scenario, an override the scenario rejects, or an existing output
+// without `force`.
+std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options);
+
+// Whether a CUDA device is usable (false in builds without CUDA).
+bool cuda_device_present();
+
+// How many runs go at once: `requested` if set, else all of them when any runs on CUDA (each fused
+// tetrahedron occupies one warp), else one per core; never more than there are runs.
+unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned requested);
+
+class suite_execution {
+public:
+    suite_execution(std::vector<prepared_run> runs, suite_options options);
+    ~suite_execution();  // waits for the workers
+    suite_execution(const suite_execution&) = delete;
+    suite_execution& operator=(const suite_execution&) = delete;
+
+    // Starts the workers. `on_finished` is called once per run, from the worker that ran it, one
+    // call at a time.
+    void start(std::function<void(const suite_run_status&)> on_finished);
+    // Waits up to `timeout`; true when every run has ended.
+    bool wait_for(std::chrono::milliseconds timeout);
+    std::vector<suite_run_status> snapshot() const;
+    unsigned jobs() const { return jobs_; }
+    std::size_t size() const { return runs_.size(); }
+
+private:
+    void work();
+    void execute(std::size_t index);
+
+    std::vector<prepared_run> runs_;
+    suite_options options_;
+    unsigned jobs_ = 1;
+    std::function<void(const suite_run_status&)> on_finished_;
+    mutable std::mutex mutex_;
+    std::mutex report_mutex_;
+    std::condition_variable all_done_;
+    std::vector<suite_run_status> status_;
+    std::atomic<std::size_t> next_{0};
+    std::size_t ended_ = 0;
+    std::vector<std::thread> workers_;
+};
+
+}  // namespace stokesian::regression

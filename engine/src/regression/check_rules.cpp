@@ -1,0 +1,234 @@
+// The tolerance rules file (check_rules.hpp, format in reference_data/README.md): every key checked,
+// the first problem is one input_error line naming the file and the rule.
+#include "stokesian/regression/check_rules.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "observable_catalogue.hpp"
+#include "stokesian/core/errors.hpp"
+
+namespace stokesian::regression {
+
+namespace {
+
+const std::map<std::string, tolerance_kind>& kind_names() {
+    static const std::map<std::string, tolerance_kind> names{
+        {"exact", tolerance_kind::exact},
+        {"absolute", tolerance_kind::absolute},
+        {"relative", tolerance_kind::relative},
+        {"ci_overlap", tolerance_kind::ci_overlap},
+        {"band", tolerance_kind::band},
+        {"expected_failure_window", tolerance_kind::expected_failure_window},
+        {"not_before", tolerance_kind::not_before}};
+    return names;
+}
+
+class rule_reader {
+public:
+    rule_reader(const toml::table& table, std::string origin, std::string where)
+        : table_(table), origin_(std::move(origin)), where_(std::move(where)) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& value, const std::string& expected) const {
+        throw input_error(origin_, where_ + (key.empty() ? "" : "." + key), value, expected);
+    }
+
+    std::string text(const std::string& key, bool required) {
+        seen_.insert(key);
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) {
+            if (required) fail(key, "", "missing (required)");
+            return {};
+        }
+        const auto* s = node->as_string();
+        if (s == nullptr) fail(key, "", "expected a string");
+        return s->get();
+    }
+
+    std::vector<std::string> texts(const std::string& key) {
+        seen_.insert(key);
+        std::vector<std::string> out;
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) return out;
+        const auto* array = node->as_array();
+        if (array == nullptr) fail(key, "", "expected an array of strings");
+        for (const toml::node& item : *array) {
+            const auto* s = item.as_string();
+            if (s == nullptr) fail(key, "", "expected an array of strings");
+            out.push_back(s->get());
+        }
+        return out;
+    }
+
+    std::vector<double> numbers(const std::string& key) {
+        seen_.insert(key);
+        std::vector<double> out;
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) return out;
+        const auto* array = node->as_array();
+        if (array == nullptr) fail(key, "", "expected an array of numbers");
+        for (const toml::node& item : *array) {
+            const std::optional<double> x = item.value<double>();
+            if (!x || !std::isfinite(*x) || *x <= 0.0) fail(key, "", "expected an array of positive numbers");
+            out.push_back(*x);
+        }
+        return out;
+    }
+
+    std::optional<double> number(const std::string& key) {
+        seen_.insert(key);
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) return std::nullopt;
+        const std::optional<double> x = node->value<double>();
+        if (!x || !std::isfinite(*x)) fail(key, "", "expected a finite number");
+        return x;
+    }
+
+    bool flag(const std::string& key) {
+        seen_.insert(key);
+        const toml::node* node = table_.get(key);
+        if (node == nullptr) return false;
+        const auto* b = node->as_boolean();
+        if (b == nullptr) fail(key, "", "expected true or false");
+        return b->get();
+    }
+
+    void reject_unknown_keys() const {
+        for (const auto& [key, value] : table_)
+            if (!seen_.contains(std::string(key.str())))
+                fail(std::string(key.str()), "", "unknown key (a rule accepts id, scenario, observable, case, precision, "
+                                                  "dt, backend_class, kind, tolerance, window, before_loss, until, against, "
+                                                  "measured_spread, derivation)");
+    }
+
+private:
+    const toml::table& table_;
+    std::string origin_, where_;
+    std::set<std::string> seen_;
+};
+
+bool known_observable(const std::string& name) {
+    const auto& catalogue = observable_catalogue();
+    return std::any_of(catalogue.begin(), catalogue.end(), [&](const catalogue_entry& e) { return e.name == name; });
+}
+
+check_rule read_rule(const toml::table& table, const std::string& origin, std::size_t index) {
+    rule_reader in(table, origin, "rule[" + std::to_string(index) + "]");
+    check_rule r;
+    r.id = in.text("id", false);
+    r.scenario = in.text("scenario", true);
+    r.observable = in.text("observable", true);
+    if (!known_observable(r.observable))
+        in.fail("observable", r.observable, "not a regression observable (see reference_data/README.md)");
+    r.cases = in.texts("case");
+    r.precisions = in.texts("precision");
+    r.dts = in.numbers("dt");
+    r.backend_classes = in.texts("backend_class");
+    for (const std::string& c : r.backend_classes)
+        if (c != "cpu" && c != "gpu") in.fail("backend_class", c, "expected \"cpu\" or \"gpu\"");
+    const std::string kind = in.text("kind", true);
+    const auto parsed = parse_tolerance_kind(kind);
+    if (!parsed) in.fail("kind", kind, "expected exact, absolute, relative, ci_overlap, band, expected_failure_window or not_before");
+    r.kind = *parsed;
+    const std::optional<double> tolerance = in.number("tolerance");
+    const bool needs_tolerance = r.kind != tolerance_kind::exact && r.kind != tolerance_kind::expected_failure_window;
+    if (needs_tolerance && !tolerance) in.fail("tolerance", "", "missing (required unless kind = exact or expected_failure_window)");
+    r.window = in.numbers("window");
+    if (r.kind == tolerance_kind::expected_failure_window && (r.window.size() != 2 || !(r.window[0] < r.window[1])))
+        in.fail("window", "", "expected [earliest, latest] with 0 < earliest < latest (tau_s)");
+    if (r.kind != tolerance_kind::expected_failure_window && !r.window.empty())
+        in.fail("window", "", "only for kind = expected_failure_window");
+    r.tolerance = tolerance.value_or(0.0);
+    if (r.tolerance < 0.0) in.fail("tolerance", std::to_string(r.tolerance), "expected a number >= 0");
+    if (r.kind == tolerance_kind::band && r.tolerance < 1.0)
+        in.fail("tolerance", std::to_string(r.tolerance), "a band is a factor >= 1");
+    r.before_loss = in.flag("before_loss");
+    if (const std::optional<double> until = in.number("until")) {
+        if (*until <= 0.0) in.fail("until", std::to_string(*until), "expected a time > 0 (tau_s)");
+        r.until = *until;
+    }
+    r.against = in.text("against", false);
+    r.measured_spread = in.text("measured_spread", false);
+    r.derivation = in.text("derivation", true);
+    in.reject_unknown_keys();
+    return r;
+}
+
+}  // namespace
+
+std::string to_string(tolerance_kind k) {
+    for (const auto& [name, kind] : kind_names())
+        if (kind == k) return name;
+    return "unknown";
+}
+
+std::optional<tolerance_kind> parse_tolerance_kind(const std::string& name) {
+    const auto it = kind_names().find(name);
+    if (it == kind_names().end()) return std::nullopt;
+    return it->second;
+}
+
+bool check_rule::matches(const reference_key& key, const std::string& observable_name) const {
+    auto any_or_contains = [](const std::vector<std::string>& list, const std::string& value) {
+        return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+    };
+    if (scenario != key.scenario || observable != observable_name) return false;
+    if (!any_or_contains(cases, key.case_name) || !any_or_contains(precisions, key.precision) ||
+        !any_or_contains(backend_classes, key.backend_class))
+        return false;
+    // dt as written in the file and as stored in the result: the same decimal, the same double.
+    return dts.empty() || std::find(dts.begin(), dts.end(), key.dt) != dts.end();
+}
+
+const check_rule* check_rules::find(const reference_key& key, const std::string& observable_name) const {
+    for (const check_rule& r : rules)
+        if (r.matches(key, observable_name)) return &r;
+    return nullptr;
+}
+
+check_rules parse_check_rules(const std::string& text, const std::string& origin) {
+    toml::table root;
+    try {
+        root = toml::parse(text, origin);
+    } catch (const toml::parse_error& e) {
+        std::ostringstream where;
+        where << origin << ":" << e.source().begin.line << ":" << e.source().begin.column;
+        throw input_error(where.str() + ": TOML syntax error: " + std::string(e.description()));
+    }
+    check_rules out;
+    out.source = origin;
+    for (const auto& [key, value] : root)
+        if (key.str() != "rule")
+            throw input_error(origin, std::string(key.str()), "", "unknown top-level key (the file holds [[rule]] tables)");
+    const toml::array* rules = root["rule"].as_array();
+    if (rules == nullptr || rules->empty()) throw input_error(origin, "rule", "", "no [[rule]] tables");
+    std::map<std::string, int> per_observable;
+    std::set<std::string> ids;
+    for (std::size_t k = 0; k < rules->size(); ++k) {
+        const toml::table* table = rules->get(k)->as_table();
+        if (table == nullptr) throw input_error(origin, "rule[" + std::to_string(k) + "]", "", "expected a table");
+        check_rule r = read_rule(*table, origin, k);
+        const std::string base = r.scenario + "/" + r.observable;
+        const int n = ++per_observable[base];
+        if (r.id.empty()) r.id = base + "#" + std::to_string(n);
+        if (!ids.insert(r.id).second) throw input_error(origin, "rule[" + std::to_string(k) + "].id", r.id, "duplicate id");
+        out.rules.push_back(std::move(r));
+    }
+    return out;
+}
+
+check_rules load_check_rules(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) throw input_error(path.string(), "", "", "cannot read the rules file");
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_check_rules(text.str(), path.string());
+}
+
+}  // namespace stokesian::regression

@@ -1,0 +1,158 @@
+// Reads a result file into an observed_run (observed_run.hpp): key and run facts from
+// /parameters, provenance for the reference entries, observables through the catalogue.
+#include "stokesian/regression/observed_run.hpp"
+
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+#include <cstdio>
+
+#include <toml++/toml.h>
+
+#include "observable_catalogue.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/io/h5md.hpp"
+
+namespace stokesian::regression {
+
+namespace {
+
+using attributes = std::map<std::string, std::string>;
+
+std::string get(const attributes& a, const std::string& key) {
+    const auto it = a.find(key);
+    return it == a.end() ? std::string() : it->second;
+}
+
+std::uint64_t unsigned_value(const attributes& a, const std::string& key, const std::string& file) {
+    const std::string text = get(a, key);
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0') throw input_error(file, "/parameters/run " + key, text, "expected an integer");
+    return value;
+}
+
+// Lubrication or a pair force: the CPU and CUDA backends then differ by the device's logf/expf
+// (engine/README.md), so one class's reference cannot stand in for the other's.
+bool has_short_range_forces(const std::string& resolved_configuration) {
+    try {
+        const toml::table t = toml::parse(resolved_configuration);
+        const bool lubrication = t["physics"]["lubrication"]["enabled"].value_or(false);
+        const std::string pair_force = t["physics"]["pair_force"]["kind"].value_or(std::string("none"));
+        return lubrication || pair_force != "none";
+    } catch (const toml::parse_error&) {
+        return true;  // unknown: assume the classes differ
+    }
+}
+
+// What the scenario is, apart from the run settings the key and the length checks cover: the
+// resolved [physics], [box], [particles] and [observables] tables as toml++ writes them, hashed
+// (FNV-1a, 64 bit). Another box, force, tensor or initial configuration gives another fingerprint.
+std::string scenario_fingerprint(const std::string& resolved_configuration) {
+    std::ostringstream text;
+    try {
+        const toml::table t = toml::parse(resolved_configuration);
+        for (const char* section : {"physics", "box", "particles", "observables"})
+            if (const toml::table* part = t[section].as_table()) text << "[" << section << "]\n" << *part << "\n";
+    } catch (const toml::parse_error&) {
+        text << resolved_configuration;
+    }
+    std::uint64_t h = 1469598103934665603ull;
+    for (const unsigned char c : text.str()) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
+// The provenance every reference entry carries (reference_data/README.md, "Provenance").
+attributes provenance_of(const attributes& build, const attributes& engine, const attributes& invocation,
+                         const attributes& run, const std::string& file) {
+    attributes p{{"git_commit", get(build, "version")},
+                 {"compiler", get(build, "compiler")},
+                 {"host_fp_flags", get(build, "host_fp_flags")},
+                 {"build_type", get(build, "build_type")},
+                 {"backend", get(engine, "backend")},
+                 {"hi_kernel", get(engine, "hi_kernel")},
+                 {"threads", get(engine, "threads")},
+                 {"date", get(invocation, "date")},
+                 {"host", get(invocation, "host")},
+                 {"command", get(invocation, "command")},
+                 {"working_directory", get(invocation, "working_directory")},
+                 {"wall_seconds", get(run, "wall_seconds")},
+                 {"final_state_digest", get(run, "final_state_digest")},
+                 {"result_file", file}};
+    // Runs of a suite also carry the `stokesian run` command that reproduces them alone.
+    for (const char* k : {"equivalent_command", "suite"})
+        if (!get(invocation, k).empty()) p[k] = get(invocation, k);
+    if (get(engine, "backend") == "cuda") {
+        for (const char* k : {"device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
+                              "cuda_fp_profile", "cuda_architectures", "multiprocessors"})
+            p[k] = get(engine, k);
+    } else {
+        p["device_name"] = "CPU (host " + get(invocation, "host") + ")";
+        p["compute_capability"] = "-";
+        p["driver_version"] = "-";
+        p["runtime_version"] = "-";
+    }
+    return p;
+}
+
+}  // namespace
+
+observed_run read_observed_run(const std::filesystem::path& result) {
+    const std::string name = result.string();
+    const io::h5md_file f(result);  // throws input_error for anything that is not an H5MD file
+    for (const char* group : {"/parameters/run", "/parameters/scenario", "/parameters/engine"})
+        if (!f.is_group(group)) throw input_error(name, "", "", std::string("not a stokesian result (no ") + group + ")");
+    const attributes run = f.string_attributes("/parameters/run");
+    const attributes scenario = f.string_attributes("/parameters/scenario");
+    const attributes engine = f.string_attributes("/parameters/engine");
+    const attributes build = f.is_group("/parameters/build") ? f.string_attributes("/parameters/build") : attributes{};
+    const attributes invocation =
+        f.is_group("/parameters/invocation") ? f.string_attributes("/parameters/invocation") : attributes{};
+
+    observed_run r;
+    r.file = result;
+    r.name = result.stem().string();
+    r.key.scenario = get(scenario, "name");
+    r.key.case_name = get(scenario, "case");
+    r.key.precision = get(run, "precision");
+    r.key.integrator = get(run, "integrator");
+    r.key.dt = std::strtod(get(run, "dt").c_str(), nullptr);
+    if (r.key.scenario.empty() || r.key.precision.empty() || r.key.integrator.empty() || !(r.key.dt > 0.0))
+        throw input_error(name, "", "", "not a stokesian result (scenario name, precision, integrator or dt missing)");
+    try {
+        r.key.backend_class = backend_class_of(get(engine, "backend"));
+    } catch (const std::invalid_argument& e) {
+        throw input_error(name, "/parameters/engine backend", get(engine, "backend"), e.what());
+    }
+    r.planned_steps = unsigned_value(run, "planned_steps", name);
+    r.steps = unsigned_value(run, "steps", name);
+    r.sample_interval_steps = unsigned_value(run, "sample_interval_steps", name);
+    r.status = get(run, "status");
+    r.final_state_digest = get(run, "final_state_digest");
+    r.cuda_fp_profile = get(engine, "cuda_fp_profile");
+    r.short_range_forces = has_short_range_forces(get(scenario, "resolved_configuration"));
+    r.provenance = provenance_of(build, engine, invocation, run, result.filename().string());
+    r.scenario_fingerprint = scenario_fingerprint(get(scenario, "resolved_configuration"));
+    r.provenance["scenario_fingerprint"] = r.scenario_fingerprint;
+    r.provenance["scenario_source_path"] = get(scenario, "source_path");
+    if (f.is_group("/parameters/negative_control")) {
+        const attributes control = f.string_attributes("/parameters/negative_control");
+        r.negative_control = "NEGATIVE CONTROL: " + get(control, "description");
+        if (!get(control, "labelled_as").empty())
+            r.negative_control += " (ran " + get(control, "precision_that_ran") + ", labelled " + get(control, "labelled_as") + ")";
+    }
+
+    for (const catalogue_entry& entry : observable_catalogue()) {
+        observed_value value;
+        if (entry.extract(f, value)) r.observables.emplace(entry.name, std::move(value));
+    }
+    return r;
+}
+
+}  // namespace stokesian::regression

@@ -1,0 +1,110 @@
+// Prepares a suite's runs (suite_runner.hpp): each scenario loaded and given the suite's settings,
+// the backend and its HI kernel resolved, outputs checked, before the first run starts, so that a
+// typo in run 12 does not surface an hour into the suite.
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <set>
+#include <thread>
+
+#include "stokesian/core/errors.hpp"
+#include "stokesian/regression/reference_key.hpp"
+#include "stokesian/regression/suite_runner.hpp"
+#if defined(STOKESIAN_HAVE_CUDA)
+#include "cuda/cuda_backend.hpp"
+#endif
+
+namespace stokesian::regression {
+
+bool cuda_device_present() {
+#if defined(STOKESIAN_HAVE_CUDA)
+    return cuda::device_available();
+#else
+    return false;
+#endif
+}
+
+namespace {
+
+std::string resolve_backend(const suite_run_spec& spec, const suite_options& options, bool device) {
+    std::string backend = !options.backend.empty() ? options.backend : !spec.backend.empty() ? spec.backend : "auto";
+    if (backend == "auto") backend = device ? "cuda" : "cpu";
+    return backend;
+}
+
+bool selected(const std::string& name, const std::vector<std::string>& only) {
+    return only.empty() || std::any_of(only.begin(), only.end(), [&](const std::string& pattern) {
+               return ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+           });
+}
+
+std::string number(double x) { return dt_text(x); }  // shortest round-trip decimal
+
+std::string equivalent_command(const prepared_run& p) {
+    const scenario& s = p.scenario_;
+    std::string c = "stokesian run " + p.spec.scenario.string();
+    if (!p.spec.case_name.empty()) c += " --case " + p.spec.case_name;
+    c += " --precision " + to_string(s.run.precision) + " --dt " + number(s.run.dt) + " --time " + number(*s.run.time) +
+         " --sample-every " + number(s.run.sample_every) + " --integrator " + std::string(to_string(s.run.integrator)) +
+         " --backend " + s.run.backend;
+    if (!s.run.hi_kernel.empty()) c += " --hi-kernel " + s.run.hi_kernel;
+    if (s.run.backend == "cpu") c += " --threads " + std::to_string(p.threads);
+    if (!s.run.write_trajectory) c += " --no-trajectory";
+    return c + " -o " + p.output.string();
+}
+
+}  // namespace
+
+unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned requested) {
+    const bool any_cuda =
+        std::any_of(runs.begin(), runs.end(), [](const prepared_run& p) { return p.scenario_.run.backend == "cuda"; });
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned jobs = requested > 0 ? requested : any_cuda ? unsigned(runs.size()) : cores;
+    return std::max(1u, std::min(jobs, unsigned(runs.size())));
+}
+
+std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options) {
+    if (!(options.scale > 0.0) || options.scale > 1.0)
+        throw input_error("command line", "--scale", std::to_string(options.scale), "expected 0 < scale <= 1");
+    const bool device = cuda_device_present();
+    std::vector<prepared_run> out;
+    for (const suite_run_spec& spec : manifest.runs) {
+        if (!selected(spec.name, options.only)) continue;
+        const std::string origin = manifest.source.string() + " (run '" + spec.name + "')";
+        prepared_run p;
+        p.spec = spec;
+        p.scenario_ = load_scenario(spec.scenario, spec.case_name);
+        run_settings& run = p.scenario_.run;
+        try {
+            run.precision = parse_precision_mode(spec.precision);
+            run.integrator = parse_integrator(spec.integrator);
+        } catch (const std::invalid_argument& e) {
+            throw input_error(origin, "precision/integrator", "", e.what());
+        }
+        run.dt = spec.dt;
+        run.time = scaled_time(spec, options.scale);
+        run.steps.reset();
+        run.sample_every = spec.sample_every;
+        run.write_trajectory = spec.write_trajectory;
+        run.backend = resolve_backend(spec, options, device);
+        if (run.backend != "cpu" && run.backend != "cuda")
+            throw input_error("command line", "--backend", run.backend, "expected cpu, cuda or auto");
+        run.hi_kernel = run.backend == "cuda" ? spec.cuda_hi_kernel : spec.cpu_hi_kernel;
+        validate_run_settings(run, origin);
+        p.output = options.output_dir / (spec.name + ".h5");
+        std::error_code error;
+        if (!options.force && std::filesystem::exists(p.output, error))
+            throw input_error(p.output.string(), "", "", "exists (use --force to replace it)");
+        out.push_back(std::move(p));
+    }
+    if (out.empty()) throw input_error("command line", "--only", "", "no run of " + manifest.source.string() + " matches");
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned jobs = concurrent_runs(out, options.jobs);
+    for (prepared_run& p : out) {
+        p.threads = p.spec.threads > 0 ? p.spec.threads : std::max(1u, cores / jobs);
+        p.equivalent_command = equivalent_command(p);
+    }
+    return out;
+}
+
+}  // namespace stokesian::regression

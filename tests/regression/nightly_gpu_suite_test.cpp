@@ -1,0 +1,49 @@
+// The full nightly suite on the GPU (labels nightly and gpu; ~5-10 min on one H100, runs side by
+// side on per-thread streams) against reference_data/: the gpu entries where the lead recorded them,
+// else the cpu entries, which the IEEE CUDA build reproduces bit for bit without short-range forces
+// (reference_check.cpp says so in the table). Skipped with a message where there is no device.
+// ci/nightly is the same with a report; this test is what `ctest -L nightly` runs.
+#include <gtest/gtest.h>
+
+#include "regression_suite_support.hpp"
+#include "stokesian/regression/suite_runner.hpp"
+
+using namespace regression_suite;
+
+namespace {
+
+#define REQUIRE_DEVICE() \
+    if (!stokesian::regression::cuda_device_present()) GTEST_SKIP() << "no CUDA device: the GPU nightly suite is skipped"
+
+class NightlyGpuSuite : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("stokesian_nightly_gpu_" + std::to_string(::getpid()) + "_" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+    fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(NightlyGpuSuite, FullNightlySuiteOnTheGpuPassesAgainstTheReferences) {
+    REQUIRE_DEVICE();
+    std::string json;
+    const outcome o = run_and_check(nightly_manifest, dir_, {"--backend", "cuda"}, source_dir / "reference_data", json);
+    EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+}
+
+TEST_F(NightlyGpuSuite, NegativeControlOnTheGpuIsRejected) {
+    REQUIRE_DEVICE();
+    std::string json;
+    const outcome o = run_and_check(negative_manifest, dir_, {"--backend", "cuda"}, source_dir / "reference_data", json);
+    ASSERT_EQ(o.exit_code, 1) << o.out << o.err;
+    const auto failed = failures_in_table(o.out);
+    for (const char* run : {"tetrahedron_f64-f64_dt0.01", "tetrahedron_ds-f32_dt0.01", "tetrahedron_ds-ds_dt0.01",
+                            "tetrahedron_f32-ds_dt0.01"})
+        EXPECT_TRUE(failed.count(run)) << run << " was not rejected\n" << o.out;
+    EXPECT_FALSE(failed.count("tetrahedron_f32-f32_dt0.01")) << "the unperturbed control failed\n" << o.out;
+}

@@ -1,0 +1,148 @@
+// The regression suite end to end on the CPU, shortened: the nightly suite at --scale 0.01 (about
+// ten tetrahedron cycles per mode at dt = 0.01, five at dt = 0.001, the approaching pairs in full,
+// one fcc step) against reference_data/scale-0.01 (recorded on the CPU, reference_data/README.md),
+// and its negative control, which must be rejected. Plus the reference commands' behaviour a user
+// relies on: no silent overwrite, old and new values with --force, exit status 2 for damaged files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "regression_suite_support.hpp"
+
+using namespace regression_suite;
+
+namespace {
+
+const fs::path scaled_references = source_dir / "reference_data/scale-0.01";
+
+// Each test is its own process under ctest (gtest_discover_tests), so only the first test runs the
+// whole scaled suite; the others run the one or two runs they need (--only).
+class QuickRegressionSuite : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("stokesian_quick_suite_" + std::to_string(::getpid()) + "_" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    // The scaled nightly runs matching `only` into DIR/nightly/results; the result files.
+    std::string scaled_run(const std::string& only) const {
+        const outcome o = run_cli({"suite", "run", nightly_manifest.string(), "--backend", "cpu", "--scale", "0.01",
+                                   "--only", only, "--output-dir", (dir_ / "nightly/results").string()});
+        EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+        return (dir_ / "nightly/results" / (only + ".h5")).string();
+    }
+
+    fs::path dir_;
+};
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJunitTestcasePerCheck) {
+    std::string json;
+    const outcome check = run_and_check(nightly_manifest, dir_ / "nightly", {"--backend", "cpu", "--scale", "0.01"},
+                                        scaled_references, json);
+    ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
+    // Every run was compared with an entry (17 runs), nothing vacuous: each checked something.
+    EXPECT_EQ(count(json, "\"run\":"), 17u) << json;
+    EXPECT_EQ(count(check.out, "reference entry"), 0u) << check.out;
+    EXPECT_GT(count(check.out, " pass\n"), 17u * 4) << check.out;
+    const std::string junit = slurp(dir_ / "nightly/junit.xml");
+    EXPECT_EQ(junit.rfind("<?xml", 0), 0u);
+    EXPECT_EQ(count(junit, "<testsuite "), 17u);
+    EXPECT_EQ(count(junit, "<testcase "), count(json, "\"verdict\":"));
+    EXPECT_EQ(count(junit, "<failure"), 0u);
+    EXPECT_NE(junit.find("name=\"cycle.first_period\""), std::string::npos);
+}
+
+TEST_F(QuickRegressionSuite, NegativeControlIsRejectedAndItsControlAccepted) {
+    std::string json;
+    const outcome o = run_and_check(negative_manifest, dir_ / "negative", {"--backend", "cpu", "--scale", "0.01"},
+                                    scaled_references, json);
+    ASSERT_EQ(o.exit_code, 1) << o.out << o.err;
+    const auto failed = failures_in_table(o.out);
+    // A step 1% too long: the period of the first cycle (and the scenario's fingerprint) give it away.
+    for (const char* run : {"tetrahedron_f64-f64_dt0.01", "tetrahedron_ds-f32_dt0.01"}) {
+        ASSERT_TRUE(failed.count(run)) << run << "\n" << o.out;
+        EXPECT_TRUE(failed.at(run).count("cycle.first_period")) << run << "\n" << o.out;
+        EXPECT_TRUE(failed.at(run).count("centre_of_mass.mean_velocity_z")) << run << "\n" << o.out;
+    }
+    // Double accumulation labelled ds: the mirror symmetry is no longer exact.
+    ASSERT_TRUE(failed.count("tetrahedron_ds-ds_dt0.01")) << o.out;
+    EXPECT_TRUE(failed.at("tetrahedron_ds-ds_dt0.01").count("symmetry.max_abs_y1")) << o.out;
+    // ds accumulation labelled hi=f32: the asymmetry single precision makes is missing.
+    ASSERT_TRUE(failed.count("tetrahedron_f32-ds_dt0.01")) << o.out;
+    EXPECT_TRUE(failed.at("tetrahedron_f32-ds_dt0.01").count("symmetry.max_abs_y1")) << o.out;
+    // The unperturbed control passes: the check is not simply failing everything.
+    EXPECT_FALSE(failed.count("tetrahedron_f32-f32_dt0.01")) << o.out;
+    EXPECT_NE(o.out.find("NEGATIVE CONTROL"), std::string::npos);
+}
+
+TEST_F(QuickRegressionSuite, RecordNeverOverwritesSilentlyAndForceShowsOldAndNew) {
+    const fs::path refs = dir_ / "refs";
+    fs::create_directories(refs);
+    fs::copy_file(scaled_references / "tetrahedron.h5", refs / "tetrahedron.h5");
+    const std::string result = scaled_run("tetrahedron_ds-ds_dt0.01");
+    const std::string rules = (source_dir / "reference_data/checks.toml").string();
+    const outcome refused = run_cli({"reference", "record", result, "--reference", (refs / "tetrahedron.h5").string(),
+                                     "--checks", rules});
+    EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("--force"), std::string::npos) << refused.err;
+    const outcome forced = run_cli({"reference", "record", result, "--reference", (refs / "tetrahedron.h5").string(),
+                                    "--checks", rules, "--force"});
+    ASSERT_EQ(forced.exit_code, 0) << forced.out << forced.err;
+    EXPECT_NE(forced.out.find("replaced /hi=ds,int=ds/dt=0.01/euler/cpu"), std::string::npos) << forced.out;
+    EXPECT_NE(forced.out.find("cycle.first_period"), std::string::npos) << forced.out;
+    EXPECT_NE(forced.out.find("unchanged"), std::string::npos) << forced.out;  // the CPU reproduces itself
+    // A new reference file from scratch, then checked: passes.
+    const outcome fresh = run_cli({"reference", "record", result, "--reference-dir", (dir_ / "fresh").string(),
+                                   "--checks", rules});
+    ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+    EXPECT_EQ(run_cli({"reference", "check", result, "--reference-dir", (dir_ / "fresh").string()}).exit_code, 0);
+}
+
+TEST_F(QuickRegressionSuite, MissingEntriesFailWithAReasonDamagedReferencesAreBadInput) {
+    const std::string result = scaled_run("tetrahedron_f64-f64_dt0.01");
+    const fs::path empty = dir_ / "empty";
+    fs::create_directories(empty);
+    const outcome missing = run_cli({"reference", "check", result, "--reference-dir", empty.string()});
+    EXPECT_EQ(missing.exit_code, 1) << missing.out << missing.err;
+    EXPECT_NE(missing.out.find("no reference file"), std::string::npos) << missing.out;
+
+    const fs::path damaged = dir_ / "damaged";
+    fs::create_directories(damaged);
+    fs::copy_file(scaled_references / "tetrahedron.h5", damaged / "tetrahedron.h5");
+    fs::resize_file(damaged / "tetrahedron.h5", fs::file_size(damaged / "tetrahedron.h5") / 3);
+    const outcome truncated = run_cli({"reference", "check", result, "--reference-dir", damaged.string()});
+    EXPECT_EQ(truncated.exit_code, 2) << truncated.out << truncated.err;
+    EXPECT_EQ(std::count(truncated.err.begin(), truncated.err.end(), '\n'), 1) << truncated.err;
+    EXPECT_NE(truncated.err.find("tetrahedron.h5"), std::string::npos) << truncated.err;
+
+    // A result file is HDF5 but not a reference file.
+    fs::remove(damaged / "tetrahedron.h5");
+    fs::copy_file(result, damaged / "tetrahedron.h5");
+    const outcome wrong = run_cli({"reference", "check", result, "--reference-dir", damaged.string()});
+    EXPECT_EQ(wrong.exit_code, 2) << wrong.out << wrong.err;
+    EXPECT_NE(wrong.err.find("schema"), std::string::npos) << wrong.err;
+
+    // A result that is not a result.
+    const outcome not_result = run_cli({"reference", "check", (scaled_references / "tetrahedron.h5").string(),
+                                        "--reference-dir", scaled_references.string()});
+    EXPECT_EQ(not_result.exit_code, 2) << not_result.out << not_result.err;
+}
+
+TEST_F(QuickRegressionSuite, ARunCheckedAgainstReferencesOfAnotherLengthFails) {
+    const std::string result = scaled_run("tetrahedron_ds-ds_dt0.01");
+    const outcome o = run_cli({"reference", "check", result, "--reference-dir", (source_dir / "reference_data").string()});
+    EXPECT_EQ(o.exit_code, 1) << o.out << o.err;
+    EXPECT_TRUE(failures_in_table(o.out)["tetrahedron_ds-ds_dt0.01"].count("run.length")) << o.out;
+}

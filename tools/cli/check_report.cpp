@@ -1,0 +1,156 @@
+// Table, JSON and JUnit XML of a reference check (check_report.hpp).
+#include "check_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "json.hpp"
+#include "stokesian/core/errors.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+using regression::check_row;
+using regression::run_check;
+
+std::string fit(const std::string& text, std::size_t width) {
+    if (text.size() <= width) return text + std::string(width - text.size(), ' ');
+    return text.substr(0, width - 1) + "~";
+}
+
+std::ofstream open_for_writing(const std::filesystem::path& path) {
+    std::ofstream out(path);
+    if (!out) throw input_error(path.string(), "", "", "cannot write this file");
+    return out;
+}
+
+std::string xml_escaped(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&apos;"; break;
+            default:
+                // XML 1.0 forbids most control characters even escaped.
+                if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+        }
+    }
+    return out;
+}
+
+std::size_t failures(const run_check& c) {
+    return static_cast<std::size_t>(std::count_if(c.rows.begin(), c.rows.end(), [](const check_row& r) { return !r.passed; }));
+}
+
+}  // namespace
+
+void print_check_table(std::ostream& out, const std::vector<run_check>& checks) {
+    std::size_t run_width = 3, observable_width = 10;
+    for (const run_check& c : checks)
+        for (const check_row& r : c.rows) {
+            run_width = std::max(run_width, r.run.size());
+            observable_width = std::max(observable_width, r.observable.size());
+        }
+    run_width = std::min<std::size_t>(run_width, 36);
+    observable_width = std::min<std::size_t>(observable_width, 60);
+    out << fit("run", run_width) << "  " << fit("observable", observable_width) << "  " << fit("observed", 26) << "  "
+        << fit("reference", 26) << "  " << fit("tolerance", 24) << "  verdict\n";
+    std::size_t rows = 0, failed = 0, runs_failed = 0;
+    for (const run_check& c : checks) {
+        if (!c.note.empty()) out << "# " << c.run << ": " << c.note << "\n";
+        for (const check_row& r : c.rows) {
+            ++rows;
+            failed += r.passed ? 0 : 1;
+            out << fit(r.run, run_width) << "  " << fit(r.observable, observable_width) << "  " << fit(r.observed, 26)
+                << "  " << fit(r.reference, 26) << "  " << fit(r.tolerance, 24) << "  " << (r.passed ? "pass" : "FAIL")
+                << "\n";
+            if (!r.passed && !r.detail.empty()) out << "    -> " << r.detail << "\n";
+        }
+        if (!c.entry.empty())
+            out << "# " << c.run << ": final state " << (c.bitwise_identical ? "bit for bit" : "not bitwise")
+                << " the reference run's\n";
+        runs_failed += c.passed() ? 0 : 1;
+    }
+    out << checks.size() << " runs, " << rows << " checks: " << rows - failed << " passed, " << failed << " failed"
+        << (failed ? " (" + std::to_string(runs_failed) + " runs with failures)" : "") << "\n";
+}
+
+void write_check_json(const std::filesystem::path& path, const std::vector<run_check>& checks) {
+    std::ofstream out = open_for_writing(path);
+    json_writer j(out);
+    std::size_t failed = 0, rows = 0;
+    j.begin_object();
+    j.key("runs");
+    j.begin_array();
+    for (const run_check& c : checks) {
+        j.begin_object();
+        j.field("run", c.run);
+        j.field("result_file", c.result_file);
+        j.field("reference_file", c.reference_file);
+        j.field("entry", c.entry);
+        j.field("note", c.note);
+        j.field("bitwise_identical", c.bitwise_identical);
+        j.field("passed", c.passed());
+        j.key("checks");
+        j.begin_array();
+        for (const check_row& r : c.rows) {
+            ++rows;
+            failed += r.passed ? 0 : 1;
+            j.begin_object();
+            j.field("observable", r.observable);
+            j.field("kind", r.kind);
+            j.field("observed", r.observed);
+            j.field("reference", r.reference);
+            j.field("tolerance", r.tolerance);
+            j.field("verdict", r.passed ? "pass" : "fail");
+            j.field("ratio", r.ratio);
+            j.field("detail", r.detail);
+            j.end_object();
+        }
+        j.end_array();
+        j.end_object();
+    }
+    j.end_array();
+    j.field("checks", double(rows));
+    j.field("failed", double(failed));
+    j.field("passed", failed == 0);
+    j.end_object();
+    out << "\n";
+}
+
+void write_check_junit(const std::filesystem::path& path, const std::vector<run_check>& checks) {
+    std::ofstream out = open_for_writing(path);
+    std::size_t tests = 0, failed = 0;
+    for (const run_check& c : checks) {
+        tests += c.rows.size();
+        failed += failures(c);
+    }
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out << "<testsuites name=\"stokesian reference check\" tests=\"" << tests << "\" failures=\"" << failed << "\">\n";
+    for (const run_check& c : checks) {
+        out << "  <testsuite name=\"" << xml_escaped(c.run) << "\" tests=\"" << c.rows.size() << "\" failures=\""
+            << failures(c) << "\" errors=\"0\">\n";
+        for (const check_row& r : c.rows) {
+            out << "    <testcase classname=\"stokesian.reference." << xml_escaped(c.run) << "\" name=\""
+                << xml_escaped(r.observable) << "\" time=\"0\">\n";
+            const std::string summary = "observed " + r.observed + ", reference " + r.reference + ", tolerance " +
+                                        r.tolerance + " (" + r.kind + ")";
+            if (!r.passed)
+                out << "      <failure message=\"" << xml_escaped(summary) << "\">" << xml_escaped(r.detail)
+                    << "</failure>\n";
+            else
+                out << "      <system-out>" << xml_escaped(summary + (r.detail.empty() ? "" : "; " + r.detail))
+                    << "</system-out>\n";
+            out << "    </testcase>\n";
+        }
+        out << "  </testsuite>\n";
+    }
+    out << "</testsuites>\n";
+}
+
+}  // namespace stokesian::cli

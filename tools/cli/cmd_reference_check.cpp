@@ -1,0 +1,48 @@
+// `stokesian reference check RESULT.h5... --reference-dir DIR [--json FILE] [--junit FILE]`:
+// every result against its reference entry. Exit status 0 when every check passes, 1 when any
+// fails (a missing entry included), 2 for bad input (an unreadable result or reference file).
+#include <iostream>
+
+#include "check_report.hpp"
+#include "reference_commands.hpp"
+#include "stokesian/regression/reference_check.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+struct check_options {
+    std::vector<std::string> results;
+    std::string reference_dir = "reference_data";
+    std::string json, junit;
+};
+
+int execute(const check_options& o) {
+    // Read everything first: a bad result or reference file stops with exit status 2 before any table.
+    std::vector<regression::observed_run> runs;
+    for (const std::string& path : o.results) runs.push_back(regression::read_observed_run(path));
+    regression::reference_library references(o.reference_dir);
+    std::vector<regression::run_check> checks;
+    for (const auto& run : runs) checks.push_back(regression::check_run(run, references));
+
+    print_check_table(std::cout, checks);
+    if (!o.json.empty()) write_check_json(o.json, checks);
+    if (!o.junit.empty()) write_check_junit(o.junit, checks);
+    for (const auto& c : checks)
+        if (!c.passed()) return 1;
+    return 0;
+}
+
+}  // namespace
+
+action register_reference_check(CLI::App& reference) {
+    auto o = std::make_shared<check_options>();
+    auto* cmd = reference.add_subcommand("check", "Compare results with their reference entries");
+    cmd->add_option("results", o->results, "result files (H5MD, from stokesian run or suite run)")->required();
+    cmd->add_option("--reference-dir", o->reference_dir, "directory of <scenario>.h5 reference files (default reference_data)");
+    cmd->add_option("--json", o->json, "also write the checks as JSON to this file");
+    cmd->add_option("--junit", o->junit, "also write JUnit XML (one testcase per run and observable) to this file");
+    return [o] { return execute(*o); };
+}
+
+}  // namespace stokesian::cli

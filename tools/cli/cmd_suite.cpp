@@ -1,0 +1,169 @@
+// `stokesian suite run SUITE.toml`: the runs of a regression suite (reference_data/suites/*.toml),
+// concurrently, one output file per run, then DIR/suite-summary.json. One line per finished run;
+// on a terminal a status line, elsewhere a summary line every five minutes (CI logs).
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "commands.hpp"
+#include "json.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/io/provenance.hpp"
+#include "stokesian/regression/reference_key.hpp"
+#include "stokesian/regression/suite_runner.hpp"
+#include "terminal.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+using regression::suite_run_status;
+
+struct suite_cli_options {
+    std::string manifest, backend, output_dir = ".";
+    unsigned jobs = 0;
+    double scale = 1.0;
+    bool force = false;
+    std::vector<std::string> only;
+};
+
+std::string status_line(const std::vector<suite_run_status>& runs, double elapsed) {
+    std::size_t running = 0, done = 0, failed = 0;
+    const suite_run_status* slowest = nullptr;
+    double slowest_fraction = 2.0;
+    for (const auto& r : runs) {
+        if (r.state == "running") {
+            ++running;
+            const double fraction = r.total_steps ? double(r.steps) / double(r.total_steps) : 0.0;
+            if (fraction < slowest_fraction) {
+                slowest_fraction = fraction;
+                slowest = &r;
+            }
+        } else if (r.state != "waiting") {
+            ++done;
+            failed += r.state == "completed" ? 0 : 1;
+        }
+    }
+    char text[256];
+    std::snprintf(text, sizeof text, "%zu/%zu done, %zu running, %zu failed, %s elapsed", done, runs.size(), running,
+                  failed, format_duration(elapsed).c_str());
+    std::string line = text;
+    if (slowest != nullptr) {
+        std::snprintf(text, sizeof text, "; furthest behind: %s %.0f%%", slowest->name.c_str(), 100.0 * slowest_fraction);
+        line += text;
+    }
+    return line;
+}
+
+void write_summary(const std::filesystem::path& path, const regression::suite_manifest& m, const suite_cli_options& o,
+                   const std::vector<suite_run_status>& runs, double elapsed) {
+    std::ofstream out(path);
+    json_writer j(out);
+    j.begin_object();
+    j.field("suite", m.name);
+    j.field("manifest", m.source.string());
+    j.field("scale", o.scale);
+    j.field("wall_seconds", elapsed);
+    j.key("runs");
+    j.begin_array();
+    for (const auto& r : runs) {
+        j.begin_object();
+        j.field("name", r.name);
+        j.field("output", r.output.string());
+        j.field("backend", r.backend);
+        j.field("state", r.state);
+        j.field("message", r.message);
+        j.field("steps", double(r.steps));
+        j.field("wall_seconds", r.wall_seconds);
+        j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+    out << "\n";
+}
+
+int execute(const suite_cli_options& o) {
+    const regression::suite_manifest manifest = regression::load_suite_manifest(o.manifest);
+    regression::suite_options options;
+    options.backend = o.backend;
+    options.output_dir = o.output_dir;
+    options.jobs = o.jobs;
+    options.scale = o.scale;
+    options.force = o.force;
+    options.only = o.only;
+    options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
+    std::filesystem::create_directories(options.output_dir);
+    std::vector<regression::prepared_run> runs = regression::prepare_suite(manifest, options);
+    options.stop_signal = &install_stop_handlers();
+
+    regression::suite_execution suite(std::move(runs), options);
+    std::printf("suite %s: %zu runs, %u at once, output in %s%s\n", manifest.name.c_str(), suite.size(),
+                suite.jobs(), options.output_dir.string().c_str(),
+                o.scale != 1.0 ? (", run lengths x " + regression::dt_text(o.scale)).c_str() : "");
+    std::fflush(stdout);
+
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    std::size_t finished = 0;
+    const std::size_t total = suite.size();
+    suite.start([&](const suite_run_status& r) {
+        ++finished;
+        const double rate = r.wall_seconds > 0.0 ? double(r.steps) / r.wall_seconds : 0.0;
+        if (terminal) std::fputs("\r\033[K", stderr);
+        std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s\n", finished, total,
+                    r.name.c_str(), r.state.c_str(), r.backend.c_str(), static_cast<unsigned long long>(r.steps),
+                    format_duration(r.wall_seconds).c_str(), rate, r.output.string().c_str(),
+                    r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
+        std::fflush(stdout);
+    });
+    double last_log = 0.0;
+    while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 5000))) {
+        if (terminal) {
+            std::fprintf(stderr, "\r\033[K%s", status_line(suite.snapshot(), elapsed()).c_str());
+            std::fflush(stderr);
+        } else if (elapsed() - last_log >= 300.0) {
+            last_log = elapsed();
+            std::printf("  ... %s\n", status_line(suite.snapshot(), elapsed()).c_str());
+            std::fflush(stdout);
+        }
+    }
+    if (terminal) std::fputs("\r\033[K", stderr);
+    const std::vector<suite_run_status> result = suite.snapshot();
+    write_summary(options.output_dir / "suite-summary.json", manifest, o, result, elapsed());
+    std::size_t failed = 0, interrupted = 0;
+    for (const auto& r : result) {
+        failed += r.state == "failed" ? 1 : 0;
+        interrupted += r.state == "interrupted" ? 1 : 0;
+    }
+    std::printf("suite %s: %zu completed, %zu failed, %zu interrupted in %s; summary in %s\n", manifest.name.c_str(),
+                total - failed - interrupted, failed, interrupted, format_duration(elapsed()).c_str(),
+                (options.output_dir / "suite-summary.json").string().c_str());
+    if (const int signal = options.stop_signal->load(); signal != 0) return 128 + signal;
+    return failed > 0 || interrupted > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+action register_suite(CLI::App& app) {
+    auto o = std::make_shared<suite_cli_options>();
+    auto* suite = app.add_subcommand("suite", "Regression suites (reference_data/suites/*.toml)");
+    suite->require_subcommand(1);
+    auto* run = suite->add_subcommand("run", "Run every run of a suite manifest concurrently");
+    run->add_option("manifest", o->manifest, "suite manifest (TOML)")->required();
+    run->add_option("--backend", o->backend, "cpu | cuda | auto: overrides the runs' backend")
+        ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+    run->add_option("--output-dir", o->output_dir, "directory for <run name>.h5 and suite-summary.json (default .)");
+    run->add_option("--jobs", o->jobs, "runs at once (default: all on CUDA, one per core on the CPU)")
+        ->check(CLI::Range(1u, 4096u));
+    run->add_option("--scale", o->scale, "multiply the run lengths by this fraction (0 < F <= 1), e.g. 0.01 for a smoke run");
+    run->add_flag("--force", o->force, "replace existing output files");
+    run->add_option("--only", o->only, "run only the runs whose names match these glob patterns (e.g. 'tetrahedron_*')")
+        ->delimiter(',');
+    return [o] { return execute(*o); };
+}
+
+}  // namespace stokesian::cli
