@@ -74,8 +74,11 @@ TEST_F(QuickRegressionSuite, NegativeControlIsRejectedAndItsControlAccepted) {
     for (const char* run : {"tetrahedron_f64-f64_dt0.01", "tetrahedron_ds-f32_dt0.01"}) {
         ASSERT_TRUE(failed.count(run)) << run << "\n" << o.out;
         EXPECT_TRUE(failed.at(run).count("cycle.first_period")) << run << "\n" << o.out;
-        EXPECT_TRUE(failed.at(run).count("centre_of_mass.mean_velocity_z")) << run << "\n" << o.out;
     }
+    // The 1% faster sedimentation is caught by the mean velocity too where the mode keeps the cycle
+    // (tolerance 9e-5); for hi=f64 at dt = 0.01 that tolerance is 4e-2, the spread of a mode whose
+    // mean velocity depends on when it falls apart (reference_data/checks.toml), and misses 1%.
+    EXPECT_TRUE(failed.at("tetrahedron_ds-f32_dt0.01").count("centre_of_mass.mean_velocity_z")) << o.out;
     // Double accumulation labelled ds: the mirror symmetry is no longer exact.
     ASSERT_TRUE(failed.count("tetrahedron_ds-ds_dt0.01")) << o.out;
     EXPECT_TRUE(failed.at("tetrahedron_ds-ds_dt0.01").count("symmetry.max_abs_y1")) << o.out;

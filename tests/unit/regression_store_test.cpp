@@ -12,6 +12,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/regression/check_rules.hpp"
+#include "stokesian/regression/observed_run.hpp"
 #include "stokesian/regression/reference_check.hpp"
 #include "stokesian/regression/reference_recorder.hpp"
 
@@ -236,4 +237,24 @@ TEST_F(ReferenceStore, CheckPassesWithinToleranceFailsOutsideAndReportsMissingEn
     gpu.cuda_fp_profile = "ieee";
     gpu.short_range_forces = true;
     EXPECT_FALSE(check_run(gpu, library).passed());
+}
+
+// The fingerprint covers the physics; a key a later version added (the lubrication scheme) leaves it
+// unchanged while it holds the default that reproduces the earlier runs, so their references stay
+// valid, and changes it otherwise.
+TEST(ReferenceFingerprint, DefaultsOfLaterKeysLeaveItUnchangedOtherValuesChangeIt) {
+    const std::string before = "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\n"
+                               "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
+    const std::string explicit_scheme =
+        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\nscheme = \"explicit\"\n"
+        "max_iterations = 1000\n[box]\nkind = \"periodic\"\n[run]\ndt = 0.001\n";
+    const std::string implicit_scheme =
+        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\nscheme = \"implicit\"\n"
+        "max_iterations = 1000\n[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
+    const std::string other_gap = "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-05\n"
+                                  "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
+    EXPECT_EQ(scenario_fingerprint(before), scenario_fingerprint(explicit_scheme));  // [run] is not part of it
+    EXPECT_NE(scenario_fingerprint(before), scenario_fingerprint(implicit_scheme));
+    EXPECT_NE(scenario_fingerprint(before), scenario_fingerprint(other_gap));
+    EXPECT_EQ(scenario_fingerprint(before).size(), 16u);
 }

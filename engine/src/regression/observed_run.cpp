@@ -46,28 +46,6 @@ bool has_short_range_forces(const std::string& resolved_configuration) {
     }
 }
 
-// What the scenario is, apart from the run settings the key and the length checks cover: the
-// resolved [physics], [box], [particles] and [observables] tables as toml++ writes them, hashed
-// (FNV-1a, 64 bit). Another box, force, tensor or initial configuration gives another fingerprint.
-std::string scenario_fingerprint(const std::string& resolved_configuration) {
-    std::ostringstream text;
-    try {
-        const toml::table t = toml::parse(resolved_configuration);
-        for (const char* section : {"physics", "box", "particles", "observables"})
-            if (const toml::table* part = t[section].as_table()) text << "[" << section << "]\n" << *part << "\n";
-    } catch (const toml::parse_error&) {
-        text << resolved_configuration;
-    }
-    std::uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : text.str()) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return hex;
-}
-
 // The provenance every reference entry carries (reference_data/README.md, "Provenance").
 attributes provenance_of(const attributes& build, const attributes& engine, const attributes& invocation,
                          const attributes& run, const std::string& file) {
@@ -102,6 +80,37 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
 }
 
 }  // namespace
+
+// What the scenario is, apart from the run settings the key and the length checks cover: the
+// resolved [physics], [box], [particles] and [observables] tables as toml++ writes them, hashed
+// (FNV-1a, 64 bit). Another box, force, tensor or initial configuration gives another fingerprint.
+// Keys that a later version added with a default reproducing the earlier behaviour are left out
+// while they hold that default, so references recorded before them stay valid: the explicit
+// lubrication scheme (the only one before physics.lubrication.scheme) ignores max_iterations.
+std::string scenario_fingerprint(const std::string& resolved_configuration) {
+    std::ostringstream text;
+    try {
+        toml::table t = toml::parse(resolved_configuration);
+        if (toml::table* lubrication = t["physics"]["lubrication"].as_table()) {
+            if ((*lubrication)["scheme"].value_or(std::string("explicit")) == "explicit") {
+                lubrication->erase("scheme");
+                lubrication->erase("max_iterations");
+            }
+        }
+        for (const char* section : {"physics", "box", "particles", "observables"})
+            if (const toml::table* part = t[section].as_table()) text << "[" << section << "]\n" << *part << "\n";
+    } catch (const toml::parse_error&) {
+        text << resolved_configuration;
+    }
+    std::uint64_t h = 1469598103934665603ull;
+    for (const unsigned char c : text.str()) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
 
 observed_run read_observed_run(const std::filesystem::path& result) {
     const std::string name = result.string();

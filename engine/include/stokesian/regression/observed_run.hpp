@@ -46,4 +46,9 @@ struct observed_run {
 // result of `stokesian run` / `suite run`.
 observed_run read_observed_run(const std::filesystem::path& result);
 
+// The scenario fingerprint of a resolved configuration (the [physics], [box], [particles] and
+// [observables] tables, hashed; keys added later are left out while they hold the default that
+// reproduces the earlier behaviour).
+std::string scenario_fingerprint(const std::string& resolved_configuration);
+
 }  // namespace stokesian::regression
