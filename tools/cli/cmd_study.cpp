@@ -1,0 +1,382 @@
+// `stokesian study precision|timestep SCENARIO`: a matrix of precision modes x time steps x
+// integrators of one periodic scenario, run concurrently by the regression suite's runner, then a
+// study folder with the data, a Markdown summary with fitted drifts and convergence orders, and
+// the paper's figures (tools/plot/plot_study.py). engine/docs/studies.md.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/scenario.hpp"
+#include "stokesian/io/provenance.hpp"
+#include "stokesian/regression/reference_key.hpp"
+#include "stokesian/regression/suite_runner.hpp"
+#include "stokesian/study/study.hpp"
+#include "terminal.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using regression::suite_run_status;
+
+struct study_cli_options {
+    std::string kind, scenario, case_name, backend = "auto", output_dir;
+    std::vector<std::string> modes, dts, integrators;
+    double time = std::nan(""), sample_every = std::nan(""), trajectory_time = -1.0;
+    unsigned jobs = 0;
+    std::size_t fit_cycles = 10;
+    bool force = false, no_plots = false;
+};
+
+std::vector<std::string> split(const std::string& text, const std::string& separators) {
+    std::vector<std::string> out;
+    std::string item;
+    for (const char c : text) {
+        if (separators.find(c) != std::string::npos) {
+            if (!item.empty()) out.push_back(item);
+            item.clear();
+        } else {
+            item += c;
+        }
+    }
+    if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+// Modes: "hi=ds,int=f32" pairs (several may follow each other, comma-separated, or separated by
+// ';' or spaces), the shorthand "ds/f32", or "paper" (the paper's four and the f64 reference).
+std::vector<precision_mode> parse_modes(const std::vector<std::string>& given) {
+    std::vector<precision_mode> out;
+    auto add = [&](const precision_mode m) {
+        for (const precision_mode& k : out)
+            if (k == m) return;
+        out.push_back(m);
+    };
+    for (const std::string& group : given)
+        for (const std::string& piece : split(group, "; ")) {
+            std::vector<std::string> tokens = split(piece, ",");
+            for (std::size_t k = 0; k < tokens.size(); ++k) {
+                std::string text = tokens[k];
+                if (text == "paper" || text == "all") {
+                    add(reference_precision_mode);
+                    for (const precision_mode& m : paper_precision_modes) add(m);
+                    continue;
+                }
+                if (const auto slash = text.find('/'); slash != std::string::npos)
+                    text = "hi=" + text.substr(0, slash) + ",int=" + text.substr(slash + 1);
+                else if (k + 1 < tokens.size() && text.rfind("hi=", 0) == 0 && tokens[k + 1].rfind("int=", 0) == 0)
+                    text += "," + tokens[++k];
+                else if (k + 1 < tokens.size() && text.rfind("int=", 0) == 0 && tokens[k + 1].rfind("hi=", 0) == 0)
+                    text += "," + tokens[++k];
+                try {
+                    add(parse_precision_mode(text));
+                } catch (const std::invalid_argument& e) {
+                    throw input_error("command line", "--modes", text, e.what());
+                }
+            }
+        }
+    return out;
+}
+
+std::vector<double> parse_dts(const std::vector<std::string>& given) {
+    std::vector<double> out;
+    for (const std::string& group : given)
+        for (const std::string& text : split(group, ",; ")) {
+            char* end = nullptr;
+            const double dt = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !std::isfinite(dt) || dt <= 0.0)
+                throw input_error("command line", "--dt", text, "expected numbers > 0 (a list, e.g. 0.04,0.02,0.01)");
+            for (const double d : out)
+                if (d == dt) throw input_error("command line", "--dt", text, "listed twice");
+            out.push_back(dt);
+        }
+    return out;
+}
+
+std::vector<integrator_kind> parse_integrators(const std::vector<std::string>& given) {
+    std::vector<integrator_kind> out;
+    for (const std::string& group : given)
+        for (const std::string& text : split(group, ",; ")) {
+            if (text == "all") {
+                for (const auto k : {integrator_kind::euler, integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
+                    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+                continue;
+            }
+            integrator_kind k{};
+            try {
+                k = parse_integrator(text);
+            } catch (const std::invalid_argument& e) {
+                throw input_error("command line", "--integrators", text, e.what());
+            }
+            if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+        }
+    return out;
+}
+
+// The study's settings: the command line over the scenario's own run settings.
+study::study_settings settings_from(const study_cli_options& o) {
+    const scenario sc = load_scenario(o.scenario, o.case_name);  // input_error for a bad scenario
+    if (!sc.observables.cycle)
+        throw input_error(o.scenario, "observables.cycle", "",
+                          "a study needs a periodic motion: the scenario has no cycle observable");
+    study::study_settings s;
+    s.kind = o.kind;
+    s.scenario = fs::absolute(o.scenario).lexically_normal();
+    s.case_name = o.case_name;
+    s.backend = o.backend;
+    s.fit_cycles = o.fit_cycles;
+    s.modes = o.modes.empty() ? (o.kind == "precision" ? parse_modes({"paper"}) : std::vector<precision_mode>{sc.run.precision})
+                              : parse_modes(o.modes);
+    const double dt = sc.run.dt;
+    s.dts = !o.dts.empty() ? parse_dts(o.dts)
+            : o.kind == "precision" ? std::vector<double>{dt}
+                                    : std::vector<double>{4 * dt, 2 * dt, dt, dt / 2};
+    s.integrators = !o.integrators.empty() ? parse_integrators(o.integrators)
+                    : o.kind == "precision" ? std::vector<integrator_kind>{sc.run.integrator}
+                                            : parse_integrators({"all"});
+    if (s.modes.empty() || s.dts.empty() || s.integrators.empty())
+        throw input_error("command line", "--modes/--dt/--integrators", "", "empty list");
+    if (!std::isnan(o.time) && !(o.time > 0.0 && std::isfinite(o.time)))
+        throw input_error("command line", "--time", regression::dt_text(o.time), "expected a number > 0 (tau_s)");
+    if (!std::isnan(o.sample_every) && !(o.sample_every > 0.0 && std::isfinite(o.sample_every)))
+        throw input_error("command line", "--sample-every", regression::dt_text(o.sample_every), "expected a number > 0 (tau_s)");
+    s.time = !std::isnan(o.time) ? o.time : sc.run.time ? *sc.run.time : double(*sc.run.steps) * dt;
+    s.sample_every = !std::isnan(o.sample_every) ? o.sample_every : sc.run.sample_every;
+    s.trajectory_time = o.trajectory_time >= 0.0 ? o.trajectory_time : std::min(s.time, 1100.0);
+    return s;
+}
+
+std::string status_line(const std::vector<suite_run_status>& runs, double elapsed) {
+    std::size_t running = 0, done = 0, failed = 0;
+    std::uint64_t steps = 0, total = 0;
+    for (const auto& r : runs) {
+        running += r.state == "running" ? 1 : 0;
+        if (r.state != "waiting" && r.state != "running") {
+            ++done;
+            failed += r.state == "completed" ? 0 : 1;
+        }
+        steps += r.state == "completed" ? r.total_steps : r.steps;
+        total += r.total_steps;
+    }
+    const double fraction = total ? double(steps) / double(total) : 0.0;
+    char text[256];
+    std::snprintf(text, sizeof text, "%zu/%zu runs done, %zu running, %zu failed; %.0f%% of all steps, %s elapsed%s%s",
+                  done, runs.size(), running, failed, 100.0 * fraction, format_duration(elapsed).c_str(),
+                  fraction > 0.02 ? ", about " : "",
+                  fraction > 0.02 ? (format_duration(elapsed * (1.0 - fraction) / fraction) + " left").c_str() : "");
+    return text;
+}
+
+fs::path plot_script() {
+    if (const char* env = std::getenv("STOKESIAN_PLOT_STUDY")) return env;
+    std::error_code e;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", e);
+    std::vector<fs::path> candidates;
+    if (!e) {
+        candidates.push_back(exe.parent_path() / "../../tools/plot/plot_study.py");  // build/bin/stokesian
+        candidates.push_back(exe.parent_path() / "../tools/plot/plot_study.py");
+        candidates.push_back(exe.parent_path() / "../share/stokesian/plot_study.py");
+    }
+    candidates.push_back(fs::current_path() / "tools/plot/plot_study.py");
+    for (const fs::path& c : candidates)
+        if (fs::exists(c, e)) return c.lexically_normal();
+    return {};
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string out = "'";
+    for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::vector<std::string> figures_in(const fs::path& dir) {
+    std::vector<std::string> out;
+    std::error_code e;
+    if (!fs::is_directory(dir / "figures", e)) return out;
+    for (const auto& entry : fs::directory_iterator(dir / "figures"))
+        if (entry.path().extension() == ".png") out.push_back("figures/" + entry.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+    std::ofstream out(path);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+int execute(const study_cli_options& o) {
+    study::study_settings s = settings_from(o);
+    const fs::path dir = o.output_dir.empty() ? fs::path("study_" + o.kind + "_" + fs::path(o.scenario).stem().string())
+                                              : fs::path(o.output_dir);
+    std::error_code e;
+    if (fs::exists(dir, e) && !fs::is_directory(dir, e))
+        throw input_error(dir.string(), "", "", "exists and is not a directory");
+    if (fs::exists(dir, e) && !fs::is_empty(dir, e) && !o.force)
+        throw input_error(dir.string(), "", "", "exists and is not empty (use --force to replace the study)");
+
+    // The matrix as a suite manifest, checked (and every scenario override validated) before
+    // anything is written.
+    const std::string manifest_text = study::study_manifest_text(s);
+    regression::suite_manifest manifest = regression::parse_suite_manifest(manifest_text, dir / "manifest.toml");
+    regression::suite_options options;
+    options.backend = o.backend == "auto" ? "" : o.backend;
+    options.output_dir = dir / "runs";
+    options.jobs = o.jobs;
+    options.force = true;  // the folder was checked above
+    options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
+    std::vector<regression::prepared_run> runs = regression::prepare_suite(manifest, options);
+    s.backend = runs.front().scenario_.run.backend;
+    if (o.backend == "auto" || o.backend.empty()) {
+        bool mixed = false;
+        for (const auto& p : runs) mixed = mixed || p.scenario_.run.backend != s.backend;
+        if (mixed) s.backend = "mixed";
+    }
+
+    fs::create_directories(options.output_dir);
+    if (o.force) {  // what an earlier study wrote (only its own names: the folder may hold other files)
+        for (const char* stale : {"study.json", "summary.md", "manifest.toml"}) fs::remove(dir / stale, e);
+        fs::remove_all(dir / "figures", e);
+        std::vector<fs::path> old_runs;
+        for (const auto& entry : fs::directory_iterator(options.output_dir, e)) {
+            const std::string name = entry.path().filename().string();
+            for (const char* prefix : {"euler_", "heun_", "rk4_", "ab2_", "trajectory_"})
+                if (name.rfind(prefix, 0) == 0 && name.find(".h5") != std::string::npos) old_runs.push_back(entry.path());
+        }
+        for (const fs::path& p : old_runs) fs::remove(p, e);
+    }
+    write_text(dir / "manifest.toml", manifest_text);
+    options.stop_signal = &install_stop_handlers();
+
+    regression::suite_execution suite(std::move(runs), options);
+    std::printf("study %s of %s: %zu runs (%zu modes x %zu dt x %zu integrators%s), %u at once, %s backend, output in %s\n",
+                s.kind.c_str(), fs::path(o.scenario).filename().c_str(), suite.size(), s.modes.size(), s.dts.size(),
+                s.integrators.size(), s.trajectory_time > 0.0 ? " + 1 trajectory run" : "", suite.jobs(),
+                s.backend.c_str(), dir.string().c_str());
+    std::fflush(stdout);
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    std::size_t finished = 0;
+    const std::size_t total = suite.size();
+    suite.start([&](const suite_run_status& r) {
+        ++finished;
+        if (terminal) std::fputs("\r\033[K", stderr);
+        std::printf("[%2zu/%zu] %-32s %-11s %llu steps in %s%s%s\n", finished, total, r.name.c_str(), r.state.c_str(),
+                    static_cast<unsigned long long>(r.steps), format_duration(r.wall_seconds).c_str(),
+                    r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
+        std::fflush(stdout);
+    });
+    double last_log = 0.0;
+    while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 2000))) {
+        if (terminal) {
+            std::fprintf(stderr, "\r\033[K%s", status_line(suite.snapshot(), elapsed()).c_str());
+            std::fflush(stderr);
+        } else if (elapsed() - last_log >= 60.0) {
+            last_log = elapsed();
+            std::printf("  ... %s\n", status_line(suite.snapshot(), elapsed()).c_str());
+            std::fflush(stdout);
+        }
+    }
+    if (terminal) std::fputs("\r\033[K", stderr);
+    const double wall = elapsed();
+    std::size_t failed = 0;
+    for (const auto& r : suite.snapshot()) failed += r.state == "completed" ? 0 : 1;
+    if (const int signal = options.stop_signal->load(); signal != 0) {
+        std::printf("study interrupted; the runs written so far are in %s\n", options.output_dir.string().c_str());
+        return 128 + signal;
+    }
+
+    study::study_report report = study::analyse_study(s, options.output_dir);
+    report.wall_seconds = wall;
+    write_text(dir / "study.json", study::study_json(report, {}));
+    write_text(dir / "summary.md", study::study_markdown(report, {}));
+
+    int plot_status = 0;
+    if (!o.no_plots) {
+        const fs::path script = plot_script();
+        if (script.empty()) {
+            std::fprintf(stderr, "stokesian: warning: tools/plot/plot_study.py not found (set STOKESIAN_PLOT_STUDY); "
+                                 "no figures\n");
+            plot_status = 1;
+        } else {
+            const char* python = std::getenv("STOKESIAN_PYTHON");
+            const std::string interpreter = python ? python : fs::exists("/usr/bin/python3", e) ? "/usr/bin/python3" : "python3";
+            const std::string command = shell_quote(interpreter) + " " + shell_quote(script.string()) + " --study " + shell_quote(dir.string());
+            plot_status = std::system(command.c_str());
+            if (plot_status != 0)
+                std::fprintf(stderr, "stokesian: warning: the figures failed (%s exited with %d); data and summary are "
+                                     "complete\n", command.c_str(), plot_status);
+        }
+        const std::vector<std::string> figures = figures_in(dir);
+        write_text(dir / "study.json", study::study_json(report, figures));
+        write_text(dir / "summary.md", study::study_markdown(report, figures));
+    }
+
+    for (const study::convergence_series& c : report.convergence) {
+        char order[160];
+        if (std::isfinite(c.fit.order) && std::isfinite(c.fit.order_ci95))
+            std::snprintf(order, sizeof order, "p = %.3f +- %.3f", c.fit.order, c.fit.order_ci95);
+        else if (std::isfinite(c.fit.order))
+            std::snprintf(order, sizeof order, "p = %.3f (no interval)", c.fit.order);
+        else
+            std::snprintf(order, sizeof order, "not fitted");
+        std::printf("  order in dt: %-5s %-15s %-12s %s%s%s\n", std::string(to_string(c.integrator)).c_str(),
+                    to_string(c.mode).c_str(), c.quantity.c_str(), order, c.fit.note.empty() ? "" : "; ",
+                    c.fit.note.c_str());
+    }
+    std::printf("study %s: %zu runs, %zu failed, in %s; summary in %s\n", s.kind.c_str(), total, failed,
+                format_duration(wall).c_str(), (dir / "summary.md").string().c_str());
+    return failed > 0 ? 1 : 0;
+}
+
+void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o) {
+    cmd->add_option("scenario", o->scenario, "scenario file (TOML) with a cycle observable")->required();
+    cmd->add_option("--case", o->case_name, "scenario case");
+    cmd->add_option("--modes", o->modes,
+                    "precision modes: 'hi=ds,int=f32,hi=f64,int=f64', 'ds/f32;f64/f64' or 'paper' (the paper's four "
+                    "and f64)");
+    cmd->add_option("--dt", o->dts, "time steps, e.g. 0.04,0.02,0.01,0.005 (tau_s)");
+    cmd->add_option("--integrators", o->integrators, "euler, heun, rk4, ab2 or all (comma-separated)");
+    cmd->add_option("--time", o->time, "length of every run in tau_s (default: the scenario's)");
+    cmd->add_option("--sample-every", o->sample_every, "sampling interval in tau_s (default: the scenario's)");
+    cmd->add_option("--trajectory-time", o->trajectory_time,
+                    "length of the extra run that stores positions for the trajectory figure (default min(time, 1100); 0: none)");
+    cmd->add_option("--fit-cycles", o->fit_cycles,
+                    "cycles (from the first) over which the convergence in dt is fitted (default 10)")
+        ->check(CLI::Range(std::size_t{3}, std::size_t{1000000}));
+    cmd->add_option("--backend", o->backend, "cpu | cuda | auto (default auto)")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+    cmd->add_option("--jobs", o->jobs, "runs at once (default: all on CUDA, one per core on the CPU)")
+        ->check(CLI::Range(1u, 4096u));
+    cmd->add_option("--output-dir", o->output_dir, "study folder (default study_<kind>_<scenario>)");
+    cmd->add_flag("--force", o->force, "replace an existing study folder's contents");
+    cmd->add_flag("--no-plots", o->no_plots, "skip the figures (tools/plot/plot_study.py)");
+}
+
+}  // namespace
+
+action register_study(CLI::App& app) {
+    auto o = std::make_shared<study_cli_options>();
+    auto* study = app.add_subcommand("study", "Precision and time-step studies of a periodic scenario (engine/docs/studies.md)");
+    study->require_subcommand(1);
+    auto* precision = study->add_subcommand(
+        "precision", "Every precision mode (default the paper's four and f64) at the scenario's dt: drifts, Figs. 3-5");
+    auto* timestep = study->add_subcommand(
+        "timestep", "Time steps x integrators (default 4,2,1,1/2 x dt, all four): convergence orders, drift per cost");
+    add_common(precision, o);
+    add_common(timestep, o);
+    precision->callback([o] { o->kind = "precision"; });
+    timestep->callback([o] { o->kind = "timestep"; });
+    return [o] { return execute(*o); };
+}
+
+}  // namespace stokesian::cli
