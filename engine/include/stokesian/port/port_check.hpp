@@ -1,0 +1,156 @@
+#pragma once
+// `stokesian port-check`: the engine's velocities on a fixed, seeded set of configurations in every
+// precision mode, recorded with full provenance by one build on one device, and compared with
+// another build's or device's record (engine/docs/porting.md).
+//
+// A record holds, per configuration, the positions, the external forces and A_i = sum_j |mu_ij| |F_j|
+// (the "absolute evaluation" of every pair term, component-wise, in double), and per precision mode
+// the velocity v = mu F of one evaluation, bit for bit in the mode's storage type (float, float_float
+// as two floats, double); optionally the state after a short run of `steps` steps.
+//
+// The comparison is per configuration and mode: ULP differences in the storage type, relative
+// differences |dv_ic| / |v_i|, and the verdict
+//   bitwise                 every stored word equal;
+//   within rounding bound   |v^A_ic - v^B_ic| <= B_ic for every particle i and component c, with
+//                           B_ic = 2 [gamma_{N-1}(u_a) (1 + k u_w) + k u_w] A_ic + N 2^-125 (derivation:
+//                           rounding_bound() below and engine/docs/porting.md);
+//   FAIL                    otherwise.
+// A mode's verdict is the worst over the configurations.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/engine.hpp"
+#include "stokesian/numeric/precision.hpp"
+
+namespace stokesian::port {
+
+inline constexpr const char* record_schema = "stokesian-port-check";
+inline constexpr const char* record_schema_version = "1";
+
+// Per-term allowance k of the bound: the relative error (in units of the working precision's unit
+// roundoff u_w, against the absolute evaluation of the term) that one build may commit in one pair
+// term mu_ij F_j. Counted along the longest path of the Rotne-Prager far form (physics/mobility.hpp):
+// separation 2u, r^2 9u, 1/r 6.5u (IEEE) or 8.5u (hardware rsqrt, 2 ulp), a^3/(2r^3) 24.5u / 30.5u,
+// the dyadic coefficient 42u / 51u, (r . F) r 10u more, the final sums and mu0 4u: <= 56u (IEEE),
+// <= 65u (fast kernels, paper-fast flags: approximate division and square root, FMA contraction only
+// removes roundings). Rounded up to 80 for first-order terms neglected in the count.
+inline constexpr double term_allowance = 80.0;
+
+// One configuration of the fixed set. All use the Rotne-Prager tensor and external forces only
+// (the velocity at construction is v = mu F_ext: engine/README.md).
+struct configuration {
+    std::string name, description;
+    system_parameters system;
+    initial_state state;
+};
+
+// The standard set: tetrahedron (paper Sec. 5), fcc_500 (fcc, n = 0.1 a^-3, positions perturbed by
+// +-0.1 a, seed 500), fcc_4000 (the paper's benchmark lattice, unperturbed), random_1000 (uniform
+// random in a periodic box at n = 0.05 a^-3, no overlaps, seed 20120101), near_contact (pairs at gaps
+// 1e-1 ... 1e-4 a, an oblique pair, a three-sphere cluster; lubrication on). Deterministic on every
+// platform (our own mapping of mt19937_64's output).
+std::vector<configuration> standard_configurations();
+std::vector<std::string> standard_configuration_names();
+
+// The nine precision modes, f64 first.
+std::vector<precision_mode> all_precision_modes();
+
+struct record_options {
+    std::filesystem::path output;
+    bool force = false;
+    std::string backend = "cpu";     // cpu | cuda | auto
+    std::string hi_kernel;           // empty: the backend's default
+    std::vector<precision_mode> modes;            // empty: all nine
+    std::vector<std::string> configurations;      // empty: the whole standard set
+    std::uint64_t steps = 0;         // short run after the evaluation (0: none; with lubrication: implicit scheme)
+    double dt = 1e-3;                // tau_s, for the short run
+    unsigned threads = 0;
+    std::map<std::string, std::string> invocation;  // io::run_provenance()
+    // Test hook (negative controls): store the velocities of mode `swap_from` under mode `swap_to`.
+    std::string swap_from, swap_to;
+};
+
+// Writes the record (atomically: OUTPUT.partial, then renamed). Throws input_error for bad input
+// (unknown configuration, existing output without force, backend this build lacks).
+void record(const record_options& options, std::ostream& log);
+
+// --- reading ------------------------------------------------------------------------------------
+
+struct mode_record {
+    precision_mode mode;
+    std::string storage;                       // float32 | float_float | float64
+    std::vector<double> hi, lo;                // 3N words each (lo: zero unless float_float)
+    std::map<std::string, std::string> engine; // the engine's description
+    std::vector<double> run_position, run_velocity;  // after `steps` steps (empty: no run)
+};
+
+struct configuration_record {
+    std::string name, description;
+    std::size_t particles = 0;
+    std::vector<double> position, external_force, absolute_sum;  // 3N each
+    std::uint64_t steps = 0;
+    std::vector<mode_record> modes;
+};
+
+struct port_record {
+    std::filesystem::path file;
+    std::map<std::string, std::string> build, run, device, settings;
+    std::vector<configuration_record> configurations;
+};
+
+// Throws input_error (one line naming the file) for a missing file or another schema.
+port_record read_record(const std::filesystem::path& path);
+
+// --- comparison ---------------------------------------------------------------------------------
+
+enum class verdict : std::uint8_t { bitwise, within_bound, fail };
+std::string to_string(verdict v);
+
+// The unit roundoffs of a mode: of the accumulator (f32 2^-24; ds 2^-47, the relative error bound
+// 2u^2 of DWPlusFP, Joldes, Muller & Popescu 2017; f64 2^-53) and of the working type of the terms.
+double accumulator_unit_roundoff(precision_mode m);
+double working_unit_roundoff(precision_mode m);
+// The factor f with B_ic = f A_ic + N 2^-125 (see the header): 2 [gamma_{N-1}(u_a)(1 + k u_w) + k u_w].
+double rounding_bound_factor(precision_mode m, std::size_t particles);
+
+// Histogram bins: ULP differences 0, 1, 2, 3-4, 5-8, ..., > 2^30; relative differences 0 and decades
+// 1e-20 ... 1.
+struct histogram {
+    std::vector<std::string> labels;
+    std::vector<std::uint64_t> counts;
+};
+
+struct mode_comparison {
+    std::string configuration;
+    precision_mode mode;
+    std::size_t particles = 0;
+    verdict result = verdict::bitwise;
+    std::uint64_t differing_components = 0;
+    double max_ulp = 0.0, median_ulp = 0.0;
+    double max_relative = 0.0, rms_relative = 0.0;
+    double max_bound_ratio = 0.0;   // max |dv| / B over the components (<= 1: within the bound)
+    double bound_factor = 0.0;      // f of rounding_bound_factor
+    std::size_t worst_particle = 0;
+    int worst_component = 0;
+    histogram ulp, relative;
+    // short run (informational, no verdict): bitwise or the largest relative position difference
+    bool has_run = false, run_bitwise = false;
+    double run_max_position_difference = 0.0, run_max_relative_velocity = 0.0;
+    std::string note;
+};
+
+struct comparison {
+    std::vector<mode_comparison> rows;
+    std::map<std::string, verdict> per_mode;   // the worst over the configurations, by mode name
+    std::vector<std::string> not_compared;     // "config/mode: only in A" ...
+    bool passed() const;
+};
+
+// Throws input_error when the records cannot be compared (different positions or forces of a
+// configuration, or no configuration and mode in common).
+comparison compare(const port_record& a, const port_record& b);
+
+}  // namespace stokesian::port

@@ -1,0 +1,142 @@
+// `stokesian port-check` as a user meets it: record, compare, the report files and the exit codes
+// (0 pass, 1 FAIL, 2 bad input with one line). The verdicts themselves are derived and tested in
+// tests/unit/port_check_compare_test.cpp; here: the command's contract.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "support/cli_process.hpp"
+
+namespace fs = std::filesystem;
+using stokesian::test_support::run_cli;
+
+namespace {
+
+struct workspace {
+    fs::path dir = fs::temp_directory_path() / ("port_check_cli_" + std::to_string(::getpid()));
+    workspace() { fs::create_directories(dir); }
+    ~workspace() {
+        std::error_code ignored;
+        fs::remove_all(dir, ignored);
+    }
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(), s.end(), '\n')); }
+
+// Two small configurations and three modes keep the test quick; the full set runs the same code.
+const std::vector<std::string> small{"--configs", "tetrahedron,fcc_500", "--modes", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32",
+                                     "--threads", "2"};
+
+std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+}
+
+}  // namespace
+
+TEST(PortCheckCli, RecordTwiceCompareIsBitwiseWithAReport) {
+    workspace w;
+    const fs::path a = w.dir / "a.h5", b = w.dir / "b.h5", report = w.dir / "report";
+    ASSERT_EQ(run_cli(with({"port-check", "record", a.string()}, small), w.dir).exit_code, 0);
+    ASSERT_EQ(run_cli(with({"port-check", "record", b.string(), "--steps", "3"}, small), w.dir).exit_code, 0);
+    const auto r = run_cli({"port-check", "compare", a.string(), b.string(), "--report", report.string()}, w.dir);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+    for (const char* f : {"report.md", "report.html", "report.json", "histograms.csv", "verdicts.csv"})
+        EXPECT_TRUE(fs::is_regular_file(report / f)) << f;
+    const std::string md = slurp(report / "report.md");
+    EXPECT_NE(md.find("| hi=f64,int=f64 | bitwise |"), std::string::npos) << md;
+    EXPECT_EQ(md.find("FAIL"), std::string::npos);
+    EXPECT_NE(slurp(report / "report.json").find("\"passed\":true"), std::string::npos);
+    // existing output is not replaced without --force
+    const auto again = run_cli(with({"port-check", "record", a.string()}, small), w.dir);
+    EXPECT_EQ(again.exit_code, 2);
+    EXPECT_EQ(lines(again.err), 1u) << again.err;
+}
+
+TEST(PortCheckCli, SwappedModeIsFailWithExitOne) {
+    workspace w;
+    const fs::path a = w.dir / "a.h5", b = w.dir / "b.h5";
+    ASSERT_EQ(run_cli(with({"port-check", "record", a.string()}, small), w.dir).exit_code, 0);
+    ASSERT_EQ(run_cli(with({"port-check", "record", b.string(), "--swap-mode", "hi=f32,int=f32:hi=f64,int=f64"}, small), w.dir)
+                  .exit_code,
+              0);
+    const auto r = run_cli({"port-check", "compare", a.string(), b.string(), "--report", (w.dir / "rep").string(), "--no-plots"},
+                           w.dir);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("hi=f64,int=f64: FAIL"), std::string::npos) << r.out;
+    EXPECT_NE(slurp(w.dir / "rep" / "report.md").find("FAIL"), std::string::npos);
+}
+
+TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
+    workspace w;
+    const fs::path a = w.dir / "a.h5";
+    ASSERT_EQ(run_cli(with({"port-check", "record", a.string()}, small), w.dir).exit_code, 0);
+    // missing file
+    auto r = run_cli({"port-check", "compare", a.string(), (w.dir / "missing.h5").string(), "--no-plots"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("missing.h5"), std::string::npos);
+    // another schema: an H5MD run output is not a port-check record
+    const fs::path run = w.dir / "tet.h5";
+    ASSERT_EQ(run_cli({"run", std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml", "--steps", "10", "--output",
+                       run.string()},
+                      w.dir)
+                  .exit_code,
+              0);
+    r = run_cli({"port-check", "compare", a.string(), run.string(), "--no-plots"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("not a port-check record"), std::string::npos) << r.err;
+    // not HDF5 at all
+    const fs::path text = w.dir / "text.h5";
+    std::ofstream(text) << "hello\n";
+    r = run_cli({"port-check", "compare", text.string(), a.string(), "--no-plots"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    // unknown configuration and mode
+    r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--configs", "cube"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--modes", "hi=f16,int=f32"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_FALSE(fs::exists(w.dir / "x.h5"));
+}
+
+TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
+    // One shortened suite run (fcc, f64, --scale 0.01: one step) against its scale-0.01 reference
+    // passes; the same run against the full-length references fails (run.length differs), exit 1.
+    workspace w;
+    const fs::path a = w.dir / "a.h5", suite = w.dir / "suite";
+    ASSERT_EQ(run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"}, w.dir).exit_code, 0);
+    const std::string source = STOKESIAN_SOURCE_DIR;
+    const auto s = run_cli({"suite", "run", source + "/reference_data/suites/nightly.toml", "--backend", "cpu", "--scale", "0.01",
+                            "--only", "fcc_sedimentation_f64-f64", "--output-dir", suite.string()},
+                           w.dir);
+    ASSERT_EQ(s.exit_code, 0) << s.out << s.err;
+    const std::string result = (suite / "fcc_sedimentation_f64-f64.h5").string();
+    auto r = run_cli({"port-check", "compare", a.string(), a.string(), "--report", (w.dir / "ok").string(), "--no-plots",
+                      "--reference-dir", source + "/reference_data/scale-0.01", "--results", result},
+                     w.dir);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("hi=f64,int=f64: bitwise"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("long runs pass (1 runs)"), std::string::npos) << r.out;
+    r = run_cli({"port-check", "compare", a.string(), a.string(), "--report", (w.dir / "bad").string(), "--no-plots",
+                 "--reference-dir", source + "/reference_data", "--results", result},
+                w.dir);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("long runs FAIL"), std::string::npos) << r.out;
+}

@@ -1,0 +1,149 @@
+// `stokesian port-check`: validate a port (new GPU, CUDA release, build flags, PTX JIT) against a
+// recorded one (engine/docs/porting.md).
+//   stokesian port-check record OUT.h5 [--backend cpu|cuda|auto] [--hi-kernel K] [--modes M;M...]
+//                               [--configs C,...] [--steps N --dt X] [--threads N] [--force]
+//   stokesian port-check compare A.h5 B.h5 [--report DIR] [--reference-dir DIR --results R.h5...]
+//                               [--no-plots] [--python EXE]
+// Exit status of compare: 0 every mode bitwise or within its rounding bound (and every long-run
+// observable within its tolerance), 1 any FAIL, 2 bad input (one line naming the file).
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "cmd_port_check_report.hpp"
+#include "commands.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/io/provenance.hpp"
+#include "stokesian/port/port_check.hpp"
+#include "stokesian/regression/reference_check.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+struct record_cli {
+    std::string output, backend = "cpu", hi_kernel, modes, configs, swap;
+    std::uint64_t steps = 0;
+    double dt = 1e-3;
+    unsigned threads = 0;
+    bool force = false;
+};
+
+struct compare_cli {
+    std::string a, b, report = "port-check-report", reference_dir = "reference_data", python;
+    std::vector<std::string> results;
+    bool no_plots = false;
+};
+
+// "a;b;c" -> {a, b, c} (modes contain commas, so ';' separates them).
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> out;
+    std::string item;
+    for (const char c : text + ";") {
+        if (c == ';') {
+            if (!item.empty()) out.push_back(item);
+            item.clear();
+        } else if (c != ' ') {
+            item += c;
+        }
+    }
+    return out;
+}
+
+int run_record(const record_cli& c) {
+    port::record_options o;
+    o.output = c.output;
+    o.force = c.force;
+    o.backend = c.backend;
+    o.hi_kernel = c.hi_kernel;
+    o.steps = c.steps;
+    o.dt = c.dt;
+    o.threads = c.threads;
+    if (!c.modes.empty() && c.modes != "all")
+        for (const std::string& m : split_list(c.modes)) {
+            try {
+                o.modes.push_back(parse_precision_mode(m));
+            } catch (const std::invalid_argument& e) {
+                throw input_error("", "--modes", m, e.what());
+            }
+        }
+    if (!c.configs.empty() && c.configs != "all")
+        for (std::size_t start = 0; start <= c.configs.size();) {
+            const std::size_t end = c.configs.find(',', start);
+            const std::string name = c.configs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+            if (!name.empty()) o.configurations.push_back(name);
+            if (end == std::string::npos) break;
+            start = end + 1;
+        }
+    if (!c.swap.empty()) {  // FROM:TO (negative control)
+        const std::size_t colon = c.swap.find(':');
+        if (colon == std::string::npos) throw input_error("", "--swap-mode", c.swap, "FROM:TO, two precision modes");
+        o.swap_from = to_string(parse_precision_mode(c.swap.substr(0, colon)));
+        o.swap_to = to_string(parse_precision_mode(c.swap.substr(colon + 1)));
+    }
+    o.invocation = io::run_provenance(invocation_argc(), invocation_argv());
+    port::record(o, std::cerr);
+    std::cout << "port-check record written: " << c.output << "\n";
+    return 0;
+}
+
+int run_compare(const compare_cli& c) {
+    // Read everything first: bad input exits 2 before any report is written.
+    const port::port_record a = port::read_record(c.a);
+    const port::port_record b = port::read_record(c.b);
+    std::vector<regression::observed_run> runs;
+    for (const std::string& r : c.results) runs.push_back(regression::read_observed_run(r));
+    const port::comparison cmp = port::compare(a, b);
+    std::vector<regression::run_check> checks;
+    if (!runs.empty()) {
+        regression::reference_library references(c.reference_dir);
+        for (const auto& run : runs) checks.push_back(regression::check_run(run, references));
+    }
+    port_report_options ro;
+    ro.directory = c.report;
+    ro.plots = !c.no_plots;
+    // The system interpreter (with matplotlib, numpy, h5py) when there is one: a virtual environment's
+    // python3 first on PATH often lacks matplotlib.
+    ro.python = !c.python.empty() ? c.python : std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    ro.reference_dir = c.reference_dir;
+    const bool passed = write_port_report(ro, a, b, cmp, checks, std::cout);
+    return passed ? 0 : 1;
+}
+
+}  // namespace
+
+action register_port_check(CLI::App& app) {
+    auto rec = std::make_shared<record_cli>();
+    auto cmp = std::make_shared<compare_cli>();
+    auto* cmd = app.add_subcommand("port-check", "Validate a port: record velocities of fixed configurations in every "
+                                                 "precision mode, compare two records (engine/docs/porting.md)");
+    cmd->require_subcommand(1);
+    auto* r = cmd->add_subcommand("record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
+    r->add_option("output", rec->output, "record file to write (HDF5)")->required();
+    r->add_option("--backend", rec->backend, "cpu | cuda | auto (default cpu)");
+    r->add_option("--hi-kernel", rec->hi_kernel, "HI kernel (CPU: all-pairs|symmetric; CUDA: naive|tiling|small-tiling|"
+                                                 "multi-target|split|fast-tiling|fast-multi-target|fast-split)");
+    r->add_option("--modes", rec->modes, "precision modes separated by ';' (e.g. 'hi=ds,int=f32;hi=f64,int=f64'), default all nine");
+    r->add_option("--configs", rec->configs,
+                  "configurations, comma separated: tetrahedron,fcc_500,fcc_4000,random_1000,near_contact (default all)");
+    r->add_option("--steps", rec->steps, "also store the state after a short run of N steps (default 0: none)");
+    r->add_option("--dt", rec->dt, "time step of the short run in tau_s (default 0.001)");
+    r->add_option("--threads", rec->threads, "CPU worker threads (0: all cores)");
+    r->add_flag("--force", rec->force, "replace an existing record");
+    r->add_option("--swap-mode", rec->swap, "negative control: store mode FROM's velocities as mode TO (FROM:TO)")->group("");
+    auto* c = cmd->add_subcommand("compare", "Compare two records: ULP and relative differences, per-mode verdicts, report");
+    c->add_option("a", cmp->a, "the recorded (old) record")->required();
+    c->add_option("b", cmp->b, "the new record")->required();
+    c->add_option("--report", cmp->report, "report directory (report.md, report.html, report.json, PNG plots)");
+    c->add_option("--reference-dir", cmp->reference_dir, "reference directory for --results (default reference_data)");
+    c->add_option("--results", cmp->results, "long-run result files (stokesian run / suite run) to check against the references");
+    c->add_flag("--no-plots", cmp->no_plots, "do not call tools/plot/plot_port_check.py");
+    c->add_option("--python", cmp->python, "Python interpreter for the plots (default /usr/bin/python3, else python3)");
+    return [rec, cmp, r, c]() -> int {
+        if (r->parsed()) return run_record(*rec);
+        if (c->parsed()) return run_compare(*cmp);
+        return 2;
+    };
+}
+
+}  // namespace stokesian::cli
