@@ -89,6 +89,11 @@ constexpr headline headlines[] = {
     {"pair gap", "separation_speed_sign_changes", "pair_gap/sign_changes", "sign changes of the separation speed", "", ""},
     {"pair gap", "first_sign_change_time", "pair_gap/first_sign_change_time", "  first at", "tau_s", "none"},
     {"pair gap", "gap_at_first_sign_change", "pair_gap/gap_at_first_sign_change", "  gap there", "a", "none"},
+    {"lubrication solver", "lubrication_solver_mean_iterations", "lubrication_solver/mean_iterations", "CG iterations per solve, mean", "", "no solve sampled"},
+    {"lubrication solver", "lubrication_solver_most_iterations", "lubrication_solver/most_iterations", "  most in a sampled solve", "", ""},
+    {"lubrication solver", "lubrication_solver_largest_relative_residual", "lubrication_solver/largest_relative_residual", "largest relative residual", "", ""},
+    {"lubrication solver", "lubrication_solver_tolerance", "lubrication_solver/tolerance", "  tolerance", "", ""},
+    {"lubrication solver", "lubrication_solver_solved_samples", "lubrication_solver/solved_samples", "samples with a lubricated pair", "", ""},
     {"velocity spread", "velocity_spread_initial_max", "velocity_spread/initial_max_deviation", "max |v_i - <v>| at the start", "mu0 F", ""},
     {"velocity spread", "velocity_spread_initial_rms", "velocity_spread/initial_rms_deviation", "rms |v_i - <v>| at the start", "mu0 F", ""},
     {"velocity spread", "velocity_spread_final_max", "velocity_spread/final_max_deviation", "max |v_i - <v>| at the end", "mu0 F", ""},
@@ -159,6 +164,18 @@ void print_text(const std::string& path, const run_info& info, const std::vector
                 get(info.scenario, "case", "").empty() ? "" : (" (case " + get(info.scenario, "case") + ")").c_str());
     std::printf("precision:  %s   backend: %s   integrator: %s   dt: %s tau_s\n", get(info.run, "precision").c_str(),
                 get(info.engine, "backend").c_str(), get(info.run, "integrator").c_str(), get(info.run, "dt").c_str());
+    // The lubrication scheme and, for the implicit one, the solver's counts over every velocity
+    // evaluation of the run (the engine's description; the sampled solves are under /analysis).
+    if (const std::string scheme = get(info.engine, "lubrication_scheme", ""); !scheme.empty()) {
+        std::printf("lubrication: %s", scheme.c_str());
+        if (scheme == "implicit")
+            std::printf("   solves: %s   CG iterations: %s (mean %s, most %s)   largest residual: %s",
+                        get(info.engine, "lubrication_solves").c_str(), get(info.engine, "lubrication_iterations_total").c_str(),
+                        get(info.engine, "lubrication_iterations_mean").c_str(),
+                        get(info.engine, "lubrication_iterations_most").c_str(),
+                        get(info.engine, "lubrication_largest_relative_residual").c_str());
+        std::printf("\n");
+    }
     std::printf("status:     %s\n", get(info.run, "status").c_str());
     const std::string wall = get(info.run, "wall_seconds", "");
     std::printf("steps:      %s of %s   wall time: %s\n", get(info.run, "steps").c_str(),
@@ -202,6 +219,7 @@ void print_json(const std::string& path, const run_info& info, const std::vector
     j.field("precision", get(info.run, "precision", ""));
     j.field("backend", get(info.engine, "backend", ""));
     j.field("integrator", get(info.run, "integrator", ""));
+    j.field("lubrication_scheme", get(info.engine, "lubrication_scheme", ""));
     j.field("status", get(info.run, "status", ""));
     auto number_field = [&](const char* key, const std::map<std::string, std::string>& m, const std::string& name) {
         const std::string text = get(m, name, "");
@@ -211,6 +229,10 @@ void print_json(const std::string& path, const run_info& info, const std::vector
     number_field("steps", info.run, "steps");
     number_field("planned_steps", info.run, "planned_steps");
     number_field("wall_seconds", info.run, "wall_seconds");
+    // The implicit lubrication solver over the whole run (NaN for the explicit scheme).
+    number_field("lubrication_solves", info.engine, "lubrication_solves");
+    number_field("lubrication_iterations_total", info.engine, "lubrication_iterations_total");
+    number_field("lubrication_iterations_most", info.engine, "lubrication_iterations_most");
     j.key("observables");  // the headline numbers, keyed as `stokesian run --json` keys them
     j.begin_object();
     for (const headline& h : headlines)

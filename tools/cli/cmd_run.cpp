@@ -156,6 +156,12 @@ int execute(const run_options& o, int argc, char** argv) {
         if (r.summary.count("max_abs_y1"))
             std::printf("  symmetry: max |y1| = %.3g a, largest residual %.3g a\n", r.summary.at("max_abs_y1"),
                         r.summary.at("max_abs_symmetry_residual"));
+        if (r.summary.count("lubrication_solver_mean_iterations"))  // implicit lubrication (engine/docs/lubrication.md)
+            std::printf("  lubrication solve: %.4g conjugate-gradient iterations per sampled solve (most %.0f), largest "
+                        "relative residual %.3g (tolerance %.3g)\n",
+                        r.summary.at("lubrication_solver_mean_iterations"), r.summary.at("lubrication_solver_most_iterations"),
+                        r.summary.at("lubrication_solver_largest_relative_residual"),
+                        r.summary.at("lubrication_solver_tolerance"));
     }
     if (r.failed) {
         std::fprintf(stderr, "stokesian: %s (output written to %s)\n", r.status.c_str(), r.output.string().c_str());

@@ -62,6 +62,7 @@ public:
         summary["lubrication_solver_mean_iterations"] = mean_iterations();
         summary["lubrication_solver_largest_relative_residual"] = largest_residual_;
         summary["lubrication_solver_tolerance"] = tolerance_;
+        summary["lubrication_solver_solved_samples"] = double(solved_samples_);
     }
 
     std::string kind() const override { return "lubrication_solver"; }

@@ -1,0 +1,209 @@
+// The lubrication schemes on the CPU engine (engine/docs/lubrication.md): the explicit scheme's
+// amplification factor g = -2 m zeta measured step by step (unstable below s_c = 0.282 whatever
+// dt), the implicit scheme's velocities against a dense solve on a cluster where the explicit one
+// diverges, its iteration counts, the exact v = mu F without lubricated pairs, and resume.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/observables/pair_approach.hpp"
+#include "support/implicit_lubrication_checks.hpp"
+
+using namespace stokesian;
+using namespace stokesian::testing_support;
+
+namespace {
+
+engine_config lubricated(lubrication_scheme scheme, precision_mode precision = reference_precision_mode) {
+    engine_config c;
+    c.system.box.periodic = false;
+    c.system.lubrication.enabled = true;
+    c.system.lubrication.scheme = scheme;
+    c.precision = precision;
+    c.dt = 0.001;
+    c.threads = 1;
+    return c;
+}
+
+initial_state head_on_pair(double gap) {
+    initial_state s;
+    s.positions = {{-(1 + gap / 2), 0, 0}, {1 + gap / 2, 0, 0}};
+    s.external_forces = {{1, 0, 0}, {-1, 0, 0}};
+    return s;
+}
+
+double unit_roundoff(precision hi) { return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
+
+}  // namespace
+
+TEST(ExplicitLubrication, ErrorIsMultipliedByMinusTwoMZetaEveryStepWhateverTheTimeStep) {
+    // The explicit scheme computes w_n = m_n (D - 2 zeta_n w_{n-1}) (forces from the previous
+    // velocities). With the implicit solution w*_n = m_n D/(1 + 2 m_n zeta_n) and g_n = -2 m_n zeta_n
+    // this is exactly e_n = w_n - w*_n = g_n (e_{n-1} - (w*_n - w*_{n-1})): the error is multiplied by
+    // g every step and dt enters only through the drift of w* (engine/docs/lubrication.md). Checked
+    // to rounding: w_n carries ~16u |w_n| (mobility difference 9u, zeta 4u, the sum 3u), and so
+    // does g_n w_{n-1} relative to its size; 64u of the sum of magnitudes is used.
+    const double u = std::ldexp(1.0, -53);
+    const double critical = explicit_lubrication_critical_gap(lubricated(lubrication_scheme::explicit_update).system);
+    for (const double dt : {1e-8, 1e-6, 1e-3})
+        for (const double gap : {0.1, 0.25, critical - 0.005, critical + 0.005, 0.35, 0.5}) {
+            SCOPED_TRACE("dt = " + std::to_string(dt) + ", s = " + std::to_string(gap));
+            engine_config c = lubricated(lubrication_scheme::explicit_update);
+            c.dt = dt;
+            const std::uint64_t steps = 40;
+            const pair_track t = track_pair(c, head_on_pair(gap), steps);
+            double largest_g = 0.0;
+            std::size_t last = 0;  // the last step checked
+            for (std::size_t n = 1; n < t.gap.size(); ++n) {
+                // Once a step moves the spheres by more than 0.01 a the pair leaves the gap under test.
+                if (dt * std::fabs(t.speed[n - 1]) > 1e-2) break;
+                last = n;
+                const double g = predict_pair_approach(t.position0[n], t.position1[n], {1, 0, 0}, {-1, 0, 0}, c.system)
+                                     .amplification;
+                largest_g = std::max(largest_g, std::fabs(g));
+                const double e = t.speed[n] - t.predicted_speed[n], e_before = t.speed[n - 1] - t.predicted_speed[n - 1];
+                const double drift = t.predicted_speed[n] - t.predicted_speed[n - 1];
+                const double magnitude = std::fabs(t.speed[n]) + std::fabs(g) * std::fabs(t.speed[n - 1]) +
+                                         (1 + std::fabs(g)) * std::fabs(t.predicted_speed[n]);
+                ASSERT_NEAR(e, g * (e_before - drift), 64 * u * magnitude) << "step " << n;
+            }
+            // Stable above s_c, unstable below, by the same margin on both sides -- where the pair
+            // stays at its gap (dt = 1e-3 moves it by ~0.02 a in 40 steps, across s_c +- 0.005).
+            ASSERT_GE(last, 2u);
+            if (dt > 1e-5) continue;
+            const double initial = std::fabs(t.speed[0] - t.predicted_speed[0]);
+            const double final = std::fabs(t.speed[last] - t.predicted_speed[last]);
+            if (gap < critical) {
+                EXPECT_GT(largest_g, 1.0);
+                EXPECT_GT(final, initial) << "the error grows below s_c";
+            } else {
+                EXPECT_LT(largest_g, 1.0);
+                EXPECT_LT(final, initial) << "the error decays above s_c";
+            }
+        }
+}
+
+TEST(ExplicitLubrication, BelowTheCriticalGapTheVelocitiesDivergeEvenWithTinyTimeSteps) {
+    // dt = 1e-8: the pair moves by ~1e-6 a in 200 steps, so g is constant; the error grows by
+    // |g|^200: (1.105)^200 = 5e8 at s = 0.25 against 0.95^200 = 3.5e-5 at s = 0.3. The initial error
+    // (v = mu F without lubrication) is 2 m zeta |w*| ~ |w*|.
+    engine_config c = lubricated(lubrication_scheme::explicit_update);
+    c.dt = 1e-8;
+    const pair_track below = track_pair(c, head_on_pair(0.25), 200), above = track_pair(c, head_on_pair(0.30), 200);
+    const auto relative_error = [](const pair_track& t) {
+        return std::fabs(t.speed.back() / t.predicted_speed.back() - 1.0);
+    };
+    EXPECT_GT(relative_error(below), 1e6);
+    EXPECT_LT(relative_error(above), 1e-3);
+    // The implicit scheme at the same gap and dt is the law from the first evaluation on.
+    const pair_track implicit = track_pair(lubricated(lubrication_scheme::implicit_solve), head_on_pair(0.25), 20);
+    for (std::size_t n = 0; n < implicit.gap.size(); ++n)
+        EXPECT_NEAR(implicit.speed[n] / implicit.predicted_speed[n], 1.0, implicit.residual[n] + 64 * unit_roundoff(precision::f64));
+}
+
+TEST(ImplicitLubrication, ClusterVelocitiesMatchADenseSolveInEveryPrecisionMode) {
+    // Twelve spheres, six close pairs (s down to 0.004): rho(zeta mu) ~ 50, the explicit scheme
+    // multiplies its error by ~50 per step. Bound: expect_cluster_matches_dense_solve() (support).
+    const initial_state s = lubricated_cluster();
+    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
+                                      precision_mode{precision::f32, precision::f32}}) {
+        SCOPED_TRACE(to_string(mode));
+        engine_config c = lubricated(lubrication_scheme::implicit_solve, mode);
+        auto e = make_engine(c, s);
+        frame f;
+        for (int k = 0; k < 3; ++k) {
+            e->read_frame(f);
+            const double u = unit_roundoff(mode.hi);
+            expect_cluster_matches_dense_solve(f, s.external_forces, c.system, u,
+                                               std::string(to_string(mode)) + " step " + std::to_string(f.step));
+            const dense_reference ref = dense_implicit_solution(f.position, s.external_forces, c.system);
+            EXPECT_GT(ref.spectral_radius, 10.0);
+            EXPECT_LE(f.lubrication.iterations, cg_iteration_bound(ref.spectral_radius, lubrication_tolerance(mode)));
+            EXPECT_LE(f.lubrication.relative_residual, lubrication_tolerance(mode));
+            EXPECT_EQ(f.lubrication.lubricated_pairs, 11u);  // 6 close pairs + 5 links between them
+            e->advance(5);
+        }
+    }
+}
+
+TEST(ImplicitLubrication, ExplicitSchemeDivergesOnTheSameCluster) {
+    // The counterpart: with rho(zeta mu) ~ 50 the explicit scheme's velocities grow ~50-fold per
+    // step even at dt = 1e-8 (the spheres barely move), the implicit ones stay at the solution.
+    const initial_state s = lubricated_cluster();
+    engine_config c = lubricated(lubrication_scheme::explicit_update);
+    c.dt = 1e-8;
+    auto e = make_engine(c, s);
+    e->advance(5);
+    frame f;
+    e->read_frame(f);
+    double largest = 0.0;
+    for (const auto& v : f.velocity) largest = std::max(largest, std::sqrt(dot(v, v)));
+    c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
+    auto implicit = make_engine(c, s);
+    implicit->advance(5);
+    frame g;
+    implicit->read_frame(g);
+    double largest_implicit = 0.0;
+    for (const auto& v : g.velocity) largest_implicit = std::max(largest_implicit, std::sqrt(dot(v, v)));
+    EXPECT_GT(largest, 1e6 * largest_implicit);  // (~50)^5 ~ 3e8 times the initial error
+    EXPECT_LT(largest_implicit, 2.0);            // |F_i| <= 1.25, |mu| ~ 1
+}
+
+TEST(ImplicitLubrication, WithoutALubricatedPairItIsExactlyMuF) {
+    // Gap 1.5 > 1: zeta = 0, nothing is solved, and both schemes give v = mu F bit for bit.
+    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
+        const auto a = make_engine(lubricated(lubrication_scheme::explicit_update, mode), head_on_pair(1.5));
+        const auto b = make_engine(lubricated(lubrication_scheme::implicit_solve, mode), head_on_pair(1.5));
+        a->advance(10);
+        b->advance(10);
+        frame fa, fb;
+        a->read_frame(fa);
+        b->read_frame(fb);
+        for (std::size_t i = 0; i < 2; ++i) {
+            EXPECT_EQ(fa.position[i], fb.position[i]);
+            EXPECT_EQ(fa.velocity[i], fb.velocity[i]);
+        }
+        EXPECT_FALSE(fb.lubrication.solved);
+        EXPECT_EQ(fb.lubrication.iterations, 0u);
+        EXPECT_EQ(b->description().at("lubrication_solves"), "0");
+    }
+}
+
+TEST(ImplicitLubrication, ResumesBitForBit) {
+    // The solver's starting guess is the previous forces, part of engine_state: a restored engine
+    // continues bit for bit (also the iteration counts of each solve).
+    const initial_state s = lubricated_cluster();
+    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
+        const engine_config c = lubricated(lubrication_scheme::implicit_solve, mode);
+        auto whole = make_engine(c, s);
+        whole->advance(30);
+        auto first = make_engine(c, s);
+        first->advance(12);
+        engine_state saved;
+        first->save_state(saved);
+        auto second = make_engine(c, s);
+        second->restore_state(saved);
+        second->advance(18);
+        frame a, b;
+        whole->read_frame(a);
+        second->read_frame(b);
+        ASSERT_EQ(a.step, b.step);
+        for (std::size_t i = 0; i < s.positions.size(); ++i) {
+            EXPECT_EQ(a.position[i], b.position[i]) << i;
+            EXPECT_EQ(a.velocity[i], b.velocity[i]) << i;
+            EXPECT_EQ(a.force[i], b.force[i]) << i;
+        }
+        EXPECT_EQ(a.lubrication.iterations, b.lubrication.iterations);
+        EXPECT_EQ(a.lubrication.relative_residual, b.lubrication.relative_residual);
+    }
+}
+
+TEST(ImplicitLubrication, SolverFailureIsReportedNotReturned) {
+    // max_iterations = 1 on the cluster (which needs more): the solve throws instead of returning an
+    // unconverged answer.
+    engine_config c = lubricated(lubrication_scheme::implicit_solve);
+    c.system.lubrication.max_iterations = 1;
+    EXPECT_THROW(make_engine(c, lubricated_cluster()), lubrication_solver_error);
+}
