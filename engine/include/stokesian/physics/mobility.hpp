@@ -124,7 +124,8 @@ STOKESIAN_HD_INLINE vec3<W> apply_pair_tensor(pair_tensor<W> t, const tie_split<
 // mu0 [A f + B (r . f) r], for a separation without ties.
 template <class W>
 STOKESIAN_HD_INLINE vec3<W> apply_pair_tensor(pair_tensor<W> t, vec3<W> r, vec3<W> f, W self_mobility) {
-    return apply_pair_tensor(t, tie_split<W>{r, {W(0), W(0), W(0)}}, f, self_mobility);
+    const W projection = t.dyadic * dot(r, f);
+    return self_mobility * (t.identity * f + projection * r);
 }
 
 // The self term mu_ii . F_i = mu0 F_i.
