@@ -33,6 +33,8 @@ void register_commands(CLI::App& app) {
     add(app, register_bench);
     add(app, register_suite);
     add(app, register_reference);
+    add(app, register_port_check);
+    add(app, register_study);
 }
 
 int run_selected([[maybe_unused]] CLI::App& app) {

@@ -13,6 +13,8 @@ action register_mobility_check(CLI::App& app);
 action register_bench(CLI::App& app);
 action register_suite(CLI::App& app);
 action register_reference(CLI::App& app);
+action register_port_check(CLI::App& app);
+action register_study(CLI::App& app);
 
 void register_commands(CLI::App& app);
 
