@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "core/blow_up.hpp"
@@ -187,18 +188,24 @@ run_result run_scenario(const run_request& req) {
         result.checkpoint_step = resumed->engine.step;
         result.resumed_from_step = resumed->engine.step;
     }
+    auto process_sample = [&](const frame& sample) {
+        if (s.run.write_trajectory) {
+            out->append_frame(sample);
+            last_frame_digest =
+                io::trajectory_digest(static_cast<std::int64_t>(sample.step), sample.time, flat_positions(sample));
+        }
+        blow_up = blow_up_in(sample, s);
+        if (!blow_up.empty()) return;
+        last_good_step = sample.step;
+        have_good_sample = true;
+        for (auto& o : observables) o->sample(sample);
+    };
     auto take_sample = [&] {
         eng->read_frame(f);
-        if (s.run.write_trajectory) {
-            out->append_frame(f);
-            last_frame_digest = io::trajectory_digest(static_cast<std::int64_t>(f.step), f.time, flat_positions(f));
-        }
-        blow_up = blow_up_in(f, s);
-        if (!blow_up.empty()) return;
-        last_good_step = f.step;
-        have_good_sample = true;
-        for (auto& o : observables) o->sample(f);
+        process_sample(f);
     };
+    std::vector<frame> batch;            // samples of one advance_sampled call
+    std::optional<frame> blown_up_frame;  // a blow-up inside a batch: the engine has run past it
 
     const auto start = clock::now();
     auto last_checkpoint_wall = start;
@@ -238,22 +245,47 @@ run_result run_scenario(const run_request& req) {
         // Advance in chunks of about 0.2 s so progress and Ctrl-C stay responsive, never past the
         // next sample, checkpoint or requested stop.
         std::uint64_t chunk = steps_per_second > 0.0 ? std::uint64_t(std::max(1.0, 0.2 * steps_per_second)) : 1;
-        chunk = std::min({chunk, interval - done % interval, total - done});
+        chunk = std::min(chunk, total - done);
         if (checkpoint_interval > 0) chunk = std::min(chunk, checkpoint_interval - done % checkpoint_interval);
         if (req.stop_after_step && *req.stop_after_step > done) chunk = std::min(chunk, *req.stop_after_step - done);
+        // Whole sample intervals go to advance_sampled: the fused CUDA engine records them on the
+        // device and copies them back once per launch (a transfer per sample would cost more than
+        // the steps of a four-sphere system, and serialises concurrent suite runs). Otherwise the
+        // chunk ends at the next sample.
+        const std::uint64_t samples = done % interval == 0 ? chunk / interval : 0;
+        if (samples == 0) chunk = std::min(chunk, interval - done % interval);
+        else chunk = samples * interval;
         const auto t0 = clock::now();
         try {
-            eng->advance(chunk);
+            if (samples > 0) eng->advance_sampled(samples, interval, batch);
+            else eng->advance(chunk);
         } catch (const lubrication_solver_error& e) {
-            // The steps before the failing one are done; the state is mid-step and not sampled.
+            // The samples recorded before the failing step count; the state is mid-step and not
+            // sampled.
+            if (samples > 0)
+                for (const frame& sample : batch) {
+                    process_sample(sample);
+                    if (!blow_up.empty()) break;
+                }
             done = eng->step();
             solver_failure = e.what();
             break;
         }
         const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
         if (dt_wall > 0.0) steps_per_second = double(chunk) / dt_wall;
-        done += chunk;
-        if (done % interval == 0 || done == total) take_sample();
+        if (samples > 0) {
+            for (const frame& sample : batch) {
+                process_sample(sample);
+                done = sample.step;
+                if (!blow_up.empty()) {
+                    if (done != eng->step()) blown_up_frame = sample;
+                    break;
+                }
+            }
+        } else {
+            done += chunk;
+            if (done % interval == 0 || done == total) take_sample();
+        }
         const auto now = clock::now();
         if (req.on_progress && (now - last_report > std::chrono::milliseconds(250) || done == total)) {
             last_report = now;
@@ -303,7 +335,8 @@ run_result run_scenario(const run_request& req) {
     } else {
         result.status = "completed";
     }
-    eng->read_frame(f);
+    if (blown_up_frame) f = *blown_up_frame;
+    else eng->read_frame(f);
     result.final_state_digest = state_digest(f);
     for (auto& o : observables) {
         o->write(*out);

@@ -31,7 +31,7 @@ public:
     // spans several launches). The device buffer holds one launch's samples (at most ~70 bytes per
     // particle and sample), copied back after each launch. Throws std::invalid_argument for
     // interval = 0.
-    virtual void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) = 0;
+    void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override = 0;
 };
 
 // Throws std::invalid_argument for N = 0 or N > fused_max_particles, cuda_error without a device.

@@ -67,6 +67,16 @@ public:
     virtual std::uint64_t step() const = 0;
     virtual std::size_t size() const = 0;
     virtual void read_frame(frame& out) const = 0;
+    // Advances samples x interval steps; out[k] is the frame after step() + (k + 1) x interval
+    // steps, what advance(interval) + read_frame() gives. The fused CUDA engine records the samples
+    // on the device, one transfer per launch. If a step throws, `out` holds the frames before it.
+    virtual void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) {
+        out.clear();
+        for (std::uint64_t k = 0; k < samples; ++k) {
+            advance(interval);
+            read_frame(out.emplace_back());
+        }
+    }
     // What ran: backend, kernel, threads, device... (stored as provenance).
     virtual std::map<std::string, std::string> description() const = 0;
     // Checkpoints: restore_state(save_state()) continues the run bit for bit, on any engine of
