@@ -140,3 +140,23 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("long runs FAIL"), std::string::npos) << r.out;
 }
+
+// The committed record of the IEEE CUDA build on an H200 (reference_data/port-check/, provenance
+// inside) against this build's CPU backend: the exact kernels sum in the CPU's order with the same
+// IEEE operations, so every mode must be bitwise, no tolerance. A change of the physics, of the
+// order of summation or of the compiler's floating-point contract fails here before any GPU runs
+// (and then the record is remade on the GPU: engine/docs/porting.md).
+TEST(PortCheckCli, CpuBuildIsBitwiseTheCommittedH200Record) {
+    workspace w;
+    const fs::path cpu = w.dir / "cpu.h5";
+    const fs::path h200 = fs::path(STOKESIAN_SOURCE_DIR) / "reference_data/port-check/h200-ieee.h5";
+    ASSERT_TRUE(fs::is_regular_file(h200)) << h200;
+    ASSERT_EQ(run_cli({"port-check", "record", cpu.string(), "--backend", "cpu", "--threads", "2"}, w.dir).exit_code, 0);
+    const auto r = run_cli({"port-check", "compare", h200.string(), cpu.string(), "--report", (w.dir / "rep").string(),
+                            "--no-plots"},
+                           w.dir);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    std::size_t bitwise = 0;
+    for (auto at = r.out.find(": bitwise"); at != std::string::npos; at = r.out.find(": bitwise", at + 1)) ++bitwise;
+    EXPECT_EQ(bitwise, 9u) << r.out;
+}

@@ -1,6 +1,11 @@
 #pragma once
 // Owning device allocation of n elements of T. Out-of-memory errors say how much was asked for
 // and how much the device has free.
+//
+// resize() only allocates when the buffer must grow: cudaMalloc and cudaFree synchronise the whole
+// device (CUDA Programming Guide, "Implicit Synchronization"), so a buffer reallocated per step or
+// per sample (neighbour lists, sample buffers) would make every concurrent run of a suite wait for
+// every other run's kernels.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -21,22 +26,28 @@ public:
     ~device_buffer() { release(); }
     device_buffer(const device_buffer&) = delete;
     device_buffer& operator=(const device_buffer&) = delete;
-    device_buffer(device_buffer&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
+    device_buffer(device_buffer&& o) noexcept : data_(o.data_), size_(o.size_), capacity_(o.capacity_) {
+        o.data_ = nullptr;
+        o.size_ = o.capacity_ = 0;
+    }
     device_buffer& operator=(device_buffer&& o) noexcept {
         if (this != &o) {
             release();
             data_ = o.data_;
             size_ = o.size_;
+            capacity_ = o.capacity_;
             o.data_ = nullptr;
-            o.size_ = 0;
+            o.size_ = o.capacity_ = 0;
         }
         return *this;
     }
 
     void resize(std::size_t n, const char* what = "device buffer") {
-        if (n == size_) return;
+        if (n <= capacity_) {
+            size_ = n;
+            return;
+        }
         release();
-        if (n == 0) return;
         const cudaError_t status = cudaMalloc(&data_, n * sizeof(T));
         if (status == cudaErrorMemoryAllocation) {
             cudaGetLastError();  // clear the sticky-free error state
@@ -44,7 +55,7 @@ public:
             throw device_out_of_memory(out_of_memory_message(n * sizeof(T), what));
         }
         check(status, what);
-        size_ = n;
+        size_ = capacity_ = n;
     }
     void upload(const std::vector<T>& host) {
         resize(host.size());
@@ -63,10 +74,11 @@ private:
     void release() noexcept {
         if (data_) cudaFree(data_);
         data_ = nullptr;
-        size_ = 0;
+        size_ = capacity_ = 0;
     }
     T* data_ = nullptr;
-    std::size_t size_ = 0;
+    std::size_t size_ = 0;      // elements in use
+    std::size_t capacity_ = 0;  // elements allocated
 };
 
 }  // namespace stokesian::cuda
