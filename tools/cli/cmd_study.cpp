@@ -19,6 +19,7 @@
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
 #include "stokesian/study/study.hpp"
+#include "suite_progress.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {
@@ -155,27 +156,6 @@ study::study_settings settings_from(const study_cli_options& o) {
     return s;
 }
 
-std::string status_line(const std::vector<suite_run_status>& runs, double elapsed) {
-    std::size_t running = 0, done = 0, failed = 0;
-    std::uint64_t steps = 0, total = 0;
-    for (const auto& r : runs) {
-        running += r.state == "running" ? 1 : 0;
-        if (r.state != "waiting" && r.state != "running") {
-            ++done;
-            failed += r.state == "completed" ? 0 : 1;
-        }
-        steps += r.state == "completed" ? r.total_steps : r.steps;
-        total += r.total_steps;
-    }
-    const double fraction = total ? double(steps) / double(total) : 0.0;
-    char text[256];
-    std::snprintf(text, sizeof text, "%zu/%zu runs done, %zu running, %zu failed; %.0f%% of all steps, %s elapsed%s%s",
-                  done, runs.size(), running, failed, 100.0 * fraction, format_duration(elapsed).c_str(),
-                  fraction > 0.02 ? ", about " : "",
-                  fraction > 0.02 ? (format_duration(elapsed * (1.0 - fraction) / fraction) + " left").c_str() : "");
-    return text;
-}
-
 fs::path plot_script() {
     if (const char* env = std::getenv("STOKESIAN_PLOT_STUDY")) return env;
     std::error_code e;
@@ -276,18 +256,7 @@ int execute(const study_cli_options& o) {
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
         std::fflush(stdout);
     });
-    double last_log = 0.0;
-    while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 2000))) {
-        if (terminal) {
-            std::fprintf(stderr, "\r\033[K%s", status_line(suite.snapshot(), elapsed()).c_str());
-            std::fflush(stderr);
-        } else if (elapsed() - last_log >= 60.0) {
-            last_log = elapsed();
-            std::printf("  ... %s\n", status_line(suite.snapshot(), elapsed()).c_str());
-            std::fflush(stdout);
-        }
-    }
-    if (terminal) std::fputs("\r\033[K", stderr);
+    follow_suite(suite, terminal, 60.0, elapsed);
     const double wall = elapsed();
     std::size_t failed = 0;
     for (const auto& r : suite.snapshot()) failed += r.state == "completed" ? 0 : 1;

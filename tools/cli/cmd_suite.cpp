@@ -14,6 +14,7 @@
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
+#include "suite_progress.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {
@@ -29,34 +30,6 @@ struct suite_cli_options {
     bool force = false;
     std::vector<std::string> only;
 };
-
-std::string status_line(const std::vector<suite_run_status>& runs, double elapsed) {
-    std::size_t running = 0, done = 0, failed = 0;
-    const suite_run_status* slowest = nullptr;
-    double slowest_fraction = 2.0;
-    for (const auto& r : runs) {
-        if (r.state == "running") {
-            ++running;
-            const double fraction = r.total_steps ? double(r.steps) / double(r.total_steps) : 0.0;
-            if (fraction < slowest_fraction) {
-                slowest_fraction = fraction;
-                slowest = &r;
-            }
-        } else if (r.state != "waiting") {
-            ++done;
-            failed += r.state == "completed" ? 0 : 1;
-        }
-    }
-    char text[256];
-    std::snprintf(text, sizeof text, "%zu/%zu done, %zu running, %zu failed, %s elapsed", done, runs.size(), running,
-                  failed, format_duration(elapsed).c_str());
-    std::string line = text;
-    if (slowest != nullptr) {
-        std::snprintf(text, sizeof text, "; furthest behind: %s %.0f%%", slowest->name.c_str(), 100.0 * slowest_fraction);
-        line += text;
-    }
-    return line;
-}
 
 void write_summary(const std::filesystem::path& path, const regression::suite_manifest& m, const suite_cli_options& o,
                    const std::vector<suite_run_status>& runs, double elapsed) {
@@ -120,18 +93,7 @@ int execute(const suite_cli_options& o) {
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
         std::fflush(stdout);
     });
-    double last_log = 0.0;
-    while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 5000))) {
-        if (terminal) {
-            std::fprintf(stderr, "\r\033[K%s", status_line(suite.snapshot(), elapsed()).c_str());
-            std::fflush(stderr);
-        } else if (elapsed() - last_log >= 300.0) {
-            last_log = elapsed();
-            std::printf("  ... %s\n", status_line(suite.snapshot(), elapsed()).c_str());
-            std::fflush(stdout);
-        }
-    }
-    if (terminal) std::fputs("\r\033[K", stderr);
+    follow_suite(suite, terminal, 300.0, elapsed);
     const std::vector<suite_run_status> result = suite.snapshot();
     write_summary(options.output_dir / "suite-summary.json", manifest, o, result, elapsed());
     std::size_t failed = 0, interrupted = 0;

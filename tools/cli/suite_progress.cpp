@@ -1,0 +1,62 @@
+#include "suite_progress.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+
+#include "terminal.hpp"
+
+namespace stokesian::cli {
+
+using regression::suite_run_status;
+
+std::string suite_status_line(const std::vector<suite_run_status>& runs, double elapsed) {
+    std::size_t running = 0, done = 0, failed = 0;
+    std::uint64_t steps = 0, total = 0;
+    const suite_run_status* slowest = nullptr;
+    double slowest_fraction = 2.0;
+    for (const auto& r : runs) {
+        if (r.state == "running") {
+            ++running;
+            const double fraction = r.total_steps ? double(r.steps) / double(r.total_steps) : 0.0;
+            if (fraction < slowest_fraction) {
+                slowest_fraction = fraction;
+                slowest = &r;
+            }
+        } else if (r.state != "waiting") {
+            ++done;
+            failed += r.state == "completed" ? 0 : 1;
+        }
+        steps += r.state == "completed" ? r.total_steps : r.steps;
+        total += r.total_steps;
+    }
+    const double fraction = total ? double(steps) / double(total) : 0.0;
+    char text[256];
+    std::snprintf(text, sizeof text, "%zu/%zu runs done, %zu running, %zu failed; %.0f%% of all steps, %s elapsed", done,
+                  runs.size(), running, failed, 100.0 * fraction, format_duration(elapsed).c_str());
+    std::string line = text;
+    if (fraction > 0.02) line += ", about " + format_duration(elapsed * (1.0 - fraction) / fraction) + " left";
+    if (slowest != nullptr) {
+        std::snprintf(text, sizeof text, "; furthest behind: %s %.0f%%", slowest->name.c_str(), 100.0 * slowest_fraction);
+        line += text;
+    }
+    return line;
+}
+
+void follow_suite(regression::suite_execution& suite, bool terminal, double log_every_seconds,
+                  const std::function<double()>& elapsed) {
+    double last_log = 0.0;
+    while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 2000))) {
+        if (terminal) {
+            std::fprintf(stderr, "\r\033[K%s", suite_status_line(suite.snapshot(), elapsed()).c_str());
+            std::fflush(stderr);
+        } else if (elapsed() - last_log >= log_every_seconds) {
+            last_log = elapsed();
+            std::printf("  ... %s\n", suite_status_line(suite.snapshot(), elapsed()).c_str());
+            std::fflush(stdout);
+        }
+    }
+    if (terminal) std::fputs("\r\033[K", stderr);
+}
+
+}  // namespace stokesian::cli
