@@ -111,22 +111,7 @@ TEST(ImplicitLubricationGpu, ResumesBitForBitOnTheDevice) {
     c.precision = {precision::ds, precision::f32};
     c.dt = 0.001;
     c.backend = "cuda";
-    auto whole = make_engine(c, s);
-    whole->advance(30);
-    auto first = make_engine(c, s);
-    first->advance(12);
-    engine_state saved;
-    first->save_state(saved);
-    auto second = make_engine(c, s);
-    second->restore_state(saved);
-    second->advance(18);
-    frame a, b;
-    whole->read_frame(a);
-    second->read_frame(b);
-    for (std::size_t i = 0; i < s.positions.size(); ++i) {
-        EXPECT_EQ(a.position[i], b.position[i]) << i;
-        EXPECT_EQ(a.velocity[i], b.velocity[i]) << i;
-    }
+    expect_restored_run_is_bitwise(c, s, 12, 18);
 }
 
 TEST(ImplicitLubricationGpu, FusedPathRefusesTheImplicitScheme) {

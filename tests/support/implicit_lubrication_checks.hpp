@@ -18,6 +18,7 @@
 #include "stokesian/observables/pair_approach.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "support/dense_solve.hpp"
 
 namespace stokesian::testing_support {
 
@@ -178,6 +179,33 @@ inline void expect_head_on_follows_the_law(const pair_track& t, const system_par
 // Twelve spheres in an open box, six close pairs (gaps 0.004 ... 0.25) arranged in a bent chain so
 // that the pairs also feel each other, forces exactly representable in float. rho(zeta mu) ~ 10^2:
 // the explicit scheme diverges from the first step.
+// An engine restored from a checkpoint after `first` steps and advanced `second` more ends bit for
+// bit where one advanced first + second steps without a stop does: positions, velocities, forces
+// and the last solve's iteration count and residual (the solver's starting guess is engine state).
+inline void expect_restored_run_is_bitwise(const engine_config& c, const initial_state& s, std::uint64_t first,
+                                           std::uint64_t second) {
+    auto whole = make_engine(c, s);
+    whole->advance(first + second);
+    auto head = make_engine(c, s);
+    head->advance(first);
+    engine_state saved;
+    head->save_state(saved);
+    auto tail = make_engine(c, s);
+    tail->restore_state(saved);
+    tail->advance(second);
+    frame a, b;
+    whole->read_frame(a);
+    tail->read_frame(b);
+    ASSERT_EQ(a.step, b.step);
+    for (std::size_t i = 0; i < s.positions.size(); ++i) {
+        EXPECT_EQ(a.position[i], b.position[i]) << i;
+        EXPECT_EQ(a.velocity[i], b.velocity[i]) << i;
+        EXPECT_EQ(a.force[i], b.force[i]) << i;
+    }
+    EXPECT_EQ(a.lubrication.iterations, b.lubrication.iterations);
+    EXPECT_EQ(a.lubrication.relative_residual, b.lubrication.relative_residual);
+}
+
 inline initial_state lubricated_cluster() {
     initial_state s;
     const double gaps[] = {0.004, 0.03, 0.25, 0.01, 0.1, 0.06};
@@ -191,29 +219,6 @@ inline initial_state lubricated_cluster() {
     for (std::size_t i = 0; i < s.positions.size(); ++i)
         s.external_forces.push_back({i % 2 ? -1.0 : 1.0, 0.25 * double(i % 3) - 0.25, -0.5 + 0.125 * double(i % 5)});
     return s;
-}
-
-// Solves A x = b (n x n, column-major a[j * n + i]) by Gaussian elimination with partial pivoting.
-inline std::vector<double> dense_solve(std::vector<double> a, std::vector<double> b, std::size_t n) {
-    for (std::size_t k = 0; k < n; ++k) {
-        std::size_t p = k;
-        for (std::size_t i = k + 1; i < n; ++i)
-            if (std::fabs(a[k * n + i]) > std::fabs(a[k * n + p])) p = i;
-        for (std::size_t j = 0; j < n; ++j) std::swap(a[j * n + k], a[j * n + p]);
-        std::swap(b[k], b[p]);
-        for (std::size_t i = k + 1; i < n; ++i) {
-            const double factor = a[k * n + i] / a[k * n + k];
-            for (std::size_t j = k; j < n; ++j) a[j * n + i] -= factor * a[j * n + k];
-            b[i] -= factor * b[k];
-        }
-    }
-    std::vector<double> x(n);
-    for (std::size_t k = n; k-- > 0;) {
-        double sum = b[k];
-        for (std::size_t j = k + 1; j < n; ++j) sum -= a[j * n + k] * x[j];
-        x[k] = sum / a[k * n + k];
-    }
-    return x;
 }
 
 struct dense_reference {
@@ -270,7 +275,7 @@ inline dense_reference dense_implicit_solution(const std::vector<vec3<double>>& 
         out.force_norm += f[i] * f[i];
     }
     out.force_norm = std::sqrt(out.force_norm);
-    out.velocity = dense_solve(system_matrix, rhs, n);
+    out.velocity = test_support::dense_solve(system_matrix, rhs, n);
     for (std::size_t i = 0; i < n; ++i) {
         double g = 0.0;
         for (std::size_t j = 0; j < n; ++j) g += resistance[j * n + i] * out.velocity[j];

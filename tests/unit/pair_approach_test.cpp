@@ -12,6 +12,7 @@
 #include "stokesian/observables/mobility_matrix.hpp"
 #include "stokesian/observables/pair_approach.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "support/dense_solve.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -24,29 +25,6 @@ system_parameters lubricated_pair() {
     s.lubrication.min_gap = 1e-6;
     s.box.periodic = false;
     return s;
-}
-
-// Solves A x = b (n x n, column-major) by Gaussian elimination with partial pivoting.
-std::vector<double> solve(std::vector<double> a, std::vector<double> b, std::size_t n) {
-    for (std::size_t k = 0; k < n; ++k) {
-        std::size_t p = k;
-        for (std::size_t i = k + 1; i < n; ++i)
-            if (std::fabs(a[k * n + i]) > std::fabs(a[k * n + p])) p = i;
-        for (std::size_t j = 0; j < n; ++j) std::swap(a[j * n + k], a[j * n + p]);
-        std::swap(b[k], b[p]);
-        for (std::size_t i = k + 1; i < n; ++i) {
-            const double factor = a[k * n + i] / a[k * n + k];
-            for (std::size_t j = k; j < n; ++j) a[j * n + i] -= factor * a[j * n + k];
-            b[i] -= factor * b[k];
-        }
-    }
-    std::vector<double> x(n);
-    for (std::size_t k = n; k-- > 0;) {
-        double sum = b[k];
-        for (std::size_t j = k + 1; j < n; ++j) sum -= a[j * n + k] * x[j];
-        x[k] = sum / a[k * n + k];
-    }
-    return x;
 }
 
 // The implicit solution v = (I + mu R)^-1 mu F of the paper's Eq. (mobilityCorrection) for two
@@ -76,7 +54,7 @@ double implicit_separation_speed(vec3<double> r0, vec3<double> r1, vec3<double> 
             rhs[i] += mu(i, j) * f[j];
         }
     }
-    const std::vector<double> v = solve(system, rhs, 6);
+    const std::vector<double> v = test_support::dense_solve(system, rhs, 6);
     const vec3<double> e = (1.0 / std::sqrt(dot(r01, r01))) * r01;
     return dot(e, vec3<double>{v[0] - v[3], v[1] - v[4], v[2] - v[5]});
 }

@@ -236,6 +236,16 @@ run_result run_scenario(const run_request& req) {
     };
 
     std::uint64_t done = resumed ? resumed->engine.step : 0;
+    auto consume_batch = [&] {
+        for (const frame& sample : batch) {
+            process_sample(sample);
+            done = sample.step;
+            if (!blow_up.empty()) {
+                if (done != eng->step()) blown_up_frame = sample;
+                return;
+            }
+        }
+    };
     if (!resumed) take_sample();
     auto last_report = start;
     double steps_per_second = 0.0;
@@ -262,26 +272,15 @@ run_result run_scenario(const run_request& req) {
         } catch (const lubrication_solver_error& e) {
             // The samples recorded before the failing step count; the state is mid-step and not
             // sampled.
-            if (samples > 0)
-                for (const frame& sample : batch) {
-                    process_sample(sample);
-                    if (!blow_up.empty()) break;
-                }
-            done = eng->step();
+            if (samples > 0) consume_batch();
+            if (blow_up.empty()) done = eng->step();
             solver_failure = e.what();
             break;
         }
         const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
         if (dt_wall > 0.0) steps_per_second = double(chunk) / dt_wall;
         if (samples > 0) {
-            for (const frame& sample : batch) {
-                process_sample(sample);
-                done = sample.step;
-                if (!blow_up.empty()) {
-                    if (done != eng->step()) blown_up_frame = sample;
-                    break;
-                }
-            }
+            consume_batch();
         } else {
             done += chunk;
             if (done % interval == 0 || done == total) take_sample();
