@@ -14,6 +14,7 @@
 #include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "support/h5md_comparison.hpp"
+#include "support/scratch_directory.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -43,15 +44,9 @@ scenario head_on_pair() {
     return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/approaching_pairs.toml", "head_on");
 }
 
-class GpuResume : public ::testing::Test {
+class GpuResume : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_gpu_resume_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    GpuResume() : scratch_directory_test("stokesian_gpu_resume") {}
 
     run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {}, bool resume = false) {
         run_request req;
@@ -81,7 +76,6 @@ protected:
         EXPECT_EQ(test_support::first_difference(straight.string(), pieces.string()), "") << what;
     }
 
-    fs::path dir_;
 };
 
 }  // namespace

@@ -5,21 +5,15 @@
 #include <gtest/gtest.h>
 
 #include "regression_suite_support.hpp"
+#include "support/scratch_directory.hpp"
 
 using namespace regression_suite;
 
 namespace {
 
-class LongRegressionSuite : public ::testing::Test {
+class LongRegressionSuite : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_long_suite_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-    fs::path dir_;
+    LongRegressionSuite() : scratch_directory_test("stokesian_long_suite") {}
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "regression_suite_support.hpp"
 #include "stokesian/regression/suite_runner.hpp"
+#include "support/scratch_directory.hpp"
 
 using namespace regression_suite;
 
@@ -15,16 +16,9 @@ namespace {
 #define REQUIRE_DEVICE() \
     if (!stokesian::regression::cuda_device_present()) GTEST_SKIP() << "no CUDA device: the GPU nightly suite is skipped"
 
-class NightlyGpuSuite : public ::testing::Test {
+class NightlyGpuSuite : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_nightly_gpu_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-    fs::path dir_;
+    NightlyGpuSuite() : scratch_directory_test("stokesian_nightly_gpu") {}
 };
 
 }  // namespace

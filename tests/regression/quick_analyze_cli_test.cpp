@@ -1,8 +1,6 @@
 // `stokesian analyze` and `stokesian mobility-check` as a user runs them: child processes, exit
 // codes, text and --json output checked against the file's own /analysis values.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -14,41 +12,16 @@
 #include <vector>
 
 #include "stokesian/io/h5md.hpp"
+#include "support/cli_process.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
+using outcome = stokesian::test_support::cli_outcome;
+using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string cli = STOKESIAN_CLI;
 const fs::path scenarios = fs::path(STOKESIAN_SOURCE_DIR) / "scenarios";
-
-struct outcome {
-    int exit_code;
-    std::string out, err;
-};
-
-outcome run_cli(const std::vector<std::string>& args, const fs::path& dir) {
-    const fs::path out_path = dir / "stdout", err_path = dir / "stderr";
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        std::freopen(out_path.c_str(), "w", stdout);
-        std::freopen(err_path.c_str(), "w", stderr);
-        std::vector<char*> argv{const_cast<char*>(cli.c_str())};
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        ::execv(cli.c_str(), argv.data());
-        ::_exit(127);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    auto slurp = [](const fs::path& p) {
-        std::ifstream in(p);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out_path), slurp(err_path)};
-}
 
 // The number after "key": in a JSON text (NaN for null or absent).
 double json_number(const std::string& json, const std::string& key) {
@@ -58,17 +31,9 @@ double json_number(const std::string& json, const std::string& key) {
     return std::strtod(json.c_str() + at + tag.size(), nullptr);
 }
 
-class AnalyzeCli : public ::testing::Test {
+class AnalyzeCli : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() /
-               ("stokesian_analyze_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-    fs::path dir_;
+    AnalyzeCli() : scratch_directory_test("stokesian_analyze") {}
 };
 
 }  // namespace

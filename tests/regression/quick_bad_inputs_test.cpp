@@ -16,6 +16,7 @@
 #include "stokesian/io/checkpoint.hpp"
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
@@ -57,19 +58,16 @@ void expect_one_line_exit_two(const cli_outcome& o, const std::string& expected,
     EXPECT_EQ(o.err.find("HDF5-DIAG"), std::string::npos) << what << ": HDF5's error stack leaked: " << o.err;
 }
 
-class BadInputs : public ::testing::Test {
+class BadInputs : public stokesian::test_support::scratch_directory_test {
 protected:
+    BadInputs() : scratch_directory_test("stokesian_bad_inputs") {}
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_bad_inputs_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
+        scratch_directory_test::SetUp();
         fs::create_directories(dir_ / "capture");
         fs::create_directories(dir_ / "work");
     }
-    void TearDown() override { fs::remove_all(dir_); }
     fs::path capture() const { return dir_ / "capture"; }
     fs::path work() const { return dir_ / "work"; }
-    fs::path dir_;
 };
 
 }  // namespace

@@ -2,8 +2,6 @@
 // columns and one row per size and mode, the fits and HDF5 files appear, an input file written by
 // --write-velocities is read back by --input. No timing is asserted.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -15,38 +13,14 @@
 
 #include "cuda/cuda_backend.hpp"
 #include "bench/support/input_file.hpp"
+#include "support/cli_process.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
+using bench_outcome = stokesian::test_support::cli_outcome;
+using stokesian::test_support::run_cli;
 
 namespace {
-
-struct bench_outcome {
-    int exit_code;
-    std::string out, err;
-};
-
-bench_outcome run_bench(const std::vector<std::string>& args, const fs::path& dir) {
-    const fs::path out_path = dir / "stdout.txt", err_path = dir / "stderr.txt";
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        std::freopen(out_path.c_str(), "w", stdout);
-        std::freopen(err_path.c_str(), "w", stderr);
-        std::vector<char*> argv{const_cast<char*>(STOKESIAN_CLI)};
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        ::execv(STOKESIAN_CLI, argv.data());
-        ::_exit(127);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    auto slurp = [](const fs::path& p) {
-        std::ifstream in(p);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out_path), slurp(err_path)};
-}
 
 std::vector<std::string> csv_lines(const fs::path& path) {
     std::ifstream in(path);
@@ -55,16 +29,9 @@ std::vector<std::string> csv_lines(const fs::path& path) {
     return lines;
 }
 
-class BenchCli : public ::testing::Test {
+class BenchCli : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_bench_cli_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-    fs::path dir_;
+    BenchCli() : scratch_directory_test("stokesian_bench_cli") {}
 };
 
 const char* const measurement_columns =
@@ -77,11 +44,11 @@ const char* const measurement_columns =
 
 TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
     const fs::path csv = dir_ / "fcc.csv", h5 = dir_ / "fcc.h5", velocities = dir_ / "v.h5";
-    const bench_outcome o = run_bench({"bench", "fcc", "--backend", "cpu", "--sizes-cells", "2,3,4,5", "--precision",
-                                       "hi=f32,int=f32;hi=ds,int=f32", "--cpu-steps", "2", "--cpu-warmup", "1",
-                                       "--threads", "1", "--csv", csv.string(), "--h5", h5.string(),
-                                       "--write-velocities", velocities.string()},
-                                      dir_);
+    const bench_outcome o = run_cli({"bench", "fcc", "--backend", "cpu", "--sizes-cells", "2,3,4,5", "--precision",
+                                     "hi=f32,int=f32;hi=ds,int=f32", "--cpu-steps", "2", "--cpu-warmup", "1",
+                                     "--threads", "1", "--csv", csv.string(), "--h5", h5.string(),
+                                     "--write-velocities", velocities.string()},
+                                    dir_);
     ASSERT_EQ(o.exit_code, 0) << o.err;
     const std::vector<std::string> lines = csv_lines(csv);
     ASSERT_EQ(lines.size(), 1u + 4u * 2u);
@@ -103,9 +70,9 @@ TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
     const stokesian::bench::input_file update(velocities);
     EXPECT_EQ(update.shape("velocities"), (std::vector<std::size_t>{32, 3}));
     const fs::path again = dir_ / "again.csv";
-    const bench_outcome i = run_bench({"bench", "fcc", "--backend", "cpu", "--input", velocities.string(), "--precision",
-                                       "hi=f64,int=f64", "--cpu-steps", "1", "--threads", "1", "--csv", again.string()},
-                                      dir_);
+    const bench_outcome i = run_cli({"bench", "fcc", "--backend", "cpu", "--input", velocities.string(), "--precision",
+                                     "hi=f64,int=f64", "--cpu-steps", "1", "--threads", "1", "--csv", again.string()},
+                                    dir_);
     ASSERT_EQ(i.exit_code, 0) << i.err;
     const std::vector<std::string> again_lines = csv_lines(again);
     ASSERT_EQ(again_lines.size(), 2u);
@@ -113,10 +80,10 @@ TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
 }
 
 TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {
-    const bench_outcome o = run_bench({"bench", "fcc", "--backend", "cpu", "--sizes-cells", "x"}, dir_);
+    const bench_outcome o = run_cli({"bench", "fcc", "--backend", "cpu", "--sizes-cells", "x"}, dir_);
     EXPECT_EQ(o.exit_code, 2);
     EXPECT_NE(o.err.find("--sizes-cells"), std::string::npos) << o.err;
-    const bench_outcome m = run_bench({"bench", "fcc", "--backend", "cpu", "--max-n", "10"}, dir_);
+    const bench_outcome m = run_cli({"bench", "fcc", "--backend", "cpu", "--max-n", "10"}, dir_);
     EXPECT_EQ(m.exit_code, 2) << m.err;
 #if defined(STOKESIAN_HAVE_CUDA)
     const bool device = stokesian::cuda::device_available();
@@ -124,10 +91,10 @@ TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {
     const bool device = false;
 #endif
     if (!device) {
-        const bench_outcome g = run_bench({"bench", "fcc", "--backend", "cuda", "--sizes-cells", "2"}, dir_);
+        const bench_outcome g = run_cli({"bench", "fcc", "--backend", "cuda", "--sizes-cells", "2"}, dir_);
         EXPECT_EQ(g.exit_code, 1);
         EXPECT_NE(g.err.find("--backend cpu"), std::string::npos) << g.err;
-        const bench_outcome mem = run_bench({"bench", "memory", "--sizes", "1000"}, dir_);
+        const bench_outcome mem = run_cli({"bench", "memory", "--sizes", "1000"}, dir_);
         EXPECT_EQ(mem.exit_code, 1) << mem.err;
     }
 }

@@ -9,6 +9,7 @@
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "support/cli_process.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
@@ -46,15 +47,13 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 const std::string start_positions = "[-1.25, 0.0, 0.0], [1.25, 0.0, 0.0]";
 
-class BlowUp : public ::testing::Test {
+class BlowUp : public stokesian::test_support::scratch_directory_test {
 protected:
+    BlowUp() : scratch_directory_test("stokesian_blow_up") {}
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_blow_up_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
+        scratch_directory_test::SetUp();
         fs::create_directories(dir_ / "capture");
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
     fs::path scenario_file(const std::string& text) {
         const fs::path path = dir_ / "scenario.toml";
@@ -67,7 +66,6 @@ protected:
         return run_cli(args, dir_ / "capture");
     }
 
-    fs::path dir_;
 };
 
 }  // namespace

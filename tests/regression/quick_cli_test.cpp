@@ -1,12 +1,10 @@
 // `stokesian run` as a user meets it: a real child process, its exit code, its output file.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -16,60 +14,22 @@
 #include <vector>
 
 #include "stokesian/io/h5md.hpp"
+#include "support/cli_process.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
 using stokesian::io::h5md_file;
+using outcome = stokesian::test_support::cli_outcome;
+using stokesian::test_support::cli_process;
+using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string cli = STOKESIAN_CLI;
 const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
 
-struct outcome {
-    int exit_code;
-    std::string out, err;
-};
-
-// Runs the CLI with `args`, capturing stdout and stderr; `after_start` may signal the child.
-outcome run_cli(const std::vector<std::string>& args, const std::function<void(pid_t)>& after_start = {}) {
-    const fs::path dir = fs::temp_directory_path();
-    const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(std::rand());
-    const fs::path out_path = dir / ("stokesian_cli_out_" + tag), err_path = dir / ("stokesian_cli_err_" + tag);
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        std::freopen(out_path.c_str(), "w", stdout);
-        std::freopen(err_path.c_str(), "w", stderr);
-        std::vector<char*> argv{const_cast<char*>(cli.c_str())};
-        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-        argv.push_back(nullptr);
-        ::execv(cli.c_str(), argv.data());
-        ::_exit(127);
-    }
-    if (after_start) after_start(pid);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    auto slurp = [](const fs::path& p) {
-        std::ifstream in(p);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
-    outcome o{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), slurp(out_path), slurp(err_path)};
-    fs::remove(out_path);
-    fs::remove(err_path);
-    return o;
-}
-
-class Cli : public ::testing::Test {
+class Cli : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_cli_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-    fs::path dir_;
+    Cli() : scratch_directory_test("stokesian_cli") {}
 };
 
 }  // namespace
@@ -143,14 +103,14 @@ TEST_F(Cli, InterruptStopsCleanlyWithAValidClosedFile) {
     // with exit code 128 + SIGINT and a complete file under the final name.
     const fs::path out = dir_ / "t.h5";
     const auto start = std::chrono::steady_clock::now();
-    const outcome o = run_cli({"run", tetrahedron, "--time", "1000000", "-o", out.string(), "--no-trajectory"},
-                              [&](pid_t pid) {
-                                  // Wait until the run has begun (the .partial file exists).
-                                  for (int i = 0; i < 200 && !fs::exists(dir_ / "t.h5.partial"); ++i)
-                                      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-                                  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-                                  ::kill(pid, SIGINT);
-                              });
+    cli_process run({"run", tetrahedron, "--time", "1000000", "-o", out.string(), "--no-trajectory"},
+                    fs::temp_directory_path());
+    // Wait until the run has begun (the .partial file exists).
+    for (int i = 0; i < 200 && !fs::exists(dir_ / "t.h5.partial"); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    run.signal(SIGINT);
+    const outcome o = run.wait();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_EQ(o.exit_code, 128 + SIGINT) << o.err;
     EXPECT_LT(seconds, 10.0);

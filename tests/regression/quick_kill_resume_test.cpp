@@ -22,6 +22,7 @@
 #include "stokesian/io/h5md.hpp"
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
@@ -63,15 +64,13 @@ std::string file_bytes(const fs::path& path) {
     return s.str();
 }
 
-class KillResume : public ::testing::Test {
+class KillResume : public stokesian::test_support::scratch_directory_test {
 protected:
+    KillResume() : scratch_directory_test("stokesian_kill") {}
     void SetUp() override {
-        const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-        dir_ = fs::temp_directory_path() / ("stokesian_kill_" + std::to_string(::getpid()) + "_" + name);
-        fs::remove_all(dir_);
+        scratch_directory_test::SetUp();
         fs::create_directories(dir_ / "capture");
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
     // The uninterrupted run every interrupted one is compared with.
     const cli_outcome& reference() {
@@ -94,7 +93,6 @@ protected:
     }
 
     fs::path capture() const { return dir_ / "capture"; }
-    fs::path dir_;
     cli_outcome reference_;
     double reference_seconds_ = 0;  // wall time of the uninterrupted run: kill moments scale with it
 };

@@ -14,6 +14,7 @@
 
 namespace fs = std::filesystem;
 using stokesian::test_support::run_cli;
+using stokesian::test_support::read_text;
 
 namespace {
 
@@ -25,13 +26,6 @@ struct workspace {
         fs::remove_all(dir, ignored);
     }
 };
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(), s.end(), '\n')); }
 
@@ -56,10 +50,10 @@ TEST(PortCheckCli, RecordTwiceCompareIsBitwiseWithAReport) {
     EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
     for (const char* f : {"report.md", "report.html", "report.json", "histograms.csv", "verdicts.csv"})
         EXPECT_TRUE(fs::is_regular_file(report / f)) << f;
-    const std::string md = slurp(report / "report.md");
+    const std::string md = read_text(report / "report.md");
     EXPECT_NE(md.find("| hi=f64,int=f64 | bitwise |"), std::string::npos) << md;
     EXPECT_EQ(md.find("FAIL"), std::string::npos);
-    EXPECT_NE(slurp(report / "report.json").find("\"passed\":true"), std::string::npos);
+    EXPECT_NE(read_text(report / "report.json").find("\"passed\":true"), std::string::npos);
     // existing output is not replaced without --force
     const auto again = run_cli(with({"port-check", "record", a.string()}, small), w.dir);
     EXPECT_EQ(again.exit_code, 2);
@@ -77,7 +71,7 @@ TEST(PortCheckCli, SwappedModeIsFailWithExitOne) {
                            w.dir);
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("hi=f64,int=f64: FAIL"), std::string::npos) << r.out;
-    EXPECT_NE(slurp(w.dir / "rep" / "report.md").find("FAIL"), std::string::npos);
+    EXPECT_NE(read_text(w.dir / "rep" / "report.md").find("FAIL"), std::string::npos);
 }
 
 TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {

@@ -9,28 +9,20 @@
 
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/tetrahedron.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
 
 using namespace stokesian;
+using test_support::tetrahedron;
 
 namespace {
-
-const scenario& tetrahedron() {
-    static const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
-    return s;
-}
 
 frame run(precision_mode mode, double dt, double duration) {
     engine_config c = make_engine_config(tetrahedron());
     c.precision = mode;
     c.dt = dt;
-    c.threads = 1;
-    auto e = make_engine(c, tetrahedron().particles);
-    e->advance(static_cast<std::uint64_t>(std::llround(duration / dt)));
-    frame f;
-    e->read_frame(f);
-    return f;
+    return test_support::run_tetrahedron(c, duration);
 }
 
 // The largest of the eight symmetry residuals (all zero in exact arithmetic), periodic box aware.

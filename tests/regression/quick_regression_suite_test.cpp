@@ -9,6 +9,7 @@
 #include <random>
 
 #include "regression_suite_support.hpp"
+#include "support/scratch_directory.hpp"
 
 using namespace regression_suite;
 
@@ -18,15 +19,9 @@ const fs::path scaled_references = source_dir / "reference_data/scale-0.01";
 
 // Each test is its own process under ctest (gtest_discover_tests), so only the first test runs the
 // whole scaled suite; the others run the one or two runs they need (--only).
-class QuickRegressionSuite : public ::testing::Test {
+class QuickRegressionSuite : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_quick_suite_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    QuickRegressionSuite() : scratch_directory_test("stokesian_quick_suite") {}
 
     // The scaled nightly runs matching `only` into DIR/nightly/results; the result files.
     std::string scaled_run(const std::string& only) const {
@@ -36,7 +31,6 @@ protected:
         return (dir_ / "nightly/results" / (only + ".h5")).string();
     }
 
-    fs::path dir_;
 };
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -56,7 +50,7 @@ TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJu
     EXPECT_EQ(count(json, "\"run\":"), 17u) << json;
     EXPECT_EQ(count(check.out, "reference entry"), 0u) << check.out;
     EXPECT_GT(count(check.out, " pass\n"), 17u * 4) << check.out;
-    const std::string junit = slurp(dir_ / "nightly/junit.xml");
+    const std::string junit = read_text(dir_ / "nightly/junit.xml");
     EXPECT_EQ(junit.rfind("<?xml", 0), 0u);
     EXPECT_EQ(count(junit, "<testsuite "), 17u);
     EXPECT_EQ(count(junit, "<testcase "), count(json, "\"verdict\":"));

@@ -14,6 +14,7 @@
 #include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "support/h5md_comparison.hpp"
+#include "support/scratch_directory.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -42,15 +43,9 @@ scenario pair(const std::string& case_name, precision_mode mode) {
     return s;
 }
 
-class Resume : public ::testing::Test {
+class Resume : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_resume_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
+    Resume() : scratch_directory_test("stokesian_resume") {}
 
     run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {}, bool resume = false) {
         run_request req;
@@ -92,7 +87,6 @@ protected:
         EXPECT_FALSE(fs::exists(fs::path(pieces) += ".partial"));
     }
 
-    fs::path dir_;
 };
 
 }  // namespace

@@ -105,7 +105,7 @@ TEST_F(TimestepStudy, FolderIsComplete) {
     for (const char* integrator : {"euler", "heun", "ab2"})
         for (const char* dt : {"0.04", "0.02", "0.01", "0.005"})
             EXPECT_TRUE(fs::exists(d / "runs" / (std::string(integrator) + "_dt" + dt + "_f64-f64.h5")));
-    const std::string summary = regression_suite::slurp(d / "summary.md");
+    const std::string summary = regression_suite::read_text(d / "summary.md");
     for (const char* heading : {"## Runs", "## Convergence in δt", "## Drift per compute cost"})
         EXPECT_NE(summary.find(heading), std::string::npos) << heading;
     if (!plotting_available()) GTEST_SKIP() << "no /usr/bin/python3 with matplotlib, h5py, numpy: figures not checked";

@@ -14,6 +14,14 @@
 
 namespace stokesian::test_support {
 
+// The whole content of a text file ("" when it cannot be read).
+inline std::string read_text(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
 struct cli_outcome {
     int exit_code = -1;  // 128 + signal when the child was killed
     std::string out, err;
@@ -57,8 +65,8 @@ public:
         waited_ = true;
         cli_outcome o;
         o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        o.out = slurp(out_path_);
-        o.err = slurp(err_path_);
+        o.out = read_text(out_path_);
+        o.err = read_text(err_path_);
         std::error_code ignored;
         std::filesystem::remove(out_path_, ignored);
         std::filesystem::remove(err_path_, ignored);
@@ -66,20 +74,14 @@ public:
     }
 
 private:
-    static std::string slurp(const std::filesystem::path& p) {
-        std::ifstream in(p);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    }
-
     pid_t pid_ = -1;
     bool waited_ = false;
     std::filesystem::path out_path_, err_path_;
 };
 
-// Runs to completion.
-inline cli_outcome run_cli(const std::vector<std::string>& args, const std::filesystem::path& capture_dir) {
+// Runs to completion (stdout and stderr captured in `capture_dir`, removed afterwards).
+inline cli_outcome run_cli(const std::vector<std::string>& args,
+                           const std::filesystem::path& capture_dir = std::filesystem::temp_directory_path()) {
     cli_process p(args, capture_dir);
     return p.wait();
 }

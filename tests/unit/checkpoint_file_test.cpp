@@ -10,6 +10,7 @@
 
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "support/scratch_directory.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -48,16 +49,9 @@ io::run_checkpoint sample_checkpoint() {
     return c;
 }
 
-class CheckpointFile : public ::testing::Test {
+class CheckpointFile : public stokesian::test_support::scratch_directory_test {
 protected:
-    void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("stokesian_checkpoint_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-    }
-    void TearDown() override { fs::remove_all(dir_); }
-    fs::path dir_;
+    CheckpointFile() : scratch_directory_test("stokesian_checkpoint") {}
 };
 
 }  // namespace

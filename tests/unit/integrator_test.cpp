@@ -6,27 +6,19 @@
 
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/tetrahedron.hpp"
 
 using namespace stokesian;
+using test_support::tetrahedron;
 
 namespace {
-
-const scenario& tetrahedron() {
-    static const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
-    return s;
-}
 
 // Positions after `duration` tau_s with time step dt, double precision.
 frame run(integrator_kind kind, double dt, double duration) {
     engine_config c = make_engine_config(tetrahedron());
     c.integrator = kind;
     c.dt = dt;
-    c.threads = 1;
-    auto e = make_engine(c, tetrahedron().particles);
-    e->advance(static_cast<std::uint64_t>(std::llround(duration / dt)));
-    frame f;
-    e->read_frame(f);
-    return f;
+    return test_support::run_tetrahedron(c, duration);
 }
 
 double distance(const frame& a, const frame& b) {

@@ -2,10 +2,8 @@
 // integrators of one periodic scenario, run concurrently by the regression suite's runner, then a
 // study folder with the data, a Markdown summary with fitted drifts and convergence orders, and
 // the paper's figures (tools/plot/plot_study.py). engine/docs/studies.md.
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -243,21 +241,12 @@ int execute(const study_cli_options& o) {
                 s.integrators.size(), s.trajectory_time > 0.0 ? " + 1 trajectory run" : "", suite.jobs(),
                 s.backend.c_str(), dir.string().c_str());
     std::fflush(stdout);
-    const bool terminal = isatty(STDERR_FILENO) != 0;
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    std::size_t finished = 0;
-    const std::size_t total = suite.size();
-    suite.start([&](const suite_run_status& r) {
-        ++finished;
-        if (terminal) std::fputs("\r\033[K", stderr);
-        std::printf("[%2zu/%zu] %-32s %-11s %llu steps in %s%s%s\n", finished, total, r.name.c_str(), r.state.c_str(),
+    const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
+        std::printf("[%2zu/%zu] %-32s %-11s %llu steps in %s%s%s\n", n, total, r.name.c_str(), r.state.c_str(),
                     static_cast<unsigned long long>(r.steps), format_duration(r.wall_seconds).c_str(),
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
-        std::fflush(stdout);
-    });
-    follow_suite(suite, terminal, 60.0, elapsed);
-    const double wall = elapsed();
+    };
+    const double wall = run_suite_with_progress(suite, 60.0, print_finished);
     std::size_t failed = 0;
     for (const auto& r : suite.snapshot()) failed += r.state == "completed" ? 0 : 1;
     if (const int signal = options.stop_signal->load(); signal != 0) {
@@ -303,7 +292,7 @@ int execute(const study_cli_options& o) {
                     to_string(c.mode).c_str(), c.quantity.c_str(), order, c.fit.note.empty() ? "" : "; ",
                     c.fit.note.c_str());
     }
-    std::printf("study %s: %zu runs, %zu failed, in %s; summary in %s\n", s.kind.c_str(), total, failed,
+    std::printf("study %s: %zu runs, %zu failed, in %s; summary in %s\n", s.kind.c_str(), suite.size(), failed,
                 format_duration(wall).c_str(), (dir / "summary.md").string().c_str());
     return failed > 0 ? 1 : 0;
 }

@@ -1,9 +1,7 @@
 // `stokesian suite run SUITE.toml`: the runs of a regression suite (reference_data/suites/*.toml),
 // concurrently, one output file per run, then DIR/suite-summary.json. One line per finished run;
 // on a terminal a status line, elsewhere a summary line every five minutes (CI logs).
-#include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -78,31 +76,23 @@ int execute(const suite_cli_options& o) {
                 o.scale != 1.0 ? (", run lengths x " + regression::dt_text(o.scale)).c_str() : "");
     std::fflush(stdout);
 
-    const bool terminal = isatty(STDERR_FILENO) != 0;
-    const auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    std::size_t finished = 0;
-    const std::size_t total = suite.size();
-    suite.start([&](const suite_run_status& r) {
-        ++finished;
+    const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
         const double rate = r.wall_seconds > 0.0 ? double(r.steps) / r.wall_seconds : 0.0;
-        if (terminal) std::fputs("\r\033[K", stderr);
-        std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s\n", finished, total,
+        std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s\n", n, total,
                     r.name.c_str(), r.state.c_str(), r.backend.c_str(), static_cast<unsigned long long>(r.steps),
                     format_duration(r.wall_seconds).c_str(), rate, r.output.string().c_str(),
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
-        std::fflush(stdout);
-    });
-    follow_suite(suite, terminal, 300.0, elapsed);
+    };
+    const double wall = run_suite_with_progress(suite, 300.0, print_finished);
     const std::vector<suite_run_status> result = suite.snapshot();
-    write_summary(options.output_dir / "suite-summary.json", manifest, o, result, elapsed());
+    write_summary(options.output_dir / "suite-summary.json", manifest, o, result, wall);
     std::size_t failed = 0, interrupted = 0;
     for (const auto& r : result) {
         failed += r.state == "failed" ? 1 : 0;
         interrupted += r.state == "interrupted" ? 1 : 0;
     }
     std::printf("suite %s: %zu completed, %zu failed, %zu interrupted in %s; summary in %s\n", manifest.name.c_str(),
-                total - failed - interrupted, failed, interrupted, format_duration(elapsed()).c_str(),
+                suite.size() - failed - interrupted, failed, interrupted, format_duration(wall).c_str(),
                 (options.output_dir / "suite-summary.json").string().c_str());
     if (const int signal = options.stop_signal->load(); signal != 0) return 128 + signal;
     return failed > 0 || interrupted > 0 ? 1 : 0;

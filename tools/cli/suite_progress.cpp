@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include <unistd.h>
+
 #include "terminal.hpp"
 
 namespace stokesian::cli {
@@ -43,8 +45,20 @@ std::string suite_status_line(const std::vector<suite_run_status>& runs, double 
     return line;
 }
 
-void follow_suite(regression::suite_execution& suite, bool terminal, double log_every_seconds,
-                  const std::function<double()>& elapsed) {
+double run_suite_with_progress(
+    regression::suite_execution& suite, double log_every_seconds,
+    const std::function<void(const suite_run_status&, std::size_t, std::size_t)>& print_finished) {
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    std::size_t finished = 0;
+    const std::size_t total = suite.size();
+    suite.start([&](const suite_run_status& r) {  // one call at a time (suite_runner.hpp)
+        ++finished;
+        if (terminal) std::fputs("\r\033[K", stderr);
+        print_finished(r, finished, total);
+        std::fflush(stdout);
+    });
     double last_log = 0.0;
     while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 2000))) {
         if (terminal) {
@@ -57,6 +71,7 @@ void follow_suite(regression::suite_execution& suite, bool terminal, double log_
         }
     }
     if (terminal) std::fputs("\r\033[K", stderr);
+    return elapsed();
 }
 
 }  // namespace stokesian::cli

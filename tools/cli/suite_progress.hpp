@@ -13,8 +13,11 @@ namespace stokesian::cli {
 // furthest behind: NAME 9%".
 std::string suite_status_line(const std::vector<regression::suite_run_status>& runs, double elapsed);
 
-// Waits until every run of `suite` has ended, printing the status line as described above.
-void follow_suite(regression::suite_execution& suite, bool terminal, double log_every_seconds,
-                  const std::function<double()>& elapsed);
+// Starts `suite` and waits until every run has ended: calls `print_finished(run, n, total)` (which
+// prints a line on stdout) as the n-th run ends, and shows the status line as described above in
+// between. Returns the wall seconds since the start.
+double run_suite_with_progress(
+    regression::suite_execution& suite, double log_every_seconds,
+    const std::function<void(const regression::suite_run_status&, std::size_t, std::size_t)>& print_finished);
 
 }  // namespace stokesian::cli

@@ -1,0 +1,33 @@
+#pragma once
+// The fixture base of the tests that write files: a fresh directory per test,
+// <temp>/<prefix>_<pid>_<test name>, removed afterwards (the pid keeps concurrent ctest processes
+// apart, the test name the tests of one process).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+
+namespace stokesian::test_support {
+
+class scratch_directory_test : public ::testing::Test {
+protected:
+    explicit scratch_directory_test(std::string prefix) : prefix_(std::move(prefix)) {}
+
+    void SetUp() override {
+        dir_ = std::filesystem::temp_directory_path() /
+               (prefix_ + "_" + std::to_string(::getpid()) + "_" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(dir_);
+        std::filesystem::create_directories(dir_);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_); }
+
+    std::filesystem::path dir_;
+
+private:
+    std::string prefix_;
+};
+
+}  // namespace stokesian::test_support
