@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "stokesian/regression/value_comparison.hpp"
 
@@ -25,6 +27,18 @@ reference_value reference(double x, tolerance_kind kind, double tolerance, doubl
     r.value = scalar(x, ci);
     r.rule.kind = kind;
     r.rule.tolerance = tolerance;
+    return r;
+}
+
+// Windowed values (one per window of 10^4 tau_s, ending at 1e4, 2e4, ...), relative tolerance 1e-4.
+reference_value windows(std::vector<double> values) {
+    reference_value r;
+    r.value.scalar = false;
+    for (std::size_t i = 0; i < values.size(); ++i) r.value.coordinate.push_back(1e4 * double(i + 1));
+    r.value.values = std::move(values);
+    r.value.window_length = 1e4;
+    r.rule.kind = tolerance_kind::relative;
+    r.rule.tolerance = 1e-4;
     return r;
 }
 
@@ -99,13 +113,7 @@ TEST(RegressionComparison, NotBeforeAcceptsNoneOrLate) {
 }
 
 TEST(RegressionComparison, ArraysReportTheWorstWindowAndNeedEqualLengths) {
-    reference_value r;
-    r.value.scalar = false;
-    r.value.values = {517.3, 520.0, 530.0};
-    r.value.coordinate = {1e4, 2e4, 3e4};
-    r.value.window_length = 1e4;
-    r.rule.kind = tolerance_kind::relative;
-    r.rule.tolerance = 1e-4;
+    reference_value r = windows({517.3, 520.0, 530.0});
     observed_value o = r.value;
     EXPECT_TRUE(compare_value(o, r).passed);
     o.values[1] = 520.1;  // 1.9e-4 relative
@@ -118,13 +126,7 @@ TEST(RegressionComparison, ArraysReportTheWorstWindowAndNeedEqualLengths) {
 }
 
 TEST(RegressionComparison, UntilLimitsTheWindowsCompared) {
-    reference_value r;
-    r.value.scalar = false;
-    r.value.values = {517.3, 520.0, 530.0};
-    r.value.coordinate = {1e4, 2e4, 3e4};
-    r.value.window_length = 1e4;
-    r.rule.kind = tolerance_kind::relative;
-    r.rule.tolerance = 1e-4;
+    reference_value r = windows({517.3, 520.0, 530.0});
     r.rule.until = 2e4;
     observed_value o = r.value;
     o.values = {517.3, 520.0, 999.0, 1.0};  // another orbit after 2e4, and another count
@@ -134,13 +136,7 @@ TEST(RegressionComparison, UntilLimitsTheWindowsCompared) {
 }
 
 TEST(RegressionComparison, BeforeLossComparesOnlyWindowsEndingAWindowBeforeTheEarlierLoss) {
-    reference_value r;
-    r.value.scalar = false;
-    r.value.values = {517.3, 520.0, 530.0, 545.0};
-    r.value.coordinate = {1e4, 2e4, 3e4, 4e4};
-    r.value.window_length = 1e4;
-    r.rule.kind = tolerance_kind::relative;
-    r.rule.tolerance = 1e-4;
+    reference_value r = windows({517.3, 520.0, 530.0, 545.0});
     r.rule.before_loss = true;
     observed_value o = r.value;
     o.values = {517.3, 520.0, 600.0};  // falls apart during window 2, one window fewer

@@ -12,6 +12,7 @@
 
 #include "cmd_port_check_report.hpp"
 #include "commands.hpp"
+#include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/port/port_check.hpp"
@@ -102,9 +103,7 @@ int run_compare(const compare_cli& c) {
     port_report_options ro;
     ro.directory = c.report;
     ro.plots = !c.no_plots;
-    // The system interpreter (with matplotlib, numpy, h5py) when there is one: a virtual environment's
-    // python3 first on PATH often lacks matplotlib.
-    ro.python = !c.python.empty() ? c.python : std::filesystem::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    ro.python = python_interpreter(c.python);
     ro.reference_dir = c.reference_dir;
     const bool passed = write_port_report(ro, a, b, cmp, checks, std::cout);
     return passed ? 0 : 1;
@@ -138,7 +137,7 @@ action register_port_check(CLI::App& app) {
     c->add_option("--reference-dir", cmp->reference_dir, "reference directory for --results (default reference_data)");
     c->add_option("--results", cmp->results, "long-run result files (stokesian run / suite run) to check against the references");
     c->add_flag("--no-plots", cmp->no_plots, "do not call tools/plot/plot_port_check.py");
-    c->add_option("--python", cmp->python, "Python interpreter for the plots (default /usr/bin/python3, else python3)");
+    c->add_option("--python", cmp->python, "Python interpreter for the plots (default $STOKESIAN_PYTHON, else /usr/bin/python3, else python3)");
     return [rec, cmp, r, c]() -> int {
         if (r->parsed()) return run_record(*rec);
         if (c->parsed()) return run_compare(*cmp);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "json.hpp"
+#include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
 
 namespace stokesian::cli {
@@ -104,29 +105,6 @@ table provenance_table(const port::port_record& a, const port::port_record& b) {
     row("command", [](const port::port_record& r) { return get(r.run, "command"); });
     row("configurations", [](const port::port_record& r) { return get(r.settings, "configurations"); });
     return t;
-}
-
-// The plotting script: $STOKESIAN_PLOT_DIR, next to the binary's source tree (build/bin/../../tools/plot),
-// or ./tools/plot.
-fs::path find_plot_script() {
-    std::vector<fs::path> candidates;
-    if (const char* d = std::getenv("STOKESIAN_PLOT_DIR")) candidates.push_back(fs::path(d) / "plot_port_check.py");
-    std::error_code e;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", e);
-    if (!e) {
-        candidates.push_back(exe.parent_path() / "../../tools/plot/plot_port_check.py");
-        candidates.push_back(exe.parent_path() / "../tools/plot/plot_port_check.py");
-    }
-    candidates.push_back("tools/plot/plot_port_check.py");
-    for (const auto& c : candidates)
-        if (fs::is_regular_file(c, e)) return fs::weakly_canonical(c, e);
-    return {};
-}
-
-std::string shell_quote(const std::string& s) {
-    std::string q = "'";
-    for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
 }
 
 }  // namespace
@@ -223,14 +201,12 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
     std::vector<std::string> figures;
     std::string plot_note;
     if (o.plots) {
-        const fs::path script = find_plot_script();
+        const fs::path script = find_plot_script("plot_port_check.py");
         if (script.empty()) {
             plot_note = "plots skipped: tools/plot/plot_port_check.py not found (set STOKESIAN_PLOT_DIR)";
         } else {
-            const std::string command = shell_quote(o.python) + " " + shell_quote(script.string()) + " " +
-                                        shell_quote(o.directory.string()) + " >" + shell_quote((o.directory / "plot.log").string()) + " 2>&1";
-            const int status = std::system(command.c_str());
-            if (status != 0) plot_note = "plots failed (see plot.log): " + command;
+            const plot_run run = run_plot_script(o.python, script, {o.directory.string()}, o.directory / "plot.log");
+            if (run.status != 0) plot_note = "plots failed (see plot.log): " + run.command;
         }
         for (const char* f : {"verdicts.png", "ulp_histograms.png", "relative_histograms.png"})
             if (fs::is_regular_file(o.directory / f, e)) figures.push_back(f);

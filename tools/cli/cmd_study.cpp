@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/provenance.hpp"
@@ -154,28 +155,6 @@ study::study_settings settings_from(const study_cli_options& o) {
     return s;
 }
 
-fs::path plot_script() {
-    if (const char* env = std::getenv("STOKESIAN_PLOT_STUDY")) return env;
-    std::error_code e;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", e);
-    std::vector<fs::path> candidates;
-    if (!e) {
-        candidates.push_back(exe.parent_path() / "../../tools/plot/plot_study.py");  // build/bin/stokesian
-        candidates.push_back(exe.parent_path() / "../tools/plot/plot_study.py");
-        candidates.push_back(exe.parent_path() / "../share/stokesian/plot_study.py");
-    }
-    candidates.push_back(fs::current_path() / "tools/plot/plot_study.py");
-    for (const fs::path& c : candidates)
-        if (fs::exists(c, e)) return c.lexically_normal();
-    return {};
-}
-
-std::string shell_quote(const std::string& s) {
-    std::string out = "'";
-    for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
-
 std::vector<std::string> figures_in(const fs::path& dir) {
     std::vector<std::string> out;
     std::error_code e;
@@ -261,19 +240,17 @@ int execute(const study_cli_options& o) {
 
     int plot_status = 0;
     if (!o.no_plots) {
-        const fs::path script = plot_script();
+        const fs::path script = find_plot_script("plot_study.py");
         if (script.empty()) {
-            std::fprintf(stderr, "stokesian: warning: tools/plot/plot_study.py not found (set STOKESIAN_PLOT_STUDY); "
+            std::fprintf(stderr, "stokesian: warning: tools/plot/plot_study.py not found (set STOKESIAN_PLOT_DIR); "
                                  "no figures\n");
             plot_status = 1;
         } else {
-            const char* python = std::getenv("STOKESIAN_PYTHON");
-            const std::string interpreter = python ? python : fs::exists("/usr/bin/python3", e) ? "/usr/bin/python3" : "python3";
-            const std::string command = shell_quote(interpreter) + " " + shell_quote(script.string()) + " --study " + shell_quote(dir.string());
-            plot_status = std::system(command.c_str());
+            const plot_run run = run_plot_script(python_interpreter(), script, {"--study", dir.string()});
+            plot_status = run.status;
             if (plot_status != 0)
                 std::fprintf(stderr, "stokesian: warning: the figures failed (%s exited with %d); data and summary are "
-                                     "complete\n", command.c_str(), plot_status);
+                                     "complete\n", run.command.c_str(), plot_status);
         }
         const std::vector<std::string> figures = figures_in(dir);
         write_text(dir / "study.json", study::study_json(report, figures));
