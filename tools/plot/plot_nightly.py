@@ -15,7 +15,6 @@ Needs the Debian packages python3-matplotlib, python3-h5py, python3-numpy (ci/se
 import argparse
 import html
 import json
-import math
 import pathlib
 import sys
 
@@ -25,11 +24,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-
-MODE_STYLE = {  # colour per precision mode, the same in every figure
-    "hi=f64,int=f64": "black", "hi=ds,int=ds": "tab:blue", "hi=ds,int=f32": "tab:green",
-    "hi=f32,int=ds": "tab:orange", "hi=f32,int=f32": "tab:red",
-}
+from tetrahedron_figures import MODE_STYLE, draw_cycles, draw_y1, finish, label_fig4, label_fig5  # noqa: E402
 
 
 def tetrahedron_runs(results):
@@ -70,62 +65,26 @@ def plot_fig4(dt, runs, check, out):
     for mode, path in sorted(runs):
         colour = MODE_STYLE.get(mode, "grey")
         with h5py.File(path, "r") as f:
-            c = f["analysis/cycle"]
-            lost = float(c["lost_periodicity_time"][()])
-            horizon = lost if math.isfinite(lost) else math.inf  # after the loss the "periods" are noise
-            pt, p = c["period_time"][()], c["period"][()]
-            at, a = c["amplitude_time"][()], c["amplitude"][()]
-            ax_p.plot(pt[pt <= horizon], p[pt <= horizon], color=colour, alpha=0.35, lw=0.6)
-            ax_a.plot(at[at <= horizon], a[at <= horizon], color=colour, alpha=0.35, lw=0.6)
-            end = c["window/end_time"][()]
-            width = float(c["window/end_time"].attrs.get("window_length", 1e4))
-            centre = end - 0.5 * width
-            ax_p.plot(centre, c["window/period_mean"][()], "o-", color=colour, ms=3, lw=1.2, label=mode)
-            ax_a.plot(centre, c["window/amplitude_mean"][()], "o-", color=colour, ms=3, lw=1.2, label=mode)
-            if math.isfinite(lost):
-                for ax in (ax_p, ax_a):
-                    ax.axvline(lost, color=colour, ls=":", lw=1)
+            width = draw_cycles(ax_p, ax_a, f["analysis/cycle"], colour, mode)
         ref = reference_windows(check, path)
-        if "cycle.window_period" in ref:
-            e, v = ref["cycle.window_period"]
-            ax_p.plot(e - 0.5 * width, v, "--", color=colour, lw=0.8)
-        if "cycle.window_amplitude" in ref:
-            e, v = ref["cycle.window_amplitude"]
-            ax_a.plot(e - 0.5 * width, v, "--", color=colour, lw=0.8)
-    ax_p.set_ylabel("period T / tau_s")
-    ax_a.set_ylabel("amplitude / a")
-    ax_a.set_xlabel("t / tau_s")
-    ax_p.set_title(f"Tetrahedron, dt = {dt:g}: window means (dots), per cycle (faint), reference (dashed), "
-                   "loss of periodicity (dotted)", fontsize=9)
-    ax_p.legend(fontsize=8)
-    fig.tight_layout()
-    name = f"fig4_period_amplitude_dt{dt:g}.png"
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return name
+        for ax, name in ((ax_p, "cycle.window_period"), (ax_a, "cycle.window_amplitude")):
+            if name in ref:
+                end, value = ref[name]
+                ax.plot(end - 0.5 * width, value, "--", color=colour, lw=0.8)
+    label_fig4(ax_p, ax_a)
+    return finish(fig, ax_p, f"Tetrahedron, dt = {dt:g}: window means (dots), per cycle (faint), reference (dashed), "
+                  "loss of periodicity (dotted)  [paper Fig. 4]", out, f"fig4_period_amplitude_dt{dt:g}.png")
 
 
 def plot_fig5(dt, runs, out):
     fig, ax = plt.subplots(figsize=(9, 4.5))
     for mode, path in sorted(runs):
-        colour = MODE_STYLE.get(mode, "grey")
         with h5py.File(path, "r") as f:
-            t = f["observables/symmetry/y1/time"][()]
-            y = f["analysis/symmetry/y1_block_max_abs"][()]
-        if np.all(y == 0):
-            ax.plot([], [], color=colour, label=f"{mode}: exactly 0")
-            continue
-        positive = y > 0
-        ax.semilogy(t[positive], y[positive], color=colour, lw=1, label=mode)
-    ax.set_xlabel("t / tau_s")
-    ax.set_ylabel("max |y1| per block / a")
-    ax.set_title(f"Tetrahedron, dt = {dt:g}: deviation of particle 1 from the xz-plane (paper Fig. 5)", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    name = f"fig5_y1_dt{dt:g}.png"
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return name
+            draw_y1(ax, f["observables/symmetry/y1/time"][()], f["analysis/symmetry/y1_block_max_abs"][()],
+                    MODE_STYLE.get(mode, "grey"), mode)
+    label_fig5(ax)
+    return finish(fig, ax, f"Tetrahedron, dt = {dt:g}: deviation of particle 1 from the xz-plane  [paper Fig. 5]",
+                  out, f"fig5_y1_dt{dt:g}.png")
 
 
 def rows(check):

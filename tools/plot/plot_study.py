@@ -19,7 +19,6 @@ Needs python3-matplotlib, python3-h5py, python3-numpy (ci/setup installs them).
 """
 import argparse
 import json
-import math
 import pathlib
 import sys
 
@@ -29,11 +28,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from tetrahedron_figures import MODE_STYLE, draw_cycles, draw_y1, finish, label_fig4, label_fig5  # noqa: E402
 
-MODE_STYLE = {  # the colours of tools/plot/plot_nightly.py
-    "hi=f64,int=f64": "black", "hi=ds,int=ds": "tab:blue", "hi=ds,int=f32": "tab:green",
-    "hi=f32,int=ds": "tab:orange", "hi=f32,int=f32": "tab:red",
-}
 INTEGRATOR_STYLE = {"euler": "tab:red", "heun": "tab:blue", "rk4": "tab:green", "ab2": "tab:purple"}
 
 
@@ -62,72 +58,37 @@ def groups(study):
     return out
 
 
+def run_file(study_dir, run):
+    path = pathlib.Path(run["file"])
+    return path if path.is_absolute() else study_dir / path
+
+
 def plot_fig4(study_dir, name, title, curves, out):
     fig, (ax_p, ax_a) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
     for label, colour, run in curves:
-        with h5py.File(study_dir / run["file"] if not pathlib.Path(run["file"]).is_absolute() else run["file"], "r") as f:
-            if "analysis/cycle/period" not in f:
-                continue
-            c = f["analysis/cycle"]
-            lost = float(c["lost_periodicity_time"][()])
-            horizon = lost if math.isfinite(lost) else math.inf
-            pt, p = c["period_time"][()], c["period"][()]
-            at, a = c["amplitude_time"][()], c["amplitude"][()]
-            ax_p.plot(pt[pt <= horizon], p[pt <= horizon], color=colour, alpha=0.45, lw=0.8,
-                      label=None if "window" in c else label)
-            ax_a.plot(at[at <= horizon], a[at <= horizon], color=colour, alpha=0.45, lw=0.8,
-                      label=None if "window" in c else label)
-            if "window" in c and len(c["window/end_time"][()]) > 0:
-                end = c["window/end_time"][()]
-                width = float(c["window/end_time"].attrs.get("window_length", 1e4))
-                ax_p.plot(end - 0.5 * width, c["window/period_mean"][()], "o-", color=colour, ms=3, lw=1.2, label=label)
-                ax_a.plot(end - 0.5 * width, c["window/amplitude_mean"][()], "o-", color=colour, ms=3, lw=1.2,
-                          label=label)
-            elif "window" in c:
-                ax_p.plot([], [], color=colour, label=label)
-            if math.isfinite(lost):
-                for ax in (ax_p, ax_a):
-                    ax.axvline(lost, color=colour, ls=":", lw=1)
-    ax_p.set_ylabel("cycle duration T / tau_s")
-    ax_a.set_ylabel("amplitude of x1 / a")
-    ax_a.set_xlabel("t / tau_s")
-    ax_p.set_title(f"{title}: per cycle (faint), window means (dots), loss of periodicity (dotted)  [paper Fig. 4]",
-                   fontsize=9)
-    ax_p.legend(fontsize=8)
-    fig.tight_layout()
-    fname = f"fig4_period_amplitude_{name}.png"
-    fig.savefig(out / fname, dpi=110)
-    plt.close(fig)
-    return fname
+        with h5py.File(run_file(study_dir, run), "r") as f:
+            if "analysis/cycle/period" in f:
+                draw_cycles(ax_p, ax_a, f["analysis/cycle"], colour, label)
+    label_fig4(ax_p, ax_a)
+    return finish(fig, ax_p, f"{title}: per cycle (faint), window means (dots), loss of periodicity (dotted)  "
+                  "[paper Fig. 4]", out, f"fig4_period_amplitude_{name}.png")
 
 
 def plot_fig5(study_dir, name, title, curves, out):
     fig, ax = plt.subplots(figsize=(9, 4.5))
     drawn = False
     for label, colour, run in curves:
-        with h5py.File(study_dir / run["file"] if not pathlib.Path(run["file"]).is_absolute() else run["file"], "r") as f:
+        with h5py.File(run_file(study_dir, run), "r") as f:
             if "analysis/symmetry/y1_block_max_abs" not in f:
                 continue
-            t = f["observables/symmetry/y1/time"][()]
-            y = f["analysis/symmetry/y1_block_max_abs"][()]
-        drawn = True
-        if np.all(y == 0):
-            ax.plot([], [], color=colour, label=f"{label}: exactly 0")
-            continue
-        positive = y > 0
-        ax.semilogy(t[positive], y[positive], color=colour, lw=1, label=label)
+            draw_y1(ax, f["observables/symmetry/y1/time"][()], f["analysis/symmetry/y1_block_max_abs"][()], colour, label)
+            drawn = True
     if not drawn:
         plt.close(fig)
         return None
-    ax.set_xlabel("t / tau_s")
-    ax.set_ylabel("max |y1| per block / a")
-    ax.set_title(f"{title}: deviation of particle 1 from the xz-plane [paper Fig. 5]", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fname = f"fig5_y1_{name}.png"
-    fig.savefig(out / fname, dpi=110)
-    plt.close(fig)
-    return fname
+    label_fig5(ax)
+    return finish(fig, ax, f"{title}: deviation of particle 1 from the xz-plane  [paper Fig. 5]", out,
+                  f"fig5_y1_{name}.png")
 
 
 def plot_fig3b(study_dir, out):
