@@ -16,6 +16,7 @@
 // lubrication (forces from the previous velocities) carries over: each evaluation uses the latest
 // velocity estimate, so Heun's corrector and each Runge-Kutta stage correct the forces with the
 // preceding stage's velocities. Costs per step, in evaluations: euler 1, heun 2, rk4 4, ab2 1.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -44,19 +45,26 @@ struct explicit_euler {
     }
 };
 
+// An explicit Runge-Kutta step from the rows of its Butcher tableau: row s holds the weights of the
+// s + 1 stage velocities known when stage s + 2 starts (k[0] = v_n, left by the previous step); the
+// last row is the update to r_{n+1}. Each row drifts from r_n and evaluates the velocities there.
+template <std::size_t Stages, class Ops>
+void explicit_runge_kutta_step(Ops& ops, const double (&rows)[Stages][Stages]) {
+    ops.begin_step();
+    for (std::size_t s = 0; s < Stages; ++s) {
+        if (s > 0) ops.store_stage(static_cast<int>(s));
+        ops.drift_from_start(rows[s], static_cast<int>(s + 1));
+        evaluate_velocities(ops);
+    }
+}
+
 // Heun (explicit trapezoidal rule), second order: predictor r* = r + dt k1, k2 = v(r*),
 // r_{n+1} = r_n + dt (k1 + k2)/2.
 struct heun {
     template <class Ops>
     static void step(Ops& ops) {
-        static constexpr double predictor[] = {1.0};
-        static constexpr double corrector[] = {0.5, 0.5};
-        ops.begin_step();
-        ops.drift_from_start(predictor, 1);
-        evaluate_velocities(ops);
-        ops.store_stage(1);
-        ops.drift_from_start(corrector, 2);
-        evaluate_velocities(ops);
+        static constexpr double rows[2][2] = {{1.0}, {0.5, 0.5}};
+        explicit_runge_kutta_step(ops, rows);
     }
 };
 
@@ -64,22 +72,9 @@ struct heun {
 struct runge_kutta_4 {
     template <class Ops>
     static void step(Ops& ops) {
-        static constexpr double stage2[] = {0.5};
-        static constexpr double stage3[] = {0.0, 0.5};
-        static constexpr double stage4[] = {0.0, 0.0, 1.0};
-        static constexpr double final_update[] = {1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0};
-        ops.begin_step();
-        ops.drift_from_start(stage2, 1);
-        evaluate_velocities(ops);
-        ops.store_stage(1);
-        ops.drift_from_start(stage3, 2);
-        evaluate_velocities(ops);
-        ops.store_stage(2);
-        ops.drift_from_start(stage4, 3);
-        evaluate_velocities(ops);
-        ops.store_stage(3);
-        ops.drift_from_start(final_update, 4);
-        evaluate_velocities(ops);
+        static constexpr double rows[4][4] = {
+            {0.5}, {0.0, 0.5}, {0.0, 0.0, 1.0}, {1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0}};
+        explicit_runge_kutta_step(ops, rows);
     }
 };
 
