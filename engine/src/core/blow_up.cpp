@@ -1,19 +1,13 @@
 #include "core/blow_up.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "core/close_pair.hpp"
+#include "core/number_text.hpp"
 
 namespace stokesian {
 
 namespace {
-
-std::string number(double x) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.6g", x);
-    return buffer;
-}
 
 bool finite(const vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
@@ -31,15 +25,15 @@ std::string blow_up_in(const frame& f, const scenario& s) {
             const double dt = s.run.dt;
             if (std::fabs(v.x) * dt > 0.5 * box.edges.x || std::fabs(v.y) * dt > 0.5 * box.edges.y ||
                 std::fabs(v.z) * dt > 0.5 * box.edges.z)
-                return particle + " moves by more than half a box in one step (|v| = " + number(std::sqrt(dot(v, v))) + ")";
+                return particle + " moves by more than half a box in one step (|v| = " + short_number(std::sqrt(dot(v, v))) + ")";
         }
     }
     const double floor = s.run.min_separation * s.system.radius;
     if (floor > 0.0)
         if (const auto pair = find_close_pair(f.position, box, floor))
             return "particles " + std::to_string(pair->i) + " and " + std::to_string(pair->j) + " are " +
-                   number(pair->distance / s.system.radius) + " a apart, closer than run.min_separation = " +
-                   number(s.run.min_separation) + " a";
+                   short_number(pair->distance / s.system.radius) + " a apart, closer than run.min_separation = " +
+                   short_number(s.run.min_separation) + " a";
     return {};
 }
 

@@ -3,17 +3,9 @@
 #include "stokesian/core/lubrication_solver.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "core/number_text.hpp"
 namespace stokesian {
-
-namespace {
-std::string number(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", x);
-    return text;
-}
-}  // namespace
 
 void lubrication_solver_statistics::record(const lubrication_solve_report& r) {
     ++evaluations;
@@ -30,15 +22,15 @@ void lubrication_solver_statistics::describe(std::map<std::string, std::string>&
     d["lubrication_scheme"] = s.enabled ? std::string(to_string(s.scheme)) : "off";
     if (!s.implicit()) return;
     d["lubrication_solver"] = "conjugate gradients on (mu^-1 + zeta) v = F, preconditioner mu";
-    d["lubrication_tolerance"] = number(tolerance) + " (relative residual of (I + zeta mu) w = F)";
+    d["lubrication_tolerance"] = short_number(tolerance) + " (relative residual of (I + zeta mu) w = F)";
     d["lubrication_max_iterations"] = std::to_string(s.max_iterations);
     // Since the engine was built (or restored from a checkpoint).
     d["lubrication_evaluations"] = std::to_string(evaluations);
     d["lubrication_solves"] = std::to_string(solves);
     d["lubrication_iterations_total"] = std::to_string(iterations);
     d["lubrication_iterations_most"] = std::to_string(most_iterations);
-    d["lubrication_iterations_mean"] = solves ? number(double(iterations) / double(solves)) : "0";
-    d["lubrication_largest_relative_residual"] = number(largest_relative_residual);
+    d["lubrication_iterations_mean"] = solves ? short_number(double(iterations) / double(solves)) : "0";
+    d["lubrication_largest_relative_residual"] = short_number(largest_relative_residual);
 }
 
 }  // namespace stokesian

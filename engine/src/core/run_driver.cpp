@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/blow_up.hpp"
+#include "core/number_text.hpp"
 #include "core/run_files.hpp"
 #include "core/run_record.hpp"
 #include "stokesian/core/errors.hpp"
@@ -44,13 +45,6 @@ namespace {
 using clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-std::string number(double x) {
-    std::ostringstream s;
-    s.precision(17);
-    s << x;
-    return s.str();
-}
-
 void write_provenance(io::h5md_writer& out, const run_request& req, const engine& eng, const run_result& r) {
     const scenario& s = req.scenario_;
     out.write_parameters("scenario", {{"name", s.name},
@@ -63,12 +57,12 @@ void write_provenance(io::h5md_writer& out, const run_request& req, const engine
                                            {"hi_precision", std::string(to_string(s.run.precision.hi))},
                                            {"integration_precision", std::string(to_string(s.run.precision.integration))},
                                            {"integrator", std::string(to_string(s.run.integrator))},
-                                           {"dt", number(s.run.dt)},
+                                           {"dt", exact_number(s.run.dt)},
                                            {"steps", std::to_string(r.steps)},
                                            {"planned_steps", std::to_string(s.run.total_steps())},
                                            {"sample_interval_steps", std::to_string(s.run.sample_interval_steps())},
                                            {"status", r.status},
-                                           {"wall_seconds", number(r.wall_seconds)},
+                                           {"wall_seconds", exact_number(r.wall_seconds)},
                                            {"final_state_digest", r.final_state_digest}};
     if (r.resumed_from_step > 0) run["resumed_from_step"] = std::to_string(r.resumed_from_step);
     out.write_parameters("run", run);

@@ -1,50 +1,44 @@
 #include <cmath>
-#include <sstream>
 
+#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 
 namespace stokesian {
 
 namespace {
-std::string number(double x) {
-    std::ostringstream s;
-    s.precision(17);
-    s << x;
-    return s.str();
-}
 // x / dt must be a positive integer to 1e-9 relative: run lengths and sampling intervals are
 // counted in whole steps, and a silent rounding would change the physics being compared.
 void require_multiple_of_dt(double x, double dt, const std::string& origin, const std::string& key) {
     const double ratio = x / dt;
     const double whole = std::nearbyint(ratio);
     if (whole < 1.0 || std::fabs(ratio - whole) > 1e-9 * whole)
-        throw input_error(origin, key, number(x), "expected a positive integer multiple of run.dt = " + number(dt));
+        throw input_error(origin, key, exact_number(x), "expected a positive integer multiple of run.dt = " + exact_number(dt));
 }
 }  // namespace
 
 void validate_run_settings(const run_settings& run, const std::string& origin) {
     if (!(std::isfinite(run.dt) && run.dt > 0.0))
-        throw input_error(origin, "run.dt", number(run.dt), "expected a positive, finite number");
+        throw input_error(origin, "run.dt", exact_number(run.dt), "expected a positive, finite number");
     if (run.time.has_value() == run.steps.has_value())
         throw input_error(origin, "run.time", "", "expected exactly one of run.time and run.steps");
     if (run.time) {
         if (!(std::isfinite(*run.time) && *run.time > 0.0))
-            throw input_error(origin, "run.time", number(*run.time), "expected a positive, finite number");
+            throw input_error(origin, "run.time", exact_number(*run.time), "expected a positive, finite number");
         require_multiple_of_dt(*run.time, run.dt, origin, "run.time");
     }
     if (run.steps && *run.steps == 0) throw input_error(origin, "run.steps", "0", "expected a positive integer");
     if (!(std::isfinite(run.sample_every) && run.sample_every > 0.0))
-        throw input_error(origin, "run.sample_every", number(run.sample_every), "expected a positive, finite number");
+        throw input_error(origin, "run.sample_every", exact_number(run.sample_every), "expected a positive, finite number");
     require_multiple_of_dt(run.sample_every, run.dt, origin, "run.sample_every");
     if (run.checkpoint_every) {
         if (!(std::isfinite(*run.checkpoint_every) && *run.checkpoint_every > 0.0))
-            throw input_error(origin, "run.checkpoint_every", number(*run.checkpoint_every),
+            throw input_error(origin, "run.checkpoint_every", exact_number(*run.checkpoint_every),
                               "expected a positive, finite number");
         require_multiple_of_dt(*run.checkpoint_every, run.dt, origin, "run.checkpoint_every");
     }
     if (!(std::isfinite(run.min_separation) && run.min_separation >= 0.0))
-        throw input_error(origin, "run.min_separation", number(run.min_separation),
+        throw input_error(origin, "run.min_separation", exact_number(run.min_separation),
                           "expected a finite number >= 0 (in units of a; 0 switches the check off)");
 }
 
