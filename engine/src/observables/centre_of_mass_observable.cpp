@@ -35,11 +35,8 @@ public:
     }
 
     void write(io::h5md_writer& out) const override {
-        decimated_series z = z_, vz = vz_;
-        z.finish();
-        vz.finish();
-        out.write_time_series("centre_of_mass/z", z.step(), z.time(), z.value());
-        out.write_time_series("centre_of_mass/velocity_z", vz.step(), vz.time(), vz.value());
+        write_series(out, "centre_of_mass/z", z_);
+        write_series(out, "centre_of_mass/velocity_z", vz_);
         out.write_result("centre_of_mass/mean_velocity_z", mean_velocity(),
                              {{"meaning", "(z_cm(t_end) - z_cm(t_0)) / (t_end - t_0), unwrapped positions: "
                                           "the sedimentation velocity over the run"}});

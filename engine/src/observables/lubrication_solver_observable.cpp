@@ -35,13 +35,9 @@ public:
     }
 
     void write(io::h5md_writer& out) const override {
-        auto series = [&](const std::string& name, decimated_series s) {
-            s.finish();
-            out.write_time_series("lubrication_solver/" + name, s.step(), s.time(), s.value());
-        };
-        series("iterations", iterations_);
-        series("relative_residual", residual_);
-        series("lubricated_pairs", pairs_);
+        write_series(out, "lubrication_solver/iterations", iterations_);
+        write_series(out, "lubrication_solver/relative_residual", residual_);
+        write_series(out, "lubrication_solver/lubricated_pairs", pairs_);
         out.write_result("lubrication_solver/tolerance", tolerance_,
                          {{"meaning", "convergence criterion: ||F - w - zeta mu w|| <= tolerance ||F|| (recurrence "
                                       "residual), sqrt(u) of the working precision (engine/docs/lubrication.md)"}});

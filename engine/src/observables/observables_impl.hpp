@@ -2,7 +2,10 @@
 // Constructors of the individual observables (one file each), used by make_observables().
 #include <cstdint>
 #include <memory>
+#include <string>
 
+#include "stokesian/io/h5md.hpp"
+#include "stokesian/observables/decimated_series.hpp"
 #include "stokesian/observables/observable.hpp"
 
 namespace stokesian {
@@ -15,4 +18,12 @@ std::unique_ptr<observable> make_pair_gap_observable(const system_parameters& sy
                                                      std::uint64_t block);
 std::unique_ptr<observable> make_velocity_spread_observable(std::uint64_t block);
 std::unique_ptr<observable> make_lubrication_solver_observable(double tolerance, std::uint64_t block);
+
+// Writes `series` as the H5MD time series `name`, its partial last block closed (on a copy: the
+// observable's own series stays open for the samples after a checkpoint). Returns that copy.
+inline decimated_series write_series(io::h5md_writer& out, const std::string& name, decimated_series series) {
+    series.finish();
+    out.write_time_series(name, series.step(), series.time(), series.value());
+    return series;
+}
 }  // namespace stokesian

@@ -73,16 +73,12 @@ public:
     }
 
     void write(io::h5md_writer& out) const override {
-        auto series = [&](const std::string& name, decimated_series s) {
-            s.finish();
-            out.write_time_series("pair_gap/" + name, s.step(), s.time(), s.value());
-        };
-        series("gap", gap_);
-        series("separation_speed", speed_);
-        series("decay_rate_observed", observed_);
-        series("decay_rate_predicted", predicted_);
-        series("decay_rate_ratio", ratio_);
-        series("explicit_amplification", amplification_);
+        write_series(out, "pair_gap/gap", gap_);
+        write_series(out, "pair_gap/separation_speed", speed_);
+        write_series(out, "pair_gap/decay_rate_observed", observed_);
+        write_series(out, "pair_gap/decay_rate_predicted", predicted_);
+        write_series(out, "pair_gap/decay_rate_ratio", ratio_);
+        write_series(out, "pair_gap/explicit_amplification", amplification_);
         out.write_result("pair_gap/minimum_gap", minimum_gap_, {{"meaning", "smallest sampled gap s = r/a - 2"}});
         out.write_result("pair_gap/minimum_gap_time", minimum_gap_time_, {{"meaning", "time of the smallest sampled gap"}});
         out.write_result("pair_gap/critical_gap", critical_gap_,

@@ -45,10 +45,8 @@ public:
 
     void write(io::h5md_writer& out) const override {
         for (std::size_t k = 0; k < names.size(); ++k) {
-            decimated_series s = series_[k];
-            s.finish();
             const std::string base = std::string("symmetry/") + names[k];
-            out.write_time_series(base, s.step(), s.time(), s.value());
+            const decimated_series s = write_series(out, base, series_[k]);
             out.write_result(base + "_block_max_abs", s.block_max_abs(),
                                  {{"block_samples", std::to_string(s.block())},
                                   {"meaning", "largest |residual| within each block ending at " + base + "/time"}});

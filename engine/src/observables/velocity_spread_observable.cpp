@@ -28,15 +28,11 @@ public:
     }
 
     void write(io::h5md_writer& out) const override {
-        auto series = [&](const std::string& name, decimated_series s) {
-            s.finish();
-            out.write_time_series("velocity_spread/" + name, s.step(), s.time(), s.value());
-        };
-        series("mean_velocity_x", mean_x_);
-        series("mean_velocity_y", mean_y_);
-        series("mean_velocity_z", mean_z_);
-        series("max_deviation", max_);
-        series("rms_deviation", rms_);
+        write_series(out, "velocity_spread/mean_velocity_x", mean_x_);
+        write_series(out, "velocity_spread/mean_velocity_y", mean_y_);
+        write_series(out, "velocity_spread/mean_velocity_z", mean_z_);
+        write_series(out, "velocity_spread/max_deviation", max_);
+        write_series(out, "velocity_spread/rms_deviation", rms_);
         const std::string max_meaning = "max_i |v_i - <v>| (units mu0 F)";
         const std::string rms_meaning = "sqrt(<|v_i - <v>|^2>) (units mu0 F)";
         out.write_result("velocity_spread/initial_max_deviation", initial_.max_deviation,
