@@ -10,11 +10,12 @@
 #include "cuda/memory_benchmark.hpp"
 #include "cuda/phase_benchmark.hpp"
 #include "stokesian/core/phase_timing.hpp"
+#include "support/require_device.hpp"
 
 using namespace stokesian;
 
 TEST(BenchGpu, MemoryKernelsReadEveryElement) {
-    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+    REQUIRE_DEVICE();
     for (const char* kernel : {"naive", "tiling", "small-tiling"})
         for (const char* pattern : {"linear", "strided", "unordered"})
             for (const char* element : {"float", "float4"})
@@ -32,7 +33,7 @@ TEST(BenchGpu, MemoryKernelsReadEveryElement) {
 }
 
 TEST(BenchGpu, PhaseTimerTimesEveryStepOfTheFccBenchmark) {
-    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+    REQUIRE_DEVICE();
     const bench::benchmark_system s = bench::fcc_system(4, 0.1, true, true);
     engine_config c;
     c.system = s.system;

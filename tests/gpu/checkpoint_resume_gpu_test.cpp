@@ -15,14 +15,12 @@
 #include "stokesian/core/scenario.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/require_device.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
 
 namespace {
-
-#define REQUIRE_DEVICE()                                                               \
-    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"
 
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 

@@ -9,13 +9,11 @@
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/require_device.hpp"
 
 using namespace stokesian;
 
 namespace {
-
-#define REQUIRE_DEVICE()                                                               \
-    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"
 
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 

@@ -13,13 +13,11 @@
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/require_device.hpp"
 
 using namespace stokesian;
 
 namespace {
-
-#define REQUIRE_DEVICE()                                                               \
-    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"
 
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 

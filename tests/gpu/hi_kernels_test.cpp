@@ -8,13 +8,11 @@
 
 #include "cuda/cuda_backend.hpp"
 #include "stokesian/core/engine.hpp"
+#include "support/require_device.hpp"
 
 using namespace stokesian;
 
 namespace {
-
-#define REQUIRE_DEVICE() \
-    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"
 
 struct system_under_test {
     engine_config config;

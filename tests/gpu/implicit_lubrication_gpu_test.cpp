@@ -14,14 +14,12 @@
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "support/implicit_lubrication_checks.hpp"
+#include "support/require_device.hpp"
 
 using namespace stokesian;
 using namespace stokesian::testing_support;
 
 namespace {
-
-#define REQUIRE_DEVICE()                                                               \
-    if (!cuda::device_available()) GTEST_SKIP() << "no CUDA device: GPU test skipped"
 
 const std::filesystem::path scenario_file =
     std::filesystem::path(STOKESIAN_SOURCE_DIR) / "scenarios" / "approaching_pairs_implicit.toml";
