@@ -3,6 +3,11 @@
 # earlier findings, and the seeds): each must pass without a crash or a sanitizer report.
 #   replay_inputs.sh FUZZER DIR...
 set -uo pipefail
+# A hang is an input that runs longer than this. The largest legal scenarios (fcc lattices of up to
+# 100 cells, 4e6 particles: max_lattice_cells in core/scenario_loader.cpp) took 10 s to parse under
+# ASan + UBSan on the 2-core CI machine, 25 s beside another fuzzing session; 60 s leaves a slower
+# runner a factor 2.4 over the worst.
+per_input_timeout=60
 # HDF5's own leaks on damaged files are not findings (tests/sanitizers/lsan_hdf5.supp).
 export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../sanitizers" && pwd)/lsan_hdf5.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # HDF5 checks every malloc and fails cleanly on NULL; a damaged file can make it ask for an
@@ -20,7 +25,7 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "no inputs"
   exit 0
 fi
-"$fuzzer" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=17592186044415 "${files[@]}" >"${TMPDIR:-/tmp}/replay_$$.log" 2>&1
+"$fuzzer" -timeout="$per_input_timeout" -rss_limit_mb=2048 -malloc_limit_mb=17592186044415 "${files[@]}" >"${TMPDIR:-/tmp}/replay_$$.log" 2>&1
 status=$?
 [ $status -eq 0 ] || tail -n 60 "${TMPDIR:-/tmp}/replay_$$.log"
 rm -f "${TMPDIR:-/tmp}/replay_$$.log"

@@ -1,10 +1,11 @@
 // What a checkpoint records about its run (core/run.hpp): the identity a resumed run must share
 // with it, and the settings that rebuild the scenario without the scenario file.
-#include <charconv>
+#include "core/run_record.hpp"
+
 #include <cstdio>
 #include <cstring>
 
-#include "core/run_record.hpp"
+#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/run.hpp"
 
@@ -47,20 +48,16 @@ const std::string& entry(const io::run_checkpoint& c, const std::filesystem::pat
 
 double parse_double(const io::run_checkpoint& c, const std::filesystem::path& path, const std::string& key) {
     const std::string& text = entry(c, path, key);
-    double value = 0.0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (result.ec != std::errc() || result.ptr != text.data() + text.size())
-        throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' = '" + text + "' is not a number");
-    return value;
+    const auto value = read_number(text);
+    if (!value) throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' = '" + text + "' is not a number");
+    return *value;
 }
 
 std::uint64_t parse_count(const io::run_checkpoint& c, const std::filesystem::path& path, const std::string& key) {
     const std::string& text = entry(c, path, key);
-    std::uint64_t value = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (result.ec != std::errc() || result.ptr != text.data() + text.size())
-        throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' = '" + text + "' is not a count");
-    return value;
+    const auto value = read_count(text);
+    if (!value) throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' = '" + text + "' is not a count");
+    return *value;
 }
 
 }  // namespace

@@ -20,7 +20,7 @@
 #include <toml++/toml.h>
 
 #include "core/close_pair.hpp"
-#include "core/toml_text_guard.hpp"
+#include "core/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -778,19 +778,7 @@ std::vector<std::pair<std::string, const toml::table*>> cases_in_file_order(cons
 
 scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& case_name) {
     const checker check(origin);
-    if (const auto problem = first_unsafe_character(text))
-        throw input_error(origin + ":" + std::to_string(problem->at.line) + ":" + std::to_string(problem->at.column),
-                          "", "", "TOML syntax error: " + problem->what + " (not allowed there in TOML)");
-    toml::table root;
-    try {
-        root = toml::parse(text, origin);
-    } catch (const toml::parse_error& error) {
-        std::string description(error.description());
-        std::replace(description.begin(), description.end(), '\n', ' ');
-        const auto& at = error.source().begin;
-        throw input_error(origin + ":" + std::to_string(at.line) + ":" + std::to_string(at.column), "", "",
-                          "TOML syntax error: " + description);
-    }
+    const toml::table root = parse_toml(text, origin);
     section(check, "", {{&root, ""}}, top_level_keys);
 
     const auto cases = cases_in_file_order(check, root);

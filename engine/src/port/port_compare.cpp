@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/port/port_check.hpp"
@@ -142,12 +143,10 @@ port_record read_record(const std::filesystem::path& path) {
             return it->second;
         };
         c.description = get("description");
-        try {
-            c.particles = std::stoull(get("particles"));
-            c.steps = std::stoull(get("steps"));
-        } catch (const std::logic_error&) {
-            bad(path, base + ": particles or steps is not a number");
-        }
+        const auto particles = read_count(get("particles")), steps = read_count(get("steps"));
+        if (!particles || !steps) bad(path, base + ": particles or steps is not a number");
+        c.particles = *particles;
+        c.steps = *steps;
         if (c.particles == 0) bad(path, base + " has no particles");
         c.position = read_array(f, path, base + "/position", c.particles);
         c.external_force = read_array(f, path, base + "/external_force", c.particles);

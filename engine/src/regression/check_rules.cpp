@@ -11,6 +11,7 @@
 
 #include <toml++/toml.h>
 
+#include "core/toml_parsing.hpp"
 #include "observable_catalogue.hpp"
 #include "stokesian/core/errors.hpp"
 
@@ -193,14 +194,7 @@ const check_rule* check_rules::find(const reference_key& key, const std::string&
 }
 
 check_rules parse_check_rules(const std::string& text, const std::string& origin) {
-    toml::table root;
-    try {
-        root = toml::parse(text, origin);
-    } catch (const toml::parse_error& e) {
-        std::ostringstream where;
-        where << origin << ":" << e.source().begin.line << ":" << e.source().begin.column;
-        throw input_error(where.str() + ": TOML syntax error: " + std::string(e.description()));
-    }
+    const toml::table root = parse_toml(text, origin);
     check_rules out;
     out.source = origin;
     for (const auto& [key, value] : root)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 #include "stokesian/observables/statistics.hpp"
 
@@ -17,11 +18,19 @@ namespace {
 // (A named constant: GCC 12 warns falsely, -Wrestrict, on assigning a one-letter literal here.)
 const std::string length_unit = "a";
 
-bool read_scalar(const io::h5md_file& f, const std::string& path, const std::string& unit, observed_value& out) {
-    if (!f.exists(path)) return false;
+// The value of a one-element dataset; nothing when the dataset is missing or holds another number
+// of values (a damaged or foreign file: the observable is then not available).
+std::optional<double> single_value(const io::h5md_file& f, const std::string& path) {
+    if (!f.exists(path)) return std::nullopt;
     const std::vector<double> v = f.read_doubles(path);
-    if (v.size() != 1) return false;
-    out.values = v;
+    if (v.size() != 1) return std::nullopt;
+    return v.front();
+}
+
+bool read_scalar(const io::h5md_file& f, const std::string& path, const std::string& unit, observed_value& out) {
+    const auto v = single_value(f, path);
+    if (!v) return false;
+    out.values = {*v};
     out.scalar = true;
     out.unit = unit;
     return true;
@@ -32,7 +41,7 @@ std::function<bool(const io::h5md_file&, observed_value&)> slope(const std::stri
     return [base, unit](const io::h5md_file& f, observed_value& out) {
         if (!read_scalar(f, base + "_per_cycle", unit, out)) return false;
         const std::string ci = base + "_ci95_half_width";
-        out.ci95_half_width = f.exists(ci) ? f.read_doubles(ci).at(0) : not_a_number;
+        out.ci95_half_width = single_value(f, ci).value_or(not_a_number);
         return true;
     };
 }
@@ -82,15 +91,21 @@ bool y1_window_maxima(const io::h5md_file& f, observed_value& out) {
                                                                 : not_a_number;
     if (!(window > 0.0)) window = 1e4;  // the cycle observable's default (scenarios/README.md)
     const double start = 0.0;           // runs start at t = 0
-    const auto windows = static_cast<std::size_t>(std::ceil((time.back() - start) / window));
-    out.values.assign(std::max<std::size_t>(windows, 1), 0.0);
+    // The suite's longest run has 52 windows (5.2e5 tau_s); a million windows (1e10 tau_s at the
+    // default length, 8 MB of values) is beyond any run. A non-finite end time, or more windows
+    // than that (a window length of garbage), comes from a damaged file: not available.
+    constexpr double most_windows = 1e6;
+    const double windows = std::ceil((time.back() - start) / window);
+    if (!std::isfinite(windows) || windows > most_windows) return false;
+    out.values.assign(std::max<std::size_t>(static_cast<std::size_t>(std::max(windows, 0.0)), 1), 0.0);
     out.coordinate.resize(out.values.size());
     for (std::size_t k = 0; k < out.values.size(); ++k)
         out.coordinate[k] = std::min(start + double(k + 1) * window, time.back());
     for (std::size_t b = 0; b < time.size(); ++b) {
         // A block ending exactly on a boundary belongs to the window that closes there.
-        const double position = std::ceil((time[b] - start) / window) - 1.0;
-        const std::size_t k = std::min(out.values.size() - 1, static_cast<std::size_t>(std::max(0.0, position)));
+        const double position = std::ceil((time[b] - start) / window) - 1.0;  // NaN for a NaN time: window 0
+        const std::size_t k = static_cast<std::size_t>(std::clamp(std::isnan(position) ? 0.0 : position, 0.0,
+                                                                   double(out.values.size() - 1)));
         out.values[k] = std::max(out.values[k], maxima[b]);
     }
     out.scalar = false;
@@ -118,10 +133,8 @@ std::function<bool(const io::h5md_file&, observed_value&)> early_drift(const std
         const auto steps = f.string_attribute("/parameters/run", "steps"), dt = f.string_attribute("/parameters/run", "dt");
         if (t.size() != v.size() || !steps || !dt) return false;
         double horizon = std::min(early_horizon, 0.5 * std::strtod(steps->c_str(), nullptr) * std::strtod(dt->c_str(), nullptr));
-        if (f.exists("/analysis/cycle/lost_periodicity_time")) {
-            const double lost = f.read_doubles("/analysis/cycle/lost_periodicity_time").at(0);
-            if (std::isfinite(lost)) horizon = std::min(horizon, lost);
-        }
+        const double lost = single_value(f, "/analysis/cycle/lost_periodicity_time").value_or(not_a_number);
+        if (std::isfinite(lost)) horizon = std::min(horizon, lost);
         std::vector<double> x, y;
         for (std::size_t k = 0; k < t.size() && t[k] <= horizon; ++k) {
             x.push_back(double(k) * index_step);
@@ -140,9 +153,9 @@ bool largest_symmetry_residual(const io::h5md_file& f, observed_value& out) {
     static const char* names[] = {"y1", "y3", "x1_plus_x3", "z3_minus_z1", "z4_minus_z2", "x2", "x4", "y2_plus_y4"};
     double largest = 0.0;
     for (const char* name : names) {
-        const std::string path = std::string("/analysis/symmetry/") + name + "_max_abs";
-        if (!f.exists(path)) return false;
-        largest = std::max(largest, f.read_doubles(path).at(0));
+        const auto residual = single_value(f, std::string("/analysis/symmetry/") + name + "_max_abs");
+        if (!residual) return false;
+        largest = std::max(largest, *residual);
     }
     out.values = {largest};
     out.unit = length_unit;

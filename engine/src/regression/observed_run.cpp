@@ -10,6 +10,8 @@
 
 #include <toml++/toml.h>
 
+#include "core/number_text.hpp"
+#include "core/toml_parsing.hpp"
 #include "observable_catalogue.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
@@ -27,21 +29,20 @@ std::string get(const attributes& a, const std::string& key) {
 
 std::uint64_t unsigned_value(const attributes& a, const std::string& key, const std::string& file) {
     const std::string text = get(a, key);
-    char* end = nullptr;
-    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0') throw input_error(file, "/parameters/run " + key, text, "expected an integer");
-    return value;
+    const auto value = read_count(text);
+    if (!value) throw input_error(file, "/parameters/run " + key, text, "expected an integer");
+    return *value;
 }
 
 // Lubrication or a pair force: the CPU and CUDA backends then differ by the device's logf/expf
 // (engine/README.md), so one class's reference cannot stand in for the other's.
 bool has_short_range_forces(const std::string& resolved_configuration) {
     try {
-        const toml::table t = toml::parse(resolved_configuration);
+        const toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
         const bool lubrication = t["physics"]["lubrication"]["enabled"].value_or(false);
         const std::string pair_force = t["physics"]["pair_force"]["kind"].value_or(std::string("none"));
         return lubrication || pair_force != "none";
-    } catch (const toml::parse_error&) {
+    } catch (const input_error&) {
         return true;  // unknown: assume the classes differ
     }
 }
@@ -90,7 +91,7 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
 std::string scenario_fingerprint(const std::string& resolved_configuration) {
     std::ostringstream text;
     try {
-        toml::table t = toml::parse(resolved_configuration);
+        toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
         if (toml::table* lubrication = t["physics"]["lubrication"].as_table()) {
             if ((*lubrication)["scheme"].value_or(std::string("explicit")) == "explicit") {
                 lubrication->erase("scheme");
@@ -99,7 +100,7 @@ std::string scenario_fingerprint(const std::string& resolved_configuration) {
         }
         for (const char* section : {"physics", "box", "particles", "observables"})
             if (const toml::table* part = t[section].as_table()) text << "[" << section << "]\n" << *part << "\n";
-    } catch (const toml::parse_error&) {
+    } catch (const input_error&) {
         text << resolved_configuration;
     }
     std::uint64_t h = 1469598103934665603ull;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <variant>
 
+#include "core/number_text.hpp"
 #include "io/hdf5_handles.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/regression/reference_store.hpp"
@@ -130,10 +131,9 @@ private:
     }
 
     std::uint64_t count(const std::string& text_value, const std::string& name, const std::string& where) const {
-        char* end = nullptr;
-        const unsigned long long value = std::strtoull(text_value.c_str(), &end, 10);
-        if (text_value.empty() || *end != '\0') fail("attribute '" + name + "' of '" + where + "' is not an integer");
-        return value;
+        const auto value = read_count(text_value);
+        if (!value) fail("attribute '" + name + "' of '" + where + "' is not an integer");
+        return *value;
     }
 
     // Groups are either inner levels of the key or entries (an entry has planned_steps).

@@ -10,6 +10,7 @@
 
 #include <toml++/toml.h>
 
+#include "core/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/numeric/precision.hpp"
 
@@ -156,14 +157,7 @@ double scaled_time(const suite_run_spec& run, double scale) {
 }
 
 suite_manifest parse_suite_manifest(const std::string& text, const std::filesystem::path& origin) {
-    toml::table root;
-    try {
-        root = toml::parse(text, origin.string());
-    } catch (const toml::parse_error& e) {
-        std::ostringstream where;
-        where << origin.string() << ":" << e.source().begin.line << ":" << e.source().begin.column;
-        throw input_error(where.str() + ": TOML syntax error: " + std::string(e.description()));
-    }
+    const toml::table root = parse_toml(text, origin.string());
     for (const auto& [key, value] : root)
         if (key.str() != "suite" && key.str() != "defaults" && key.str() != "run")
             throw input_error(origin.string(), std::string(key.str()), "", "unknown table (expected [suite], [defaults], [[run]])");

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/study/study.hpp"
@@ -16,7 +17,7 @@ namespace {
 
 double attribute_number(const io::h5md_file& f, const std::string& name) {
     const auto text = f.string_attribute("/parameters/run", name);
-    return text ? std::strtod(text->c_str(), nullptr) : nan;
+    return text ? read_number(*text).value_or(nan) : nan;
 }
 
 double scalar(const io::h5md_file& f, const std::string& path) {
@@ -68,7 +69,9 @@ run_summary read_run_summary(const std::filesystem::path& result) {
     }
     r.dt = attribute_number(f, "dt");
     r.wall_seconds = attribute_number(f, "wall_seconds");
-    r.steps = static_cast<std::uint64_t>(attribute_number(f, "steps"));
+    const auto steps = read_count(text("/parameters/run", "steps"));
+    if (!steps) throw input_error(result.string(), "/parameters/run steps", text("/parameters/run", "steps"), "expected an integer");
+    r.steps = *steps;
     r.evaluations = double(r.steps) * evaluations_per_step(r.integrator);
     r.lost_periodicity_time = scalar(f, "/analysis/cycle/lost_periodicity_time");
     const double horizon = std::isfinite(r.lost_periodicity_time) ? r.lost_periodicity_time : INFINITY;
