@@ -39,6 +39,40 @@ std::string fuzzed_text(FuzzedDataProvider& in) {
     return in.ConsumeRandomLengthString(64);
 }
 
+// The values of a dataset or an attribute of `elements` elements of `type`, handed to `write`
+// (memory type, buffer): `text` when given, else fuzzed texts (variable length, or fixed length cut
+// or padded), fuzzed doubles for a floating-point type, and the stored bytes themselves for the
+// rest (integers, compounds, enumerations, opaque).
+template <class Write>
+void write_values(FuzzedDataProvider& in, hid_t type, hsize_t elements, const std::string* text, Write write) {
+    if (elements == 0) return;
+    const H5T_class_t type_class = H5Tget_class(type);
+    if (type_class == H5T_STRING) {
+        std::vector<std::string> texts(elements);
+        for (std::string& t : texts) t = text != nullptr ? *text : fuzzed_text(in);
+        if (H5Tis_variable_str(type) > 0) {
+            std::vector<const char*> pointers;
+            for (const std::string& t : texts) pointers.push_back(t.c_str());
+            write(type, pointers.data());
+        } else {
+            std::string bytes;
+            for (std::string& t : texts) {
+                t.resize(H5Tget_size(type), '\0');
+                bytes += t;
+            }
+            write(type, bytes.data());
+        }
+    } else if (type_class == H5T_FLOAT) {
+        std::vector<double> values(elements);
+        for (double& v : values) v = fuzzed_double(in);
+        write(H5T_NATIVE_DOUBLE, values.data());
+    } else {
+        std::vector<unsigned char> bytes(elements * H5Tget_size(type));
+        for (auto& b : bytes) b = in.ConsumeIntegral<unsigned char>();
+        write(type, bytes.data());
+    }
+}
+
 hid_t untimed_dataset() {
     const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_obj_track_times(create, 0);
@@ -187,8 +221,7 @@ void hdf5_file_program::group(const std::string& path) {
 
 // A dataset at `path` (its parent groups created first); `create` is consumed.
 hid_t hdf5_file_program::create_dataset(const std::string& path, hid_t type, hid_t space, hid_t create) {
-    const std::size_t slash = path.rfind('/');
-    if (slash != std::string::npos && slash > 0) group(path.substr(0, slash));
+    parent_of(path);
     const hid_t set = H5Dcreate2(file_, path.c_str(), type, space, H5P_DEFAULT, create, H5P_DEFAULT);
     H5Pclose(create);
     return set;
@@ -196,8 +229,7 @@ hid_t hdf5_file_program::create_dataset(const std::string& path, hid_t type, hid
 
 // A type the file stores: numbers of every class the readers convert, strings, and types they
 // must refuse (compound, enumeration, opaque).
-hid_t hdf5_file_program::pick_type(bool& is_string, bool& variable_string) {
-    is_string = variable_string = false;
+hid_t hdf5_file_program::pick_type() {
     switch (in_.ConsumeIntegralInRange<int>(0, 10)) {
         case 0: return H5Tcopy(H5T_IEEE_F64LE);
         case 1: return H5Tcopy(H5T_IEEE_F64BE);
@@ -206,13 +238,11 @@ hid_t hdf5_file_program::pick_type(bool& is_string, bool& variable_string) {
         case 4: return H5Tcopy(H5T_STD_U64LE);
         case 5: return H5Tcopy(H5T_STD_I8LE);
         case 6: {
-            is_string = true;
             const hid_t t = H5Tcopy(H5T_C_S1);
             H5Tset_size(t, in_.ConsumeIntegralInRange<std::size_t>(1, 24));
             return t;
         }
         case 7: {
-            is_string = variable_string = true;
             const hid_t t = H5Tcopy(H5T_C_S1);
             H5Tset_size(t, H5T_VARIABLE);
             return t;
@@ -267,8 +297,7 @@ hid_t hdf5_file_program::pick_space(hsize_t& elements) {
 
 void hdf5_file_program::dataset(const std::string& path) {
     remove_link(path);
-    bool is_string = false, variable_string = false;
-    const hid_t type = pick_type(is_string, variable_string);
+    const hid_t type = pick_type();
     hsize_t elements = 0;
     const hid_t space = pick_space(elements);
     const hid_t create = untimed_dataset();
@@ -280,27 +309,12 @@ void hdf5_file_program::dataset(const std::string& path) {
         else if (in_.ConsumeBool()) H5Pset_chunk(create, rank, dims.data());
     }
     const hid_t set = create_dataset(path, type, space, create);
-    if (set >= 0 && elements > 0) {
-        if (variable_string) {
-            std::vector<std::string> texts(elements);
-            std::vector<const char*> pointers(elements);
-            for (hsize_t k = 0; k < elements; ++k) {
-                texts[k] = fuzzed_text(in_);
-                pointers[k] = texts[k].c_str();
-            }
-            H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data());
-        } else if (is_string || H5Tget_class(type) != H5T_FLOAT) {
-            // The stored bytes themselves: strings, integers, compounds, enumerations, opaque.
-            std::vector<unsigned char> bytes(elements * H5Tget_size(type));
-            for (auto& b : bytes) b = in_.ConsumeIntegral<unsigned char>();
-            H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data());
-        } else {
-            std::vector<double> values(elements);
-            for (double& v : values) v = fuzzed_double(in_);
-            H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-        }
+    if (set >= 0) {
+        write_values(in_, type, elements, nullptr, [&](hid_t memory_type, const void* buffer) {
+            H5Dwrite(set, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer);
+        });
+        H5Dclose(set);
     }
-    if (set >= 0) H5Dclose(set);
     H5Sclose(space);
     H5Tclose(type);
 }
@@ -316,7 +330,6 @@ void hdf5_file_program::attribute(const std::string& object, const std::string& 
     const hid_t target = H5Oopen(file_, object.c_str(), H5P_DEFAULT);
     if (target < 0) return;
     delete_attribute(target, name);
-    bool is_string = true, variable_string = true;
     hid_t type = -1, space = -1;
     hsize_t elements = 1;
     if (text != nullptr) {
@@ -324,36 +337,14 @@ void hdf5_file_program::attribute(const std::string& object, const std::string& 
         H5Tset_size(type, H5T_VARIABLE);
         space = H5Screate(H5S_SCALAR);
     } else {
-        type = pick_type(is_string, variable_string);
+        type = pick_type();
         space = pick_space(elements);
     }
     const hid_t a = H5Acreate2(target, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (a >= 0 && elements > 0) {
-        if (variable_string) {
-            std::vector<std::string> texts(elements);
-            std::vector<const char*> pointers(elements);
-            for (hsize_t k = 0; k < elements; ++k) {
-                texts[k] = text != nullptr ? *text : fuzzed_text(in_);
-                pointers[k] = texts[k].c_str();
-            }
-            H5Awrite(a, type, pointers.data());
-        } else if (is_string) {
-            // A fixed-length string: a text from the pool cut or padded to the type's size.
-            const std::size_t size = H5Tget_size(type);
-            std::string bytes;
-            for (hsize_t k = 0; k < elements; ++k) {
-                std::string t = fuzzed_text(in_);
-                t.resize(size, '\0');
-                bytes += t;
-            }
-            H5Awrite(a, type, bytes.data());
-        } else {
-            std::vector<unsigned char> bytes(elements * H5Tget_size(type));
-            for (auto& b : bytes) b = in_.ConsumeIntegral<unsigned char>();
-            H5Awrite(a, type, bytes.data());
-        }
+    if (a >= 0) {
+        write_values(in_, type, elements, text, [&](hid_t memory_type, const void* buffer) { H5Awrite(a, memory_type, buffer); });
+        H5Aclose(a);
     }
-    if (a >= 0) H5Aclose(a);
     H5Sclose(space);
     H5Tclose(type);
     H5Oclose(target);

@@ -99,7 +99,7 @@ private:
     void operation();
     std::string pick_path();
     void remove_link(const std::string& path);
-    hid_t pick_type(bool& is_string, bool& variable_string);
+    hid_t pick_type();
     hid_t pick_space(hsize_t& elements);
     void dataset(const std::string& path);
     void attribute(const std::string& object, const std::string& name, const std::string* text);

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 
+#include "core/number_text.hpp"
 #include "stokesian/observables/statistics.hpp"
 
 namespace stokesian::regression {
@@ -61,7 +61,7 @@ std::function<bool(const io::h5md_file&, observed_value&)> count_of(const std::s
 
 double window_length_of(const io::h5md_file& f, const std::string& path) {
     const auto text = f.string_attribute(path, "window_length");
-    return text ? std::strtod(text->c_str(), nullptr) : not_a_number;
+    return text ? read_number(*text).value_or(not_a_number) : not_a_number;
 }
 
 // Per-window averages: values over the complete windows, coordinate = each window's end time.
@@ -97,7 +97,7 @@ bool y1_window_maxima(const io::h5md_file& f, observed_value& out) {
     constexpr double most_windows = 1e6;
     const double windows = std::ceil((time.back() - start) / window);
     if (!std::isfinite(windows) || windows > most_windows) return false;
-    out.values.assign(std::max<std::size_t>(static_cast<std::size_t>(std::max(windows, 0.0)), 1), 0.0);
+    out.values.assign(windows < 1.0 ? 1 : static_cast<std::size_t>(windows), 0.0);
     out.coordinate.resize(out.values.size());
     for (std::size_t k = 0; k < out.values.size(); ++k)
         out.coordinate[k] = std::min(start + double(k + 1) * window, time.back());
@@ -131,8 +131,10 @@ std::function<bool(const io::h5md_file&, observed_value&)> early_drift(const std
         if (!f.exists(times) || !f.exists(values)) return false;
         const std::vector<double> t = f.read_doubles(times), v = f.read_doubles(values);
         const auto steps = f.string_attribute("/parameters/run", "steps"), dt = f.string_attribute("/parameters/run", "dt");
-        if (t.size() != v.size() || !steps || !dt) return false;
-        double horizon = std::min(early_horizon, 0.5 * std::strtod(steps->c_str(), nullptr) * std::strtod(dt->c_str(), nullptr));
+        const auto step_count = steps ? read_count(*steps) : std::nullopt;
+        const auto step_length = dt ? read_number(*dt) : std::nullopt;
+        if (t.size() != v.size() || !step_count || !step_length) return false;
+        double horizon = std::min(early_horizon, 0.5 * double(*step_count) * *step_length);
         const double lost = single_value(f, "/analysis/cycle/lost_periodicity_time").value_or(not_a_number);
         if (std::isfinite(lost)) horizon = std::min(horizon, lost);
         std::vector<double> x, y;

@@ -2,11 +2,9 @@
 // /parameters, provenance for the reference entries, observables through the catalogue.
 #include "stokesian/regression/observed_run.hpp"
 
-#include <cstdlib>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
-
-#include <cstdio>
 
 #include <toml++/toml.h>
 
@@ -132,7 +130,7 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     r.key.case_name = get(scenario, "case");
     r.key.precision = get(run, "precision");
     r.key.integrator = get(run, "integrator");
-    r.key.dt = std::strtod(get(run, "dt").c_str(), nullptr);
+    r.key.dt = read_number(get(run, "dt")).value_or(0.0);  // not a number: refused just below
     if (r.key.scenario.empty() || r.key.precision.empty() || r.key.integrator.empty() || !(r.key.dt > 0.0))
         throw input_error(name, "", "", "not a stokesian result (scenario name, precision, integrator or dt missing)");
     try {
