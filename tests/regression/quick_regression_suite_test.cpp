@@ -50,6 +50,9 @@ TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJu
     EXPECT_EQ(count(json, "\"run\":"), 17u) << json;
     EXPECT_EQ(count(check.out, "reference entry"), 0u) << check.out;
     EXPECT_GT(count(check.out, " pass\n"), 17u * 4) << check.out;
+    // The CPU reproduces the references' runs bit for bit. They were recorded before the digest fix
+    // (no digest_algorithm tag): the verdict compares the legacy-basis digests (issue #17 item 3).
+    EXPECT_EQ(count(check.out, "final state bit for bit"), 17u) << check.out;
     const std::string junit = read_text(dir_ / "nightly/junit.xml");
     EXPECT_EQ(junit.rfind("<?xml", 0), 0u);
     EXPECT_EQ(count(junit, "<testsuite "), 17u);
@@ -104,7 +107,10 @@ TEST_F(QuickRegressionSuite, RecordNeverOverwritesSilentlyAndForceShowsOldAndNew
     const outcome fresh = run_cli({"reference", "record", result, "--reference-dir", (dir_ / "fresh").string(),
                                    "--checks", rules});
     ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
-    EXPECT_EQ(run_cli({"reference", "check", result, "--reference-dir", (dir_ / "fresh").string()}).exit_code, 0);
+    const outcome fresh_check = run_cli({"reference", "check", result, "--reference-dir", (dir_ / "fresh").string()});
+    EXPECT_EQ(fresh_check.exit_code, 0) << fresh_check.out;
+    // A new entry carries the digest algorithm of its digests and compares them under it.
+    EXPECT_EQ(count(fresh_check.out, "final state bit for bit"), 1u) << fresh_check.out;
 }
 
 TEST_F(QuickRegressionSuite, MissingEntriesFailWithAReasonDamagedReferencesAreBadInput) {

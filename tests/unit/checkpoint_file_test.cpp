@@ -1,12 +1,14 @@
 // The checkpoint file: every word survives the round trip through HDF5 bit for bit (NaN payloads,
 // signed zeros, float-float low words), the write is atomic, and the reader checks what it reads.
 #include <gtest/gtest.h>
+#include <hdf5.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <optional>
 
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/checkpoint.hpp"
@@ -124,4 +126,90 @@ TEST_F(CheckpointFile, WordsThatDoNotFitThePrecisionAreRefused) {
     c = sample_checkpoint();
     c.last_frame_digest = "xyz";
     refused(c, "last_frame_digest");
+}
+
+namespace {
+
+// The string attribute `name` of /checkpoint, or nothing when it is missing.
+std::optional<std::string> root_attribute(const fs::path& path, const char* name) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    EXPECT_GE(file, 0);
+    std::optional<std::string> value;
+    if (H5Aexists_by_name(file, "/checkpoint", name, H5P_DEFAULT) > 0) {
+        const hid_t attribute = H5Aopen_by_name(file, "/checkpoint", name, H5P_DEFAULT, H5P_DEFAULT);
+        const hid_t type = H5Aget_type(attribute);
+        std::string text(H5Tget_size(type), '\0');
+        H5Aread(attribute, type, text.data());
+        value = text.substr(0, text.find('\0'));
+        H5Tclose(type);
+        H5Aclose(attribute);
+    }
+    H5Fclose(file);
+    return value;
+}
+
+void delete_root_attribute(const fs::path& path, const char* name) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    EXPECT_GE(H5Adelete_by_name(file, "/checkpoint", name, H5P_DEFAULT), 0);
+    H5Fclose(file);
+}
+
+std::string read_error(const fs::path& path) {
+    try {
+        io::read_checkpoint(path);
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+// Issue #17 item 3: a new checkpoint names the algorithm of its digests next to them.
+TEST_F(CheckpointFile, ANewCheckpointCarriesItsDigestAlgorithm) {
+    const fs::path path = dir_ / "run.h5.checkpoint";
+    io::write_checkpoint(path, sample_checkpoint());
+    EXPECT_EQ(root_attribute(path, "digest_algorithm"), "fnv1a64");
+    EXPECT_EQ(io::read_checkpoint(path).digests, digest_algorithm::fnv1a64);
+}
+
+// A checkpoint of before the fix (no tag, every digest with the legacy basis) is read and verified.
+TEST_F(CheckpointFile, ALegacyCheckpointIsReadAndVerifiedWithTheLegacyBasis) {
+    const fs::path path = dir_ / "run.h5.checkpoint";
+    io::run_checkpoint legacy = sample_checkpoint();
+    legacy.digests = digest_algorithm::legacy_fnv1a64;
+    io::write_checkpoint(path, legacy);
+    EXPECT_FALSE(root_attribute(path, "digest_algorithm").has_value());
+    EXPECT_EQ(root_attribute(path, "content_fnv1a64"), io::checkpoint_digest(legacy));
+    const io::run_checkpoint r = io::read_checkpoint(path);
+    EXPECT_EQ(r.digests, digest_algorithm::legacy_fnv1a64);
+    EXPECT_EQ(r.run, legacy.run);
+
+    // Verified, not waved through: a new checkpoint stripped of its tag no longer matches.
+    io::write_checkpoint(path, sample_checkpoint());
+    delete_root_attribute(path, "digest_algorithm");
+    EXPECT_NE(read_error(path).find("content digest mismatch"), std::string::npos) << read_error(path);
+}
+
+TEST_F(CheckpointFile, AnUnknownDigestAlgorithmIsRefused) {
+    const fs::path path = dir_ / "run.h5.checkpoint";
+    io::write_checkpoint(path, sample_checkpoint());
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    const hid_t root = H5Gopen2(file, "/checkpoint", H5P_DEFAULT);
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, 4);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    H5Adelete(root, "digest_algorithm");
+    const hid_t attribute = H5Acreate2(root, "digest_algorithm", type, space, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(attribute, type, "xxh3");
+    H5Aclose(attribute);
+    H5Sclose(space);
+    H5Tclose(type);
+    H5Gclose(root);
+    H5Fclose(file);
+    const std::string error = read_error(path);
+    EXPECT_NE(error.find("digest_algorithm"), std::string::npos) << error;
+    EXPECT_NE(error.find("fnv1a64"), std::string::npos) << error;
 }

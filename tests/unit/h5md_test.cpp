@@ -4,6 +4,7 @@
 #include <hdf5.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <iterator>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "stokesian/core/errors.hpp"
@@ -197,22 +199,86 @@ TEST_F(H5md, WritesTheH5mdVersionDimensionAndBoundary) {
     EXPECT_EQ(d, 3);
     H5Aclose(dimension);
 
+    // boundary: three fixed-length strings (H5MD 1.1), NUL-padded.
     const hid_t boundary = H5Aopen_by_name(file, "/particles/all/box", "boundary", H5P_DEFAULT, H5P_DEFAULT);
     ASSERT_GE(boundary, 0);
     const hid_t boundary_space = H5Aget_space(boundary);
     EXPECT_EQ(H5Sget_simple_extent_npoints(boundary_space), 3);
-    const hid_t string_type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(string_type, H5T_VARIABLE);
-    H5Tset_cset(string_type, H5T_CSET_UTF8);
-    char* texts[3] = {nullptr, nullptr, nullptr};
-    EXPECT_GE(H5Aread(boundary, string_type, texts), 0);
-    for (char* text : texts) {
-        EXPECT_STREQ(text, "periodic");
-        H5free_memory(text);
+    const hid_t boundary_type = H5Aget_type(boundary);
+    ASSERT_EQ(H5Tis_variable_str(boundary_type), 0);
+    const std::size_t size = H5Tget_size(boundary_type);
+    std::string texts(3 * size, '\0');
+    EXPECT_GE(H5Aread(boundary, boundary_type, texts.data()), 0);
+    for (std::size_t k = 0; k < 3; ++k) {
+        const std::string text = texts.substr(k * size, size);
+        EXPECT_EQ(text.substr(0, text.find('\0')), "periodic");
     }
-    H5Tclose(string_type);
+    H5Tclose(boundary_type);
     H5Sclose(boundary_space);
     H5Aclose(boundary);
+    EXPECT_GE(H5Fclose(file), 0);
+}
+
+namespace {
+
+// The address of an object in its file: hard links to one dataset share it.
+haddr_t object_address(hid_t file, const char* path) {
+#if H5_VERSION_GE(1, 12, 0)
+    H5O_info2_t info{};
+    EXPECT_GE(H5Oget_info_by_name3(file, path, &info, H5O_INFO_BASIC, H5P_DEFAULT), 0) << path;
+    haddr_t address = 0;
+    EXPECT_GE(H5VLnative_token_to_addr(file, info.token, &address), 0) << path;
+    return address;
+#else
+    H5O_info_t info{};
+    EXPECT_GE(H5Oget_info_by_name2(file, path, &info, H5O_INFO_BASIC, H5P_DEFAULT), 0) << path;
+    return info.addr;
+#endif
+}
+
+// Whether attribute `name` of `object` is a fixed-length UTF-8 string (array), and its first value.
+std::pair<bool, std::string> fixed_utf8_string(hid_t file, const char* object, const char* name) {
+    const hid_t attribute = H5Aopen_by_name(file, object, name, H5P_DEFAULT, H5P_DEFAULT);
+    EXPECT_GE(attribute, 0) << object << " " << name;
+    const hid_t type = H5Aget_type(attribute);
+    const bool fixed = H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) == 0 &&
+                       H5Tget_cset(type) == H5T_CSET_UTF8;
+    std::string value;
+    if (fixed) {
+        const hid_t space = H5Aget_space(attribute);
+        value.assign(H5Tget_size(type) * static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)), '\0');
+        H5Aread(attribute, type, value.data());
+        value.resize(std::min(value.find('\0'), H5Tget_size(type)));
+        H5Sclose(space);
+    }
+    H5Tclose(type);
+    H5Aclose(attribute);
+    return {fixed, value};
+}
+
+}  // namespace
+
+// Issue #17 item 4: what H5MD 1.1 asks for beyond the layout. image is sampled with position, so
+// its step and time are hard links to position's (as box/edges' are); the /h5md strings and
+// box/boundary are fixed-length strings.
+TEST_F(H5md, ImageSharesPositionsStepAndTimeAndMetadataStringsAreFixedLength) {
+    const fs::path path = dir_ / "run.h5";
+    write_sample_file(path);
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    for (const char* dataset : {"step", "time"}) {
+        const std::string position = std::string("/particles/all/position/") + dataset;
+        for (const char* linked : {"/particles/all/image/", "/particles/all/box/edges/"})
+            EXPECT_EQ(object_address(file, (linked + std::string(dataset)).c_str()), object_address(file, position.c_str()))
+                << linked << dataset;
+        // velocity and force keep their own (H5MD leaves that open).
+        EXPECT_NE(object_address(file, (std::string("/particles/all/velocity/") + dataset).c_str()),
+                  object_address(file, position.c_str()));
+    }
+    EXPECT_EQ(fixed_utf8_string(file, "/h5md/author", "name"), std::make_pair(true, std::string("tester")));
+    EXPECT_EQ(fixed_utf8_string(file, "/h5md/creator", "name"), std::make_pair(true, std::string("stokesian")));
+    EXPECT_TRUE(fixed_utf8_string(file, "/h5md/creator", "version").first);
+    EXPECT_EQ(fixed_utf8_string(file, "/particles/all/box", "boundary"), std::make_pair(true, std::string("periodic")));
     EXPECT_GE(H5Fclose(file), 0);
 }
 

@@ -22,6 +22,7 @@ struct run_options {
     std::string case_name;
     std::string backend, precision, hi_kernel, integrator, output;
     std::string resume;
+    std::optional<std::string> author;
     std::optional<double> dt, time, sample_every, checkpoint_every, checkpoint_wall;
     std::optional<std::uint64_t> steps;
     std::optional<unsigned> threads;
@@ -106,6 +107,7 @@ int execute(const run_options& o, int argc, char** argv) {
                       : o.output.empty() ? std::filesystem::path(default_output(s))
                                          : std::filesystem::path(o.output);
     req.output.force = o.force;
+    if (o.author) req.output.author = io::h5md_author(o.author);  // checked before anything runs
     req.resume = !o.resume.empty();
     if (o.checkpoint_wall) {
         if (!(std::isfinite(*o.checkpoint_wall) && *o.checkpoint_wall >= 0.0))
@@ -197,6 +199,9 @@ action register_run(CLI::App& app) {
                     "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
     cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
     cmd->add_flag("--force", o->force, "replace an existing output file");
+    cmd->add_option("--author", o->author,
+                    "H5MD author name (default: $STOKESIAN_AUTHOR, else the account name); UTF-8, one line, at most " +
+                        std::to_string(io::max_author_bytes) + " bytes");
     cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");
     cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
     // argc/argv for provenance are captured by main through the global below.

@@ -20,24 +20,12 @@
 
 namespace stokesian {
 
-std::string state_digest(const frame& f) {
-    std::uint64_t h = 1469598103934665603ull;
-    auto mix = [&](const void* data, std::size_t bytes) {
-        const auto* p = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < bytes; ++i) {
-            h ^= p[i];
-            h *= 1099511628211ull;
-        }
-    };
-    mix(f.position.data(), f.position.size() * sizeof(f.position[0]));
-    mix(f.image.data(), f.image.size() * sizeof(f.image[0]));
-    mix(f.velocity.data(), f.velocity.size() * sizeof(f.velocity[0]));
-    std::ostringstream s;
-    s << std::hex;
-    s.width(16);
-    s.fill('0');
-    s << h;
-    return s.str();
+std::string state_digest(const frame& f, digest_algorithm algorithm) {
+    digest_builder h(algorithm);
+    h.bytes(f.position.data(), f.position.size() * sizeof(f.position[0]));
+    h.bytes(f.image.data(), f.image.size() * sizeof(f.image[0]));
+    h.bytes(f.velocity.data(), f.velocity.size() * sizeof(f.velocity[0]));
+    return h.hex();
 }
 
 namespace {
@@ -63,7 +51,9 @@ void write_provenance(io::h5md_writer& out, const run_request& req, const engine
                                            {"sample_interval_steps", std::to_string(s.run.sample_interval_steps())},
                                            {"status", r.status},
                                            {"wall_seconds", exact_number(r.wall_seconds)},
-                                           {"final_state_digest", r.final_state_digest}};
+                                           {"final_state_digest", r.final_state_digest},
+                                           {digest_algorithm_key, digest_tag(current_digest_algorithm)},
+                                           {"final_state_digest_legacy", r.legacy_final_state_digest}};
     if (r.resumed_from_step > 0) run["resumed_from_step"] = std::to_string(r.resumed_from_step);
     out.write_parameters("run", run);
     out.write_parameters("engine", eng.description());
@@ -143,7 +133,8 @@ run_result run_scenario(const run_request& req) {
         const bool moved = reclaim_output_for_resume(opts.path);
         try {
             out = std::make_unique<io::h5md_writer>(opts, s.particles.size(), box,
-                                                    io::resume_point{resumed->frames_written, resumed->last_frame_digest});
+                                                    io::resume_point{resumed->frames_written, resumed->last_frame_digest,
+                                                                     resumed->digests});
         } catch (...) {
             if (moved) undo_reclaim(opts.path);
             throw;
@@ -175,7 +166,7 @@ run_result run_scenario(const run_request& req) {
     std::string solver_failure;  // the implicit lubrication solve failed in step `done` + 1
     std::uint64_t last_good_step = resumed ? resumed->last_good_step : 0;
     bool have_good_sample = resumed.has_value();
-    std::string last_frame_digest = resumed ? resumed->last_frame_digest : "";
+    std::string last_frame_digest = resumed ? out->last_frame_digest() : "";
     const double earlier_wall_seconds = resumed ? resumed->wall_seconds : 0.0;
     if (resumed) {
         result.checkpoint = checkpoint_path;
@@ -331,6 +322,7 @@ run_result run_scenario(const run_request& req) {
     if (blown_up_frame) f = *blown_up_frame;
     else eng->read_frame(f);
     result.final_state_digest = state_digest(f);
+    result.legacy_final_state_digest = state_digest(f, digest_algorithm::legacy_fnv1a64);
     for (auto& o : observables) {
         o->write(*out);
         o->summarise(result.summary);

@@ -20,17 +20,6 @@ std::string exact(double x) {
     return std::string(buffer, result.ptr);
 }
 
-std::string fnv1a64(const std::string& text) {
-    std::uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : text) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    char out[24];
-    std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
-    return out;
-}
-
 // The keys a resumed run must match, in the order they are checked (the first mismatch is the
 // one reported). engine_* come from the engine that wrote the checkpoint.
 constexpr const char* identity_keys[] = {"scenario_text_fnv1a64", "case",    "particles",
@@ -62,10 +51,10 @@ std::uint64_t parse_count(const io::run_checkpoint& c, const std::filesystem::pa
 
 }  // namespace
 
-std::map<std::string, std::string> run_record(const scenario& s) {
+std::map<std::string, std::string> run_record(const scenario& s, digest_algorithm algorithm) {
     const run_settings& r = s.run;
     std::map<std::string, std::string> record{
-        {"scenario_text_fnv1a64", fnv1a64(s.source_text)},
+        {"scenario_text_fnv1a64", text_digest(s.source_text, algorithm)},
         {"case", s.case_name},
         {"particles", std::to_string(s.particles.size())},
         {"precision", to_string(r.precision)},
@@ -96,7 +85,7 @@ void record_engine(std::map<std::string, std::string>& record, const std::map<st
 }
 
 void check_same_run(const scenario& s, const io::run_checkpoint& c, const std::filesystem::path& path) {
-    const std::map<std::string, std::string> mine = run_record(s);
+    const std::map<std::string, std::string> mine = run_record(s, c.digests);
     for (const char* key : identity_keys) {
         const std::string& theirs = entry(c, path, key);
         const std::string& ours = mine.at(key);

@@ -21,6 +21,7 @@
 
 #include "core/close_pair.hpp"
 #include "core/toml_parsing.hpp"
+#include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -874,15 +875,13 @@ private:
     std::string text_;
 };
 
-std::uint64_t fnv1a64(const std::vector<vec3<double>>& positions) {
-    std::uint64_t hash = 14695981039346656037ull;
+// Always FNV-1a 64 (this fingerprint never used the legacy basis, core/digest.hpp): it is part of
+// the resolved configurations stored in results, and so of their scenario fingerprints.
+std::string positions_fingerprint(const std::vector<vec3<double>>& positions) {
+    digest_builder hash(digest_algorithm::fnv1a64);
     for (const auto& r : positions)
-        for (double x : {r.x, r.y, r.z}) {
-            unsigned char bytes[sizeof(double)];
-            std::memcpy(bytes, &x, sizeof x);
-            for (unsigned char b : bytes) hash = (hash ^ b) * 1099511628211ull;
-        }
-    return hash;
+        for (double x : {r.x, r.y, r.z}) hash.bytes(&x, sizeof x);
+    return hash.hex();
 }
 
 // Positions are written out in full up to this many particles; beyond, their count and
@@ -922,10 +921,7 @@ std::string resolved_configuration(const scenario& s) {
 
     w.section("particles");
     w.integer("count", s.particles.size());
-    char fingerprint[24];
-    std::snprintf(fingerprint, sizeof fingerprint, "%016llx",
-                  static_cast<unsigned long long>(fnv1a64(s.particles.positions)));
-    w.string("positions_fnv1a64", fingerprint);
+    w.string("positions_fnv1a64", positions_fingerprint(s.particles.positions));
     if (s.particles.size() <= max_listed_positions) w.vectors("positions", s.particles.positions);
     const auto& forces = s.particles.external_forces;
     const bool uniform = !forces.empty() && std::all_of(forces.begin(), forces.end(),

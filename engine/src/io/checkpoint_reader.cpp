@@ -4,6 +4,7 @@
 // and what was expected; HDF5's error stack is never printed.
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "io/hdf5_handles.hpp"
@@ -84,6 +85,12 @@ public:
         const auto value = read_string_attribute(object.get(), object_path, name);
         if (!value) fail(object_path, "attribute '" + name + "' is missing");
         return *value;
+    }
+
+    // A single string attribute that may be missing.
+    std::optional<std::string> optional_text(const std::string& object_path, const std::string& name) const {
+        const hdf5::object object = open_any(object_path);
+        return read_string_attribute(object.get(), object_path, name);
     }
 
     // Every dataset of a group, each a text stored as bytes.
@@ -292,6 +299,11 @@ run_checkpoint read_checkpoint(const fs::path& path) {
     const std::string version = r.text("/checkpoint", "version");
     if (version != format_version)
         r.fail("/checkpoint", "version " + version + ", this stokesian reads version " + format_version);
+    const std::optional<digest_algorithm> digests = digest_algorithm_of(r.optional_text("/checkpoint", digest_algorithm_key));
+    if (!digests)
+        r.fail("/checkpoint", "attribute '" + std::string(digest_algorithm_key) + "' names no digest algorithm this "
+                              "stokesian knows (expected '" + digest_tag(current_digest_algorithm) + "')");
+    c.digests = *digests;
     c.run = r.texts("/checkpoint/run");
 
     const std::string progress = "/checkpoint/progress/";

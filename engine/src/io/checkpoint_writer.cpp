@@ -34,17 +34,6 @@ void write_count(hid_t group, const std::string& name, std::uint64_t value) {
 // reliability.md). A checkpoint is the file a resume depends on; its reader never touches the
 // global heap. Short texts are fixed-length string attributes, long ones (the scenario text) byte
 // datasets.
-void write_short_text(hid_t object, const std::string& name, const std::string& value) {
-    const hdf5::datatype type(hdf5::check(H5Tcopy(H5T_C_S1), "copying the string type"));
-    hdf5::check(H5Tset_size(type.get(), std::max<std::size_t>(1, value.size())), "sizing a string type");
-    hdf5::check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "padding a string type");
-    const hdf5::dataspace space(hdf5::check(H5Screate(H5S_SCALAR), "creating a scalar dataspace"));
-    const hdf5::attribute attribute = replace_attribute(object, name, type.get(), space.get());
-    std::string padded = value;
-    padded.resize(std::max<std::size_t>(1, value.size()), '\0');
-    hdf5::check(H5Awrite(attribute.get(), type.get(), padded.data()), "writing attribute " + name);
-}
-
 void write_text_dataset(hid_t group, const std::string& name, const std::string& text) {
     const std::array<hsize_t, 1> shape{text.size()};
     create_fixed_dataset(group, name, H5T_STD_U8LE, H5T_NATIVE_UCHAR, shape, text.data());
@@ -52,7 +41,7 @@ void write_text_dataset(hid_t group, const std::string& name, const std::string&
 
 void write_engine_state(hid_t parent, const engine_state& state) {
     const hdf5::group group = require_group(parent, "engine");
-    write_short_text(group.get(), "precision", to_string(state.precision));
+    write_fixed_string_attribute(group.get(), "precision", to_string(state.precision));
     write_count(group.get(), "step", state.step);
     write_vectors(group.get(), "position_hi", state.position_hi);
     write_vectors(group.get(), "position_lo", state.position_lo);
@@ -69,7 +58,7 @@ void write_engine_state(hid_t parent, const engine_state& state) {
 
 void write_observable(hid_t parent, const std::string& name, const std::string& kind, const saved_state& state) {
     const hdf5::group group = require_group(parent, name);
-    write_short_text(group.get(), "kind", kind);
+    write_fixed_string_attribute(group.get(), "kind", kind);
     const hdf5::group reals = require_group(group.get(), "reals");
     for (const auto& [key, values] : state.reals) {
         const std::array<hsize_t, 1> shape{values.size()};
@@ -86,9 +75,11 @@ void write_observable(hid_t parent, const std::string& name, const std::string& 
 
 void write_contents(hid_t file, const run_checkpoint& c) {
     const hdf5::group root = require_group(file, "/checkpoint");
-    write_short_text(root.get(), "format", "stokesian checkpoint");
-    write_short_text(root.get(), "version", "1");
-    write_short_text(root.get(), "content_fnv1a64", checkpoint_digest(c));
+    write_fixed_string_attribute(root.get(), "format", "stokesian checkpoint");
+    write_fixed_string_attribute(root.get(), "version", "1");
+    write_fixed_string_attribute(root.get(), "content_fnv1a64", checkpoint_digest(c));
+    if (c.digests != digest_algorithm::legacy_fnv1a64)  // the legacy basis is marked by no tag
+        write_fixed_string_attribute(root.get(), digest_algorithm_key, digest_tag(c.digests));
     const hdf5::group run = require_group(root.get(), "run");
     for (const auto& [key, value] : c.run) write_text_dataset(run.get(), key, value);
 
@@ -97,7 +88,7 @@ void write_contents(hid_t file, const run_checkpoint& c) {
     write_count(progress.get(), "frames_written", c.frames_written);
     write_count(progress.get(), "last_good_step", c.last_good_step);
     create_fixed_dataset(progress.get(), "wall_seconds", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, &c.wall_seconds);
-    write_short_text(progress.get(), "last_frame_digest", c.last_frame_digest);
+    write_fixed_string_attribute(progress.get(), "last_frame_digest", c.last_frame_digest);
 
     write_engine_state(root.get(), c.engine);
 
@@ -144,15 +135,11 @@ void write_checkpoint(const fs::path& path, const run_checkpoint& checkpoint) {
 
 namespace {
 
-class fnv1a64 {
+// The checkpoint's values fed to the digest so that no two different checkpoints feed the same bytes.
+class checkpoint_hasher {
 public:
-    void bytes(const void* data, std::size_t size) {
-        const auto* p = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < size; ++i) {
-            hash_ ^= p[i];
-            hash_ *= 1099511628211ull;
-        }
-    }
+    explicit checkpoint_hasher(digest_algorithm algorithm) : digest_(algorithm) {}
+    void bytes(const void* data, std::size_t size) { digest_.bytes(data, size); }
     // Length-prefixed, so that ("ab", "c") and ("a", "bc") differ.
     void text(const std::string& s) {
         count(s.size());
@@ -164,20 +151,16 @@ public:
         count(v.size());
         if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
     }
-    std::string hex() const {
-        char out[24];
-        std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(hash_));
-        return out;
-    }
+    std::string hex() const { return digest_.hex(); }
 
 private:
-    std::uint64_t hash_ = 1469598103934665603ull;
+    digest_builder digest_;
 };
 
 }  // namespace
 
 std::string checkpoint_digest(const run_checkpoint& c) {
-    fnv1a64 h;
+    checkpoint_hasher h(c.digests);
     h.count(c.run.size());
     for (const auto& [key, value] : c.run) {
         h.text(key);
@@ -219,21 +202,13 @@ std::string checkpoint_digest(const run_checkpoint& c) {
     return h.hex();
 }
 
-std::string trajectory_digest(std::int64_t step, double time, const std::vector<double>& positions) {
-    std::uint64_t h = 1469598103934665603ull;
-    auto mix = [&](const void* data, std::size_t bytes) {
-        const auto* p = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < bytes; ++i) {
-            h ^= p[i];
-            h *= 1099511628211ull;
-        }
-    };
-    mix(&step, sizeof step);
-    mix(&time, sizeof time);
-    mix(positions.data(), positions.size() * sizeof(double));
-    char text[24];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
-    return text;
+std::string trajectory_digest(std::int64_t step, double time, const std::vector<double>& positions,
+                              digest_algorithm algorithm) {
+    digest_builder h(algorithm);
+    h.bytes(&step, sizeof step);
+    h.bytes(&time, sizeof time);
+    h.bytes(positions.data(), positions.size() * sizeof(double));
+    return h.hex();
 }
 
 }  // namespace stokesian::io

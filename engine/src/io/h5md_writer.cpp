@@ -20,12 +20,14 @@
 #include <type_traits>
 
 #include "io/global_heap_check.hpp"
+#include "io/h5md_elements.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/provenance.hpp"
 
 namespace stokesian::io {
 
@@ -36,176 +38,6 @@ static_assert(std::is_standard_layout_v<vec3<double>> && sizeof(vec3<double>) ==
 static_assert(std::is_standard_layout_v<vec3<int>> && sizeof(vec3<int>) == 3 * sizeof(int));
 
 namespace {
-
-// Chunks of the per-particle datasets hold at least 64 KiB (few chunks, little index overhead,
-// efficient appends) and at most about 1 MiB (reading one frame does not pull in much more).
-constexpr hsize_t min_chunk_bytes = hsize_t{64} * 1024;
-constexpr hsize_t max_chunk_bytes = hsize_t{1024} * 1024;
-// step and time: 1024 samples (8 KiB) per chunk.
-constexpr hsize_t scalar_chunk_samples = 1024;
-
-// --- appending along the time axis -------------------------------------------------------------
-
-// Grows `dataset` by one sample along its first (unlimited) axis and writes `data` there;
-// `sample_shape` is the shape of one sample (empty for step and time).
-void append_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<const hsize_t> sample_shape,
-                   const void* data) {
-    std::array<hsize_t, 3> extent{index + 1, 0, 0};
-    std::array<hsize_t, 3> start{index, 0, 0};
-    std::array<hsize_t, 3> count{1, 0, 0};
-    std::copy(sample_shape.begin(), sample_shape.end(), extent.begin() + 1);
-    std::copy(sample_shape.begin(), sample_shape.end(), count.begin() + 1);
-    const int rank = static_cast<int>(1 + sample_shape.size());
-
-    hdf5::check(H5Dset_extent(dataset, extent.data()), "extending a dataset");
-    const hdf5::dataspace file_space(hdf5::check(H5Dget_space(dataset), "getting a dataspace"));
-    hdf5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                "selecting a sample");
-    const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
-    hdf5::check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing a sample");
-}
-
-// Reads sample `index` of a dataset extensible along its first axis into `data` (memory_type).
-void read_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<const hsize_t> sample_shape, void* data) {
-    std::array<hsize_t, 3> start{index, 0, 0};
-    std::array<hsize_t, 3> count{1, 0, 0};
-    std::copy(sample_shape.begin(), sample_shape.end(), count.begin() + 1);
-    const int rank = static_cast<int>(1 + sample_shape.size());
-    const hdf5::dataspace file_space(hdf5::check(H5Dget_space(dataset), "getting a dataspace"));
-    hdf5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                "selecting a sample");
-    const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
-    hdf5::check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "reading a sample");
-}
-
-// Opens dataset `name` of a file being resumed and checks it: type class, rank and sample shape,
-// extensible along the first axis, and at least `frames` samples. Throws std::runtime_error
-// naming `path` otherwise (the caller turns it into one input_error line).
-hdf5::dataset open_samples(hid_t group, const char* name, const std::string& path, H5T_class_t type_class,
-                           std::span<const hsize_t> sample_shape, hsize_t frames) {
-    if (!hdf5::object_exists(group, name)) throw std::runtime_error("no dataset '" + path + "'");
-    hdf5::dataset dataset(hdf5::check(H5Dopen2(group, name, H5P_DEFAULT), "opening " + path));
-    const hdf5::datatype type(hdf5::check(H5Dget_type(dataset.get()), "reading the type of " + path));
-    if (H5Tget_class(type.get()) != type_class)
-        throw std::runtime_error("'" + path + "' has the wrong type (expected " +
-                                 (type_class == H5T_INTEGER ? "integers" : "floating-point numbers") + ")");
-    const hdf5::dataspace space(hdf5::check(H5Dget_space(dataset.get()), "reading the shape of " + path));
-    const int rank = hdf5::check(H5Sget_simple_extent_ndims(space.get()), "reading the shape of " + path);
-    const std::size_t expected_rank = 1 + sample_shape.size();
-    if (rank != static_cast<int>(expected_rank))
-        throw std::runtime_error("'" + path + "' has rank " + std::to_string(rank) + ", expected " +
-                                 std::to_string(expected_rank));
-    std::array<hsize_t, 3> dims{}, max_dims{};
-    hdf5::check(H5Sget_simple_extent_dims(space.get(), dims.data(), max_dims.data()), "reading the shape of " + path);
-    for (std::size_t k = 0; k < sample_shape.size(); ++k)
-        if (dims[k + 1] != sample_shape[k])
-            throw std::runtime_error("'" + path + "' holds samples of another shape (" + std::to_string(dims[k + 1]) +
-                                     " along axis " + std::to_string(k + 1) + ", expected " +
-                                     std::to_string(sample_shape[k]) + ")");
-    if (max_dims[0] != H5S_UNLIMITED) throw std::runtime_error("'" + path + "' is not extensible");
-    if (dims[0] < frames)
-        throw std::runtime_error("'" + path + "' holds " + std::to_string(dims[0]) + " samples, the checkpoint was taken at " +
-                                 std::to_string(frames));
-    return dataset;
-}
-
-// Shrinks a dataset extensible along its first axis to `frames` samples.
-void cut_samples(hid_t dataset, hsize_t frames, std::span<const hsize_t> sample_shape) {
-    std::array<hsize_t, 3> extent{frames, 0, 0};
-    std::copy(sample_shape.begin(), sample_shape.end(), extent.begin() + 1);
-    hdf5::check(H5Dset_extent(dataset, extent.data()), "cutting a dataset back to the checkpoint");
-}
-
-// Chunk shape of a [T, N, 3] dataset: enough frames for min_chunk_bytes, or, when one frame
-// is larger than max_chunk_bytes, one frame split along the particles.
-std::array<hsize_t, 3> per_particle_chunk(hsize_t particles, std::size_t element_bytes) {
-    const hsize_t row_bytes = 3 * element_bytes;
-    const hsize_t frame_bytes = particles * row_bytes;
-    if (frame_bytes > max_chunk_bytes) return {1, std::max<hsize_t>(1, max_chunk_bytes / row_bytes), 3};
-    return {std::max<hsize_t>(1, (min_chunk_bytes + frame_bytes - 1) / frame_bytes), particles, 3};
-}
-
-hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t file_type,
-                                        std::span<const hsize_t> sample_shape, std::span<const hsize_t> chunk) {
-    std::vector<hsize_t> dims{0};
-    std::vector<hsize_t> max_dims{H5S_UNLIMITED};
-    dims.insert(dims.end(), sample_shape.begin(), sample_shape.end());
-    max_dims.insert(max_dims.end(), sample_shape.begin(), sample_shape.end());
-    const hdf5::dataspace space(
-        hdf5::check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data()), "creating a dataspace"));
-    return hdf5::dataset(hdf5::check(
-        H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, dataset_creation(chunk).get(), H5P_DEFAULT),
-        std::string("creating dataset ") + name));
-}
-
-// One H5MD time-dependent element, particles/all/<name>/{step, time, value}, value [T, N, 3].
-class particle_element {
-public:
-    particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
-                     std::size_t element_bytes, std::size_t particles)
-        : memory_type_(memory_type), sample_shape_{particles, 3} {
-        group_ = hdf5::group(hdf5::check(
-            H5Gcreate2(particles_group, name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
-            "creating group " + name));
-        const std::array<hsize_t, 1> scalar_chunk{scalar_chunk_samples};
-        const std::array<hsize_t, 3> value_chunk = per_particle_chunk(particles, element_bytes);
-        step_ = create_extensible_dataset(group_.get(), "step", H5T_STD_I64LE, {}, scalar_chunk);
-        time_ = create_extensible_dataset(group_.get(), "time", H5T_IEEE_F64LE, {}, scalar_chunk);
-        value_ = create_extensible_dataset(group_.get(), "value", file_type, sample_shape_, value_chunk);
-    }
-
-    // Opens the element of a file being resumed after checking its shape (at least `frames`
-    // samples of [N, 3], of the expected type class); cut_to() then discards what follows them.
-    particle_element(hid_t particles_group, const std::string& name, hid_t memory_type, H5T_class_t type_class,
-                     std::size_t particles, hsize_t frames)
-        : memory_type_(memory_type), sample_shape_{particles, 3}, samples_(frames) {
-        const std::string path = "/particles/all/" + name;
-        if (!hdf5::object_exists(particles_group, name)) throw std::runtime_error("no group '" + path + "'");
-        group_ = hdf5::group(hdf5::check(H5Gopen2(particles_group, name.c_str(), H5P_DEFAULT), "opening " + path));
-        step_ = open_samples(group_.get(), "step", path + "/step", H5T_INTEGER, {}, frames);
-        time_ = open_samples(group_.get(), "time", path + "/time", H5T_FLOAT, {}, frames);
-        value_ = open_samples(group_.get(), "value", path + "/value", type_class, sample_shape_, frames);
-    }
-
-    void cut_to(hsize_t frames) {
-        cut_samples(value_.get(), frames, sample_shape_);
-        cut_samples(time_.get(), frames, {});
-        cut_samples(step_.get(), frames, {});
-        samples_ = frames;
-    }
-
-    // Step, time and values of sample `index` (for the check that a resumed file is the one the
-    // checkpoint was written with).
-    std::int64_t step_at(hsize_t index) const {
-        std::int64_t step = 0;
-        read_sample(step_.get(), H5T_NATIVE_INT64, index, {}, &step);
-        return step;
-    }
-    double time_at(hsize_t index) const {
-        double time = 0.0;
-        read_sample(time_.get(), H5T_NATIVE_DOUBLE, index, {}, &time);
-        return time;
-    }
-    std::vector<double> values_at(hsize_t index) const {
-        std::vector<double> values(sample_shape_[0] * 3);
-        read_sample(value_.get(), H5T_NATIVE_DOUBLE, index, sample_shape_, values.data());
-        return values;
-    }
-
-    void append(std::int64_t step, double time, const void* values) {
-        append_sample(value_.get(), memory_type_, samples_, sample_shape_, values);
-        append_sample(time_.get(), H5T_NATIVE_DOUBLE, samples_, {}, &time);
-        append_sample(step_.get(), H5T_NATIVE_INT64, samples_, {}, &step);
-        ++samples_;
-    }
-
-private:
-    hid_t memory_type_;
-    std::array<hsize_t, 2> sample_shape_;
-    hsize_t samples_ = 0;
-    hdf5::group group_;
-    hdf5::dataset step_, time_, value_;
-};
 
 // Everything a user can get wrong about the output path, checked before anything is created.
 void check_output_path(const fs::path& path, const fs::path& partial, bool force) {
@@ -231,11 +63,6 @@ void check_output_path(const fs::path& path, const fs::path& partial, bool force
     if (fd < 0) throw input_error(name, "", "", "cannot create '" + partial.string() + "': " + std::strerror(errno));
     ::close(fd);
     ::unlink(partial.c_str());
-}
-
-std::string default_author() {
-    const char* user = std::getenv("USER");
-    return user != nullptr && *user != '\0' ? user : "unknown";
 }
 
 }  // namespace
@@ -282,20 +109,18 @@ struct h5md_writer::impl {
         const hdf5::group edges_group(hdf5::check(H5Gopen2(all.get(), "box/edges", H5P_DEFAULT), "opening box/edges"));
         edges_value = open_samples(edges_group.get(), "value", "/particles/all/box/edges/value", H5T_FLOAT, edge_shape, kept);
         if (box.periodic && options.write_image)
-            image.emplace(all.get(), "image", H5T_NATIVE_INT, H5T_INTEGER, particles, kept);
+            image.emplace(all.get(), "image", H5T_NATIVE_INT, H5T_INTEGER, particles, kept, &*position);
         if (options.write_velocity)
             velocity.emplace(all.get(), "velocity", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
         if (options.write_force)
             force_element.emplace(all.get(), "force", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
 
         if (kept > 0) {
-            const std::string found =
-                trajectory_digest(position->step_at(kept - 1), position->time_at(kept - 1), position->values_at(kept - 1));
-            if (found != resume.last_frame_digest)
+            if (frame_digest(kept - 1, resume.digests) != resume.last_frame_digest)
                 throw std::runtime_error("frame " + std::to_string(kept - 1) +
                                          " differs from the one the checkpoint recorded (another run's output?)");
         }
-        position->cut_to(kept);
+        position->cut_to(kept);  // and with it box/edges' and (in files since the hard links) image's step and time
         cut_samples(edges_value.get(), kept, edge_shape);
         if (image) image->cut_to(kept);
         if (velocity) velocity->cut_to(kept);
@@ -306,17 +131,23 @@ struct h5md_writer::impl {
                 hdf5::check(H5Ldelete(file.get(), group, H5P_DEFAULT), std::string("removing ") + group);
     }
 
-    void write_header(const h5md_options& options, const box_description& box) {
+    // trajectory_digest of frame `index` as the file holds it.
+    std::string frame_digest(hsize_t index, digest_algorithm algorithm) const {
+        return trajectory_digest(position->step_at(index), position->time_at(index), position->values_at(index), algorithm);
+    }
+
+    // H5MD 1.1 asks for fixed-length strings in /h5md and box/boundary.
+    void write_header(const h5md_options& options, const std::string& author_name, const box_description& box) {
         const hid_t root = file.get();
         {
             const hdf5::group h5md = require_group(root, "/h5md");
             const std::array<int, 2> version{1, 1};
             write_int_attribute(h5md.get(), "version", version, false);
             const hdf5::group author = require_group(root, "/h5md/author");
-            write_string_attribute(author.get(), "name", options.author.empty() ? default_author() : options.author);
+            write_fixed_string_attribute(author.get(), "name", author_name);
             const hdf5::group creator = require_group(root, "/h5md/creator");
-            write_string_attribute(creator.get(), "name", "stokesian");
-            write_string_attribute(creator.get(), "version", git_describe());
+            write_fixed_string_attribute(creator.get(), "name", "stokesian");
+            write_fixed_string_attribute(creator.get(), "version", git_describe());
         }
         const hdf5::group all = require_group(root, "/particles/all");
         {
@@ -324,7 +155,7 @@ struct h5md_writer::impl {
             const std::array<int, 1> dimension{3};
             write_int_attribute(box_group.get(), "dimension", dimension, true);
             const std::string boundary = box.periodic ? "periodic" : "none";
-            write_string_array_attribute(box_group.get(), "boundary", {boundary, boundary, boundary});
+            write_fixed_string_array_attribute(box_group.get(), "boundary", {boundary, boundary, boundary});
         }
         position.emplace(all.get(), "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
         {
@@ -341,8 +172,9 @@ struct h5md_writer::impl {
             edges_value = create_extensible_dataset(edges_group.get(), "value", H5T_IEEE_F64LE, sample, chunk);
             edges = box.edges;
         }
+        // image is sampled with position: its step and time are hard links to position's (H5MD 1.1).
         if (box.periodic && options.write_image)
-            image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles);
+            image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles, &*position);
         if (options.write_velocity)
             velocity.emplace(all.get(), "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
         if (options.write_force)
@@ -359,6 +191,7 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
     impl_->force = options.force;
     impl_->particles = particles;
     impl_->periodic = box.periodic;
+    const std::string author = h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author));
     check_output_path(impl_->final_path, impl_->partial_path, options.force);
 
     try {
@@ -372,7 +205,7 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
         impl_->file = hdf5::file(hdf5::check(
             H5Fcreate(impl_->partial_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
             "creating " + impl_->partial_path.string()));
-        impl_->write_header(options, box);
+        impl_->write_header(options, author, box);
     } catch (...) {
         // Not a usable output: take the half-made file away again.
         impl_->close_objects();
@@ -515,6 +348,11 @@ void h5md_writer::flush() {
 }
 
 std::uint64_t h5md_writer::frames() const { return impl_->frames; }
+
+std::string h5md_writer::last_frame_digest() const {
+    const hdf5::error_silencer quiet;
+    return impl_->frames == 0 ? "" : impl_->frame_digest(impl_->frames - 1, current_digest_algorithm);
+}
 
 void h5md_writer::finish() {
     impl_->require_open("finish");

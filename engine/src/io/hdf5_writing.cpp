@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -81,6 +82,38 @@ void write_string_array_attribute(hid_t object, const std::string& name, const s
     std::vector<const char*> texts;
     for (const std::string& value : values) texts.push_back(value.c_str());
     hdf5::check(H5Awrite(attribute.get(), type.get(), texts.data()), "writing attribute " + name);
+}
+
+namespace {
+
+// A fixed-length UTF-8 string type of `size` bytes (at least 1: HDF5 has no empty string type),
+// padded with NULs.
+hdf5::datatype fixed_string_type(std::size_t size) {
+    hdf5::datatype type(hdf5::check(H5Tcopy(H5T_C_S1), "copying the string type"));
+    hdf5::check(H5Tset_size(type.get(), std::max<std::size_t>(1, size)), "sizing a string type");
+    hdf5::check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "padding a string type");
+    hdf5::check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "setting the string character set");
+    return type;
+}
+
+}  // namespace
+
+void write_fixed_string_attribute(hid_t object, const std::string& name, const std::string& value) {
+    write_fixed_string_array_attribute(object, name, {value}, true);
+}
+
+void write_fixed_string_array_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values,
+                                        bool scalar) {
+    std::size_t size = 1;
+    for (const std::string& value : values) size = std::max(size, value.size());
+    const hdf5::datatype type = fixed_string_type(size);
+    const hsize_t count = values.size();
+    const hdf5::dataspace space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr));
+    hdf5::check(space.get(), "creating a dataspace");
+    const hdf5::attribute attribute = replace_attribute(object, name, type.get(), space.get());
+    std::string packed(size * values.size(), '\0');
+    for (std::size_t k = 0; k < values.size(); ++k) packed.replace(k * size, values[k].size(), values[k]);
+    hdf5::check(H5Awrite(attribute.get(), type.get(), packed.data()), "writing attribute " + name);
 }
 
 // A 32-bit integer attribute: scalar (one value) or 1-D.

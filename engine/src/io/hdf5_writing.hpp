@@ -26,6 +26,11 @@ std::pair<std::string, std::string> split_leaf(const std::string& path);
 hdf5::attribute replace_attribute(hid_t object, const std::string& name, hid_t type, hid_t space);
 void write_string_attribute(hid_t object, const std::string& name, const std::string& value);
 void write_string_array_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values);
+// Fixed-length UTF-8 strings (NUL-padded; an array's strings share the longest one's length):
+// what H5MD asks for, and what the checkpoint reader reads without entering HDF5's global heap.
+void write_fixed_string_attribute(hid_t object, const std::string& name, const std::string& value);
+void write_fixed_string_array_attribute(hid_t object, const std::string& name, const std::vector<std::string>& values,
+                                        bool scalar = false);
 void write_int_attribute(hid_t object, const std::string& name, std::span<const int> values, bool scalar);
 void write_string_attributes(hid_t object, const std::map<std::string, std::string>& attributes);
 

@@ -50,12 +50,6 @@ std::string host_name() {
     return name.data();
 }
 
-std::string user_name() {
-    if (const char* user = std::getenv("USER"); user != nullptr && *user != '\0') return user;
-    if (const passwd* entry = ::getpwuid(::geteuid()); entry != nullptr && entry->pw_name != nullptr) return entry->pw_name;
-    return "unknown";
-}
-
 std::string utc_now_iso8601() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -72,6 +66,12 @@ std::string working_directory() {
 }
 
 }  // namespace
+
+std::string user_name() {
+    if (const char* user = std::getenv("USER"); user != nullptr && *user != '\0') return user;
+    if (const passwd* entry = ::getpwuid(::geteuid()); entry != nullptr && entry->pw_name != nullptr) return entry->pw_name;
+    return "unknown";
+}
 
 std::map<std::string, std::string> build_provenance() {
     return {{"version", git_describe()},

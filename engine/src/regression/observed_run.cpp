@@ -62,6 +62,9 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
                  {"wall_seconds", get(run, "wall_seconds")},
                  {"final_state_digest", get(run, "final_state_digest")},
                  {"result_file", file}};
+    // The algorithm of final_state_digest and scenario_fingerprint; results without a tag (and the
+    // entries recorded from them) carry the legacy basis (core/digest.hpp).
+    if (!get(run, digest_algorithm_key).empty()) p[digest_algorithm_key] = get(run, digest_algorithm_key);
     // Runs of a suite also carry the `stokesian run` command that reproduces them alone.
     for (const char* k : {"equivalent_command", "suite"})
         if (!get(invocation, k).empty()) p[k] = get(invocation, k);
@@ -78,15 +81,27 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
     return p;
 }
 
+// The algorithm of the result's digests: its /parameters/run tag; none, the legacy basis.
+digest_algorithm digests_of(const attributes& run, const std::string& file) {
+    const auto tag = run.find(digest_algorithm_key);
+    const std::optional<digest_algorithm> algorithm =
+        digest_algorithm_of(tag == run.end() ? std::nullopt : std::optional<std::string>(tag->second));
+    if (!algorithm)
+        throw input_error(file, std::string("/parameters/run ") + digest_algorithm_key, tag->second,
+                          "names no digest algorithm this stokesian knows (expected '" +
+                              digest_tag(current_digest_algorithm) + "')");
+    return *algorithm;
+}
+
 }  // namespace
 
 // What the scenario is, apart from the run settings the key and the length checks cover: the
 // resolved [physics], [box], [particles] and [observables] tables as toml++ writes them, hashed
-// (FNV-1a, 64 bit). Another box, force, tensor or initial configuration gives another fingerprint.
+// (core/digest.hpp). Another box, force, tensor or initial configuration gives another fingerprint.
 // Keys that a later version added with a default reproducing the earlier behaviour are left out
 // while they hold that default, so references recorded before them stay valid: the explicit
 // lubrication scheme (the only one before physics.lubrication.scheme) ignores max_iterations.
-std::string scenario_fingerprint(const std::string& resolved_configuration) {
+std::string scenario_fingerprint(const std::string& resolved_configuration, digest_algorithm algorithm) {
     std::ostringstream text;
     try {
         toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
@@ -101,14 +116,7 @@ std::string scenario_fingerprint(const std::string& resolved_configuration) {
     } catch (const input_error&) {
         text << resolved_configuration;
     }
-    std::uint64_t h = 1469598103934665603ull;
-    for (const unsigned char c : text.str()) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-    return hex;
+    return text_digest(text.str(), algorithm);
 }
 
 observed_run read_observed_run(const std::filesystem::path& result) {
@@ -142,11 +150,20 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     r.steps = unsigned_value(run, "steps", name);
     r.sample_interval_steps = unsigned_value(run, "sample_interval_steps", name);
     r.status = get(run, "status");
+    r.digests = digests_of(run, name);
     r.final_state_digest = get(run, "final_state_digest");
     r.cuda_fp_profile = get(engine, "cuda_fp_profile");
     r.short_range_forces = has_short_range_forces(get(scenario, "resolved_configuration"));
     r.provenance = provenance_of(build, engine, invocation, run, result.filename().string());
-    r.scenario_fingerprint = scenario_fingerprint(get(scenario, "resolved_configuration"));
+    for (const digest_algorithm a : {digest_algorithm::fnv1a64, digest_algorithm::legacy_fnv1a64}) {
+        run_digests& d = r.by_algorithm[a];
+        d.scenario_fingerprint = scenario_fingerprint(get(scenario, "resolved_configuration"), a);
+        // New results also hold their final state's legacy digest; an old one holds no FNV-1a 64 one.
+        d.final_state = a == r.digests                          ? r.final_state_digest
+                        : a == digest_algorithm::legacy_fnv1a64 ? get(run, "final_state_digest_legacy")
+                                                                : "";
+    }
+    r.scenario_fingerprint = r.by_algorithm.at(r.digests).scenario_fingerprint;
     r.provenance["scenario_fingerprint"] = r.scenario_fingerprint;
     r.provenance["scenario_source_path"] = get(scenario, "source_path");
     if (f.is_group("/parameters/negative_control")) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "stokesian/regression/value_comparison.hpp"
 
@@ -46,6 +47,17 @@ check_row row(const observed_run& run, const std::string& observable, const std:
     return r;
 }
 
+// The run's digests under the algorithm the entry was recorded with: its digest_algorithm tag, or
+// none, the legacy basis (core/digest.hpp); read_reference_file refuses tags it does not know.
+run_digests digests_for(const observed_run& run, const reference_entry& entry) {
+    const auto tag = entry.attributes.find(digest_algorithm_key);
+    const digest_algorithm algorithm =
+        digest_algorithm_of(tag == entry.attributes.end() ? std::nullopt : std::optional<std::string>(tag->second))
+            .value_or(digest_algorithm::legacy_fnv1a64);
+    const auto found = run.by_algorithm.find(algorithm);
+    return found == run.by_algorithm.end() ? run_digests{} : found->second;
+}
+
 double loss_time(const std::map<std::string, observed_value>& values) {
     const auto it = values.find("cycle.lost_periodicity_time");
     return it == values.end() || it->second.values.empty() ? not_a_number : it->second.values.front();
@@ -79,7 +91,7 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
 
     check_row scenario = row(run, "scenario.fingerprint", "exact");
     const auto recorded = entry.attributes.find("scenario_fingerprint");
-    scenario.observed = run.scenario_fingerprint;
+    scenario.observed = digests_for(run, entry).scenario_fingerprint;
     scenario.reference = recorded == entry.attributes.end() ? "(none)" : recorded->second;
     scenario.tolerance = "exact";
     scenario.passed = scenario.observed == scenario.reference;
@@ -128,7 +140,8 @@ run_check check_run(const observed_run& run, reference_library& references) {
     }
     out.entry = entry->key.group_path();
     const auto digest = entry->attributes.find("final_state_digest");
-    out.bitwise_identical = digest != entry->attributes.end() && digest->second == run.final_state_digest;
+    const std::string final_state = digests_for(run, *entry).final_state;
+    out.bitwise_identical = digest != entry->attributes.end() && !final_state.empty() && digest->second == final_state;
     add_run_rows(run, *entry, out);
 
     const run_context context{loss_time(run.observables), loss_time(entry->observables), run.planned_time()};

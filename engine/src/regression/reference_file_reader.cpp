@@ -7,6 +7,7 @@
 
 #include "core/number_text.hpp"
 #include "io/hdf5_handles.hpp"
+#include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/regression/reference_store.hpp"
 
@@ -166,6 +167,10 @@ private:
         e.attributes.erase("sample_interval_steps");
         for (const char* required : {"git_commit", "date", "host", "command", "device_name", "recorded_at"})
             text(a, required, path);
+        const auto tag = e.attributes.find(digest_algorithm_key);
+        if (tag != e.attributes.end() && !digest_algorithm_of(tag->second))
+            fail("entry '" + path + "' attribute " + digest_algorithm_key + " = '" + tag->second +
+                 "' names no digest algorithm this stokesian knows");
         for (const std::string& name : members(group)) e.observables.emplace(name, read_value(group, path, name));
         if (e.observables.empty()) fail("entry '" + path + "' holds no observables");
         set.entries.emplace(path, std::move(e));

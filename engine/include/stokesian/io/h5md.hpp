@@ -3,15 +3,18 @@
 //
 // Layout written by h5md_writer:
 //   /h5md                      attrs version = [1, 1]
-//   /h5md/author               attrs name
+//   /h5md/author               attrs name (--author, $STOKESIAN_AUTHOR or the account: h5md_author)
 //   /h5md/creator              attrs name = "stokesian", version = git describe
+//                              (these and boundary: fixed-length UTF-8 strings, as H5MD 1.1 asks)
 //   /particles/all/box         attrs dimension = 3, boundary = ["periodic"|"none"] x 3;
 //                              element edges/{step,time,value}: value [T, 3] (open boundaries: the
 //                              extent the scenario gives, or 0), step and time hard links to
 //                              position's (MDAnalysis reads edges/value[frame])
 //   /particles/all/{position,image,velocity,force}/{step,time,value}
 //                              value [T, N, 3] (double; image int32), step [T] int64, time [T] double,
-//                              extensible along T, chunked
+//                              extensible along T, chunked; image only with a periodic box, its
+//                              step and time hard links to position's (files written before
+//                              2026-11-26 have separate copies; resume handles both)
 //   /observables/<name>/{step,time,value}
 //                              time series of scalars; with a trajectory they are sampled at the
 //                              trajectory's steps (MDAnalysis reads observables per frame)
@@ -32,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/core/digest.hpp"
 #include "stokesian/core/engine.hpp"
 
 namespace stokesian::io {
@@ -39,7 +43,7 @@ namespace stokesian::io {
 struct h5md_options {
     std::filesystem::path path;  // final name
     bool force = false;          // replace an existing file at `path`
-    std::string author;          // /h5md/author name; empty: $USER or "unknown"
+    std::string author;          // /h5md/author name; empty: h5md_author (io/provenance.hpp) chooses
     bool write_velocity = true;
     bool write_force = true;
     bool write_image = true;     // only used with periodic boxes
@@ -51,10 +55,11 @@ struct box_description {
 };
 
 // Where a resumed run picks up its output (core/run.hpp): the frames written up to the checkpoint
-// and the digest of the last of them (io::trajectory_digest).
+// and the digest of the last of them (io::trajectory_digest, made with `digests`: the checkpoint's).
 struct resume_point {
     std::uint64_t frames = 0;
     std::string last_frame_digest;
+    digest_algorithm digests = current_digest_algorithm;
 };
 
 class h5md_writer {
@@ -91,6 +96,9 @@ public:
     // readable with every frame written so far even if the process is killed afterwards.
     void flush();
     std::uint64_t frames() const;  // trajectory frames in the file
+    // io::trajectory_digest (current algorithm) of the last frame in the file; "" when it has none.
+    // A resumed run's next checkpoint names it (the one it resumed from may use the legacy basis).
+    std::string last_frame_digest() const;
     // Closes the file and renames <path>.partial to <path> (atomically replacing it with force).
     void finish();
     // Closes and deletes <path>.partial: for a run that could not start (nothing worth keeping).
