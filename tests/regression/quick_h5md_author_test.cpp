@@ -65,4 +65,14 @@ TEST_F(RunAuthor, ABadNameIsBadInputAndWritesNothing) {
     EXPECT_NE(variable.err.find("UTF-8"), std::string::npos) << variable.err;
     EXPECT_FALSE(fs::exists(out));
     EXPECT_FALSE(fs::exists(fs::path(out) += ".partial"));
+
+    // A suite says so once, before any run starts.
+    const fs::path results = dir_ / "suite";
+    const auto suite = run_cli({"suite", "run", std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/suites/nightly.toml",
+                                "--backend", "cpu", "--scale", "0.01", "--only", "tetrahedron_f64-f64_dt0.01",
+                                "--output-dir", results.string()});
+    EXPECT_EQ(suite.exit_code, 2) << suite.out << suite.err;
+    EXPECT_EQ(std::count(suite.err.begin(), suite.err.end(), '\n'), 1) << suite.err;
+    EXPECT_NE(suite.err.find("STOKESIAN_AUTHOR"), std::string::npos) << suite.err;
+    EXPECT_FALSE(fs::exists(results));
 }

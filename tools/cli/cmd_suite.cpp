@@ -57,6 +57,7 @@ void write_summary(const std::filesystem::path& path, const regression::suite_ma
 }
 
 int execute(const suite_cli_options& o) {
+    (void)io::h5md_author(std::nullopt);  // a bad $STOKESIAN_AUTHOR is bad input once, before any run
     const regression::suite_manifest manifest = regression::load_suite_manifest(o.manifest);
     regression::suite_options options;
     options.backend = o.backend;
