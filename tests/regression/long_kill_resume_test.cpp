@@ -12,6 +12,7 @@
 // kill lands also depends on the machine's speed). STOKESIAN_KILLS sets the number of kills
 // (default 2000). About 9 minutes on 2 loaded cores (engine/docs/reliability.md has the last count).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -106,9 +107,14 @@ TEST_F(LongKillResume, TwoThousandRandomKillsAllResumeBitwise) {
             if (!difference.empty()) problems.push_back(difference);
             if (!problems.empty()) {
                 const std::lock_guard<std::mutex> lock(failures_mutex);
-                for (const std::string& p : problems)
+                for (const std::string& p : problems) {
                     failures.push_back("trial " + std::to_string(trial) + " (kind " + std::to_string(kind) + ", " +
                                        std::to_string(r.kills) + " kills): " + p);
+                    // At once, with write(2): stdio's locks must not be held while another thread forks.
+                    const std::string line = failures.back() + "\n";
+                    if (::write(2, line.data(), line.size()) < 0) {
+                    }
+                }
                 continue;  // its files stay for a look
             }
             for (const fs::path& f : test_support::companions_of(out)) fs::remove(f);

@@ -154,8 +154,8 @@ run_result run_scenario(const run_request& req) {
         check_same_run(s, *resumed, checkpoint_path);
         // Killed between the output's final rename and the checkpoint's removal: the run is done.
         if (std::optional<run_result> done = completed_run_at(opts.path, s)) {
-            remove_checkpoint(checkpoint_path);
             io::remove_frame_journal(journal_path);
+            remove_checkpoint(checkpoint_path);
             return *done;
         }
         eng = make_engine(config, s.particles);
@@ -389,9 +389,11 @@ run_result run_scenario(const run_request& req) {
     write_provenance(*out, req, *eng, result);
     out->finish();
     if (!result.failed && !stopped) {
-        remove_checkpoint(checkpoint_path);
+        // The journal before the checkpoint: a kill in between leaves the state --resume reports
+        // completed and cleans up (completed_run.hpp), never a journal without its checkpoint.
         journal.reset();
         io::remove_frame_journal(journal_path);
+        remove_checkpoint(checkpoint_path);
         result.checkpoint.clear();
     }
     return result;
