@@ -55,44 +55,6 @@ void read_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<cons
 
 }  // namespace
 
-// Opens dataset `name` of a file being resumed and checks it: type class, rank and sample shape,
-// extensible along the first axis, and at least `frames` samples. Throws std::runtime_error
-// naming `path` otherwise (the caller turns it into one input_error line).
-hdf5::dataset open_samples(hid_t group, const char* name, const std::string& path, H5T_class_t type_class,
-                           std::span<const hsize_t> sample_shape, hsize_t frames) {
-    if (!hdf5::object_exists(group, name)) throw std::runtime_error("no dataset '" + path + "'");
-    hdf5::dataset dataset(hdf5::check(H5Dopen2(group, name, H5P_DEFAULT), "opening " + path));
-    const hdf5::datatype type(hdf5::check(H5Dget_type(dataset.get()), "reading the type of " + path));
-    if (H5Tget_class(type.get()) != type_class)
-        throw std::runtime_error("'" + path + "' has the wrong type (expected " +
-                                 (type_class == H5T_INTEGER ? "integers" : "floating-point numbers") + ")");
-    const hdf5::dataspace space(hdf5::check(H5Dget_space(dataset.get()), "reading the shape of " + path));
-    const int rank = hdf5::check(H5Sget_simple_extent_ndims(space.get()), "reading the shape of " + path);
-    const std::size_t expected_rank = 1 + sample_shape.size();
-    if (rank != static_cast<int>(expected_rank))
-        throw std::runtime_error("'" + path + "' has rank " + std::to_string(rank) + ", expected " +
-                                 std::to_string(expected_rank));
-    std::array<hsize_t, 3> dims{}, max_dims{};
-    hdf5::check(H5Sget_simple_extent_dims(space.get(), dims.data(), max_dims.data()), "reading the shape of " + path);
-    for (std::size_t k = 0; k < sample_shape.size(); ++k)
-        if (dims[k + 1] != sample_shape[k])
-            throw std::runtime_error("'" + path + "' holds samples of another shape (" + std::to_string(dims[k + 1]) +
-                                     " along axis " + std::to_string(k + 1) + ", expected " +
-                                     std::to_string(sample_shape[k]) + ")");
-    if (max_dims[0] != H5S_UNLIMITED) throw std::runtime_error("'" + path + "' is not extensible");
-    if (dims[0] < frames)
-        throw std::runtime_error("'" + path + "' holds " + std::to_string(dims[0]) + " samples, the checkpoint was taken at " +
-                                 std::to_string(frames));
-    return dataset;
-}
-
-// Shrinks a dataset extensible along its first axis to `frames` samples.
-void cut_samples(hid_t dataset, hsize_t frames, std::span<const hsize_t> sample_shape) {
-    std::array<hsize_t, 3> extent{frames, 0, 0};
-    std::copy(sample_shape.begin(), sample_shape.end(), extent.begin() + 1);
-    hdf5::check(H5Dset_extent(dataset, extent.data()), "cutting a dataset back to the checkpoint");
-}
-
 namespace {
 
 // Chunk shape of a [T, N, 3] dataset: enough frames for min_chunk_bytes, or, when one frame
@@ -119,22 +81,6 @@ hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t fi
         std::string("creating dataset ") + name));
 }
 
-bool same_object(hid_t a, hid_t b) {
-#if H5_VERSION_GE(1, 12, 0)
-    H5O_info2_t info_a{}, info_b{};
-    hdf5::check(H5Oget_info3(a, &info_a, H5O_INFO_BASIC), "reading object information");
-    hdf5::check(H5Oget_info3(b, &info_b, H5O_INFO_BASIC), "reading object information");
-    int order = 0;
-    hdf5::check(H5Otoken_cmp(a, &info_a.token, &info_b.token, &order), "comparing objects");
-    return info_a.fileno == info_b.fileno && order == 0;
-#else
-    H5O_info_t info_a{}, info_b{};
-    hdf5::check(H5Oget_info2(a, &info_a, H5O_INFO_BASIC), "reading object information");
-    hdf5::check(H5Oget_info2(b, &info_b, H5O_INFO_BASIC), "reading object information");
-    return info_a.fileno == info_b.fileno && info_a.addr == info_b.addr;
-#endif
-}
-
 particle_element::particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
                                    std::size_t element_bytes, std::size_t particles, const particle_element* time_source)
     : memory_type_(memory_type), sample_shape_{particles, 3}, owns_time_(time_source == nullptr) {
@@ -154,33 +100,6 @@ particle_element::particle_element(hid_t particles_group, const std::string& nam
         time_ = hdf5::dataset(hdf5::check(H5Dopen2(group_.get(), "time", H5P_DEFAULT), "opening " + name + "/time"));
     }
     value_ = create_extensible_dataset(group_.get(), "value", file_type, sample_shape_, value_chunk);
-}
-
-particle_element::particle_element(hid_t particles_group, const std::string& name, hid_t memory_type,
-                                   H5T_class_t type_class, std::size_t particles, hsize_t frames,
-                                   const particle_element* time_source)
-    : memory_type_(memory_type), sample_shape_{particles, 3}, samples_(frames) {
-    const std::string path = "/particles/all/" + name;
-    if (!hdf5::object_exists(particles_group, name)) throw std::runtime_error("no group '" + path + "'");
-    group_ = hdf5::group(hdf5::check(H5Gopen2(particles_group, name.c_str(), H5P_DEFAULT), "opening " + path));
-    step_ = open_samples(group_.get(), "step", path + "/step", H5T_INTEGER, {}, frames);
-    time_ = open_samples(group_.get(), "time", path + "/time", H5T_FLOAT, {}, frames);
-    value_ = open_samples(group_.get(), "value", path + "/value", type_class, sample_shape_, frames);
-    if (time_source != nullptr) {
-        const bool shares_step = same_object(step_.get(), time_source->step_.get());
-        if (shares_step != same_object(time_.get(), time_source->time_.get()))
-            throw std::runtime_error("'" + path + "' shares one of step and time with its source, not both");
-        owns_time_ = !shares_step;
-    }
-}
-
-void particle_element::cut_to(hsize_t frames) {
-    cut_samples(value_.get(), frames, sample_shape_);
-    if (owns_time_) {
-        cut_samples(time_.get(), frames, {});
-        cut_samples(step_.get(), frames, {});
-    }
-    samples_ = frames;
 }
 
 std::int64_t particle_element::step_at(hsize_t index) const {

@@ -19,40 +19,20 @@ inline constexpr hsize_t scalar_chunk_samples = 1024;
 // `sample_shape` is the shape of one sample (empty for step and time).
 void append_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<const hsize_t> sample_shape,
                    const void* data);
-// Opens dataset `name` of a file being resumed and checks it: type class, rank and sample shape,
-// extensible along the first axis, and at least `frames` samples. Throws std::runtime_error
-// naming `path` otherwise (the caller turns it into one input_error line).
-hdf5::dataset open_samples(hid_t group, const char* name, const std::string& path, H5T_class_t type_class,
-                           std::span<const hsize_t> sample_shape, hsize_t frames);
-// Shrinks a dataset extensible along its first axis to `frames` samples.
-void cut_samples(hid_t dataset, hsize_t frames, std::span<const hsize_t> sample_shape);
 // An empty dataset of samples of `sample_shape`, extensible along its first axis, chunked.
 hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t file_type,
                                         std::span<const hsize_t> sample_shape, std::span<const hsize_t> chunk);
 
-// Whether two open objects are one object of one file (two hard links to the same dataset).
-bool same_object(hid_t a, hid_t b);
-
 // One H5MD time-dependent element, particles/all/<name>/{step, time, value}, value [T, N, 3].
 // An element sampled with another (image with position: H5MD 1.1 asks for it) shares its step and
-// time: they are hard links to the other's datasets, which only the other grows and cuts.
+// time: they are hard links to the other's datasets, which only the other grows.
 class particle_element {
 public:
     // Creates the element in a new file; `time_source` non-null: step and time link to its own.
     particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
                      std::size_t element_bytes, std::size_t particles, const particle_element* time_source = nullptr);
 
-    // Opens the element of a file being resumed after checking its shape (at least `frames`
-    // samples of [N, 3], of the expected type class); cut_to() then discards what follows them.
-    // Its step and time are shared when they are `time_source`'s datasets (files written before
-    // the hard links have the element's own).
-    particle_element(hid_t particles_group, const std::string& name, hid_t memory_type, H5T_class_t type_class,
-                     std::size_t particles, hsize_t frames, const particle_element* time_source = nullptr);
-
-    void cut_to(hsize_t frames);
-
-    // Step, time and values of sample `index` (for the check that a resumed file is the one the
-    // checkpoint was written with).
+    // Step, time and values of sample `index` (h5md_writer::last_frame_digest).
     std::int64_t step_at(hsize_t index) const;
     double time_at(hsize_t index) const;
     std::vector<double> values_at(hsize_t index) const;

@@ -5,7 +5,8 @@
 // header with its creation and modification times).
 //
 // Crash safety: everything is written to "<path>.partial", which finish() closes, fsyncs and
-// renames onto <path>; a run that dies leaves only the .partial file behind.
+// renames onto <path>; a run that dies leaves only the .partial file behind. A resumed run builds
+// a fresh file beside it and replaces it (replace_partial); it never reopens one.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -19,7 +20,6 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "io/global_heap_check.hpp"
 #include "io/h5md_elements.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_writing.hpp"
@@ -70,6 +70,7 @@ void check_output_path(const fs::path& path, const fs::path& partial, bool force
 struct h5md_writer::impl {
     fs::path final_path;
     fs::path partial_path;
+    fs::path writing_path;  // the name the open file has: partial_path, or the rebuild name until replace_partial()
     bool force = false;
     std::size_t particles = 0;
     bool periodic = false;
@@ -93,42 +94,27 @@ struct h5md_writer::impl {
         force_element.reset();
     }
 
-    // The elements of a partial output written by the run a checkpoint belongs to: shapes checked,
-    // the last checkpointed frame compared with the checkpoint's digest, everything after it
-    // discarded, and the end-of-run groups (written when an interrupted run closed its file)
-    // removed, so the resumed run writes them afresh.
-    void reopen(const h5md_options& options, const box_description& box, const resume_point& resume) {
-        const hsize_t kept = resume.frames;
-        if (!hdf5::object_exists(file.get(), "/h5md")) throw std::runtime_error("not an H5MD file (no /h5md group)");
-        if (!hdf5::object_exists(file.get(), "/particles/all"))
-            throw std::runtime_error("no group '/particles/all'");
-        const hdf5::group all(hdf5::check(H5Gopen2(file.get(), "/particles/all", H5P_DEFAULT), "opening /particles/all"));
-        position.emplace(all.get(), "position", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
-        const std::array<hsize_t, 1> edge_shape{3};
-        if (!hdf5::object_exists(all.get(), "box/edges")) throw std::runtime_error("no group '/particles/all/box/edges'");
-        const hdf5::group edges_group(hdf5::check(H5Gopen2(all.get(), "box/edges", H5P_DEFAULT), "opening box/edges"));
-        edges_value = open_samples(edges_group.get(), "value", "/particles/all/box/edges/value", H5T_FLOAT, edge_shape, kept);
-        if (box.periodic && options.write_image)
-            image.emplace(all.get(), "image", H5T_NATIVE_INT, H5T_INTEGER, particles, kept, &*position);
-        if (options.write_velocity)
-            velocity.emplace(all.get(), "velocity", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
-        if (options.write_force)
-            force_element.emplace(all.get(), "force", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
-
-        if (kept > 0) {
-            if (frame_digest(kept - 1, resume.digests) != resume.last_frame_digest)
-                throw std::runtime_error("frame " + std::to_string(kept - 1) +
-                                         " differs from the one the checkpoint recorded (another run's output?)");
+    // Creates the file at writing_path with the header; on failure nothing is left there.
+    void create(const h5md_options& options, const std::string& author_name, const box_description& box) {
+        try {
+            hdf5::property_list fcpl(hdf5::check(H5Pcreate(H5P_FILE_CREATE), "creating a file property list"));
+            // The root group is created with the file: no time stamps on it either.
+            hdf5::check(H5Pset_obj_track_times(fcpl.get(), 0), "switching off root group time stamps");
+            hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
+            // H5Fclose then fails if anything is still open: finish() relies on it to prove that all
+            // objects were closed and written before the rename.
+            hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
+            file = hdf5::file(hdf5::check(H5Fcreate(writing_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
+                                          "creating " + writing_path.string()));
+            write_header(options, author_name, box);
+        } catch (...) {
+            // Not a usable output: take the half-made file away again.
+            close_objects();
+            file.reset();
+            std::error_code ignored;
+            fs::remove(writing_path, ignored);
+            throw;
         }
-        position->cut_to(kept);  // and with it box/edges' and (in files since the hard links) image's step and time
-        cut_samples(edges_value.get(), kept, edge_shape);
-        if (image) image->cut_to(kept);
-        if (velocity) velocity->cut_to(kept);
-        if (force_element) force_element->cut_to(kept);
-        frames = kept;
-        for (const char* group : {"/observables", "/analysis", "/parameters"})
-            if (hdf5::object_exists(file.get(), group))
-                hdf5::check(H5Ldelete(file.get(), group, H5P_DEFAULT), std::string("removing ") + group);
     }
 
     // trajectory_digest of frame `index` as the file holds it.
@@ -194,66 +180,44 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
     const std::string author = h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author));
     check_output_path(impl_->final_path, impl_->partial_path, options.force);
 
-    try {
-        hdf5::property_list fcpl(hdf5::check(H5Pcreate(H5P_FILE_CREATE), "creating a file property list"));
-        // The root group is created with the file: no time stamps on it either.
-        hdf5::check(H5Pset_obj_track_times(fcpl.get(), 0), "switching off root group time stamps");
-        hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
-        // H5Fclose then fails if anything is still open: finish() relies on it to prove that all
-        // objects were closed and written before the rename.
-        hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
-        impl_->file = hdf5::file(hdf5::check(
-            H5Fcreate(impl_->partial_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
-            "creating " + impl_->partial_path.string()));
-        impl_->write_header(options, author, box);
-    } catch (...) {
-        // Not a usable output: take the half-made file away again.
-        impl_->close_objects();
-        impl_->file.reset();
-        std::error_code ignored;
-        fs::remove(impl_->partial_path, ignored);
-        throw;
-    }
+    impl_->writing_path = impl_->partial_path;
+    impl_->create(options, author, box);
 }
 
 h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box,
-                         const resume_point& resume)
+                         rebuild_tag)
     : impl_(std::make_unique<impl>()) {
     const hdf5::error_silencer quiet;
     if (particles == 0) throw std::invalid_argument("h5md_writer: a trajectory needs at least one particle");
     impl_->final_path = options.path;
     impl_->partial_path = fs::path(options.path) += ".partial";
+    impl_->writing_path = fs::path(options.path) += ".partial.rebuild";
     impl_->force = options.force;
     impl_->particles = particles;
     impl_->periodic = box.periodic;
-    impl_->edges = box.edges;
-    const std::string name = impl_->partial_path.string();
+    const std::string author = h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author));
     std::error_code error;
-    if (!fs::is_regular_file(impl_->partial_path, error))
-        throw input_error(name, "", "", "cannot resume: the partial output of the interrupted run is missing");
-    if (H5Fis_hdf5(impl_->partial_path.c_str()) <= 0) {
-        hdf5::last_error();
-        throw input_error(name, "", "", "cannot resume: not a readable HDF5 file (damaged partial output)");
-    }
-    // Removing the end-of-run groups frees their strings in the global heap, which HDF5 1.10
-    // cannot parse when damaged without looping forever (global_heap_check.hpp).
-    if (const auto problem = damaged_global_heap(impl_->partial_path))
-        throw input_error(name, "", "", "cannot resume: " + *problem + " (damaged partial output)");
+    fs::remove(impl_->writing_path, error);  // what a failed or killed resume left
+    if (error)
+        throw input_error(impl_->writing_path.string(), "", "", "cannot remove what an earlier resume left: " + error.message());
     try {
-        hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
-        hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
-        impl_->file = hdf5::file(hdf5::check(H5Fopen(impl_->partial_path.c_str(), H5F_ACC_RDWR, fapl.get()),
-                                             "opening the partial output"));
-        impl_->reopen(options, box, resume);
-    } catch (const input_error&) {
-        impl_->close_objects();
-        impl_->file.reset();
-        throw;
-    } catch (const std::exception& e) {
-        impl_->close_objects();
-        impl_->file.reset();
-        throw input_error(name, "", "", std::string("cannot resume: ") + e.what());
+        impl_->create(options, author, box);
+    } catch (const std::runtime_error& e) {
+        throw input_error(impl_->writing_path.string(), "", "", std::string("cannot resume: ") + e.what());
     }
+}
+
+void h5md_writer::replace_partial() {
+    impl_->require_open("replace_partial");
+    if (impl_->writing_path == impl_->partial_path) throw std::logic_error("h5md_writer::replace_partial: not rebuilding");
+    flush();
+    std::error_code error;
+    fs::rename(impl_->writing_path, impl_->partial_path, error);
+    if (error)
+        throw std::runtime_error("cannot rename '" + impl_->writing_path.string() + "' to '" + impl_->partial_path.string() +
+                                 "': " + error.message());
+    sync_to_disk(directory_of(impl_->partial_path), true);
+    impl_->writing_path = impl_->partial_path;
 }
 
 h5md_writer::~h5md_writer() {
@@ -343,8 +307,8 @@ void h5md_writer::write_result(const std::string& name, double value,
 void h5md_writer::flush() {
     impl_->require_open("flush");
     const hdf5::error_silencer quiet;
-    hdf5::check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "flushing " + impl_->partial_path.string());
-    sync_to_disk(impl_->partial_path, false);
+    hdf5::check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "flushing " + impl_->writing_path.string());
+    sync_to_disk(impl_->writing_path, false);
 }
 
 std::uint64_t h5md_writer::frames() const { return impl_->frames; }
@@ -356,6 +320,7 @@ std::string h5md_writer::last_frame_digest() const {
 
 void h5md_writer::finish() {
     impl_->require_open("finish");
+    if (impl_->writing_path != impl_->partial_path) throw std::logic_error("h5md_writer::finish before replace_partial()");
     const hdf5::error_silencer quiet;
     impl_->close_objects();
     // With H5F_CLOSE_SEMI this fails if any object were still open, i.e. possibly unwritten.
@@ -382,7 +347,7 @@ void h5md_writer::abandon() noexcept {
     impl_->file.reset();
     impl_->finished = true;
     std::error_code ignored;
-    fs::remove(impl_->partial_path, ignored);
+    fs::remove(impl_->writing_path, ignored);
 }
 
 const std::filesystem::path& h5md_writer::partial_path() const { return impl_->partial_path; }
