@@ -23,6 +23,7 @@
 #include "core/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "stokesian/core/safe_name.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/physics/mobility.hpp"
@@ -714,6 +715,9 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
     if (!name) check.fail_missing("scenario.name", "a non-empty string");
     s.name = check.string(*name, "a non-empty string");
     if (s.name.empty()) check.fail(*name, "expected a non-empty string");
+    // The name becomes the default output's file name (stokesian/core/safe_name.hpp).
+    if (const std::string why = unsafe_name_reason(s.name); !why.empty())
+        check.fail(name->key, quoted_printable(s.name), "not a safe file name: " + why);
     s.description = head.string("description").value_or("");
     if (case_table != nullptr) {
         if (const toml::node* d = case_table->get("description")) {
@@ -788,7 +792,12 @@ scenario parse_scenario(const std::string& text, const std::string& origin, cons
         check.fail("", "", "case '" + case_name + "' was requested, but the file defines no [cases]");
 
     std::vector<std::string> names;
-    for (const auto& c : cases) names.push_back(c.first);
+    for (const auto& c : cases) {
+        // A case name becomes part of the default output's file name (stokesian/core/safe_name.hpp).
+        if (const std::string why = unsafe_name_reason(c.first); !why.empty())
+            check.fail("cases", quoted_printable(c.first), "a case name must be a safe file name: " + why);
+        names.push_back(c.first);
+    }
     std::string selected = case_name;
     if (selected.empty() && !cases.empty()) selected = cases.front().first;
     if (!selected.empty() && std::find(names.begin(), names.end(), selected) == names.end())
