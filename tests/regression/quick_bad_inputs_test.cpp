@@ -135,7 +135,8 @@ TEST_F(BadInputs, UnusableOutputPathsAreOneLineExitTwoAndNothingIsOverwritten) {
         {work().string(), "is a directory, expected an output file name"},
         {(work() / "missing" / "t.h5").string(), "does not exist"},
         {(a_file / "t.h5").string(), "is not a directory"},
-        {"/proc/stokesian_test_output.h5", "cannot create '/proc/stokesian_test_output.h5.partial'"},
+        // The run's lock file is the first file a run creates (io/file_lock.hpp).
+        {"/proc/stokesian_test_output.h5", "cannot create the lock file '/proc/stokesian_test_output.h5.lock'"},
         {checkpoint_directory.string(), "is a directory"},
         {stale.string(), "an interrupted run left this checkpoint: continue it with `stokesian run --resume"},
     };

@@ -26,6 +26,7 @@ struct run_options {
     std::optional<std::uint64_t> steps;
     std::optional<unsigned> threads;
     bool force = false, json = false, no_trajectory = false;
+    bool output_given = false;  // -o '' is an error, not the default name
 };
 
 // Command-line values override the scenario's; the result is validated like a scenario file.
@@ -103,7 +104,7 @@ int execute(const run_options& o, int argc, char** argv) {
     run_request req;
     req.scenario_ = s;
     req.output.path = !o.resume.empty()  ? resume_output
-                      : o.output.empty() ? std::filesystem::path(default_output(s))
+                      : !o.output_given  ? std::filesystem::path(default_output(s))
                                          : std::filesystem::path(o.output);
     req.output.force = o.force;
     req.resume = !o.resume.empty();
@@ -195,12 +196,15 @@ action register_run(CLI::App& app) {
                     "checkpoint every TAU of simulated time (a multiple of dt; overrides run.checkpoint_every)");
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
                     "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
-    cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
+    auto* output = cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
     cmd->add_flag("--force", o->force, "replace an existing output file");
     cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");
     cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
     // argc/argv for provenance are captured by main through the global below.
-    return [o] { return execute(*o, invocation_argc(), invocation_argv()); };
+    return [o, output] {
+        o->output_given = output->count() > 0;
+        return execute(*o, invocation_argc(), invocation_argv());
+    };
 }
 
 }  // namespace stokesian::cli

@@ -10,6 +10,7 @@
 #include "core/blow_up.hpp"
 #include "core/number_text.hpp"
 #include "core/run_files.hpp"
+#include "core/run_output_claim.hpp"
 #include "core/run_record.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
@@ -122,6 +123,8 @@ run_result run_scenario(const run_request& req) {
     if (!s.run.write_trajectory) opts.write_velocity = opts.write_force = false;
     const io::box_description box{s.system.box.periodic, s.system.box.edges};
     const fs::path checkpoint_path = io::checkpoint_path_for(opts.path);
+    // Held to the end: no other run touches this output, its partial or its checkpoint.
+    const io::file_lock output_lock = claim_run_output(opts.path, opts.force, req.resume);
 
     std::unique_ptr<io::h5md_writer> out;
     std::unique_ptr<engine> eng;

@@ -26,6 +26,7 @@
 #include "stokesian/core/version.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/output_target.hpp"
 
 namespace stokesian::io {
 
@@ -211,18 +212,10 @@ private:
 void check_output_path(const fs::path& path, const fs::path& partial, bool force) {
     const std::string name = path.string();
     std::error_code error;
-    const fs::file_status status = fs::status(path, error);
-    if (fs::is_directory(status)) throw input_error(name, "", "", "is a directory, expected an output file name");
-    if (fs::exists(status) && !force) throw input_error(name, "", "", "output file exists; use --force to replace it");
+    check_output_target(path, force);
 
-    const fs::path directory = directory_of(path);
-    const fs::file_status directory_status = fs::status(directory, error);
-    if (!fs::exists(directory_status))
-        throw input_error(name, "", "", "directory '" + directory.string() + "' does not exist");
-    if (!fs::is_directory(directory_status))
-        throw input_error(name, "", "", "'" + directory.string() + "' is not a directory");
-
-    // A stale .partial is the remains of an interrupted run: it may go.
+    // A stale .partial is the remains of an interrupted run: it may go (a live run's is protected
+    // by its lock, which run_scenario holds before it gets here: core/run_output_claim.hpp).
     fs::remove(partial, error);
     if (error) throw input_error(name, "", "", "cannot remove stale '" + partial.string() + "': " + error.message());
     // Probing with open(2) gives the real reason (permissions, read-only file system, ...),

@@ -1,0 +1,16 @@
+// Output names and the run's lock (run_output_claim.hpp).
+#include "core/run_output_claim.hpp"
+
+#include "stokesian/io/output_target.hpp"
+
+namespace stokesian {
+
+io::file_lock claim_run_output(const std::filesystem::path& output, bool force, bool resume) {
+    std::error_code error;
+    const std::filesystem::path partial = std::filesystem::path(output) += ".partial";
+    const bool interrupted_file_at_output = resume && !std::filesystem::exists(partial, error);
+    io::check_output_target(output, force || interrupted_file_at_output);
+    return io::lock_run_output(output);
+}
+
+}  // namespace stokesian
