@@ -3,10 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <sstream>
 
 #include "json.hpp"
-#include "stokesian/core/errors.hpp"
 
 namespace stokesian::cli {
 
@@ -18,12 +17,6 @@ using regression::run_check;
 std::string fit(const std::string& text, std::size_t width) {
     if (text.size() <= width) return text + std::string(width - text.size(), ' ');
     return text.substr(0, width - 1) + "~";
-}
-
-std::ofstream open_for_writing(const std::filesystem::path& path) {
-    std::ofstream out(path);
-    if (!out) throw input_error(path.string(), "", "", "cannot write this file");
-    return out;
 }
 
 std::string xml_escaped(const std::string& text) {
@@ -80,8 +73,8 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
         << (failed ? " (" + std::to_string(runs_failed) + " runs with failures)" : "") << "\n";
 }
 
-void write_check_json(const std::filesystem::path& path, const std::vector<run_check>& checks) {
-    std::ofstream out = open_for_writing(path);
+std::string check_json(const std::vector<run_check>& checks) {
+    std::ostringstream out;
     json_writer j(out);
     std::size_t failed = 0, rows = 0;
     j.begin_object();
@@ -121,10 +114,11 @@ void write_check_json(const std::filesystem::path& path, const std::vector<run_c
     j.field("passed", failed == 0);
     j.end_object();
     out << "\n";
+    return out.str();
 }
 
-void write_check_junit(const std::filesystem::path& path, const std::vector<run_check>& checks) {
-    std::ofstream out = open_for_writing(path);
+std::string check_junit(const std::vector<run_check>& checks) {
+    std::ostringstream out;
     std::size_t tests = 0, failed = 0;
     for (const run_check& c : checks) {
         tests += c.rows.size();
@@ -151,6 +145,7 @@ void write_check_junit(const std::filesystem::path& path, const std::vector<run_
         out << "  </testsuite>\n";
     }
     out << "</testsuites>\n";
+    return out.str();
 }
 
 }  // namespace stokesian::cli

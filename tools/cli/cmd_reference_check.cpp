@@ -5,6 +5,7 @@
 
 #include "check_report.hpp"
 #include "reference_commands.hpp"
+#include "secondary_output.hpp"
 #include "stokesian/regression/reference_check.hpp"
 
 namespace stokesian::cli {
@@ -15,19 +16,24 @@ struct check_options {
     std::vector<std::string> results;
     std::string reference_dir = "reference_data";
     std::string json, junit;
+    bool force = false;
 };
 
 int execute(const check_options& o) {
     // Read everything first: a bad result or reference file stops with exit status 2 before any table.
     std::vector<regression::observed_run> runs;
     for (const std::string& path : o.results) runs.push_back(regression::read_observed_run(path));
+    // Neither report may replace a file this command reads, a result or a reference file.
+    std::vector<std::filesystem::path> inputs(o.results.begin(), o.results.end());
+    for (const auto& run : runs) inputs.push_back(std::filesystem::path(o.reference_dir) / run.key.file_name());
+    const secondary_output json(o.json, o.force, inputs, "--json"), junit(o.junit, o.force, inputs, "--junit");
     regression::reference_library references(o.reference_dir);
     std::vector<regression::run_check> checks;
     for (const auto& run : runs) checks.push_back(regression::check_run(run, references));
 
     print_check_table(std::cout, checks);
-    if (!o.json.empty()) write_check_json(o.json, checks);
-    if (!o.junit.empty()) write_check_junit(o.junit, checks);
+    if (json) json.write(check_json(checks));
+    if (junit) junit.write(check_junit(checks));
     for (const auto& c : checks)
         if (!c.passed()) return 1;
     return 0;
@@ -42,6 +48,7 @@ action register_reference_check(CLI::App& reference) {
     cmd->add_option("--reference-dir", o->reference_dir, "directory of <scenario>.h5 reference files (default reference_data)");
     cmd->add_option("--json", o->json, "also write the checks as JSON to this file");
     cmd->add_option("--junit", o->junit, "also write JUnit XML (one testcase per run and observable) to this file");
+    cmd->add_flag("--force", o->force, "replace existing --json/--junit files");
     return [o] { return execute(*o); };
 }
 

@@ -7,13 +7,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "commands.hpp"
 #include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
@@ -165,11 +165,8 @@ std::vector<std::string> figures_in(const fs::path& dir) {
     return out;
 }
 
-void write_text(const fs::path& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + path.string());
-}
+// The study's own files, in a folder checked empty (or replaced with --force) before it started.
+void write_text(const fs::path& path, const std::string& text) { io::write_file_atomically(path, text); }
 
 int execute(const study_cli_options& o) {
     study::study_settings s = settings_from(o);
