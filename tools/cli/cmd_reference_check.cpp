@@ -1,6 +1,7 @@
-// `stokesian reference check RESULT.h5... --reference-dir DIR [--json FILE] [--junit FILE]`:
+// `stokesian reference check RESULT.h5... --reference-dir DIR [--json FILE] [--junit FILE] [--force]`:
 // every result against its reference entry. Exit status 0 when every check passes, 1 when any
-// fails (a missing entry included), 2 for bad input (an unreadable result or reference file).
+// fails (a missing entry included), 2 for bad input (an unreadable result or reference file, a
+// --json/--junit file that exists without --force or is one of the files read, a failed write).
 #include <iostream>
 
 #include "check_report.hpp"

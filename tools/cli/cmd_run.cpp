@@ -10,6 +10,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "stokesian/io/file_lock.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "terminal.hpp"
 
@@ -87,6 +88,7 @@ scenario scenario_to_resume(const run_options& o, const std::filesystem::path& o
         throw input_error("command line", "--output", o.output, "--resume " + o.resume + " names the output already");
     if (!o.scenario_path.empty()) return load_scenario(o.scenario_path, o.case_name);
     if (!o.case_name.empty()) throw input_error("command line", "--case", o.case_name, "--case needs the SCENARIO file");
+    io::lock_run_output(output);  // a live run's output: say so, not that its checkpoint is missing
     const std::filesystem::path checkpoint = io::checkpoint_path_for(output);
     if (!std::filesystem::exists(checkpoint))
         throw input_error(checkpoint.string(), "", "", "no checkpoint to resume from (the run completed, or stopped "
