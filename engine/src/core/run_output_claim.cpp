@@ -9,7 +9,9 @@ io::file_lock claim_run_output(const std::filesystem::path& output, bool force, 
     std::error_code error;
     const std::filesystem::path partial = std::filesystem::path(output) += ".partial";
     const bool interrupted_file_at_output = resume && !std::filesystem::exists(partial, error);
-    io::check_output_target(output, force || interrupted_file_at_output);
+    // A fresh run meets an existing output later, after the checkpoint check, whose message tells
+    // how to continue an interrupted run (run_files.hpp); here only what no --force allows.
+    io::check_output_target(output, force || interrupted_file_at_output || !resume);
     return io::lock_run_output(output);
 }
 

@@ -10,10 +10,10 @@
 namespace stokesian {
 
 // Throws input_error (exit status 2) for an output name no run may write (empty, a directory, a
-// device or FIFO, a missing directory), for an existing file at the output without `force` (on
-// resume only where the interrupted run's partial output is there too: without it, the file at
-// the output is the interrupted run's own, which the resume takes back), and when another run
-// holds the lock.
+// device or FIFO, a missing directory), on resume for an existing file at the output without
+// `force` where the interrupted run's partial output is there too (without it, the file at the
+// output is the interrupted run's own, which the resume takes back; a fresh run's existing output
+// is refused by the writer), and when another run holds the lock.
 io::file_lock claim_run_output(const std::filesystem::path& output, bool force, bool resume);
 
 }  // namespace stokesian
