@@ -64,8 +64,10 @@ private:
     template <class Ops>
     void integrate_step(Ops& ops);
     void advance_uninterruptible(std::uint64_t steps);
-    // Throws step_interrupted when config_.interrupt is raised (once per target particle's HI sum).
+    // Throws step_interrupted when config_.interrupt is raised and interruptible_ (checked once per
+    // target particle's HI sum).
     void check_interrupt() const;
+    bool step_worth_interrupting() const;
     void refresh_working_positions();
     // velocity <- mu force (the selected HI loop); velocity must not alias force.
     void apply_mobility(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
@@ -109,7 +111,8 @@ private:
     std::vector<double> dot_partials_;
     lubrication_solver_statistics solver_statistics_;
 
-    engine_state committed_;  // with config_.interrupt: the state when advance() began, to go back to
+    bool interruptible_ = false;  // config_.interrupt is set and a step may be long
+    engine_state committed_;      // when interruptible_: the state when advance() began, to go back to
     neighbour_list neighbours_;
     thread_pool pool_;
     std::uint64_t step_ = 0;
