@@ -113,6 +113,7 @@ private:
 
     bool interruptible_ = false;  // config_.interrupt is set and a step may be long
     engine_state committed_;      // when interruptible_: the state when advance() began, to go back to
+    lubrication_solver_statistics committed_statistics_;  // and the solver's statistics then
     neighbour_list neighbours_;
     thread_pool pool_;
     std::uint64_t step_ = 0;

@@ -64,10 +64,12 @@ template <class Policy>
 void cpu_engine<Policy>::advance(std::uint64_t steps) {
     if (!interruptible_) return advance_uninterruptible(steps);
     save_state(committed_);
+    committed_statistics_ = solver_statistics_;
     try {
         advance_uninterruptible(steps);
     } catch (const step_interrupted&) {
         restore_state(committed_);
+        solver_statistics_ = committed_statistics_;  // restore_state starts them afresh (a resume)
         throw;
     }
 }
