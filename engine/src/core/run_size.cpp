@@ -86,7 +86,8 @@ run_size_estimate estimate_run_size(const engine_config& config, const initial_s
     e.available_bytes = available_memory_bytes();
     if (e.particles <= run_size_min_particles) return e;
 
-    // One Euler step with explicit lubrication is exactly one velocity evaluation.
+    // One Euler step with explicit lubrication is exactly one velocity evaluation. (Backend "auto"
+    // without a device prints make_engine's CPU notice here and again for the run.)
     engine_config probe = config;
     probe.integrator = integrator_kind::euler;
     probe.system.lubrication.scheme = lubrication_scheme::explicit_update;
