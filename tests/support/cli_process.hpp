@@ -5,11 +5,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace stokesian::test_support {
@@ -84,6 +86,16 @@ inline cli_outcome run_cli(const std::vector<std::string>& args,
                            const std::filesystem::path& capture_dir = std::filesystem::temp_directory_path()) {
     cli_process p(args, capture_dir);
     return p.wait();
+}
+
+// Waits until `path` exists (a child's output appearing); false after `limit`.
+inline bool wait_for_file(const std::filesystem::path& path, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (!std::filesystem::exists(path)) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
 }
 
 }  // namespace stokesian::test_support

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "json.hpp"
+#include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
@@ -24,6 +25,7 @@ struct run_options {
     std::string backend, precision, hi_kernel, integrator, output;
     std::string resume;
     std::optional<double> dt, time, sample_every, checkpoint_every, checkpoint_wall;
+    double first_step_limit = default_first_step_limit_seconds;
     std::optional<std::uint64_t> steps;
     std::optional<unsigned> threads;
     bool force = false, json = false, no_trajectory = false;
@@ -122,7 +124,17 @@ int execute(const run_options& o, int argc, char** argv) {
     progress_line progress;
     req.on_progress = [&](const run_progress& p) { progress.update(p); };
 
-    const run_result r = run_scenario(req);
+    run_result r;
+    try {
+        guard_run_size(s, req.threads, req.stop_signal, o.first_step_limit, o.force);
+        r = run_scenario(req);
+    } catch (const step_interrupted& e) {
+        // Only before the first step (the initial velocities): later the run stops at its last
+        // complete step and writes a checkpoint.
+        std::fprintf(stderr, "stokesian: interrupted by signal %d before the first step; %s\n", e.signal(),
+                     req.resume ? "the checkpoint and the partial output are unchanged" : "no output written");
+        return 128 + e.signal();
+    }
     progress.finish();
 
     if (o.json) {
@@ -198,8 +210,14 @@ action register_run(CLI::App& app) {
                     "checkpoint every TAU of simulated time (a multiple of dt; overrides run.checkpoint_every)");
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
                     "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
+    cmd->add_option("--first-step-limit", o->first_step_limit,
+                    "refuse (without --force) a system above 4096 particles whose first step is estimated to end "
+                    "after SECONDS (default 3600)")
+        ->check(CLI::PositiveNumber);
     auto* output = cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
-    cmd->add_flag("--force", o->force, "replace an existing output file");
+    cmd->add_flag("--force", o->force,
+                  "replace an existing output file; run a system whose first step is estimated to exceed "
+                  "--first-step-limit or the available memory");
     cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");
     cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
     // argc/argv for provenance are captured by main through the global below.

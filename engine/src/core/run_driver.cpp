@@ -119,6 +119,7 @@ run_result run_scenario(const run_request& req) {
     validate_run_settings(s.run, s.source_path.string());
     engine_config config = make_engine_config(s);
     config.threads = req.threads;
+    config.interrupt = req.stop_signal;  // a signal abandons a long step (engine/docs/reliability.md)
     io::h5md_options opts = req.output;
     if (!s.run.write_trajectory) opts.write_velocity = opts.write_force = false;
     const io::box_description box{s.system.box.periodic, s.system.box.edges};
@@ -263,6 +264,7 @@ run_result run_scenario(const run_request& req) {
         if (samples == 0) chunk = std::min(chunk, interval - done % interval);
         else chunk = samples * interval;
         const auto t0 = clock::now();
+        bool abandoned = false;  // a signal inside a step: the engine went back to a complete step
         try {
             if (samples > 0) eng->advance_sampled(samples, interval, batch);
             else eng->advance(chunk);
@@ -273,14 +275,20 @@ run_result run_scenario(const run_request& req) {
             if (blow_up.empty()) done = eng->step();
             solver_failure = e.what();
             break;
+        } catch (const step_interrupted&) {
+            if (samples > 0) consume_batch();
+            if (blow_up.empty()) done = eng->step();
+            abandoned = true;
         }
-        const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
-        if (dt_wall > 0.0) steps_per_second = double(chunk) / dt_wall;
-        if (samples > 0) {
-            consume_batch();
-        } else {
-            done += chunk;
-            if (done % interval == 0 || done == total) take_sample();
+        if (!abandoned) {
+            const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
+            if (dt_wall > 0.0) steps_per_second = double(chunk) / dt_wall;
+            if (samples > 0) {
+                consume_batch();
+            } else {
+                done += chunk;
+                if (done % interval == 0 || done == total) take_sample();
+            }
         }
         const auto now = clock::now();
         if (req.on_progress && (now - last_report > std::chrono::milliseconds(250) || done == total)) {
