@@ -146,6 +146,9 @@ private:
                          {{"meaning", "p-value of the lack-of-fit F test of the chosen degree; NaN: too few cycles to test"}});
         out.write_result(trend + "residual_runs_p", fit.residual_runs_p,
                          {{"meaning", "p-value of the runs test of the residual signs (independent errors); NaN: < 10 cycles"}});
+        out.write_result(trend + "interval_widening", fit.interval_widening,
+                         {{"meaning", "factor sqrt((1 + rho)/(1 - rho)) on the standard errors where the residuals are "
+                                      "positively correlated (lag-1 correlation rho), else 1"}});
         out.write_result(trend + "at_first_cycle", fit.first.value, {{"meaning", "the trend at cycle 0"}});
         out.write_result(trend + "at_first_cycle_ci95_half_width", fit.first.ci95_half_width,
                          {{"meaning", "95% half-width, Student t with cycles - degree - 1 degrees of freedom"}});

@@ -68,7 +68,7 @@ line_fit fit_line(std::span<const double> x, std::span<const double> y) {
     return fit;
 }
 
-double sign_runs_p(std::span<const double> residuals) {
+double sign_runs_z(std::span<const double> residuals) {
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
     double positive = 0.0, negative = 0.0, runs = 0.0;
     int previous = 0;
@@ -84,7 +84,7 @@ double sign_runs_p(std::span<const double> residuals) {
     const double mean = 2.0 * positive * negative / n + 1.0;
     const double variance = (mean - 1.0) * (mean - 2.0) / (n - 1.0);
     if (!(variance > 0.0)) return nan;
-    return std::erfc(std::fabs(runs - mean) / std::sqrt(2.0 * variance));
+    return (runs - mean) / std::sqrt(variance);
 }
 
 double median(std::span<const double> values) {

@@ -93,10 +93,11 @@ interval_estimate functional(const power_basis& b, int d, const std::vector<doub
 struct polynomial_choice {
     power_basis basis;
     int degree = -1;
-    double lack_of_fit_p = nan, runs_p = nan;
+    double lack_of_fit_p = nan, runs_z = nan, runs_p = nan, lag1 = nan;
     bool polynomial_fits = false;  // the lack-of-fit test passed
     trend_validity validity = trend_validity::untested;
     double dof = nan, s = nan;
+    double widening = 1.0;  // factor on the standard errors for correlated residuals
 };
 
 // The lowest degree >= 2 (1 for 3 points) whose lack of fit against the top degree is not significant.
@@ -128,9 +129,25 @@ polynomial_choice choose_polynomial(std::span<const double> x, std::span<const d
     c.s = std::sqrt(c.basis.rss[c.degree] / c.dof);
     // The intervals assume independent errors: a residual pattern the polynomial cannot absorb
     // (alternating amplitudes, a slowly varying sampling error) shows in the runs of their signs.
-    c.runs_p = sign_runs_p(c.basis.residual[c.degree]);
+    c.runs_z = sign_runs_z(c.basis.residual[c.degree]);
+    c.runs_p = std::erfc(std::fabs(c.runs_z) / std::sqrt(2.0));
     if (c.validity != trend_validity::lack_of_fit && c.runs_p < o.significance)
-        c.validity = trend_validity::correlated_residuals;
+        c.validity = c.runs_z < 0.0 ? trend_validity::correlated_residuals : trend_validity::alternating_residuals;
+    const std::vector<double>& r = c.basis.residual[c.degree];
+    double lagged = 0.0;
+    for (std::size_t i = 0; i + 1 < n; ++i) lagged += r[i] * r[i + 1];
+    c.lag1 = c.basis.rss[c.degree] > 0.0 ? lagged / c.basis.rss[c.degree] : 0.0;
+    // Positively correlated errors carry less information than as many independent ones: for
+    // errors e_k = rho e_(k-1) + noise (AR(1)) the variance of a smooth linear estimate grows by
+    // (1 + rho)/(1 - rho) and the effective number of points shrinks by its inverse (for large n).
+    // Applied where the runs test found too few runs and rho > 0; independent errors are left
+    // alone (their rho-hat scatters around 0 by ~1/sqrt(n)). Alternating errors (rho < 0) need no
+    // widening: for smooth estimates they cancel, and the intervals are conservative.
+    if (c.validity == trend_validity::correlated_residuals && c.lag1 > 0.0) {
+        const double rho = std::min(c.lag1, 0.95);
+        c.widening = std::sqrt((1.0 + rho) / (1.0 - rho));
+        c.dof = std::max(1.0, std::floor(c.dof * (1.0 - rho) / (1.0 + rho)));
+    }
     return c;
 }
 
@@ -141,6 +158,7 @@ std::string to_string(trend_validity v) {
         case trend_validity::adequate: return "adequate";
         case trend_validity::lack_of_fit: return "lack of fit";
         case trend_validity::correlated_residuals: return "correlated residuals";
+        case trend_validity::alternating_residuals: return "alternating residuals";
         case trend_validity::untested: return "untested";
     }
     return "?";
@@ -162,7 +180,7 @@ trend_fit fit_trend(std::span<const double> x, std::span<const double> y, const 
     for (const double xi : x) mean_x += xi;
     mean_x /= double(n);
     for (const double xi : x) sxx += (xi - mean_x) * (xi - mean_x);
-    f.mean_slope.standard_error = all.s / std::sqrt(sxx);
+    f.mean_slope.standard_error = all.widening * all.s / std::sqrt(sxx);
     f.mean_slope.ci95_half_width = student_t_quantile(0.975, all.dof) * f.mean_slope.standard_error;
 
     polynomial_choice used = all;
@@ -180,6 +198,8 @@ trend_fit fit_trend(std::span<const double> x, std::span<const double> y, const 
     f.degree = used.degree;
     f.lack_of_fit_p = used.lack_of_fit_p;
     f.residual_runs_p = used.runs_p;
+    f.residual_lag1_correlation = used.lag1;
+    f.interval_widening = used.widening;
     f.validity = used.validity;
     f.residual_standard_deviation = used.s;
     const power_basis& b = used.basis;
@@ -189,8 +209,8 @@ trend_fit fit_trend(std::span<const double> x, std::span<const double> y, const 
         value_at_0[j] = std::pow(t0, j);
         if (j > 0) slope_at_0[j] = j * std::pow(t0, j - 1) / b.scale;
     }
-    f.first = functional(b, used.degree, value_at_0, used.s, used.dof);
-    f.initial_slope = functional(b, used.degree, slope_at_0, used.s, used.dof);
+    f.first = functional(b, used.degree, value_at_0, used.widening * used.s, used.dof);
+    f.initial_slope = functional(b, used.degree, slope_at_0, used.widening * used.s, used.dof);
     return f;
 }
 

@@ -65,7 +65,8 @@ std::string json_string(const std::string& s) {
 std::string json_trend(const trend_fit& t) {
     return "{\"degree\": " + json_number(t.degree < 0 ? NAN : double(t.degree)) + ", \"cycles\": " +
            json_number(double(t.window)) + ", \"lack_of_fit_p\": " + json_number(t.lack_of_fit_p) +
-           ", \"residual_runs_p\": " + json_number(t.residual_runs_p) +
+           ", \"residual_runs_p\": " + json_number(t.residual_runs_p) + ", \"residual_lag1_correlation\": " +
+           json_number(t.residual_lag1_correlation) + ", \"interval_widening\": " + json_number(t.interval_widening) +
            ", \"validity\": " + json_string(to_string(t.validity)) + "}";
 }
 

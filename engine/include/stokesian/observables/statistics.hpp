@@ -27,12 +27,12 @@ double student_t_quantile(double p, double degrees_of_freedom);
 // an F test. f = +inf gives 0.
 double fisher_f_upper_tail(double f, double d1, double d2);
 
-// Wald-Wolfowitz runs test of the signs of residuals (zeros dropped): the two-sided p-value of
-// the number of runs against independent signs, normal approximation (mean 2 n+ n- / n + 1,
-// variance (mean - 1)(mean - 2)/(n - 1)). Too few runs do not alternate enough (a trend or slowly
-// varying error left), too many alternate too much. NaN with fewer than 10 nonzero residuals or
-// all of one sign.
-double sign_runs_p(std::span<const double> residuals);
+// Wald-Wolfowitz runs test of the signs of residuals (zeros dropped): z = (runs - mean) / sd against
+// independent signs, normal approximation (mean 2 n+ n- / n + 1, variance (mean - 1)(mean - 2)/(n - 1));
+// the two-sided p-value is erfc(|z| / sqrt 2). z < 0, too few runs: positively correlated errors or a
+// slowly varying pattern left; z > 0, too many: the signs alternate. NaN with fewer than 10 nonzero
+// residuals or all of one sign.
+double sign_runs_z(std::span<const double> residuals);
 
 // Median of the values (the mean of the two middle ones for an even count); NaN when empty.
 double median(std::span<const double> values);

@@ -34,11 +34,15 @@ struct interval_estimate {
 };
 
 // adequate: the lack-of-fit test passed and the signs of the residuals show no pattern (runs test,
-// statistics.hpp); lack_of_fit: the F test failed at every window; correlated_residuals: the
-// polynomial fits but the residuals are not independent (the intervals assume they are); untested:
-// too few points to test (n < 5), the polynomial is assumed. The last three: intervals not to be trusted.
-enum class trend_validity { adequate, lack_of_fit, correlated_residuals, untested };
-std::string to_string(trend_validity v);  // "adequate", "lack of fit", "correlated residuals", "untested"
+// statistics.hpp); lack_of_fit: the F test failed at every window (intervals not to be trusted);
+// correlated_residuals: the polynomial fits but the residual signs change too seldom (positively
+// correlated errors: the intervals are widened for the lag-1 correlation, an approximation);
+// alternating_residuals: they change too often (a period is the difference of two neighbouring
+// maxima, so independent vertex errors give periods correlated by -1/2; the amplitudes of the two
+// half cycles alternate): smooth estimates average this out, the intervals are conservative;
+// untested: too few points to test (n < 5), the polynomial is assumed.
+enum class trend_validity { adequate, lack_of_fit, correlated_residuals, alternating_residuals, untested };
+std::string to_string(trend_validity v);  // "adequate", "lack of fit", "correlated residuals", "alternating residuals", "untested"
 
 // significance: a test speaks against the model below this p-value. 0.001, not 0.05: the quadratic
 // is what Euler's drift predicts, and a higher degree or a shorter window chosen on weak evidence
@@ -57,6 +61,8 @@ struct trend_fit {
     int degree = -1;          // its degree (1 with 3 points, else >= 2); -1: no fit (< 3 points)
     double lack_of_fit_p = std::numeric_limits<double>::quiet_NaN();  // of that choice; NaN: untested
     double residual_runs_p = std::numeric_limits<double>::quiet_NaN();  // runs test of its residuals; NaN: < 10
+    double residual_lag1_correlation = std::numeric_limits<double>::quiet_NaN();  // rho-hat of its residuals
+    double interval_widening = 1.0;  // sqrt((1 + rho)/(1 - rho)) on the SEs where correlated (rho > 0), else 1
     trend_validity validity = trend_validity::untested;
     double residual_standard_deviation = std::numeric_limits<double>::quiet_NaN();  // over the window
     interval_estimate first;          // the polynomial at x = 0 (the first cycle)
