@@ -23,11 +23,12 @@ std::string pm(double x, double ci, int digits = 6) {
     return std::isfinite(ci) ? num(x, digits) + " ± " + num(ci, 2) : num(x, digits);
 }
 
-// "degree 2 over 38 cycles, p = 0.41" and the verdict (trend_fit.hpp).
-std::string trend_text(const trend_fit& t) {
+// "adequate: degree 2 over 38 cycles, lack-of-fit p = 0.41, runs p = 0.3" (trend_fit.hpp); the
+// amplitudes count half cycles.
+std::string trend_text(const trend_fit& t, const std::string& points) {
     if (t.degree < 0) return "–";
     return to_string(t.validity) + ": degree " + std::to_string(t.degree) + " over " + std::to_string(t.window) +
-           " cycles" + (std::isnan(t.lack_of_fit_p) ? "" : ", lack-of-fit p = " + num(t.lack_of_fit_p, 2)) +
+           " " + points + (std::isnan(t.lack_of_fit_p) ? "" : ", lack-of-fit p = " + num(t.lack_of_fit_p, 2)) +
            (std::isnan(t.residual_runs_p) ? "" : ", runs p = " + num(t.residual_runs_p, 2));
 }
 
@@ -107,8 +108,8 @@ std::string study_markdown(const study_report& r, const std::vector<std::string>
           << num(x.dt) << " | " << (x.completed ? "completed" : x.status) << " | " << x.regular_cycles << " | "
           << pm(x.period_first, x.period_first_ci95, 9) << " | " << num(x.period_mean, 9) << " | "
           << pm(x.period_drift, x.period_drift_ci95) << " | " << pm(x.period_drift_mean, x.period_drift_mean_ci95)
-          << " | " << trend_text(x.period_trend) << " | " << pm(x.amplitude_drift, x.amplitude_drift_ci95) << " | "
-          << trend_text(x.amplitude_trend) << " | "
+          << " | " << trend_text(x.period_trend, "cycles") << " | " << pm(x.amplitude_drift, x.amplitude_drift_ci95) << " | "
+          << trend_text(x.amplitude_trend, "half cycles") << " | "
           << (std::isfinite(x.lost_periodicity_time) ? num(x.lost_periodicity_time) : "periodic") << " | "
           << num(x.max_abs_y1, 2) << " | " << num(x.evaluations, 4) << " | " << num(x.wall_seconds, 3) << " |\n";
     }
