@@ -117,7 +117,7 @@ TEST_F(ObservablesRun, TetrahedronPeriodDriftsSignificantlyAtTheLargerTimeStep) 
     const double drift = scalar("cycle/period_drift_per_cycle"), ci = scalar("cycle/period_drift_ci95_half_width");
     EXPECT_GT(drift, 0.0);
     EXPECT_GT(ci, 0.0);
-    EXPECT_LT(ci, 0.05 * drift);  // measured 0.2252 +- 0.0003
+    EXPECT_LT(ci, 0.05 * drift);  // measured 0.22521 +- 0.00002 (the trend's residuals; the line's gave +- 0.0003)
     EXPECT_GT(drift - ci, 0.1);
     EXPECT_TRUE(std::isnan(scalar("cycle/lost_periodicity_time")));
     EXPECT_EQ(file_->string_attribute("/analysis/cycle/lost_periodicity_time", "status"), "none");
