@@ -13,13 +13,14 @@
 // the leading half, quarter, ... (at least `smallest_window` points): the first cycle is what is
 // wanted, and a low-degree polynomial describes a shorter stretch. Its value and slope at x = 0 get
 // Student-t intervals with window - d - 1 degrees of freedom. Those intervals assume independent
-// errors: a runs test of the residual signs checks it, and the verdict (trend_validity) says
-// whether the intervals can be trusted.
+// errors: a runs test of the residual signs checks it (positively correlated residuals widen the
+// intervals), and the verdict (trend_validity) says whether the intervals can be trusted.
 //
 // The least-squares line's slope over all points (the mean drift over the series, the number the
 // engine and the regression references have always stored) is kept; its standard error is
 // s / sqrt(Sxx) with s from the chosen polynomial's residuals over all points, so lack of fit no
-// longer counts as noise.
+// longer counts as noise (where no degree fits all points, what is left of it still does:
+// conservative).
 #include <cstddef>
 #include <limits>
 #include <span>
