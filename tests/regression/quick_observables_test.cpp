@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "stokesian/observables/pair_approach.hpp"
 #include "stokesian/observables/statistics.hpp"
 #include "stokesian/observables/trend_fit.hpp"
+#include "stokesian/regression/observed_run.hpp"
 #include "stokesian/study/convergence.hpp"
 #include "stokesian/study/study.hpp"
 
@@ -158,6 +160,30 @@ TEST_F(ObservablesRun, StudyFirstPeriodAndDriftDoNotDependOnTheRunLength) {
               short_run.period_drift_ci95 + long_run.period_drift_ci95);
     const double vertex_error = 9.0e-5;  // tau_s, one measured period (observables.md)
     EXPECT_LE(std::fabs(long_run.period.front() - long_run.period_first), long_run.period_first_ci95 + vertex_error);
+
+    // The regression observables `reference check` compares by CI overlap (observable_catalogue.cpp):
+    // the mean drift is the least-squares line's slope as before, bit for bit, and its interval is
+    // the noise's, not the curvature's. Bound: with a trend polynomial that contains the true one,
+    // RSS = |(I - H) e|^2 <= |e|^2 <= n e_max^2 (e_max = vertex_error), so s <= e_max sqrt(n / (n - d - 1))
+    // and the half-width t_{0.975, n-d-1} s / sqrt(Sxx) is at most that with d = 4, the largest degree
+    // (Sxx = n (n^2 - 1) / 12 for k = 0 .. n-1). The straight line's residuals gave 100 x more.
+    const io::h5md_file result(written_.back());
+    const std::vector<double> period_time = result.read_doubles("/analysis/cycle/period_time");
+    const auto bound = [&](std::size_t n) {
+        const double dof = double(n) - 5.0, sxx = double(n) * (double(n) * double(n) - 1.0) / 12.0;
+        return student_t_quantile(0.975, dof) * vertex_error * std::sqrt(double(n) / dof) / std::sqrt(sxx);
+    };
+    const regression::observed_run observed = regression::read_observed_run(written_.back());
+    const regression::observed_value& mean_drift = observed.observables.at("cycle.period_drift");
+    std::vector<double> index;
+    for (std::size_t k = 0; k < long_run.period.size(); ++k) index.push_back(double(k));
+    EXPECT_EQ(mean_drift.values.at(0), fit_line(index, long_run.period).slope);
+    EXPECT_LE(mean_drift.ci95_half_width, bound(long_run.period.size()));
+    // The early stretch: the first half of the run, 10 000 tau_s.
+    const std::size_t early = std::size_t(std::count_if(period_time.begin(), period_time.end(),
+                                                        [](double t) { return t <= 10000.0; }));
+    ASSERT_GE(early, 10u);
+    EXPECT_LE(observed.observables.at("cycle.period_drift_early").ci95_half_width, bound(early));
 }
 
 TEST_F(ObservablesRun, TetrahedronTrendAgreesBetweenTenCyclesAndAllOfThem) {
