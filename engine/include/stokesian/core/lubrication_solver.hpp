@@ -23,11 +23,14 @@
 //
 // The iterate is kept as the effective force w (the engine's force array: F_ext + F_int + F_lub
 // with F_lub = -zeta v), v = mu w. The CG residual r = F - A v = F - w - zeta mu w is exactly the
-// residual of (I + zeta mu) w = F. Convergence: ||r|| <= tolerance ||F|| (Euclidean norms over
-// all 3N components), the recurrence residual, tolerance = sqrt(u_W) (u_W the unit roundoff of
-// the working precision; lubrication_tolerance below). At the end v = mu w is evaluated afresh
-// (so the velocities are the mobility applied to the reported forces, as with the explicit scheme)
-// and the true residual is recomputed and reported. The starting guess is the previous
+// residual of (I + zeta mu) w = F. Convergence: the TRUE residual ||F - w - zeta mu w|| <=
+// tolerance ||F|| (Euclidean norms over all 3N components), tolerance = sqrt(u_W) (u_W the unit
+// roundoff of the working precision; lubrication_tolerance below). A pass of CG stops on its
+// recurrence residual; then v = mu w is evaluated afresh (so the velocities are the mobility
+// applied to the reported forces, as with the explicit scheme) and the true residual recomputed
+// from it. In low precision the recurrence drifts from the true residual, so where the true one
+// misses the tolerance CG restarts from it (iterative refinement) until it is met; where the
+// working precision cannot get there the solve stops (lubrication_solver_error). The starting guess is the previous
 // evaluation's w (zero at the start of a run); it is part of the engine state (the stored forces),
 // so checkpoints resume bit for bit.
 //
@@ -35,7 +38,7 @@
 // Krylov space -- the nearest-image mobility of a periodic box can be indefinite
 // (engine/docs/observables.md), and then (I + zeta mu) can be singular. The solver then stops with
 // lubrication_solver_error rather than return an unconverged answer, as it does after
-// max_iterations without convergence.
+// max_iterations without convergence and when refinement cannot meet the tolerance.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
