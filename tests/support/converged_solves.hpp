@@ -53,7 +53,10 @@ inline checked_run run_checking_every_solve(const engine_config& c, const initia
             break;
         }
     }
-    out.refined_solves = std::stoull(e->description().at("lubrication_refined_solves"));
+    const auto description = e->description();
+    const auto refined = description.find("lubrication_refined_solves");
+    EXPECT_NE(refined, description.end()) << what << ": the engine reports its refined solves";
+    if (refined != description.end()) out.refined_solves = std::stoull(refined->second);
     if (!out.stop.empty())
         EXPECT_NE(out.stop.find("true relative residual ||F - w - zeta mu w|| / ||F|| = "), std::string::npos)
             << what << ": " << out.stop;
