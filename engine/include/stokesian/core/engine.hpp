@@ -46,7 +46,8 @@ private:
 // With the explicit scheme nothing is solved: all zero.
 struct lubrication_solve_report {
     bool solved = false;                 // false: explicit scheme, or no pair within s < 1 (v = mu F exactly)
-    std::uint32_t iterations = 0;        // conjugate-gradient iterations
+    std::uint32_t iterations = 0;        // conjugate-gradient iterations (all passes)
+    std::uint32_t refinements = 0;       // passes restarted from the true residual (core/lubrication_solver.hpp)
     std::uint64_t lubricated_pairs = 0;  // pairs with s < 1
     double initial_relative_residual = 0.0;  // ||F - w0 - zeta mu w0|| / ||F|| of the starting guess
     double relative_residual = 0.0;          // the same for the returned w, recomputed from it
