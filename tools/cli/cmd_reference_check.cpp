@@ -1,9 +1,12 @@
 // `stokesian reference check RESULT.h5... --reference-dir DIR [--json FILE] [--junit FILE]`:
 // every result against its reference entry. Exit status 0 when every check passes, 1 when any
-// fails (a missing entry included), 2 for bad input (an unreadable result or reference file).
+// fails (a missing entry included), 2 for bad input (an unreadable result or reference file, a
+// reference directory or file that does not exist).
+#include <filesystem>
 #include <iostream>
 
 #include "check_report.hpp"
+#include "stokesian/core/errors.hpp"
 #include "reference_commands.hpp"
 #include "stokesian/regression/reference_check.hpp"
 
@@ -17,11 +20,29 @@ struct check_options {
     std::string json, junit;
 };
 
+// A reference directory or file that is not there is the user's to fix (exit 2), not a regression:
+// one line naming it and the command that records it.
+void require_reference_files(const std::vector<regression::observed_run>& runs, regression::reference_library& references) {
+    const std::filesystem::path& dir = references.directory();
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error))
+        throw input_error(dir.string(), "", "",
+                          std::filesystem::exists(dir, error) ? "--reference-dir is not a directory"
+                                                              : "the reference directory (--reference-dir) does not exist");
+    for (const auto& run : runs)
+        if (references.file_for(run.key.scenario) == nullptr)
+            throw input_error((dir / run.key.file_name()).string(), "", "",
+                              "missing: no reference file for scenario '" + run.key.scenario + "' of " +
+                                  run.file.string() + " (record one: stokesian reference record " + run.file.string() +
+                                  " --reference-dir " + dir.string() + ")");
+}
+
 int execute(const check_options& o) {
     // Read everything first: a bad result or reference file stops with exit status 2 before any table.
     std::vector<regression::observed_run> runs;
     for (const std::string& path : o.results) runs.push_back(regression::read_observed_run(path));
     regression::reference_library references(o.reference_dir);
+    require_reference_files(runs, references);
     std::vector<regression::run_check> checks;
     for (const auto& run : runs) checks.push_back(regression::check_run(run, references));
 

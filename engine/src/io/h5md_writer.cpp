@@ -21,6 +21,7 @@
 
 #include "io/global_heap_check.hpp"
 #include "io/hdf5_handles.hpp"
+#include "io/path_limits.hpp"
 #include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
@@ -209,6 +210,7 @@ private:
 
 // Everything a user can get wrong about the output path, checked before anything is created.
 void check_output_path(const fs::path& path, const fs::path& partial, bool force) {
+    check_path_lengths(path, ".checkpoint.tmp");
     const std::string name = path.string();
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
@@ -522,7 +524,7 @@ void h5md_writer::finish() {
     impl_->close_objects();
     // With H5F_CLOSE_SEMI this fails if any object were still open, i.e. possibly unwritten.
     if (!impl_->file.reset())
-        throw std::runtime_error("HDF5: closing " + impl_->partial_path.string() + ": " + hdf5::last_error());
+        hdf5::throw_failure("closing " + impl_->partial_path.string(), hdf5::last_error_description());
     impl_->finished = true;
 
     sync_to_disk(impl_->partial_path, false);
