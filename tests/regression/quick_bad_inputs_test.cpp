@@ -5,14 +5,17 @@
 // from valid ones by tests/inputs/hdf5/bad_hdf5_corpus.cpp), and unusable output paths.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -178,6 +181,7 @@ TEST_F(BadInputs, CountsPastTheMaximumAreOneLineExitTwo) {
         {{"run", tetrahedron, "--time", "1", "--checkpoint-every", "1e308", "-o", out},
          "key 'run.checkpoint_every' = 1e+308"},
         {{"port-check", "record", out, "--steps", "18446744073709551615"}, "key '--steps' = 18446744073709551615"},
+        {{"port-check", "record", out, "--steps", "10", "--dt", "inf"}, "key '--dt' = inf: expected a positive, finite"},
         {{"study", "timestep", tetrahedron, "--dt", "1e-300", "--output-dir", (work() / "study").string()},
          "of at most 2^53"},
     };
@@ -274,4 +278,41 @@ TEST_F(BadInputs, RunningOutOfSpaceIsOneLineSayingWhatIsKept) {
     EXPECT_NE(o.err.find("; kept '" + out.string() + ".partial' (unfinished), no checkpoint: free space and run again"),
               std::string::npos)
         << o.err;
+}
+
+// A full and a read-only file system, where the test may mount them (root; skipped otherwise):
+// a full device is one line naming the file and what is kept, a read-only one is "cannot create"
+// (not "cannot remove stale": unlink fails there even without a file), for runs and for
+// `reference record` alike. Exit code 2.
+TEST_F(BadInputs, FullAndReadOnlyFileSystemsAreOneLineExitTwo) {
+    const fs::path full = dir_ / "full", read_only = dir_ / "read_only";
+    fs::create_directories(full);
+    fs::create_directories(read_only);
+    if (::mount("stokesian_test", full.c_str(), "tmpfs", 0, "size=256k") != 0)
+        GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno) << "): needs root";
+    const bool read_only_mounted = ::mount("stokesian_test", read_only.c_str(), "tmpfs", MS_RDONLY, "size=64k") == 0;
+    const fs::path result = dir_ / "t.h5";
+    const cli_outcome ran = run_cli({"run", tetrahedron, "--time", "1", "-o", result.string()}, capture());
+
+    const fs::path out = full / "t.h5";
+    const cli_outcome o = test_support::run_cli_at_most(
+        60.0, {"run", tetrahedron, "--time", "2000", "--sample-every", "0.01", "-o", out.string()}, capture());
+    cli_outcome refused, recorded;
+    if (read_only_mounted) {
+        refused = run_cli({"run", tetrahedron, "--time", "1", "-o", (read_only / "t.h5").string()}, capture());
+        recorded = run_cli({"reference", "record", result.string(), "--reference-dir", read_only.string(), "--checks",
+                            std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/checks.toml"},
+                           capture());
+    }
+    // Unmounted before any assertion can end the test.
+    ::umount2(full.c_str(), MNT_DETACH);
+    if (read_only_mounted) ::umount2(read_only.c_str(), MNT_DETACH);
+
+    expect_one_line_exit_two(o, "no space left on device: " + out.string() + ".partial (HDF5: ", "full device");
+    EXPECT_NE(o.err.find("; kept '" + out.string() + ".partial' (unfinished), no checkpoint"), std::string::npos) << o.err;
+    ASSERT_TRUE(read_only_mounted);
+    expect_one_line_exit_two(refused, "cannot create '" + (read_only / "t.h5.partial").string() + "': Read-only file system",
+                             "read-only run output");
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+    expect_one_line_exit_two(recorded, "cannot create it (Read-only file system)", "read-only reference directory");
 }

@@ -226,7 +226,13 @@ void check_output_path(const fs::path& path, const fs::path& partial, bool force
 
     // A stale .partial is the remains of an interrupted run: it may go.
     fs::remove(partial, error);
-    if (error) throw input_error(name, "", "", "cannot remove stale '" + partial.string() + "': " + error.message());
+    if (error) {
+        // On a read-only file system unlink fails even where there is nothing to remove.
+        std::error_code ignored;
+        const bool stale = fs::exists(fs::symlink_status(partial, ignored));
+        throw input_error(name, "", "", (stale ? "cannot remove stale '" : "cannot create '") + partial.string() + "': " +
+                                            error.message());
+    }
     // Probing with open(2) gives the real reason (permissions, read-only file system, ...),
     // which HDF5 would bury in its error stack.
     const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
