@@ -106,8 +106,8 @@ TEST_F(QuickRegressionSuite, RecordNeverOverwritesSilentlyAndForceShowsOldAndNew
     ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
     const outcome checked = run_cli({"reference", "check", result, "--reference-dir", (dir_ / "fresh").string()});
     EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
-    // The run length says what its second number is (it read "5170 steps / 100").
-    EXPECT_NE(checked.out.find(" steps, sampled every "), std::string::npos) << checked.out;
+    // The run length says what its second number is (it read "517000 steps / 100").
+    EXPECT_NE(checked.out.find("517000 steps, every 100th "), std::string::npos) << checked.out;
     EXPECT_EQ(checked.out.find(" steps / "), std::string::npos) << checked.out;
 }
 
