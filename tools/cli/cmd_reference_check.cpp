@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "check_report.hpp"
-#include "stokesian/core/errors.hpp"
 #include "reference_commands.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/regression/reference_check.hpp"
 
 namespace stokesian::cli {

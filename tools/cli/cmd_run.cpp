@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "core/number_text.hpp"
 #include "json.hpp"
 #include "option_values.hpp"
-#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
@@ -104,7 +104,7 @@ scenario scenario_to_resume(const run_options& o, const std::filesystem::path& o
 
 // The run; a full device (or quota, or file size limit) stops it with one line that says what
 // is kept and how to go on (exit code 2: the environment's to fix).
-run_result run_without_space_said(const run_request& req, progress_line& progress) {
+run_result run_or_say_what_is_kept(const run_request& req, progress_line& progress) {
     try {
         run_result r = run_scenario(req);
         progress.finish();
@@ -151,7 +151,7 @@ int execute(const run_options& o, int argc, char** argv) {
     progress_line progress;
     req.on_progress = [&](const run_progress& p) { progress.update(p); };
 
-    const run_result r = run_without_space_said(req, progress);
+    const run_result r = run_or_say_what_is_kept(req, progress);
 
     if (o.json) {
         json_writer j(std::cout);

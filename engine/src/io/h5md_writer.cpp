@@ -21,8 +21,8 @@
 
 #include "io/global_heap_check.hpp"
 #include "io/hdf5_handles.hpp"
-#include "io/path_limits.hpp"
 #include "io/hdf5_writing.hpp"
+#include "io/path_limits.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 #include "stokesian/io/checkpoint.hpp"
