@@ -6,6 +6,7 @@
 // ms per step per phase (Fig. 2b), the HI update in G pair/s and as a fraction of the device's
 // peak arithmetic rate, GPU vs CPU (Fig. 2a) with the linear and quadratic regimes fitted
 // (bench/support/regime_fit.hpp). Method and columns: engine/docs/performance.md.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,9 +23,11 @@
 #include "bench/support/results_table.hpp"
 #include "bench_commands.hpp"
 #include "bench_fcc_results.hpp"
+#include "core/number_text.hpp"
 #include "cpu/phase_benchmark.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/lattice.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "cuda/cuda_backend.hpp"
@@ -178,11 +181,13 @@ std::vector<bench::benchmark_system> systems_to_run(const fcc_options& o) {
     if (!o.input.empty()) return {bench::read_system(o.input, periodic, o.density, lubrication)};
     std::vector<int> cells;
     for (const std::string& item : split_list(o.sizes_cells, ',')) {
-        try {
-            cells.push_back(std::stoi(item));
-        } catch (const std::exception&) {
-            throw input_error("--sizes-cells: expected whole numbers separated by ',', got '" + item + "'");
-        }
+        // Whole numbers only (stoi took "1e3" for 1), at most the scenario format's largest lattice.
+        const auto m = read_count(item);
+        if (!m || *m < 1 || *m > std::uint64_t(max_fcc_cells))
+            throw input_error("command line", "--sizes-cells", item,
+                              "expected whole numbers of unit cells from 1 to " + std::to_string(max_fcc_cells) +
+                                  " (N = 4 m^3 <= 4 million), separated by ','");
+        cells.push_back(static_cast<int>(*m));
     }
     std::vector<bench::benchmark_system> systems;
     for (int m : bench::fcc_cells_to_run(cells, o.max_n, o.large)) {

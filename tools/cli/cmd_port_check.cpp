@@ -12,6 +12,7 @@
 
 #include "cmd_port_check_report.hpp"
 #include "commands.hpp"
+#include "option_values.hpp"
 #include "plot_script.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
@@ -25,7 +26,7 @@ namespace {
 
 struct record_cli {
     std::string output, backend = "cpu", hi_kernel, modes, configs, swap;
-    std::uint64_t steps = 0;
+    std::string steps = "0";  // step_count_option; 0: no short run
     double dt = 1e-3;
     unsigned threads = 0;
     bool force = false;
@@ -58,7 +59,7 @@ int run_record(const record_cli& c) {
     o.force = c.force;
     o.backend = c.backend;
     o.hi_kernel = c.hi_kernel;
-    o.steps = c.steps;
+    o.steps = c.steps == "0" ? 0 : step_count_option(c.steps, "--steps");
     o.dt = c.dt;
     o.threads = c.threads;
     if (!c.modes.empty() && c.modes != "all")

@@ -1,12 +1,15 @@
 // `stokesian reference check RESULT.h5... --reference-dir DIR [--json FILE] [--junit FILE] [--force]`:
 // every result against its reference entry. Exit status 0 when every check passes, 1 when any
 // fails (a missing entry included), 2 for bad input (an unreadable result or reference file, a
-// --json/--junit file that exists without --force or is one of the files read, a failed write).
+// --json/--junit file that exists without --force or is one of the files read, a failed write, a
+// reference directory or file that does not exist).
+#include <filesystem>
 #include <iostream>
 
 #include "check_report.hpp"
 #include "reference_commands.hpp"
 #include "secondary_output.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/regression/reference_check.hpp"
 
 namespace stokesian::cli {
@@ -20,6 +23,23 @@ struct check_options {
     bool force = false;
 };
 
+// A reference directory or file that is not there is the user's to fix (exit 2), not a regression:
+// one line naming it and the command that records it.
+void require_reference_files(const std::vector<regression::observed_run>& runs, regression::reference_library& references) {
+    const std::filesystem::path& dir = references.directory();
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error))
+        throw input_error(dir.string(), "", "",
+                          std::filesystem::exists(dir, error) ? "--reference-dir is not a directory"
+                                                              : "the reference directory (--reference-dir) does not exist");
+    for (const auto& run : runs)
+        if (references.file_for(run.key.scenario) == nullptr)
+            throw input_error((dir / run.key.file_name()).string(), "", "",
+                              "missing: no reference file for scenario '" + run.key.scenario + "' of " +
+                                  run.file.string() + " (record one: stokesian reference record " + run.file.string() +
+                                  " --reference-dir " + dir.string() + ")");
+}
+
 int execute(const check_options& o) {
     // Read everything first: a bad result or reference file stops with exit status 2 before any table.
     std::vector<regression::observed_run> runs;
@@ -29,6 +49,7 @@ int execute(const check_options& o) {
     for (const auto& run : runs) inputs.push_back(std::filesystem::path(o.reference_dir) / run.key.file_name());
     const secondary_output json(o.json, o.force, inputs, "--json"), junit(o.junit, o.force, inputs, "--junit");
     regression::reference_library references(o.reference_dir);
+    require_reference_files(runs, references);
     std::vector<regression::run_check> checks;
     for (const auto& run : runs) checks.push_back(regression::check_run(run, references));
 

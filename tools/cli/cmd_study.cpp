@@ -212,10 +212,11 @@ int execute(const study_cli_options& o) {
     options.stop_signal = &install_stop_handlers();
 
     regression::suite_execution suite(std::move(runs), options);
-    std::printf("study %s of %s: %zu runs (%zu modes x %zu dt x %zu integrators%s), %u at once, %s backend, output in %s\n",
-                s.kind.c_str(), fs::path(o.scenario).filename().c_str(), suite.size(), s.modes.size(), s.dts.size(),
-                s.integrators.size(), s.trajectory_time > 0.0 ? " + 1 trajectory run" : "", suite.jobs(),
-                s.backend.c_str(), dir.string().c_str());
+    std::printf("study %s of %s: %s (%s x %s x %s%s), %u at once, %s backend, output in %s\n", s.kind.c_str(),
+                fs::path(o.scenario).filename().c_str(), count_of(suite.size(), "run").c_str(),
+                count_of(s.modes.size(), "mode").c_str(), count_of(s.dts.size(), "time step").c_str(),
+                count_of(s.integrators.size(), "integrator").c_str(), s.trajectory_time > 0.0 ? " + 1 trajectory run" : "",
+                suite.jobs(), s.backend.c_str(), dir.string().c_str());
     std::fflush(stdout);
     const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
         std::printf("[%2zu/%zu] %-32s %-11s %llu steps in %s%s%s\n", n, total, r.name.c_str(), r.state.c_str(),

@@ -293,7 +293,8 @@ run_result run_scenario(const run_request& req) {
         const auto now = clock::now();
         if (req.on_progress && (now - last_report > std::chrono::milliseconds(250) || done == total)) {
             last_report = now;
-            req.on_progress({done, total, double(done) * s.run.dt, std::chrono::duration<double>(now - start).count()});
+            req.on_progress({done, total, double(done) * s.run.dt, std::chrono::duration<double>(now - start).count(),
+                             resumed ? resumed->engine.step : 0});
         }
         if (!blow_up.empty() || done == total) break;
         if (req.stop_signal) signal = req.stop_signal->load();

@@ -9,6 +9,7 @@
 
 #include <toml++/toml.h>
 
+#include "core/text_input.hpp"
 #include "core/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/safe_name.hpp"
@@ -186,11 +187,7 @@ suite_manifest parse_suite_manifest(const std::string& text, const std::filesyst
 }
 
 suite_manifest load_suite_manifest(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) throw input_error(path.string(), "", "", "cannot read the suite manifest");
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_suite_manifest(text.str(), path);
+    return parse_suite_manifest(read_text_input(path, "the suite manifest"), path);
 }
 
 }  // namespace stokesian::regression
