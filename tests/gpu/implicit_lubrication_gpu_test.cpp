@@ -1,7 +1,8 @@
 // The implicit lubrication scheme on the CUDA backend (label gpu; skipped without a device): the
 // head-on pair of scenarios/approaching_pairs_implicit.toml follows the lubrication law below
 // s = 1e-4 without overlap, as on the CPU, and agrees with the CPU within a derived bound; the
-// cluster of the unit tests matches the dense solve in every precision mode; the fused path refuses
+// cluster of the unit tests matches the dense solve in every precision mode; every solve of the
+// random aggregate meets the tolerance by its true residual or the run stops; the fused path refuses
 // the scheme. Checks and bounds: tests/support/implicit_lubrication_checks.hpp,
 // engine/docs/lubrication.md.
 #include <gtest/gtest.h>
@@ -13,7 +14,9 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/converged_solves.hpp"
 #include "support/implicit_lubrication_checks.hpp"
+#include "support/random_cluster.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;
@@ -95,6 +98,38 @@ TEST(ImplicitLubricationGpu, ClusterMatchesTheDenseSolveInEveryPrecisionMode) {
             EXPECT_LE(f.lubrication.relative_residual, lubrication_tolerance(mode));
             EXPECT_EQ(f.lubrication.lubricated_pairs, 11u);
             e->advance(5);
+        }
+    }
+}
+
+TEST(ImplicitLubricationGpu, EverySolveMeetsTheToleranceByItsTrueResidualOrTheRunStops) {
+    // The 30-sphere aggregate of tests/unit/implicit_lubrication_refinement_test.cpp on the device:
+    // the solver (core/lubrication_solver.hpp, shared with the CPU) checks the true residual,
+    // refines and stops the same way; every solve is checked as on the CPU. The CPU's outcome is
+    // printed beside it (the backends differ at most through the device's log, engine/docs/lubrication.md).
+    REQUIRE_DEVICE();
+    const initial_state s = random_aggregate(30, 1, 0.01, 0.5, {0.0, 0.0, -1.0});
+    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
+                                      precision_mode{precision::f32, precision::f32}}) {
+        SCOPED_TRACE(to_string(mode));
+        engine_config c;
+        c.system.box.periodic = false;
+        c.system.lubrication.enabled = true;
+        c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
+        c.precision = mode;
+        c.dt = 0.01;
+        c.threads = 1;
+        c.backend = "cuda";
+        const checked_run gpu = run_checking_every_solve(c, s, 400, "cuda " + std::string(to_string(mode)));
+        c.backend = "cpu";
+        const checked_run cpu = run_checking_every_solve(c, s, 400, "cpu " + std::string(to_string(mode)));
+        std::printf("[ %s ] last step checked: cuda %llu, cpu %llu; refined solves: cuda %llu, cpu %llu\n",
+                    std::string(to_string(mode)).c_str(), static_cast<unsigned long long>(gpu.last_step),
+                    static_cast<unsigned long long>(cpu.last_step), static_cast<unsigned long long>(gpu.refined_solves),
+                    static_cast<unsigned long long>(cpu.refined_solves));
+        if (mode.hi == precision::f64) {
+            EXPECT_EQ(gpu.refined_solves, 0u);
+            EXPECT_EQ(gpu.stop, "");
         }
     }
 }

@@ -1,6 +1,10 @@
 // `stokesian run` as a user meets it: a real child process, its exit code, its output file.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -119,4 +123,126 @@ TEST_F(Cli, InterruptStopsCleanlyWithAValidClosedFile) {
     const std::string status = f.string_attribute("/parameters/run", "status").value_or("");
     EXPECT_EQ(status.rfind("interrupted by signal 2 at step", 0), 0u) << status;
     EXPECT_TRUE(f.exists("/observables/centre_of_mass/z/value"));
+}
+
+// --dt alone keeps the scenario's run length as simulated time (README "Command-line overrides"),
+// also when the scenario gives it in steps: it used to fail with "expected exactly one of run.time
+// and run.steps" (issue #17.6).
+TEST_F(Cli, DtAloneKeepsTheScenariosSimulatedTime) {
+    std::string text = stokesian::test_support::read_text(tetrahedron);
+    const std::string length = "time = 5170.0";
+    ASSERT_NE(text.find(length), std::string::npos);
+    text.replace(text.find(length), length.size(), "steps = 100");  // 1 tau_s at dt = 0.01
+    const fs::path scenario = dir_ / "steps.toml";
+    std::ofstream(scenario) << text;
+    const outcome o = run_cli({"run", scenario.string(), "--dt", "0.005", "-o", (dir_ / "t.h5").string(), "--json"});
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_NE(o.out.find("\"steps\":200,"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("\"simulated_time\":1,"), std::string::npos) << o.out;
+    // A dt that does not divide the kept length says so, and how to choose another.
+    const outcome refused = run_cli({"run", scenario.string(), "--dt", "0.003", "-o", (dir_ / "u.h5").string()});
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("(--dt keeps the scenario's run length of 1 tau_s; give --steps or --time for another)"),
+              std::string::npos)
+        << refused.err;
+}
+
+// An environment that cannot run the request is bad input (exit code 2, one line), not a blow-up
+// (issue #17.7). Skipped where a CUDA device is present.
+TEST_F(Cli, CudaWithoutADeviceIsOneLineExitTwo) {
+    const outcome o = run_cli({"run", tetrahedron, "--time", "1", "--backend", "cuda", "-o", (dir_ / "t.h5").string()});
+    if (o.exit_code == 0) GTEST_SKIP() << "a CUDA device is present";
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_TRUE(o.err.find("key 'run.backend' = cuda: no CUDA device is available here") != std::string::npos ||
+                o.err.find("key 'run.backend' = cuda: this build of stokesian has no CUDA backend") != std::string::npos)
+        << o.err;
+    EXPECT_TRUE(fs::is_empty(dir_)) << "nothing may be written";
+}
+
+// The summary of a short run says what it measured: a sub-second time as such (not "0 s"), and
+// no "nan" for a run without a complete cycle (issue #17.8).
+TEST_F(Cli, SummaryOfAShortRunHasNoZeroSecondsAndNoNan) {
+    const outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", (dir_ / "t.h5").string()});
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_EQ(o.out.find(" in 0 s"), std::string::npos) << o.out;
+    EXPECT_EQ(o.out.find("nan"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("  cycles: 0, no complete cycle: no mean period or amplitude\n"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find(" s, "), std::string::npos) << o.out;  // "in 0.0042 s, 2.4e+04 steps/s"
+}
+
+namespace {
+// Runs the CLI with stderr on a pseudo-terminal (so it prints its progress line) for `seconds`,
+// then SIGINT; returns everything it wrote there.
+std::string progress_on_a_terminal(const std::vector<std::string>& args, double seconds) {
+    int master = -1, slave = -1;
+    if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) return "";
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(slave, STDERR_FILENO);
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, STDOUT_FILENO);
+        std::vector<char*> argv{const_cast<char*>(STOKESIAN_CLI)};
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(STOKESIAN_CLI, argv.data());
+        ::_exit(127);
+    }
+    ::close(slave);
+    std::string text;
+    const auto start = std::chrono::steady_clock::now();
+    bool interrupted = false;
+    for (;;) {
+        pollfd p{master, POLLIN, 0};
+        if (::poll(&p, 1, 50) > 0) {
+            char buffer[4096];
+            const ssize_t got = ::read(master, buffer, sizeof buffer);
+            if (got <= 0) break;  // EIO: the child closed the terminal
+            text.append(buffer, static_cast<std::size_t>(got));
+        }
+        if (!interrupted && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds) {
+            ::kill(pid, SIGINT);
+            interrupted = true;
+        }
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ::close(master);
+    return text;
+}
+}  // namespace
+
+// After --resume the progress line's rate is that of this process: steps since the checkpoint over
+// its own wall time (it divided the absolute step, ~10x too fast here). Each line clears the
+// previous one. The engine reports progress first after more than 0.25 s (core/run_driver.cpp),
+// so rate <= (step - checkpoint step) / 0.25 s, with 0.5% for the 3 digits printed.
+TEST_F(Cli, ProgressAfterResumeCountsOnlyThisProcesssSteps) {
+    const fs::path out = dir_ / "t.h5";
+    cli_process first({"run", tetrahedron, "--time", "1000000", "-o", out.string(), "--no-trajectory"},
+                      fs::temp_directory_path());
+    for (int i = 0; i < 500 && !fs::exists(dir_ / "t.h5.partial"); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    first.signal(SIGINT);
+    const outcome stopped = first.wait();
+    ASSERT_EQ(stopped.exit_code, 128 + SIGINT) << stopped.err;
+    const std::string marker = "checkpoint at step ";
+    ASSERT_NE(stopped.err.find(marker), std::string::npos) << stopped.err;
+    const double checkpoint_step = std::stod(stopped.err.substr(stopped.err.find(marker) + marker.size()));
+    ASSERT_GT(checkpoint_step, 0.0);
+
+    const std::string text = progress_on_a_terminal({"run", "--resume", out.string()}, 3.0);
+    std::size_t lines = 0;
+    for (std::size_t at = text.find('\r'); at != std::string::npos; at = text.find('\r', at + 1)) {
+        const std::string line = text.substr(at + 1, text.find_first_of("\r\n", at + 1) - at - 1);
+        if (line.find("steps/s") == std::string::npos) continue;
+        ++lines;
+        EXPECT_EQ(line.rfind("\033[K", 0), 0u) << "not cleared: " << line;
+        const std::size_t step_at = line.find("step ") + 5, rate_end = line.find(" steps/s");
+        const double step = std::stod(line.substr(step_at));
+        const double rate = std::stod(line.substr(line.rfind(' ', rate_end - 1) + 1));
+        EXPECT_LE(rate, (step - checkpoint_step) / 0.25 * 1.005) << line << " (resumed at step " << checkpoint_step << ")";
+    }
+    EXPECT_GE(lines, 1u) << text;  // 3 s: more than 0.25 s of stepping even on a loaded machine
 }

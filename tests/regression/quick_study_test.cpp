@@ -116,6 +116,15 @@ TEST_F(TimestepStudy, FolderIsComplete) {
     }
 }
 
+// Counts with their nouns in the right number (it printed "1 integrators").
+TEST_F(TimestepStudy, HeaderCountsRunsModesTimeStepsAndIntegrators) {
+    ASSERT_EQ(coarse_->exit_code, 0) << coarse_->out << coarse_->err;
+    EXPECT_NE(coarse_->out.find(": 5 runs (1 mode x 4 time steps x 1 integrator + 1 trajectory run)"), std::string::npos)
+        << coarse_->out;
+    EXPECT_NE(fine_->out.find(": 13 runs (1 mode x 4 time steps x 3 integrators + 1 trajectory run)"), std::string::npos)
+        << fine_->out;
+}
+
 TEST_F(TimestepStudy, EulerIsFirstOrderHeunAndAdamsBashforthSecond) {
     ASSERT_EQ(fine_->exit_code, 0) << fine_->out << fine_->err;
     const study::study_report r = study::analyse_study(

@@ -6,11 +6,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace stokesian::test_support {
@@ -63,6 +65,26 @@ public:
     cli_outcome wait() {
         int status = 0;
         ::waitpid(pid_, &status, 0);
+        return collect(status);
+    }
+
+    // As wait(), but SIGKILLs the child after `seconds` (exit code 128 + 9): for commands that
+    // must be refused at once and would otherwise run for hours.
+    cli_outcome wait_at_most(double seconds) {
+        int status = 0;
+        for (double waited = 0.0; ::waitpid(pid_, &status, WNOHANG) == 0; waited += 0.01) {
+            if (waited >= seconds) {
+                ::kill(pid_, SIGKILL);
+                ::waitpid(pid_, &status, 0);
+                break;
+            }
+            ::usleep(10000);
+        }
+        return collect(status);
+    }
+
+private:
+    cli_outcome collect(int status) {
         waited_ = true;
         cli_outcome o;
         o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -74,17 +96,33 @@ public:
         return o;
     }
 
-private:
     pid_t pid_ = -1;
     bool waited_ = false;
     std::filesystem::path out_path_, err_path_;
 };
+
+// Runs for at most `seconds` (then SIGKILL: exit code 137).
+inline cli_outcome run_cli_at_most(double seconds, const std::vector<std::string>& args,
+                                   const std::filesystem::path& capture_dir = std::filesystem::temp_directory_path()) {
+    cli_process p(args, capture_dir);
+    return p.wait_at_most(seconds);
+}
 
 // Runs to completion (stdout and stderr captured in `capture_dir`, removed afterwards).
 inline cli_outcome run_cli(const std::vector<std::string>& args,
                            const std::filesystem::path& capture_dir = std::filesystem::temp_directory_path()) {
     cli_process p(args, capture_dir);
     return p.wait();
+}
+
+// Waits until `path` exists (a child's output appearing); false after `limit`.
+inline bool wait_for_file(const std::filesystem::path& path, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (!std::filesystem::exists(path)) {
+        if (std::chrono::steady_clock::now() > until) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
 }
 
 }  // namespace stokesian::test_support

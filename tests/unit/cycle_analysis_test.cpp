@@ -58,7 +58,7 @@ TEST(CycleAnalysis, PeriodOfAPureCosineIsExactToTheParabolaBias) {
     for (double a : r.all.amplitude) EXPECT_NEAR(a, amplitude, 1e-6);
     EXPECT_FALSE(c.monitor.lost());
     // No drift: the slope is zero within its own confidence interval.
-    EXPECT_LE(std::fabs(r.period_drift.slope), r.period_drift.slope_ci95_half_width + 1e-9);
+    EXPECT_LE(std::fabs(r.period_drift.mean_slope.value), r.period_drift.mean_slope.ci95_half_width + 1e-9);
 }
 
 TEST(CycleAnalysis, DriftOfAFewPerMillePerCycleIsMeasuredAndNotALoss) {
@@ -83,8 +83,8 @@ TEST(CycleAnalysis, DriftOfAFewPerMillePerCycleIsMeasuredAndNotALoss) {
     // Each vertex errs by less than ~5e-5 (pure cosine) plus the asymmetry of a chirped peak
     // (curvatures differing by 2 alpha/T0 across ~2h: ~alpha h^2/T0 ~ 1e-5), so the fitted slope
     // agrees with the exact one to well below 1e-5 per cycle.
-    EXPECT_NEAR(r.period_drift.slope, truth.slope, 1e-5);
-    EXPECT_NEAR(r.period_drift.slope / period, alpha, 0.1 * alpha);  // ~alpha T0 per cycle
+    EXPECT_NEAR(r.period_drift.mean_slope.value, truth.slope, 1e-5);
+    EXPECT_NEAR(r.period_drift.mean_slope.value / period, alpha, 0.1 * alpha);  // ~alpha T0 per cycle
 }
 
 TEST(CycleAnalysis, SinglePrecisionNoiseIsNotALoss) {
@@ -144,8 +144,8 @@ TEST(CycleAnalysis, AmplitudeDriftPerCycle) {
     streamed_cycles c;
     c.run([&](double t) { return centre + (amplitude + beta * t / period) * std::cos(w * t); }, 20 * period, h);
     const cycle_report r = c.report();
-    EXPECT_NEAR(r.amplitude_drift.slope, beta, 1e-6);
-    EXPECT_LT(r.amplitude_drift.slope_ci95_half_width, 1e-6);
+    EXPECT_NEAR(r.amplitude_drift.mean_slope.value, beta, 1e-6);
+    EXPECT_LT(r.amplitude_drift.mean_slope.ci95_half_width, 1e-6);
 }
 
 TEST(CycleAnalysis, WindowsAreCompleteOrReportedAsPartial) {

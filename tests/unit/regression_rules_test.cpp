@@ -136,7 +136,7 @@ TEST(SuiteManifest, BadManifestsGiveOneLine) {
     EXPECT_NE(manifest_error(run + "time = 5170.005\n").find("multiple of dt"), std::string::npos);
     EXPECT_NE(manifest_error(run + "time = 1.0\nspeed = 2\n").find("unknown key"), std::string::npos);
     EXPECT_NE(manifest_error(run + "time = 1.0\n" + run + "time = 1.0\n").find("duplicate run name"), std::string::npos);
-    EXPECT_NE(manifest_error("[[run]]\nname = \"a/b\"\n").find("not a file name"), std::string::npos);
+    EXPECT_NE(manifest_error("[[run]]\nname = \"a/b\"\n").find("not a safe file name"), std::string::npos);
     EXPECT_NE(manifest_error(run + "time = 1.0\nrelabel_precision = \"hi=f64,int=f64\"\n").find("negative_control"),
               std::string::npos);
     EXPECT_NE(manifest_error("[suite]\nname = \"x\"\n").find("no [[run]]"), std::string::npos);

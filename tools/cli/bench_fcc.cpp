@@ -6,6 +6,7 @@
 // ms per step per phase (Fig. 2b), the HI update in G pair/s and as a fraction of the device's
 // peak arithmetic rate, GPU vs CPU (Fig. 2a) with the linear and quadratic regimes fitted
 // (bench/support/regime_fit.hpp). Method and columns: engine/docs/performance.md.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -22,8 +23,11 @@
 #include "bench/support/results_table.hpp"
 #include "bench_commands.hpp"
 #include "bench_fcc_results.hpp"
+#include "core/number_text.hpp"
 #include "cpu/phase_benchmark.hpp"
+#include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/lattice.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "cuda/cuda_backend.hpp"
@@ -55,6 +59,7 @@ struct fcc_options {
     std::size_t cpu_max_n = 11000;
     unsigned threads = 0;
     std::string csv, h5, write_velocities;
+    bool force = false;
 };
 
 // What the GPU can do at most (nothing when the architecture is not in the table).
@@ -176,11 +181,13 @@ std::vector<bench::benchmark_system> systems_to_run(const fcc_options& o) {
     if (!o.input.empty()) return {bench::read_system(o.input, periodic, o.density, lubrication)};
     std::vector<int> cells;
     for (const std::string& item : split_list(o.sizes_cells, ',')) {
-        try {
-            cells.push_back(std::stoi(item));
-        } catch (const std::exception&) {
-            throw input_error("--sizes-cells: expected whole numbers separated by ',', got '" + item + "'");
-        }
+        // Whole numbers only (stoi took "1e3" for 1), at most the scenario format's largest lattice.
+        const auto m = read_count(item);
+        if (!m || *m < 1 || *m > std::uint64_t(max_fcc_cells))
+            throw input_error("command line", "--sizes-cells", item,
+                              "expected whole numbers of unit cells from 1 to " + std::to_string(max_fcc_cells) +
+                                  " (N = 4 m^3 <= 4 million), separated by ','");
+        cells.push_back(static_cast<int>(*m));
     }
     std::vector<bench::benchmark_system> systems;
     for (int m : bench::fcc_cells_to_run(cells, o.max_n, o.large)) {
@@ -222,6 +229,13 @@ int bench_fcc(const fcc_options& o) {
     const std::vector<precision_mode> modes = precision_modes_from(o.precision);
     const std::vector<std::string> kernels = split_list(o.kernels, ',');
     if (modes.empty() || (use_gpu && kernels.empty())) throw input_error("--precision and --kernels must name at least one");
+    // Every output checked before the timings, which may take long (secondary_output.hpp).
+    std::vector<std::filesystem::path> inputs;
+    if (!o.input.empty()) inputs.push_back(o.input);
+    const secondary_output csv(o.csv, o.force, inputs, "--csv");
+    const secondary_output fits_csv(o.csv.empty() ? "" : fits_path_for(o.csv), o.force, inputs, "--csv");
+    const secondary_output h5(o.h5, o.force, inputs, "--h5");
+    const secondary_output velocities(o.write_velocities, o.force, inputs, "--write-velocities");
     const std::vector<bench::benchmark_system> systems = systems_to_run(o);
 
     std::map<std::string, std::string> device;
@@ -277,11 +291,11 @@ int bench_fcc(const fcc_options& o) {
     add_fits(all, fits);
     for (const auto& m : all) table.add_row(m.row);
 
-    if (!o.csv.empty()) {
-        table.write_csv(o.csv);
-        fits.write_csv(fits_path_for(o.csv));
+    if (csv) {
+        csv.write(table.csv());
+        fits_csv.write(fits.csv());
     }
-    if (!o.h5.empty()) {
+    if (h5) {
         std::map<std::string, std::string> attributes = io::build_provenance();
         for (const auto& [k, v] : io::run_provenance(invocation_argc(), invocation_argv())) attributes[k] = v;
         for (const auto& [k, v] : device) attributes["device_" + k] = v;
@@ -298,7 +312,7 @@ int bench_fcc(const fcc_options& o) {
         attributes["flops_per_pair"] = "41 (hi=f32, hi=f64), 68 (hi=ds): engine/docs/performance.md";
         attributes["peak"] = "SMs x lanes per SM (FP32 128, FP64 64 on Hopper) x 2 (FMA) x cudaDevAttrClockRate (the "
                              "maximum SM clock; the clock held under load may be lower)";
-        bench::write_tables_h5(o.h5, {{"measurements", &table}, {"fits", &fits}}, attributes);
+        bench::write_tables_h5(h5.path(), {{"measurements", &table}, {"fits", &fits}}, attributes);
     }
     return 0;
 }
@@ -344,6 +358,7 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     c->add_option("--threads", o->threads, "CPU threads (0: all hardware threads)")->capture_default_str();
     c->add_option("--csv", o->csv, "measurements as CSV; the fits go to <name>_fits.csv");
     c->add_option("--h5", o->h5, "measurements and fits as HDF5 (one dataset per column, provenance attributes)");
+    c->add_flag("--force", o->force, "replace existing --csv (and its _fits file), --h5 and --write-velocities files");
     c->add_option("--write-velocities", o->write_velocities,
                   "write positions, forces and the velocities of one HI update of the first configuration (HDF5)");
     return {c, [o] { return bench_fcc(*o); }};

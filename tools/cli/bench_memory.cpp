@@ -14,6 +14,7 @@
 
 #include "bench/support/results_table.hpp"
 #include "bench_commands.hpp"
+#include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
@@ -32,6 +33,7 @@ struct memory_options {
     int repeats = 20;
     double converged = 0.05;
     std::string csv, h5;
+    bool force = false;
 };
 
 #if defined(STOKESIAN_HAVE_CUDA)
@@ -47,6 +49,11 @@ std::vector<std::uint32_t> default_sizes(std::uint32_t max_n) {
 
 int bench_memory(const memory_options& o) {
     if (!cuda::device_available()) throw std::runtime_error("bench memory needs a CUDA device; none is available");
+    // Every output checked before the timings (secondary_output.hpp).
+    std::filesystem::path summary_path = o.csv;
+    if (!o.csv.empty()) summary_path.replace_filename(summary_path.stem().string() + "_summary" + summary_path.extension().string());
+    const secondary_output csv(o.csv, o.force, {}, "--csv"), summary_csv(summary_path, o.force, {}, "--csv");
+    const secondary_output h5(o.h5, o.force, {}, "--h5");
     std::vector<std::uint32_t> sizes;
     if (o.sizes.empty()) sizes = default_sizes(o.max_n);
     else
@@ -125,13 +132,11 @@ int bench_memory(const memory_options& o) {
                     summary.numbers("particles")[r], summary.numbers("mean_ns_per_pair")[r],
                     100.0 * summary.numbers("relative_change")[r],
                     summary.numbers("converged")[r] == 0.0 ? "  (not converged: raise --max-n)" : "");
-    if (!o.csv.empty()) {
-        table.write_csv(o.csv);
-        std::filesystem::path p = o.csv;
-        p.replace_filename(p.stem().string() + "_summary" + p.extension().string());
-        summary.write_csv(p);
+    if (csv) {
+        csv.write(table.csv());
+        summary_csv.write(summary.csv());
     }
-    if (!o.h5.empty()) {
+    if (h5) {
         std::map<std::string, std::string> attributes = io::build_provenance();
         for (const auto& [k, v] : io::run_provenance(invocation_argc(), invocation_argv())) attributes[k] = v;
         for (const auto& [k, v] : device) attributes["device_" + k] = v;
@@ -140,7 +145,7 @@ int bench_memory(const memory_options& o) {
             "paper appendix, Algorithms 3 and 4: N threads (128 per block) each read N elements and sum them; "
             "patterns k, k p mod N, (k p + j M) mod N with p = 131, M = 32; CUDA events around each launch after two "
             "untimed launches; sums of sampled threads checked exactly; ns_per_pair = time / N^2";
-        bench::write_tables_h5(o.h5, {{"measurements", &table}, {"summary", &summary}}, attributes);
+        bench::write_tables_h5(h5.path(), {{"measurements", &table}, {"summary", &summary}}, attributes);
     }
     return 0;
 }
@@ -166,6 +171,7 @@ bench_subcommand register_bench_memory(CLI::App& bench) {
         ->capture_default_str();
     c->add_option("--csv", o->csv, "measurements as CSV; the scaling-limit summary goes to <name>_summary.csv");
     c->add_option("--h5", o->h5, "measurements and summary as HDF5 (one dataset per column, provenance attributes)");
+    c->add_flag("--force", o->force, "replace existing --csv (and its _summary file) and --h5 files");
     return {c, [o] { return bench_memory(*o); }};
 }
 

@@ -3,10 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <sstream>
 
 #include "json.hpp"
-#include "stokesian/core/errors.hpp"
 
 namespace stokesian::cli {
 
@@ -18,12 +17,6 @@ using regression::run_check;
 std::string fit(const std::string& text, std::size_t width) {
     if (text.size() <= width) return text + std::string(width - text.size(), ' ');
     return text.substr(0, width - 1) + "~";
-}
-
-std::ofstream open_for_writing(const std::filesystem::path& path) {
-    std::ofstream out(path);
-    if (!out) throw input_error(path.string(), "", "", "cannot write this file");
-    return out;
 }
 
 std::string xml_escaped(const std::string& text) {
@@ -50,6 +43,8 @@ std::size_t failures(const run_check& c) {
 }  // namespace
 
 void print_check_table(std::ostream& out, const std::vector<run_check>& checks) {
+    // Room for "260000000 steps, every 1000th" (run.length of the nightly's longest runs).
+    constexpr std::size_t value_width = 30;
     std::size_t run_width = 3, observable_width = 10;
     for (const run_check& c : checks)
         for (const check_row& r : c.rows) {
@@ -58,16 +53,16 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
         }
     run_width = std::min<std::size_t>(run_width, 36);
     observable_width = std::min<std::size_t>(observable_width, 60);
-    out << fit("run", run_width) << "  " << fit("observable", observable_width) << "  " << fit("observed", 26) << "  "
-        << fit("reference", 26) << "  " << fit("tolerance", 24) << "  verdict\n";
+    out << fit("run", run_width) << "  " << fit("observable", observable_width) << "  " << fit("observed", value_width) << "  "
+        << fit("reference", value_width) << "  " << fit("tolerance", 24) << "  verdict\n";
     std::size_t rows = 0, failed = 0, runs_failed = 0;
     for (const run_check& c : checks) {
         if (!c.note.empty()) out << "# " << c.run << ": " << c.note << "\n";
         for (const check_row& r : c.rows) {
             ++rows;
             failed += r.passed ? 0 : 1;
-            out << fit(r.run, run_width) << "  " << fit(r.observable, observable_width) << "  " << fit(r.observed, 26)
-                << "  " << fit(r.reference, 26) << "  " << fit(r.tolerance, 24) << "  " << (r.passed ? "pass" : "FAIL")
+            out << fit(r.run, run_width) << "  " << fit(r.observable, observable_width) << "  " << fit(r.observed, value_width)
+                << "  " << fit(r.reference, value_width) << "  " << fit(r.tolerance, 24) << "  " << (r.passed ? "pass" : "FAIL")
                 << "\n";
             if (!r.passed && !r.detail.empty()) out << "    -> " << r.detail << "\n";
         }
@@ -80,8 +75,8 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
         << (failed ? " (" + std::to_string(runs_failed) + " runs with failures)" : "") << "\n";
 }
 
-void write_check_json(const std::filesystem::path& path, const std::vector<run_check>& checks) {
-    std::ofstream out = open_for_writing(path);
+std::string check_json(const std::vector<run_check>& checks) {
+    std::ostringstream out;
     json_writer j(out);
     std::size_t failed = 0, rows = 0;
     j.begin_object();
@@ -121,10 +116,11 @@ void write_check_json(const std::filesystem::path& path, const std::vector<run_c
     j.field("passed", failed == 0);
     j.end_object();
     out << "\n";
+    return out.str();
 }
 
-void write_check_junit(const std::filesystem::path& path, const std::vector<run_check>& checks) {
-    std::ofstream out = open_for_writing(path);
+std::string check_junit(const std::vector<run_check>& checks) {
+    std::ostringstream out;
     std::size_t tests = 0, failed = 0;
     for (const run_check& c : checks) {
         tests += c.rows.size();
@@ -151,6 +147,7 @@ void write_check_junit(const std::filesystem::path& path, const std::vector<run_
         out << "  </testsuite>\n";
     }
     out << "</testsuites>\n";
+    return out.str();
 }
 
 }  // namespace stokesian::cli

@@ -1,8 +1,8 @@
 #pragma once
 // The outputs of `stokesian reference check`: the table on the terminal, a JSON file and a JUnit
 // XML file (one testcase per run and observable, as CI systems display them).
-#include <filesystem>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "stokesian/regression/reference_check.hpp"
@@ -10,7 +10,8 @@
 namespace stokesian::cli {
 
 void print_check_table(std::ostream& out, const std::vector<regression::run_check>& checks);
-void write_check_json(const std::filesystem::path& path, const std::vector<regression::run_check>& checks);
-void write_check_junit(const std::filesystem::path& path, const std::vector<regression::run_check>& checks);
+// The JSON and JUnit XML documents (written by a secondary_output: secondary_output.hpp).
+std::string check_json(const std::vector<regression::run_check>& checks);
+std::string check_junit(const std::vector<regression::run_check>& checks);
 
 }  // namespace stokesian::cli

@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "json.hpp"
+#include "lubrication_flags.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "terminal.hpp"
 
@@ -126,6 +127,7 @@ std::string number(double x, const char* format = "%.10g") {
 
 struct run_info {
     std::map<std::string, std::string> scenario, run, engine;
+    std::vector<std::string> flags;  // findings that make the run's numbers suspect
 };
 
 std::map<std::string, std::string> attributes_if_present(const io::h5md_file& file, const std::string& path) {
@@ -177,6 +179,7 @@ void print_text(const std::string& path, const run_info& info, const std::vector
         std::printf("\n");
     }
     std::printf("status:     %s\n", get(info.run, "status").c_str());
+    for (const std::string& flag : info.flags) std::printf("FLAG:       %s\n", flag.c_str());
     const std::string wall = get(info.run, "wall_seconds", "");
     std::printf("steps:      %s of %s   wall time: %s\n", get(info.run, "steps").c_str(),
                 get(info.run, "planned_steps").c_str(),
@@ -221,6 +224,10 @@ void print_json(const std::string& path, const run_info& info, const std::vector
     j.field("integrator", get(info.run, "integrator", ""));
     j.field("lubrication_scheme", get(info.engine, "lubrication_scheme", ""));
     j.field("status", get(info.run, "status", ""));
+    j.key("flags");
+    j.begin_array();
+    for (const std::string& flag : info.flags) j.value(flag);
+    j.end_array();
     auto number_field = [&](const char* key, const std::map<std::string, std::string>& m, const std::string& name) {
         const std::string text = get(m, name, "");
         j.field(key, text.empty() ? NAN : std::strtod(text.c_str(), nullptr));
@@ -274,6 +281,13 @@ int execute(const analyze_options& o) {
     info.engine = attributes_if_present(file, "/parameters/engine");
     std::vector<result> results;
     if (file.is_group("/analysis")) collect_results(file, "/analysis", "", results);
+    const auto scalar = [&](const std::string& name) -> std::optional<double> {
+        const result* r = find_result(results, name);
+        if (r == nullptr || r->values.size() != 1) return std::nullopt;
+        return r->values.front();
+    };
+    info.flags = lubrication_solver_flags({info.run, info.engine, scalar("lubrication_solver/largest_relative_residual"),
+                                           scalar("lubrication_solver/tolerance")});
     if (o.json) print_json(o.path, info, results);
     else print_text(o.path, info, results);
     return 0;

@@ -6,13 +6,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "bench/support/bench_inputs.hpp"
 #include "bench_commands.hpp"
 #include "commands.hpp"
+#include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
@@ -45,16 +45,14 @@ struct steps_options {
     std::string scenario, case_name, backend = "cpu", precision = "all", hi_kernel, csv;
     std::uint64_t steps = 0, warmup = 0;
     unsigned threads = 0;
+    bool force = false;
 };
 
 int bench_steps(const steps_options& o) {
     const scenario s = load_scenario(o.scenario, o.case_name);
-    std::unique_ptr<std::ofstream> csv;
-    if (!o.csv.empty()) {
-        csv = std::make_unique<std::ofstream>(o.csv);
-        if (!*csv) throw input_error(o.csv, "", "", "cannot write the CSV file");
-        *csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step\n";
-    }
+    const secondary_output csv_file(o.csv, o.force, {o.scenario}, "--csv");
+    std::ostringstream csv;
+    csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step\n";
     std::printf("%-18s %8s %-6s %-13s %-16s %10s %12s %12s\n", "scenario", "N", "backend", "hi-kernel", "precision",
                 "steps", "steps/s", "ms/step");
     for (const precision_mode m : precision_modes_from(o.precision)) {
@@ -78,11 +76,11 @@ int bench_steps(const steps_options& o) {
         std::printf("%-18s %8zu %-6s %-13s %-16s %10llu %12.4g %12.4g\n", s.name.c_str(), s.particles.size(),
                     d.at("backend").c_str(), kernel.c_str(), to_string(m).c_str(),
                     static_cast<unsigned long long>(steps), double(steps) / seconds, 1e3 * seconds / double(steps));
-        if (csv)
-            *csv << s.name << ',' << s.particles.size() << ',' << d.at("backend") << ',' << kernel << ',' << threads << ",\""
-                 << to_string(m) << "\"," << steps << ',' << seconds << ',' << double(steps) / seconds << ','
-                 << 1e3 * seconds / double(steps) << '\n';
+        csv << s.name << ',' << s.particles.size() << ',' << d.at("backend") << ',' << kernel << ',' << threads << ",\""
+            << to_string(m) << "\"," << steps << ',' << seconds << ',' << double(steps) / seconds << ','
+            << 1e3 * seconds / double(steps) << '\n';
     }
+    if (csv_file) csv_file.write(csv.str());
     return 0;
 }
 
@@ -93,6 +91,7 @@ struct hi_options {
     unsigned block = 128;
     double density = 0.1;
     std::uint64_t seed = 1;
+    bool force = false;
 };
 
 int bench_hi(const hi_options& o) {
@@ -103,12 +102,9 @@ int bench_hi(const hi_options& o) {
                 device.at("compute_capability").c_str(), device.at("multiprocessors").c_str(),
                 device.at("driver_version").c_str(), device.at("runtime_version").c_str(),
                 device.at("cuda_fp_flags").c_str());
-    std::unique_ptr<std::ofstream> csv;
-    if (!o.csv.empty()) {
-        csv = std::make_unique<std::ofstream>(o.csv);
-        if (!*csv) throw input_error(o.csv, "", "", "cannot write the CSV file");
-        *csv << "device,particles,kernel,hi_precision,block,median_ms,min_ms,max_ms,gpairs_per_second,repeats\n";
-    }
+    const secondary_output csv_file(o.csv, o.force, {}, "--csv");
+    std::ostringstream csv;
+    csv << "device,particles,kernel,hi_precision,block,median_ms,min_ms,max_ms,gpairs_per_second,repeats\n";
     std::printf("%9s %-13s %-4s %6s %11s %11s %11s %10s\n", "N", "kernel", "hi", "block", "median ms", "min ms", "max ms",
                 "Gpair/s");
     for (const std::string& size : split_list(o.sizes, ',')) {
@@ -127,12 +123,11 @@ int bench_hi(const hi_options& o) {
                 std::printf("%9zu %-13s %-4s %6u %11.4g %11.4g %11.4g %10.4g\n", n, kernel.c_str(), hi.c_str(), t.block,
                             t.median_ms, t.min_ms, t.max_ms, gpairs);
                 std::fflush(stdout);
-                if (csv)
-                    *csv << '"' << device.at("device_name") << "\"," << n << ',' << kernel << ',' << hi << ',' << t.block
-                         << ',' << t.median_ms << ',' << t.min_ms << ',' << t.max_ms << ',' << gpairs << ',' << t.repeats
-                         << '\n';
+                csv << '"' << device.at("device_name") << "\"," << n << ',' << kernel << ',' << hi << ',' << t.block << ','
+                    << t.median_ms << ',' << t.min_ms << ',' << t.max_ms << ',' << gpairs << ',' << t.repeats << '\n';
             }
     }
+    if (csv_file) csv_file.write(csv.str());
     return 0;
 #else
     (void)o;
@@ -156,6 +151,7 @@ action register_bench(CLI::App& app) {
     steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth)");
     steps->add_option("--threads", so->threads, "CPU threads (0: all cores)");
     steps->add_option("--csv", so->csv, "also write the table as CSV");
+    steps->add_flag("--force", so->force, "replace an existing --csv file");
     auto ho = std::make_shared<hi_options>();
     auto* hi = bench->add_subcommand("hi", "One HI velocity update on the GPU, per kernel, precision and N");
     hi->add_option("--sizes", ho->sizes, "particle numbers, comma-separated");
@@ -166,6 +162,7 @@ action register_bench(CLI::App& app) {
     hi->add_option("--density", ho->density, "number density n (a^-3)");
     hi->add_option("--seed", ho->seed, "seed of the uniform random positions");
     hi->add_option("--csv", ho->csv, "also write the table as CSV");
+    hi->add_flag("--force", ho->force, "replace an existing --csv file");
     const bench_subcommand fcc = register_bench_fcc(*bench);
     const bench_subcommand memory = register_bench_memory(*bench);
     return [steps, hi, so, ho, fcc, memory]() -> int {

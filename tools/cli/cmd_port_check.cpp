@@ -12,7 +12,9 @@
 
 #include "cmd_port_check_report.hpp"
 #include "commands.hpp"
+#include "option_values.hpp"
 #include "plot_script.hpp"
+#include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/port/port_check.hpp"
@@ -24,7 +26,7 @@ namespace {
 
 struct record_cli {
     std::string output, backend = "cpu", hi_kernel, modes, configs, swap;
-    std::uint64_t steps = 0;
+    std::string steps = "0";  // step_count_option; 0: no short run
     double dt = 1e-3;
     unsigned threads = 0;
     bool force = false;
@@ -33,7 +35,7 @@ struct record_cli {
 struct compare_cli {
     std::string a, b, report = "port-check-report", reference_dir = "reference_data", python;
     std::vector<std::string> results;
-    bool no_plots = false;
+    bool no_plots = false, force = false;
 };
 
 // "a;b;c" -> {a, b, c} (modes contain commas, so ';' separates them).
@@ -57,7 +59,7 @@ int run_record(const record_cli& c) {
     o.force = c.force;
     o.backend = c.backend;
     o.hi_kernel = c.hi_kernel;
-    o.steps = c.steps;
+    o.steps = c.steps == "0" ? 0 : step_count_option(c.steps, "--steps");
     o.dt = c.dt;
     o.threads = c.threads;
     if (!c.modes.empty() && c.modes != "all")
@@ -94,6 +96,14 @@ int run_compare(const compare_cli& c) {
     const port::port_record b = port::read_record(c.b);
     std::vector<regression::observed_run> runs;
     for (const std::string& r : c.results) runs.push_back(regression::read_observed_run(r));
+    // No report file replaces an earlier report without --force, nor any file this command reads.
+    std::vector<std::filesystem::path> inputs{c.a, c.b};
+    inputs.insert(inputs.end(), c.results.begin(), c.results.end());
+    for (const auto& run : runs) inputs.push_back(std::filesystem::path(c.reference_dir) / run.key.file_name());
+    std::error_code error;
+    if (std::filesystem::is_directory(c.report, error))
+        for (const std::string& file : port_report_files())
+            secondary_output(std::filesystem::path(c.report) / file, c.force, inputs, "--report");
     const port::comparison cmp = port::compare(a, b);
     std::vector<regression::run_check> checks;
     if (!runs.empty()) {
@@ -137,6 +147,7 @@ action register_port_check(CLI::App& app) {
     c->add_option("--reference-dir", cmp->reference_dir, "reference directory for --results (default reference_data)");
     c->add_option("--results", cmp->results, "long-run result files (stokesian run / suite run) to check against the references");
     c->add_flag("--no-plots", cmp->no_plots, "do not call tools/plot/plot_port_check.py");
+    c->add_flag("--force", cmp->force, "replace the files of an earlier report in the --report directory");
     c->add_option("--python", cmp->python, "Python interpreter for the plots (default $STOKESIAN_PYTHON, else /usr/bin/python3, else python3)");
     return [rec, cmp, r, c]() -> int {
         if (r->parsed()) return run_record(*rec);

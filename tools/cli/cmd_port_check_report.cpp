@@ -7,13 +7,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "json.hpp"
 #include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/output_target.hpp"
 
 namespace stokesian::cli {
 
@@ -109,6 +109,13 @@ table provenance_table(const port::port_record& a, const port::port_record& b) {
 
 }  // namespace
 
+const std::vector<std::string>& port_report_files() {
+    static const std::vector<std::string> files{"report.md",   "report.html", "report.json",      "histograms.csv",
+                                                "verdicts.csv", "plot.log",    "verdicts.png",     "ulp_histograms.png",
+                                                "relative_histograms.png"};
+    return files;
+}
+
 bool write_port_report(const port_report_options& o, const port::port_record& a, const port::port_record& b,
                        const port::comparison& cmp, const std::vector<regression::run_check>& checks, std::ostream& out) {
     std::error_code e;
@@ -183,7 +190,7 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
 
     // Data for the plots.
     {
-        std::ofstream h(o.directory / "histograms.csv");
+        std::ostringstream h;
         h << "configuration,mode,kind,bin,label,count\n";
         for (const auto& r : cmp.rows) {
             for (std::size_t k = 0; k < r.ulp.counts.size(); ++k)
@@ -192,11 +199,13 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
                 h << r.configuration << ",\"" << to_string(r.mode) << "\",relative," << k << ",\"" << r.relative.labels[k] << "\","
                   << r.relative.counts[k] << "\n";
         }
-        std::ofstream v(o.directory / "verdicts.csv");
+        std::ostringstream v;
         v << "configuration,mode,verdict,max_bound_ratio,max_ulp,max_relative\n";
         for (const auto& r : cmp.rows)
             v << r.configuration << ",\"" << to_string(r.mode) << "\"," << port::to_string(r.result) << "," << num(r.max_bound_ratio, 6)
               << "," << num(r.max_ulp, 6) << "," << num(r.max_relative, 6) << "\n";
+        io::write_file_atomically(o.directory / "histograms.csv", h.str());
+        io::write_file_atomically(o.directory / "verdicts.csv", v.str());
     }
     std::vector<std::string> figures;
     std::string plot_note;
@@ -226,7 +235,7 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
 
     // report.md
     {
-        std::ofstream md(o.directory / "report.md");
+        std::ostringstream md;
         md << "# Port check: " << (passed ? "PASS" : "FAIL") << "\n\n";
         md << "A = `" << a.file.string() << "`, B = `" << b.file.string() << "`.\n\n## Verdict per precision mode\n\n";
         verdicts.markdown(md);
@@ -255,10 +264,11 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
             for (const auto& f : figures) md << "![" << f << "](" << f << ")\n\n";
             if (!plot_note.empty()) md << plot_note << "\n";
         }
+        io::write_file_atomically(o.directory / "report.md", md.str());
     }
     // report.html
     {
-        std::ofstream h(o.directory / "report.html");
+        std::ostringstream h;
         h << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>port-check</title><style>"
              "body{font-family:sans-serif;max-width:1200px;margin:auto}table{border-collapse:collapse;margin:1em 0}"
              "td,th{border:1px solid #aaa;padding:2px 6px;font-size:90%}.fail{background:#f99}.pass{background:#cfc}"
@@ -290,10 +300,11 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
             if (!plot_note.empty()) h << "<p>" << html_escape(plot_note) << "</p>\n";
         }
         h << "</body></html>\n";
+        io::write_file_atomically(o.directory / "report.html", h.str());
     }
     // report.json
     {
-        std::ofstream js(o.directory / "report.json");
+        std::ostringstream js;
         json_writer j(js);
         j.begin_object();
         j.field("passed", passed);
@@ -360,6 +371,7 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
         j.end_object();
         j.end_object();
         js << "\n";
+        io::write_file_atomically(o.directory / "report.json", js.str());
     }
 
     out << headline << "\n";

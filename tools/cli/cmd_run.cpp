@@ -6,10 +6,14 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "core/number_text.hpp"
 #include "json.hpp"
+#include "option_values.hpp"
+#include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "stokesian/io/file_lock.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "terminal.hpp"
 
@@ -24,9 +28,11 @@ struct run_options {
     std::string resume;
     std::optional<std::string> author;
     std::optional<double> dt, time, sample_every, checkpoint_every, checkpoint_wall;
-    std::optional<std::uint64_t> steps;
+    double first_step_limit = default_first_step_limit_seconds;
+    std::optional<std::string> steps;  // checked by step_count_option
     std::optional<unsigned> threads;
     bool force = false, json = false, no_trajectory = false;
+    bool output_given = false;  // -o '' is an error, not the default name
 };
 
 // Command-line values override the scenario's; the result is validated like a scenario file.
@@ -37,15 +43,22 @@ void apply_overrides(scenario& s, const run_options& o) {
         try {
             s.run.precision = parse_precision_mode(o.precision);
         } catch (const std::invalid_argument& e) {
-            throw input_error("command line", "--precision", o.precision, e.what());
+            throw input_error("command line", "--precision", "", e.what());
         }
     }
     if (!o.integrator.empty()) {
         try {
             s.run.integrator = parse_integrator(o.integrator);
         } catch (const std::invalid_argument& e) {
-            throw input_error("command line", "--integrator", o.integrator, e.what());
+            throw input_error("command line", "--integrator", "", e.what());
         }
+    }
+    // --dt alone keeps the scenario's simulated time (run length, sampling and checkpoints are
+    // physics in tau_s): a length given in steps becomes the same time at the new dt.
+    const bool steps_kept_as_time = o.dt && !o.time && !o.steps && s.run.steps;
+    if (steps_kept_as_time) {
+        s.run.time = double(*s.run.steps) * s.run.dt;
+        s.run.steps.reset();
     }
     if (o.dt) s.run.dt = *o.dt;
     if (o.time) {
@@ -53,19 +66,19 @@ void apply_overrides(scenario& s, const run_options& o) {
         s.run.steps.reset();
     }
     if (o.steps) {
-        s.run.steps = o.steps;
+        s.run.steps = step_count_option(*o.steps, "--steps");
         s.run.time.reset();
     }
     if (o.sample_every) s.run.sample_every = *o.sample_every;
-    if (o.dt && !o.sample_every && !o.time && !o.steps) {
-        // Keep the scenario's run length and sampling meaningful for a new dt: both stay in tau_s.
-        if (s.run.steps) {
-            s.run.time = double(*s.run.steps) * (s.run.dt);
-        }
-    }
     if (o.no_trajectory) s.run.write_trajectory = false;
     if (o.checkpoint_every) s.run.checkpoint_every = *o.checkpoint_every;
-    validate_run_settings(s.run, "command line");
+    try {
+        validate_run_settings(s.run, "command line");
+    } catch (const input_error& e) {
+        if (!steps_kept_as_time) throw;
+        throw input_error(std::string(e.what()) + " (--dt keeps the scenario's run length of " +
+                          short_number(*s.run.time) + " tau_s; give --steps or --time for another)");
+    }
 }
 
 std::string default_output(const scenario& s) {
@@ -87,11 +100,35 @@ scenario scenario_to_resume(const run_options& o, const std::filesystem::path& o
         throw input_error("command line", "--output", o.output, "--resume " + o.resume + " names the output already");
     if (!o.scenario_path.empty()) return load_scenario(o.scenario_path, o.case_name);
     if (!o.case_name.empty()) throw input_error("command line", "--case", o.case_name, "--case needs the SCENARIO file");
+    io::lock_run_output(output);  // a live run's output: say so, not that its checkpoint is missing
     const std::filesystem::path checkpoint = io::checkpoint_path_for(output);
     if (!std::filesystem::exists(checkpoint))
         throw input_error(checkpoint.string(), "", "", "no checkpoint to resume from (the run completed, or stopped "
                                                        "before its first checkpoint: start it again)");
     return scenario_from_checkpoint(io::read_checkpoint(checkpoint), checkpoint);
+}
+
+// The run; a full device (or quota, or file size limit) stops it with one line that says what
+// is kept and how to go on (exit code 2: the environment's to fix).
+run_result run_or_say_what_is_kept(const run_request& req, progress_line& progress) {
+    try {
+        run_result r = run_scenario(req);
+        progress.finish();
+        return r;
+    } catch (const no_space_error& e) {
+        progress.finish();
+        const std::filesystem::path partial = std::filesystem::path(req.output.path) += ".partial";
+        const std::filesystem::path checkpoint = io::checkpoint_path_for(req.output.path);
+        std::error_code error;
+        const bool have_partial = std::filesystem::exists(partial, error);
+        std::string kept = have_partial ? "kept '" + partial.string() + "' (unfinished)" : "nothing kept";
+        if (std::filesystem::exists(checkpoint, error))
+            kept += " and the checkpoint '" + checkpoint.string() + "': free space, then `stokesian run --resume " +
+                    req.output.path.string() + "`";
+        else
+            kept += ", no checkpoint: free space and run again";
+        throw input_error(std::string(e.what()) + "; " + kept);
+    }
 }
 
 int execute(const run_options& o, int argc, char** argv) {
@@ -104,7 +141,7 @@ int execute(const run_options& o, int argc, char** argv) {
     run_request req;
     req.scenario_ = s;
     req.output.path = !o.resume.empty()  ? resume_output
-                      : o.output.empty() ? std::filesystem::path(default_output(s))
+                      : !o.output_given  ? std::filesystem::path(default_output(s))
                                          : std::filesystem::path(o.output);
     req.output.force = o.force;
     if (o.author) req.output.author = io::h5md_author(o.author);  // checked before anything runs
@@ -121,8 +158,17 @@ int execute(const run_options& o, int argc, char** argv) {
     progress_line progress;
     req.on_progress = [&](const run_progress& p) { progress.update(p); };
 
-    const run_result r = run_scenario(req);
-    progress.finish();
+    run_result r;
+    try {
+        guard_run_size(s, req.threads, req.stop_signal, o.first_step_limit, o.force);
+        r = run_or_say_what_is_kept(req, progress);
+    } catch (const step_interrupted& e) {
+        // Only before the first step (the initial velocities): later the run stops at its last
+        // complete step and writes a checkpoint.
+        std::fprintf(stderr, "stokesian: interrupted by signal %d before the first step; %s\n", e.signal(),
+                     req.resume ? "the checkpoint and the partial output are unchanged" : "no output written");
+        return 128 + e.signal();
+    }
 
     if (o.json) {
         json_writer j(std::cout);
@@ -151,10 +197,14 @@ int execute(const run_options& o, int argc, char** argv) {
                     r.status.c_str(), static_cast<unsigned long long>(r.steps), r.simulated_time,
                     format_duration(r.wall_seconds).c_str(), r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0,
                     to_string(s.run.precision).c_str(), r.engine.count("backend") ? r.engine.at("backend").c_str() : "");
-        if (r.summary.count("cycles"))
-            std::printf("  cycles: %.0f, mean period %.6g tau_s, mean amplitude %.6g a\n", r.summary.at("cycles"),
-                        r.summary.count("period_mean") ? r.summary.at("period_mean") : NAN,
-                        r.summary.count("amplitude_mean") ? r.summary.at("amplitude_mean") : NAN);
+        if (r.summary.count("cycles")) {
+            const auto mean = [&](const char* key) { return r.summary.count(key) ? r.summary.at(key) : NAN; };
+            if (std::isnan(mean("period_mean")) || std::isnan(mean("amplitude_mean")))
+                std::printf("  cycles: %.0f, no complete cycle: no mean period or amplitude\n", r.summary.at("cycles"));
+            else
+                std::printf("  cycles: %.0f, mean period %.6g tau_s, mean amplitude %.6g a\n", r.summary.at("cycles"),
+                            mean("period_mean"), mean("amplitude_mean"));
+        }
         if (r.summary.count("max_abs_y1"))
             std::printf("  symmetry: max |y1| = %.3g a, largest residual %.3g a\n", r.summary.at("max_abs_y1"),
                         r.summary.at("max_abs_symmetry_residual"));
@@ -197,15 +247,24 @@ action register_run(CLI::App& app) {
                     "checkpoint every TAU of simulated time (a multiple of dt; overrides run.checkpoint_every)");
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
                     "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
-    cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
-    cmd->add_flag("--force", o->force, "replace an existing output file");
+    cmd->add_option("--first-step-limit", o->first_step_limit,
+                    "refuse (without --force) a system above 4096 particles whose first step is estimated to end "
+                    "after SECONDS (default 3600)")
+        ->check(CLI::PositiveNumber);
+    auto* output = cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
+    cmd->add_flag("--force", o->force,
+                  "replace an existing output file; run a system whose first step is estimated to exceed "
+                  "--first-step-limit or the available memory");
     cmd->add_option("--author", o->author,
                     "H5MD author name (default: $STOKESIAN_AUTHOR, else the account name); UTF-8, one line, at most " +
                         std::to_string(io::max_author_bytes) + " bytes");
     cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");
     cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
     // argc/argv for provenance are captured by main through the global below.
-    return [o] { return execute(*o, invocation_argc(), invocation_argv()); };
+    return [o, output] {
+        o->output_given = output->count() > 0;
+        return execute(*o, invocation_argc(), invocation_argv());
+    };
 }
 
 }  // namespace stokesian::cli

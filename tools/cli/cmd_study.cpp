@@ -7,13 +7,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "commands.hpp"
 #include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
@@ -165,11 +165,8 @@ std::vector<std::string> figures_in(const fs::path& dir) {
     return out;
 }
 
-void write_text(const fs::path& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) throw std::runtime_error("cannot write " + path.string());
-}
+// The study's own files, in a folder checked empty (or replaced with --force) before it started.
+void write_text(const fs::path& path, const std::string& text) { io::write_file_atomically(path, text); }
 
 int execute(const study_cli_options& o) {
     study::study_settings s = settings_from(o);
@@ -215,10 +212,11 @@ int execute(const study_cli_options& o) {
     options.stop_signal = &install_stop_handlers();
 
     regression::suite_execution suite(std::move(runs), options);
-    std::printf("study %s of %s: %zu runs (%zu modes x %zu dt x %zu integrators%s), %u at once, %s backend, output in %s\n",
-                s.kind.c_str(), fs::path(o.scenario).filename().c_str(), suite.size(), s.modes.size(), s.dts.size(),
-                s.integrators.size(), s.trajectory_time > 0.0 ? " + 1 trajectory run" : "", suite.jobs(),
-                s.backend.c_str(), dir.string().c_str());
+    std::printf("study %s of %s: %s (%s x %s x %s%s), %u at once, %s backend, output in %s\n", s.kind.c_str(),
+                fs::path(o.scenario).filename().c_str(), count_of(suite.size(), "run").c_str(),
+                count_of(s.modes.size(), "mode").c_str(), count_of(s.dts.size(), "time step").c_str(),
+                count_of(s.integrators.size(), "integrator").c_str(), s.trajectory_time > 0.0 ? " + 1 trajectory run" : "",
+                suite.jobs(), s.backend.c_str(), dir.string().c_str());
     std::fflush(stdout);
     const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
         std::printf("[%2zu/%zu] %-32s %-11s %llu steps in %s%s%s\n", n, total, r.name.c_str(), r.state.c_str(),

@@ -3,11 +3,12 @@
 // on a terminal a status line, elsewhere a summary line every five minutes (CI logs).
 
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 #include <iostream>
 
 #include "commands.hpp"
 #include "json.hpp"
+#include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_key.hpp"
@@ -29,9 +30,9 @@ struct suite_cli_options {
     std::vector<std::string> only;
 };
 
-void write_summary(const std::filesystem::path& path, const regression::suite_manifest& m, const suite_cli_options& o,
-                   const std::vector<suite_run_status>& runs, double elapsed) {
-    std::ofstream out(path);
+std::string summary_json(const regression::suite_manifest& m, const suite_cli_options& o,
+                         const std::vector<suite_run_status>& runs, double elapsed) {
+    std::ostringstream out;
     json_writer j(out);
     j.begin_object();
     j.field("suite", m.name);
@@ -54,6 +55,7 @@ void write_summary(const std::filesystem::path& path, const regression::suite_ma
     j.end_array();
     j.end_object();
     out << "\n";
+    return out.str();
 }
 
 int execute(const suite_cli_options& o) {
@@ -68,6 +70,8 @@ int execute(const suite_cli_options& o) {
     options.only = o.only;
     options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
     std::filesystem::create_directories(options.output_dir);
+    // Checked with the runs' outputs, before the first run (secondary_output.hpp).
+    const secondary_output summary(options.output_dir / "suite-summary.json", o.force, {o.manifest}, "--output-dir");
     std::vector<regression::prepared_run> runs = regression::prepare_suite(manifest, options);
     options.stop_signal = &install_stop_handlers();
 
@@ -86,7 +90,7 @@ int execute(const suite_cli_options& o) {
     };
     const double wall = run_suite_with_progress(suite, 300.0, print_finished);
     const std::vector<suite_run_status> result = suite.snapshot();
-    write_summary(options.output_dir / "suite-summary.json", manifest, o, result, wall);
+    summary.write(summary_json(manifest, o, result, wall));
     std::size_t failed = 0, interrupted = 0;
     for (const auto& r : result) {
         failed += r.state == "failed" ? 1 : 0;
@@ -94,7 +98,7 @@ int execute(const suite_cli_options& o) {
     }
     std::printf("suite %s: %zu completed, %zu failed, %zu interrupted in %s; summary in %s\n", manifest.name.c_str(),
                 suite.size() - failed - interrupted, failed, interrupted, format_duration(wall).c_str(),
-                (options.output_dir / "suite-summary.json").string().c_str());
+                summary.path().string().c_str());
     if (const int signal = options.stop_signal->load(); signal != 0) return 128 + signal;
     return failed > 0 || interrupted > 0 ? 1 : 0;
 }
@@ -113,7 +117,7 @@ action register_suite(CLI::App& app) {
     run->add_option("--jobs", o->jobs, "runs at once (default: all on CUDA, one per core on the CPU)")
         ->check(CLI::Range(1u, 4096u));
     run->add_option("--scale", o->scale, "multiply the run lengths by this fraction (0 < F <= 1), e.g. 0.01 for a smoke run");
-    run->add_flag("--force", o->force, "replace existing output files");
+    run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");
     run->add_option("--only", o->only, "run only the runs whose names match these glob patterns (e.g. 'tetrahedron_*')")
         ->delimiter(',');
     return [o] { return execute(*o); };

@@ -55,14 +55,14 @@ double run_suite_with_progress(
     const std::size_t total = suite.size();
     suite.start([&](const suite_run_status& r) {  // one call at a time (suite_runner.hpp)
         ++finished;
-        if (terminal) std::fputs("\r\033[K", stderr);
+        if (terminal) std::fputs(clear_line, stderr);
         print_finished(r, finished, total);
         std::fflush(stdout);
     });
     double last_log = 0.0;
     while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 2000))) {
         if (terminal) {
-            std::fprintf(stderr, "\r\033[K%s", suite_status_line(suite.snapshot(), elapsed()).c_str());
+            std::fprintf(stderr, "%s%s", clear_line, suite_status_line(suite.snapshot(), elapsed()).c_str());
             std::fflush(stderr);
         } else if (elapsed() - last_log >= log_every_seconds) {
             last_log = elapsed();
@@ -70,7 +70,7 @@ double run_suite_with_progress(
             std::fflush(stdout);
         }
     }
-    if (terminal) std::fputs("\r\033[K", stderr);
+    if (terminal) std::fputs(clear_line, stderr);
     return elapsed();
 }
 

@@ -26,10 +26,13 @@ engine_config resolve_backend(const engine_config& config, const char* what) {
     engine_config resolved = config;
     if (config.backend == "cpu") return resolved;
     if (config.backend == "cuda") {
+        // An environment that cannot run the request is the user's to change: exit code 2.
 #if defined(STOKESIAN_HAVE_CUDA)
+        if (!cuda::device_available())
+            throw input_error("", "run.backend", "cuda", "no CUDA device is available here (use cpu, or auto to fall back)");
         return resolved;
 #else
-        throw std::invalid_argument("backend 'cuda': this build of stokesian has no CUDA backend");
+        throw input_error("", "run.backend", "cuda", "this build of stokesian has no CUDA backend (use cpu or auto)");
 #endif
     }
     if (config.backend != "auto")

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "stokesian/core/errors.hpp"
+
 namespace stokesian {
 
 namespace {
@@ -32,7 +34,7 @@ int evaluations_per_step(integrator_kind k) noexcept {
 integrator_kind parse_integrator(std::string_view name) {
     for (const auto& i : integrators)
         if (name == i.name) return i.kind;
-    throw std::invalid_argument("unknown integrator '" + std::string(name) + "' (expected euler, heun, rk4 or ab2)");
+    throw std::invalid_argument("unknown integrator '" + echoed(name) + "' (expected euler, heun, rk4 or ab2)");
 }
 
 }  // namespace stokesian

@@ -48,10 +48,17 @@ double unit_interval(std::mt19937_64& generator) {
 double wrap_into_box(double x, double edge) {
     const double half = 0.5 * edge;
     if (x >= -half && x < half) return x;
+    const double far = x;
     x -= edge * std::floor((x + half) / edge);
     // Rounding in the line above can leave x on the upper boundary or just outside.
     if (x >= half) x -= edge;
     if (x < -half) x += edge;
+    if (x >= -half && x < half) return x;
+    // Many edges away (a perturbation of 1e300 a) the product above rounds by more than an edge.
+    // fmod is exact, and so is one shift by an edge of a remainder in [half, edge) (Sterbenz).
+    x = std::fmod(far, edge);
+    if (x >= half) x -= edge;
+    else if (x < -half) x += edge;
     return x;
 }
 }  // namespace

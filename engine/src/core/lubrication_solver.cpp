@@ -14,6 +14,8 @@ void lubrication_solver_statistics::record(const lubrication_solve_report& r) {
     ++solves;
     iterations += r.iterations;
     most_iterations = std::max(most_iterations, r.iterations);
+    if (r.refinements > 0) ++refined_solves;
+    refinements += r.refinements;
     largest_relative_residual = std::max(largest_relative_residual, r.relative_residual);
 }
 
@@ -22,7 +24,7 @@ void lubrication_solver_statistics::describe(std::map<std::string, std::string>&
     d["lubrication_scheme"] = s.enabled ? std::string(to_string(s.scheme)) : "off";
     if (!s.implicit()) return;
     d["lubrication_solver"] = "conjugate gradients on (mu^-1 + zeta) v = F, preconditioner mu";
-    d["lubrication_tolerance"] = short_number(tolerance) + " (relative residual of (I + zeta mu) w = F)";
+    d["lubrication_tolerance"] = short_number(tolerance) + " (true relative residual of (I + zeta mu) w = F)";
     d["lubrication_max_iterations"] = std::to_string(s.max_iterations);
     // Since the engine was built (or restored from a checkpoint).
     d["lubrication_evaluations"] = std::to_string(evaluations);
@@ -30,6 +32,8 @@ void lubrication_solver_statistics::describe(std::map<std::string, std::string>&
     d["lubrication_iterations_total"] = std::to_string(iterations);
     d["lubrication_iterations_most"] = std::to_string(most_iterations);
     d["lubrication_iterations_mean"] = solves ? short_number(double(iterations) / double(solves)) : "0";
+    d["lubrication_refined_solves"] = std::to_string(refined_solves);
+    d["lubrication_refinements"] = std::to_string(refinements);
     d["lubrication_largest_relative_residual"] = short_number(largest_relative_residual);
 }
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "stokesian/core/errors.hpp"
+
 namespace stokesian {
 
 std::string_view to_string(precision p) noexcept {
@@ -22,7 +24,7 @@ precision parse_precision(std::string_view word, std::string_view whole) {
     if (word == "f32") return precision::f32;
     if (word == "ds") return precision::ds;
     if (word == "f64") return precision::f64;
-    throw std::invalid_argument("precision '" + std::string(whole) + "': '" + std::string(word) +
+    throw std::invalid_argument("precision '" + echoed(whole) + "': '" + echoed(word) +
                                 "' is not one of f32, ds, f64 (expected e.g. hi=ds,int=f32)");
 }
 }  // namespace
@@ -38,21 +40,21 @@ precision_mode parse_precision_mode(std::string_view text) {
         const auto eq = item.find('=');
         const std::string_view key = item.substr(0, eq);
         if (eq == std::string_view::npos || (key != "hi" && key != "int"))
-            throw std::invalid_argument("precision '" + std::string(text) +
+            throw std::invalid_argument("precision '" + echoed(text) +
                                         "': expected hi=<f32|ds|f64>,int=<f32|ds|f64>");
         const precision p = parse_precision(item.substr(eq + 1), text);
         if (key == "hi") {
-            if (have_hi) throw std::invalid_argument("precision '" + std::string(text) + "': hi given twice");
+            if (have_hi) throw std::invalid_argument("precision '" + echoed(text) + "': hi given twice");
             m.hi = p;
             have_hi = true;
         } else {
-            if (have_int) throw std::invalid_argument("precision '" + std::string(text) + "': int given twice");
+            if (have_int) throw std::invalid_argument("precision '" + echoed(text) + "': int given twice");
             m.integration = p;
             have_int = true;
         }
     }
     if (!have_hi || !have_int)
-        throw std::invalid_argument("precision '" + std::string(text) +
+        throw std::invalid_argument("precision '" + echoed(text) +
                                     "': both hi= and int= are required, e.g. hi=ds,int=f32");
     return m;
 }

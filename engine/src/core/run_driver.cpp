@@ -11,6 +11,7 @@
 #include "core/completed_run.hpp"
 #include "core/number_text.hpp"
 #include "core/run_files.hpp"
+#include "core/run_output_claim.hpp"
 #include "core/run_record.hpp"
 #include "io/frame_journal.hpp"
 #include "stokesian/core/errors.hpp"
@@ -124,10 +125,13 @@ run_result run_scenario(const run_request& req) {
     validate_run_settings(s.run, s.source_path.string());
     engine_config config = make_engine_config(s);
     config.threads = req.threads;
+    config.interrupt = req.stop_signal;  // a signal abandons a long step (engine/docs/reliability.md)
     io::h5md_options opts = req.output;
     if (!s.run.write_trajectory) opts.write_velocity = opts.write_force = false;
     const io::box_description box{s.system.box.periodic, s.system.box.edges};
     const fs::path checkpoint_path = io::checkpoint_path_for(opts.path);
+    // Held to the end: no other run touches this output, its partial or its checkpoint.
+    const io::file_lock output_lock = claim_run_output(opts.path, opts.force, req.resume);
     const fs::path journal_path = io::frame_journal_path_for(opts.path);
     const io::journal_layout layout{s.particles.size(), box.periodic && opts.write_image, opts.write_velocity,
                                     opts.write_force};
@@ -302,6 +306,7 @@ run_result run_scenario(const run_request& req) {
         if (samples == 0) chunk = std::min(chunk, interval - done % interval);
         else chunk = samples * interval;
         const auto t0 = clock::now();
+        bool abandoned = false;  // a signal inside a step: the engine went back to a complete step
         try {
             if (samples > 0) eng->advance_sampled(samples, interval, batch);
             else eng->advance(chunk);
@@ -312,19 +317,26 @@ run_result run_scenario(const run_request& req) {
             if (blow_up.empty()) done = eng->step();
             solver_failure = e.what();
             break;
+        } catch (const step_interrupted&) {
+            if (samples > 0) consume_batch();
+            if (blow_up.empty()) done = eng->step();
+            abandoned = true;
         }
-        const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
-        if (dt_wall > 0.0) steps_per_second = double(chunk) / dt_wall;
-        if (samples > 0) {
-            consume_batch();
-        } else {
-            done += chunk;
-            if (done % interval == 0 || done == total) take_sample();
+        if (!abandoned) {
+            const double dt_wall = std::chrono::duration<double>(clock::now() - t0).count();
+            if (dt_wall > 0.0) steps_per_second = double(chunk) / dt_wall;
+            if (samples > 0) {
+                consume_batch();
+            } else {
+                done += chunk;
+                if (done % interval == 0 || done == total) take_sample();
+            }
         }
         const auto now = clock::now();
         if (req.on_progress && (now - last_report > std::chrono::milliseconds(250) || done == total)) {
             last_report = now;
-            req.on_progress({done, total, double(done) * s.run.dt, std::chrono::duration<double>(now - start).count()});
+            req.on_progress({done, total, double(done) * s.run.dt, std::chrono::duration<double>(now - start).count(),
+                             resumed ? resumed->engine.step : 0});
         }
         if (!blow_up.empty() || done == total) break;
         if (req.stop_signal) signal = req.stop_signal->load();

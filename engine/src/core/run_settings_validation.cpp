@@ -3,17 +3,16 @@
 #include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/core/step_count.hpp"
 
 namespace stokesian {
 
 namespace {
-// x / dt must be a positive integer to 1e-9 relative: run lengths and sampling intervals are
-// counted in whole steps, and a silent rounding would change the physics being compared.
+// x / dt must be a whole number of steps (core/step_count.hpp): run lengths and sampling intervals
+// are counted in whole steps, and a silent rounding would change the physics being compared.
 void require_multiple_of_dt(double x, double dt, const std::string& origin, const std::string& key) {
-    const double ratio = x / dt;
-    const double whole = std::nearbyint(ratio);
-    if (whole < 1.0 || std::fabs(ratio - whole) > 1e-9 * whole)
-        throw input_error(origin, key, exact_number(x), "expected a positive integer multiple of run.dt = " + exact_number(dt));
+    const std::string problem = whole_steps_problem(x, dt, key, "run.dt");
+    if (!problem.empty()) throw input_error(origin, key, exact_number(x), problem);
 }
 }  // namespace
 
@@ -27,7 +26,9 @@ void validate_run_settings(const run_settings& run, const std::string& origin) {
             throw input_error(origin, "run.time", exact_number(*run.time), "expected a positive, finite number");
         require_multiple_of_dt(*run.time, run.dt, origin, "run.time");
     }
-    if (run.steps && *run.steps == 0) throw input_error(origin, "run.steps", "0", "expected a positive integer");
+    if (run.steps && (*run.steps == 0 || *run.steps > max_step_count))
+        throw input_error(origin, "run.steps", std::to_string(*run.steps),
+                          std::string("expected a whole number of steps from 1 to ") + max_step_count_text);
     if (!(std::isfinite(run.sample_every) && run.sample_every > 0.0))
         throw input_error(origin, "run.sample_every", exact_number(run.sample_every), "expected a positive, finite number");
     require_multiple_of_dt(run.sample_every, run.dt, origin, "run.sample_every");

@@ -20,11 +20,14 @@
 #include <toml++/toml.h>
 
 #include "core/close_pair.hpp"
+#include "core/text_input.hpp"
 #include "core/toml_parsing.hpp"
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "stokesian/core/safe_name.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/core/step_count.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/physics/mobility.hpp"
 
@@ -32,23 +35,20 @@ namespace stokesian {
 
 // ---- run_settings -------------------------------------------------------------------------------
 
+// Counts of validated settings (validate_run_settings); unvalidated ones give 0 steps and
+// intervals of 1, never an overflowed count.
 std::uint64_t run_settings::total_steps() const {
     if (steps) return *steps;
-    if (time && dt > 0.0) return static_cast<std::uint64_t>(std::llround(*time / dt));
+    if (time) return whole_steps(*time, dt).value_or(0);
     return 0;
 }
 
 std::uint64_t run_settings::checkpoint_interval_steps() const {
-    if (!checkpoint_every || !(dt > 0.0)) return 0;
-    const long long k = std::llround(*checkpoint_every / dt);
-    return k < 1 ? 1 : static_cast<std::uint64_t>(k);
+    if (!checkpoint_every) return 0;
+    return whole_steps(*checkpoint_every, dt).value_or(1);
 }
 
-std::uint64_t run_settings::sample_interval_steps() const {
-    if (!(dt > 0.0)) return 1;
-    const long long k = std::llround(sample_every / dt);
-    return k < 1 ? 1 : static_cast<std::uint64_t>(k);
-}
+std::uint64_t run_settings::sample_interval_steps() const { return whole_steps(sample_every, dt).value_or(1); }
 
 namespace {
 
@@ -394,8 +394,6 @@ const key_list observables_keys{{"tetrahedron_symmetry", "pair_gap", "velocity_s
 const key_list cycle_keys{{"particle", "component", "window", "period_jump_tolerance"}, {}};
 const key_list positive_definiteness_keys{{"every"}, {}};
 
-// The largest fcc lattice accepted (N = 4 * 100^3 = 4 million particles): a guard against typos.
-constexpr std::int64_t max_lattice_cells = 100;
 
 void read_physics(const checker& check, const section& physics, system_parameters& system) {
     if (auto a = physics.number("radius", sign_rule::positive)) system.radius = *a;
@@ -507,7 +505,7 @@ void read_particles(const checker& check, const section& particles, const sectio
         check.one_of(*kind, {"fcc"});
         const auto cells_entry = lattice.find("cells");
         if (!cells_entry) check.fail_missing(lattice.key("cells"), "an integer >= 1 (N = 4 cells^3)");
-        const std::int64_t cells = check.integer(*cells_entry, 1, max_lattice_cells);
+        const std::int64_t cells = check.integer(*cells_entry, 1, max_fcc_cells);
         const auto density_entry = lattice.find("density");
         if (!density_entry) check.fail_missing(lattice.key("density"), "a number > 0 (particles per a^3)");
         const double density = check.number(*density_entry, sign_rule::positive);
@@ -571,17 +569,10 @@ void read_particles(const checker& check, const section& particles, const sectio
     }
 }
 
-// time (or sample_every) = k dt with an integer k >= 1, to within 1e-9 relative.
-std::uint64_t multiple_of_dt(const checker& check, const entry& e, double value, double dt, const std::string& dt_key) {
-    const double ratio = value / dt;
-    const double k = std::round(ratio);
-    if (!(k >= 1.0) || !(k < 0x1p63) || std::fabs(value - k * dt) > 1e-9 * value) {
-        char ratio_text[48];
-        std::snprintf(ratio_text, sizeof ratio_text, "%.10g", ratio);
-        check.fail(e, "expected an integer multiple of " + dt_key + " = " + number_text(dt) + " (" + e.key +
-                          " / " + dt_key + " = " + ratio_text + ")");
-    }
-    return static_cast<std::uint64_t>(k);
+// time (or sample_every) = k dt with a whole number of steps k (core/step_count.hpp).
+void multiple_of_dt(const checker& check, const entry& e, double value, double dt, const std::string& dt_key) {
+    const std::string problem = whole_steps_problem(value, dt, e.key, dt_key);
+    if (!problem.empty()) check.fail(e, problem);
 }
 
 void read_run(const checker& check, const section& run, run_settings& settings) {
@@ -591,11 +582,11 @@ void read_run(const checker& check, const section& run, run_settings& settings) 
     settings.dt = check.number(*dt_entry, sign_rule::positive);
 
     run.number("time", sign_rule::positive);
-    for (const auto& e : run.find_all("steps")) check.integer(e, 1);
+    for (const auto& e : run.find_all("steps")) check.integer(e, 1, std::int64_t(max_step_count));
     const auto length = run.exclusive("time", "steps");
     if (!length) check.fail_missing(run.key("time"), "time = <tau_s> or steps = <integer>, the run length");
     if (length->key.ends_with("steps")) {
-        settings.steps = static_cast<std::uint64_t>(check.integer(*length, 1));
+        settings.steps = static_cast<std::uint64_t>(check.integer(*length, 1, std::int64_t(max_step_count)));
     } else {
         const double time = check.number(*length, sign_rule::positive);
         multiple_of_dt(check, *length, time, settings.dt, dt_entry->key);
@@ -715,6 +706,9 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
     if (!name) check.fail_missing("scenario.name", "a non-empty string");
     s.name = check.string(*name, "a non-empty string");
     if (s.name.empty()) check.fail(*name, "expected a non-empty string");
+    // The name becomes the default output's file name (stokesian/core/safe_name.hpp).
+    if (const std::string why = unsafe_name_reason(s.name); !why.empty())
+        check.fail(name->key, quoted_printable(s.name), "not a safe file name: " + why);
     s.description = head.string("description").value_or("");
     if (case_table != nullptr) {
         if (const toml::node* d = case_table->get("description")) {
@@ -789,7 +783,12 @@ scenario parse_scenario(const std::string& text, const std::string& origin, cons
         check.fail("", "", "case '" + case_name + "' was requested, but the file defines no [cases]");
 
     std::vector<std::string> names;
-    for (const auto& c : cases) names.push_back(c.first);
+    for (const auto& c : cases) {
+        // A case name becomes part of the default output's file name (stokesian/core/safe_name.hpp).
+        if (const std::string why = unsafe_name_reason(c.first); !why.empty())
+            check.fail("cases", quoted_printable(c.first), "a case name must be a safe file name: " + why);
+        names.push_back(c.first);
+    }
     std::string selected = case_name;
     if (selected.empty() && !cases.empty()) selected = cases.front().first;
     if (!selected.empty() && std::find(names.begin(), names.end(), selected) == names.end())
@@ -819,17 +818,7 @@ scenario parse_scenario(const std::string& text, const std::string& origin, cons
 
 scenario load_scenario(const std::filesystem::path& path, const std::string& case_name) {
     const std::string file = path.string();
-    std::FILE* stream = std::fopen(file.c_str(), "rb");
-    if (stream == nullptr)
-        throw input_error(file, "", "", std::string("cannot read the scenario file (") + std::strerror(errno) + ")");
-    std::string text;
-    char buffer[65536];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, stream)) > 0) text.append(buffer, got);
-    const bool failed = std::ferror(stream) != 0;
-    const int error = errno;
-    std::fclose(stream);
-    if (failed) throw input_error(file, "", "", std::string("cannot read the scenario file (") + std::strerror(error) + ")");
+    const std::string text = read_text_input(path, "the scenario file");
     scenario s = parse_scenario(text, file, case_name);
     s.source_path = path;
     return s;

@@ -63,6 +63,11 @@ public:
 private:
     template <class Ops>
     void integrate_step(Ops& ops);
+    void advance_uninterruptible(std::uint64_t steps);
+    // Throws step_interrupted when config_.interrupt is raised and interruptible_ (checked once per
+    // target particle's HI sum).
+    void check_interrupt() const;
+    bool step_worth_interrupting() const;
     void refresh_working_positions();
     // velocity <- mu force (the selected HI loop); velocity must not alias force.
     void apply_mobility(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
@@ -106,6 +111,9 @@ private:
     std::vector<double> dot_partials_;
     lubrication_solver_statistics solver_statistics_;
 
+    bool interruptible_ = false;  // config_.interrupt is set and a step may be long
+    engine_state committed_;      // when interruptible_: the state when advance() began, to go back to
+    lubrication_solver_statistics committed_statistics_;  // and the solver's statistics then
     neighbour_list neighbours_;
     thread_pool pool_;
     std::uint64_t step_ = 0;

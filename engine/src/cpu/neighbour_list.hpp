@@ -11,8 +11,18 @@
 #include <vector>
 
 #include "stokesian/physics/box.hpp"
+#include "stokesian/physics/cell_grid.hpp"
 
 namespace stokesian::cpu {
+
+// The cell (0 ... cells - 1) of coordinate x in [lo, lo + extent]; clamped in floating point, so a
+// coordinate outside (rounding) or non-finite lands in an edge cell instead of overflowing.
+template <class W>
+long cell_coordinate(W x, W lo, W extent, long cells) {
+    const double k = std::floor(double((x - lo) / extent * static_cast<W>(cells)));
+    if (!(k > 0.0)) return 0;  // NaN too
+    return k >= double(cells - 1) ? cells - 1 : static_cast<long>(k);
+}
 
 class neighbour_list {
 public:
@@ -55,25 +65,18 @@ void neighbour_list::build(const std::vector<vec3<W>>& r, const box_geometry<W>&
             }
             extent = hi - lo;
         }
-        auto cells_along = [&](W e) {
-            return std::max<long>(1, static_cast<long>(std::floor(e / cutoff)));
-        };
-        const long nx = cells_along(extent.x), ny = cells_along(extent.y), nz = cells_along(extent.z);
-        const bool use_cells = n > 64 && nx >= 3 && ny >= 3 && nz >= 3 && nx * ny * nz <= long(8 * n + 64);
-        if (!use_cells) {
+        const cell_counts g = cell_counts_for(extent, cutoff, n);
+        const long nx = g.nx, ny = g.ny, nz = g.nz;
+        if (!g.use_cells) {
             for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j < n; ++j)
                     if (j != i && close(i, j)) scratch_[i].push_back(static_cast<std::uint32_t>(j));
         } else {
-            auto cell_of = [&](W x, W l, W e, long c) {
-                long k = static_cast<long>(std::floor((x - l) / e * static_cast<W>(c)));
-                return std::clamp(k, 0L, c - 1);
-            };
             cells_.assign(static_cast<std::size_t>(nx * ny * nz), {});
             std::vector<long> cell(n);
             for (std::size_t i = 0; i < n; ++i) {
-                const long cx = cell_of(r[i].x, lo.x, extent.x, nx), cy = cell_of(r[i].y, lo.y, extent.y, ny),
-                           cz = cell_of(r[i].z, lo.z, extent.z, nz);
+                const long cx = cell_coordinate(r[i].x, lo.x, extent.x, nx), cy = cell_coordinate(r[i].y, lo.y, extent.y, ny),
+                           cz = cell_coordinate(r[i].z, lo.z, extent.z, nz);
                 cell[i] = (cz * ny + cy) * nx + cx;
                 cells_[static_cast<std::size_t>(cell[i])].push_back(static_cast<std::uint32_t>(i));
             }

@@ -1,6 +1,7 @@
 #include "thread_pool.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace stokesian::cpu {
 
@@ -37,13 +38,26 @@ void thread_pool::parallel_for(std::size_t n, const std::function<void(std::size
         body_ = &body;
         n_ = n;
         pending_ = static_cast<unsigned>(workers_.size());
+        first_error_ = nullptr;
         ++generation_;
     }
     start_.notify_all();
-    const auto [begin, end] = chunk(n, size(), 0);
-    body(begin, end);
+    run_chunk(0);
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return pending_ == 0; });
+    // Every chunk has returned: nothing refers to `body` any more.
+    if (std::exception_ptr error = std::exchange(first_error_, nullptr)) std::rethrow_exception(error);
+}
+
+// An exception leaving a worker thread would call std::terminate: keep the first for the caller.
+void thread_pool::run_chunk(unsigned index) noexcept {
+    const auto [begin, end] = chunk(n_, size(), index);
+    try {
+        (*body_)(begin, end);
+    } catch (...) {
+        std::lock_guard lock(mutex_);
+        if (!first_error_) first_error_ = std::current_exception();
+    }
 }
 
 void thread_pool::work(unsigned index) {
@@ -53,10 +67,8 @@ void thread_pool::work(unsigned index) {
         start_.wait(lock, [&] { return stop_ || generation_ != seen; });
         if (stop_) return;
         seen = generation_;
-        const auto* body = body_;
-        const auto [begin, end] = chunk(n_, size(), index);
         lock.unlock();
-        (*body)(begin, end);
+        run_chunk(index);
         lock.lock();
         if (--pending_ == 0) done_.notify_one();
     }

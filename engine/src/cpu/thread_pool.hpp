@@ -4,6 +4,7 @@
 // loop body writes only to its own particle and sums in a fixed order.
 #include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -21,12 +22,14 @@ public:
     unsigned size() const noexcept { return static_cast<unsigned>(workers_.size()) + 1; }
 
     // Calls body(begin, end) on disjoint chunks covering [0, n); returns when all are done.
-    // Runs inline when n is below `min_parallel`.
+    // Runs inline when n is below `min_parallel`. If a chunk throws, the others still run to their
+    // end (or their own throw) and the first exception is rethrown here; the pool stays usable.
     void parallel_for(std::size_t n, const std::function<void(std::size_t, std::size_t)>& body,
                       std::size_t min_parallel = 64);
 
 private:
     void work(unsigned index);
+    void run_chunk(unsigned index) noexcept;
 
     std::vector<std::thread> workers_;
     std::mutex mutex_;
@@ -35,6 +38,7 @@ private:
     std::size_t n_ = 0;
     std::size_t generation_ = 0;
     unsigned pending_ = 0;
+    std::exception_ptr first_error_;  // the first exception a chunk threw in this call
     bool stop_ = false;
 };
 

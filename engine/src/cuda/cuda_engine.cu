@@ -15,6 +15,7 @@
 #include "phase_event_timer.cuh"
 #include "short_range_kernels.cuh"
 #include "stokesian/core/state_words.hpp"
+#include "stokesian/physics/cell_grid.hpp"
 
 namespace stokesian::cuda {
 
@@ -70,12 +71,11 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_stat
             // Cells a little larger than the cutoff, so rounding of coordinates near a cell
             // boundary can never hide a neighbour two cells away.
             const double cell = config.system.short_range_cutoff() * (1.0 + 1e-6);
-            const double e[3] = {box.edges.x, box.edges.y, box.edges.z};
-            use_cells_ = n_ > 64;
-            for (int d = 0; d < 3; ++d) {
-                cells_[d] = static_cast<int>(std::floor(e[d] / cell));
-                if (cells_[d] < 3) use_cells_ = false;
-            }
+            const cell_counts counts = cell_counts_for(box.edges, cell, n_);
+            use_cells_ = counts.use_cells;  // at most 8 n + 64 cells: the indices below fit an int
+            cells_[0] = static_cast<int>(counts.nx);
+            cells_[1] = static_cast<int>(counts.ny);
+            cells_[2] = static_cast<int>(counts.nz);
             if (use_cells_) {
                 const std::size_t cells = std::size_t(cells_[0]) * cells_[1] * cells_[2];
                 cell_.resize(n_, "cell indices");

@@ -123,7 +123,7 @@ void write_checkpoint(const fs::path& path, const run_checkpoint& checkpoint) {
             throw;
         }
         if (!file.reset())
-            throw std::runtime_error("HDF5: closing checkpoint " + temporary.string() + ": " + hdf5::last_error());
+            hdf5::throw_failure("closing checkpoint " + temporary.string(), hdf5::last_error_description());
     }
     sync_to_disk(temporary, false);
     std::error_code error;

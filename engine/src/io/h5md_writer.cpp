@@ -23,10 +23,12 @@
 #include "io/h5md_elements.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_writing.hpp"
+#include "io/path_limits.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
 
 namespace stokesian::io {
@@ -41,22 +43,21 @@ namespace {
 
 // Everything a user can get wrong about the output path, checked before anything is created.
 void check_output_path(const fs::path& path, const fs::path& partial, bool force) {
+    check_path_lengths(path, ".checkpoint.tmp");
     const std::string name = path.string();
     std::error_code error;
-    const fs::file_status status = fs::status(path, error);
-    if (fs::is_directory(status)) throw input_error(name, "", "", "is a directory, expected an output file name");
-    if (fs::exists(status) && !force) throw input_error(name, "", "", "output file exists; use --force to replace it");
+    check_output_target(path, force);
 
-    const fs::path directory = directory_of(path);
-    const fs::file_status directory_status = fs::status(directory, error);
-    if (!fs::exists(directory_status))
-        throw input_error(name, "", "", "directory '" + directory.string() + "' does not exist");
-    if (!fs::is_directory(directory_status))
-        throw input_error(name, "", "", "'" + directory.string() + "' is not a directory");
-
-    // A stale .partial is the remains of an interrupted run: it may go.
+    // A stale .partial is the remains of an interrupted run: it may go (a live run's is protected
+    // by its lock, which run_scenario holds before it gets here: core/run_output_claim.hpp).
     fs::remove(partial, error);
-    if (error) throw input_error(name, "", "", "cannot remove stale '" + partial.string() + "': " + error.message());
+    if (error) {
+        // On a read-only file system unlink fails even where there is nothing to remove.
+        std::error_code ignored;
+        const bool stale = fs::exists(fs::symlink_status(partial, ignored));
+        throw input_error(name, "", "", (stale ? "cannot remove stale '" : "cannot create '") + partial.string() + "': " +
+                                            error.message());
+    }
     // Probing with open(2) gives the real reason (permissions, read-only file system, ...),
     // which HDF5 would bury in its error stack.
     const int fd = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -325,7 +326,7 @@ void h5md_writer::finish() {
     impl_->close_objects();
     // With H5F_CLOSE_SEMI this fails if any object were still open, i.e. possibly unwritten.
     if (!impl_->file.reset())
-        throw std::runtime_error("HDF5: closing " + impl_->partial_path.string() + ": " + hdf5::last_error());
+        hdf5::throw_failure("closing " + impl_->partial_path.string(), hdf5::last_error_description());
     impl_->finished = true;
 
     sync_to_disk(impl_->partial_path, false);

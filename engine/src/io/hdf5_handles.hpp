@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "io/hdf5_failure.hpp"
+
 namespace stokesian::io::hdf5 {
 
 // Owns one identifier and closes it with `Close` (H5Fclose, H5Dclose, ...).
@@ -57,9 +59,9 @@ using property_list = handle<H5Pclose>;
 using attribute = handle<H5Aclose>;
 using object = handle<H5Oclose>;
 
-// The innermost message of HDF5's current error stack ("unable to open file", "truncated
-// file: eof = ...", ...): the most specific reason, fit for one line. Clears the stack.
-inline std::string last_error() {
+// The innermost description of HDF5's current error stack ("unable to open file", "truncated
+// file: eof = ...", a file driver's multi-line report, ...). Clears the stack.
+inline std::string last_error_description() {
     std::string message;
     auto innermost = [](unsigned n, const H5E_error2_t* error, void* out) -> herr_t {
         if (n == 0 && error->desc != nullptr) *static_cast<std::string*>(out) = error->desc;
@@ -70,15 +72,14 @@ inline std::string last_error() {
     return message;
 }
 
-// Throws std::runtime_error("HDF5: <what>: <reason>") when `result` is negative.
+// The most specific reason, fit for one line (hdf5_failure.hpp). Clears the stack.
+inline std::string last_error() { return one_line_reason(last_error_description()); }
+
+// Throws when `result` is negative: std::runtime_error("HDF5: <what>: <reason>"), or
+// no_space_error for a full device (hdf5_failure.hpp).
 template <class T>
 T check(T result, std::string_view what) {
-    if (result < 0) {
-        std::string reason = last_error();
-        std::string message = "HDF5: " + std::string(what);
-        if (!reason.empty()) message += ": " + reason;
-        throw std::runtime_error(message);
-    }
+    if (result < 0) throw_failure(what, last_error_description());
     return result;
 }
 

@@ -128,10 +128,10 @@ cycle_report analyse_cycle_run(const std::vector<extremum>& extrema, const perio
     // max-min and min-max pairs alternating) against half its index, so both slopes are per cycle.
     std::vector<double> cycle_index(r.regular_period.size());
     for (std::size_t k = 0; k < cycle_index.size(); ++k) cycle_index[k] = double(k);
-    r.period_drift = fit_line(cycle_index, r.regular_period);
+    r.period_drift = fit_trend(cycle_index, r.regular_period);
     std::vector<double> half_cycle_index(r.regular_amplitude.size());
     for (std::size_t k = 0; k < half_cycle_index.size(); ++k) half_cycle_index[k] = 0.5 * double(k);
-    r.amplitude_drift = fit_line(half_cycle_index, r.regular_amplitude);
+    r.amplitude_drift = fit_trend(half_cycle_index, r.regular_amplitude);
     r.period_windows = average_over_windows(r.regular_period_time, r.regular_period, origin, r.horizon, window);
     r.amplitude_windows =
         average_over_windows(r.regular_amplitude_time, r.regular_amplitude, origin, r.horizon, window);

@@ -80,10 +80,10 @@ public:
             summary["amplitude_mean"] = mean_of(c.regular_amplitude);
             summary["amplitude_last"] = c.all.amplitude.back();
         }
-        summary["period_drift_per_cycle"] = c.period_drift.slope;
-        summary["period_drift_ci95_half_width"] = c.period_drift.slope_ci95_half_width;
-        summary["amplitude_drift_per_cycle"] = c.amplitude_drift.slope;
-        summary["amplitude_drift_ci95_half_width"] = c.amplitude_drift.slope_ci95_half_width;
+        summary["period_drift_per_cycle"] = c.period_drift.mean_slope.value;
+        summary["period_drift_ci95_half_width"] = c.period_drift.mean_slope.ci95_half_width;
+        summary["amplitude_drift_per_cycle"] = c.amplitude_drift.mean_slope.value;
+        summary["amplitude_drift_ci95_half_width"] = c.amplitude_drift.mean_slope.ci95_half_width;
         summary["windows"] = static_cast<double>(complete_windows(c.period_windows));
         summary["lost_periodicity_time"] = monitor_.lost_time();
     }
@@ -118,17 +118,44 @@ private:
         return n;
     }
 
-    static void write_drift(io::h5md_writer& out, const std::string& name, const line_fit& fit, const std::string& what) {
+    static void write_drift(io::h5md_writer& out, const std::string& name, const trend_fit& fit, const std::string& what) {
         const std::string base = "cycle/" + name + "_drift";
-        const std::string fitted = "least-squares slope of the " + what + ", regular cycles only";
-        out.write_result(base + "_per_cycle", fit.slope, {{"meaning", fitted}, {"points", std::to_string(fit.points)}});
-        out.write_result(base + "_standard_error", fit.slope_standard_error,
-                         {{"meaning", "standard error of the slope from the residuals: "
-                                      "sqrt(sum r^2 / (n - 2)) / sqrt(sum (k - mean k)^2)"}});
-        out.write_result(base + "_ci95_half_width", fit.slope_ci95_half_width,
-                         {{"meaning", "half-width of the 95% confidence interval of the slope: "
-                                      "t_{0.975, n-2} x standard error (Student's t, Boost.Math); NaN for n < 3"}});
-        out.write_result(base + "_intercept", fit.intercept, {{"meaning", "fitted value at cycle 0"}});
+        const std::string fitted = "least-squares slope of the " + what + ", regular cycles only (the mean drift)";
+        const std::string degree = std::to_string(fit.degree);
+        out.write_result(base + "_per_cycle", fit.mean_slope.value,
+                         {{"meaning", fitted}, {"points", std::to_string(fit.points)}});
+        out.write_result(base + "_standard_error", fit.mean_slope.standard_error,
+                         {{"meaning", "standard error of the slope: s / sqrt(sum (k - mean k)^2), s from the residuals of "
+                                      "the trend polynomial (" + name + "_trend/degree) over the regular cycles, so "
+                                      "curvature is not counted as noise (engine/docs/studies.md)"}});
+        out.write_result(base + "_ci95_half_width", fit.mean_slope.ci95_half_width,
+                         {{"meaning", "half-width of the 95% confidence interval of the slope: t_{0.975, n-d-1} x "
+                                      "standard error (Student's t, Boost.Math; d the trend's degree); NaN for n < 3"}});
+        out.write_result(base + "_intercept", fit.line_intercept, {{"meaning", "the least-squares line at cycle 0"}});
+        // The trend itself: the polynomial of the lowest degree >= 2 the residuals support
+        // (trend_fit.hpp), and what it says at the first cycle.
+        const std::string trend = "cycle/" + name + "_trend/";
+        const std::map<std::string, std::string> model{
+            {"validity", to_string(fit.validity)},
+            {"meaning", "polynomial in the cycle index of the lowest degree >= 2 that passes the lack-of-fit F test "
+                        "(p >= 0.001) against degree min(5, n - 2), fitted to the first `cycles` regular cycles "
+                        "(all, or the longest leading half, quarter, ... that passes); engine/docs/studies.md"}};
+        out.write_result(trend + "degree", double(fit.degree), model);
+        out.write_result(trend + "cycles", double(fit.window), model);
+        out.write_result(trend + "lack_of_fit_p", fit.lack_of_fit_p,
+                         {{"meaning", "p-value of the lack-of-fit F test of the chosen degree; NaN: too few cycles to test"}});
+        out.write_result(trend + "residual_runs_p", fit.residual_runs_p,
+                         {{"meaning", "p-value of the runs test of the residual signs (independent errors); NaN: < 10 cycles"}});
+        out.write_result(trend + "interval_widening", fit.interval_widening,
+                         {{"meaning", "factor sqrt((1 + rho)/(1 - rho)) on the standard errors where the residuals are "
+                                      "positively correlated (lag-1 correlation rho), else 1"}});
+        out.write_result(trend + "at_first_cycle", fit.first.value, {{"meaning", "the trend at cycle 0"}});
+        out.write_result(trend + "at_first_cycle_ci95_half_width", fit.first.ci95_half_width,
+                         {{"meaning", "95% half-width, Student t with cycles - degree - 1 degrees of freedom"}});
+        out.write_result(trend + "drift_at_first_cycle", fit.initial_slope.value,
+                         {{"meaning", "derivative of the trend at cycle 0, per cycle"}});
+        out.write_result(trend + "drift_at_first_cycle_ci95_half_width", fit.initial_slope.ci95_half_width,
+                         {{"meaning", "95% half-width, Student t with cycles - degree - 1 degrees of freedom"}});
     }
 
     void write_windows(io::h5md_writer& out, const cycle_report& c) const {

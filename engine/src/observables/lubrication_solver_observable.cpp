@@ -39,8 +39,9 @@ public:
         write_series(out, "lubrication_solver/relative_residual", residual_);
         write_series(out, "lubrication_solver/lubricated_pairs", pairs_);
         out.write_result("lubrication_solver/tolerance", tolerance_,
-                         {{"meaning", "convergence criterion: ||F - w - zeta mu w|| <= tolerance ||F|| (recurrence "
-                                      "residual), sqrt(u) of the working precision (engine/docs/lubrication.md)"}});
+                         {{"meaning", "convergence criterion: ||F - w - zeta mu w|| <= tolerance ||F||, the true "
+                                      "residual of the returned w (refined until met, else the run stops), sqrt(u) "
+                                      "of the working precision (engine/docs/lubrication.md)"}});
         out.write_result("lubrication_solver/most_iterations", double(most_iterations_),
                          {{"meaning", "most conjugate-gradient iterations of a sampled solve"}});
         out.write_result("lubrication_solver/mean_iterations", mean_iterations(),

@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
 namespace stokesian {
@@ -12,6 +13,12 @@ namespace stokesian {
 double student_t_quantile(double p, double degrees_of_freedom) {
     const boost::math::students_t distribution(degrees_of_freedom);
     return boost::math::quantile(distribution, p);
+}
+
+double fisher_f_upper_tail(double f, double d1, double d2) {
+    if (std::isinf(f) && f > 0.0) return 0.0;
+    const boost::math::fisher_f distribution(d1, d2);
+    return boost::math::cdf(boost::math::complement(distribution, f));
 }
 
 line_fit fit_line(std::span<const double> x, std::span<const double> y) {
@@ -59,6 +66,25 @@ line_fit fit_line(std::span<const double> x, std::span<const double> y) {
     fit.slope_standard_error = fit.residual_standard_deviation / std::sqrt(sxx);
     fit.slope_ci95_half_width = student_t_quantile(0.975, dof) * fit.slope_standard_error;
     return fit;
+}
+
+double sign_runs_z(std::span<const double> residuals) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    double positive = 0.0, negative = 0.0, runs = 0.0;
+    int previous = 0;
+    for (const double r : residuals) {
+        const int sign = r > 0.0 ? 1 : r < 0.0 ? -1 : 0;
+        if (sign == 0) continue;
+        (sign > 0 ? positive : negative) += 1.0;
+        if (sign != previous) runs += 1.0;
+        previous = sign;
+    }
+    const double n = positive + negative;
+    if (n < 10.0 || positive == 0.0 || negative == 0.0) return nan;
+    const double mean = 2.0 * positive * negative / n + 1.0;
+    const double variance = (mean - 1.0) * (mean - 2.0) / (n - 1.0);
+    if (!(variance > 0.0)) return nan;
+    return (runs - mean) / std::sqrt(variance);
 }
 
 double median(std::span<const double> values) {

@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/number_text.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
@@ -229,7 +230,8 @@ void record(const record_options& o, std::ostream& log) {
         throw input_error(o.output.string(), "", "", "exists (give --force to replace it)");
     if (!fs::is_directory(io::directory_of(o.output)))
         throw input_error(o.output.string(), "", "", "its directory does not exist");
-    if (o.steps > 0 && !(o.dt > 0)) throw input_error("", "--dt", std::to_string(o.dt), "a positive time step");
+    if (o.steps > 0 && !(std::isfinite(o.dt) && o.dt > 0))
+        throw input_error("command line", "--dt", exact_number(o.dt), "expected a positive, finite time step");
 
     const fs::path partial = o.output.string() + ".partial";
     const io::hdf5::error_silencer quiet;

@@ -11,6 +11,7 @@
 
 #include <toml++/toml.h>
 
+#include "core/text_input.hpp"
 #include "core/toml_parsing.hpp"
 #include "observable_catalogue.hpp"
 #include "stokesian/core/errors.hpp"
@@ -218,11 +219,7 @@ check_rules parse_check_rules(const std::string& text, const std::string& origin
 }
 
 check_rules load_check_rules(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) throw input_error(path.string(), "", "", "cannot read the rules file");
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_check_rules(text.str(), path.string());
+    return parse_check_rules(read_text_input(path, "the rules file"), path.string());
 }
 
 }  // namespace stokesian::regression

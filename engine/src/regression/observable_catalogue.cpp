@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "core/number_text.hpp"
-#include "stokesian/observables/statistics.hpp"
+#include "stokesian/observables/trend_fit.hpp"
 
 namespace stokesian::regression {
 
@@ -120,7 +120,8 @@ bool y1_window_maxima(const io::h5md_file& f, observed_value& out) {
 constexpr double early_horizon = 1.5e5;  // tau_s
 
 // Drift per cycle over the early stretch (and before any loss of periodicity): the same
-// least-squares slope as the engine's (cycle_observable.cpp: periods against the cycle index,
+// least-squares slope as the engine's, with the same interval (trend_fit.hpp: noise from the
+// residuals of the trend polynomial; cycle_observable.cpp: periods against the cycle index,
 // amplitudes against half their index), over a stretch that does not depend on when the motion
 // fell apart. The engine's own drift uses every regular cycle, so where the loss of periodicity
 // varies between equally valid rounding histories (reference_data/README.md) so does its range.
@@ -142,9 +143,9 @@ std::function<bool(const io::h5md_file&, observed_value&)> early_drift(const std
             x.push_back(double(k) * index_step);
             y.push_back(v[k]);
         }
-        const line_fit fit = fit_line(x, y);
-        out.values = {x.size() >= 2 ? fit.slope : not_a_number};
-        out.ci95_half_width = x.size() >= 3 ? fit.slope_ci95_half_width : not_a_number;
+        const trend_fit fit = fit_trend(x, y);
+        out.values = {x.size() >= 2 ? fit.mean_slope.value : not_a_number};
+        out.ci95_half_width = x.size() >= 3 ? fit.mean_slope.ci95_half_width : not_a_number;
         out.unit = unit;
         return true;
     };
@@ -185,7 +186,9 @@ const std::vector<catalogue_entry>& observable_catalogue() {
          per_window("/analysis/cycle/window/period_mean", "tau_s")},
         {"cycle.window_amplitude", "mean amplitude (x_max - x_min)/2 per complete window (paper Fig. 4, bottom)",
          per_window("/analysis/cycle/window/amplitude_mean", "a")},
-        {"cycle.period_drift", "least-squares slope of the period against the cycle index, regular cycles, with 95% CI",
+        {"cycle.period_drift",
+         "least-squares slope of the period against the cycle index (mean drift), regular cycles, with 95% CI (noise from "
+         "the trend's residuals)",
          slope("/analysis/cycle/period_drift", "tau_s")},
         {"cycle.amplitude_drift", "least-squares slope of the amplitude per cycle, regular cycles, with 95% CI",
          slope("/analysis/cycle/amplitude_drift", "a")},

@@ -12,6 +12,7 @@
 #include "core/toml_parsing.hpp"
 #include "observable_catalogue.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/safe_name.hpp"
 #include "stokesian/io/h5md.hpp"
 
 namespace stokesian::regression {
@@ -141,6 +142,9 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     r.key.dt = read_number(get(run, "dt")).value_or(0.0);  // not a number: refused just below
     if (r.key.scenario.empty() || r.key.precision.empty() || r.key.integrator.empty() || !(r.key.dt > 0.0))
         throw input_error(name, "", "", "not a stokesian result (scenario name, precision, integrator or dt missing)");
+    // Both name reference files and their groups (stokesian/core/safe_name.hpp).
+    require_safe_name(r.key.scenario, name, "/parameters/scenario name");
+    if (!r.key.case_name.empty()) require_safe_name(r.key.case_name, name, "/parameters/scenario case");
     try {
         r.key.backend_class = backend_class_of(get(engine, "backend"));
     } catch (const std::invalid_argument& e) {

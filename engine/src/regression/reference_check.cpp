@@ -68,10 +68,18 @@ double loss_time(const std::map<std::string, reference_value>& values) {
     return it == values.end() || it->second.value.values.empty() ? not_a_number : it->second.value.values.front();
 }
 
+// "517000 steps, every 100th": the planned steps and which of them are sampled (short enough for
+// the check table's column).
+std::string run_length_text(std::uint64_t steps, std::uint64_t sample_interval_steps) {
+    const std::uint64_t k = sample_interval_steps, tens = k % 100;
+    const char* suffix = tens >= 11 && tens <= 13 ? "th" : k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
+    return std::to_string(steps) + " steps, " + (k == 1 ? std::string("every step") : "every " + std::to_string(k) + suffix);
+}
+
 void add_run_rows(const observed_run& run, const reference_entry& entry, run_check& out) {
     check_row length = row(run, "run.length", "exact");
-    length.observed = std::to_string(run.planned_steps) + " steps / " + std::to_string(run.sample_interval_steps);
-    length.reference = std::to_string(entry.planned_steps) + " steps / " + std::to_string(entry.sample_interval_steps);
+    length.observed = run_length_text(run.planned_steps, run.sample_interval_steps);
+    length.reference = run_length_text(entry.planned_steps, entry.sample_interval_steps);
     length.tolerance = "exact";
     length.passed = run.planned_steps == entry.planned_steps && run.sample_interval_steps == entry.sample_interval_steps;
     if (!length.passed)

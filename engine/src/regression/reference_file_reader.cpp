@@ -9,6 +9,7 @@
 #include "io/hdf5_handles.hpp"
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/safe_name.hpp"
 #include "stokesian/regression/reference_store.hpp"
 
 namespace stokesian::regression {
@@ -75,7 +76,8 @@ public:
             fail("schema version " + version + " (this build reads version " + std::to_string(reference_schema_version) + ")");
         reference_set set;
         set.scenario = text(root, "scenario", "/");
-        if (set.scenario.empty()) fail("root attribute scenario is empty");
+        if (const std::string why = unsafe_name_reason(set.scenario); !why.empty())
+            fail("root attribute scenario = " + quoted_printable(set.scenario) + " is not a safe file name: " + why);
         walk(file.get(), "", set);
         return set;
     }
@@ -159,6 +161,8 @@ private:
         } catch (const std::invalid_argument& error) {
             fail(error.what());
         }
+        if (const std::string why = unsafe_name_reason(e.key.case_name); !e.key.case_name.empty() && !why.empty())
+            fail("entry '" + path + "': case " + quoted_printable(e.key.case_name) + " is not a safe file name: " + why);
         for (const auto& [name, value] : a)
             if (std::holds_alternative<std::string>(value)) e.attributes[name] = std::get<std::string>(value);
         e.planned_steps = count(text(a, "planned_steps", path), "planned_steps", path);

@@ -5,6 +5,7 @@
 
 #include <system_error>
 
+#include "io/creation_probe.hpp"
 #include "io/hdf5_handles.hpp"
 #include "stokesian/regression/reference_store.hpp"
 
@@ -88,6 +89,7 @@ void sync_file(const std::filesystem::path& path) {
 void write_reference_file(const std::filesystem::path& path, const reference_set& set) {
     const h5::error_silencer quiet;
     const std::filesystem::path temporary = path.string() + ".tmp-" + std::to_string(::getpid());
+    io::require_creatable(temporary);  // a read-only directory: one line, not HDF5's stack
     try {
         {
             h5::file file(h5::check(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),

@@ -8,6 +8,7 @@
 #include "observable_catalogue.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
+#include "stokesian/io/file_lock.hpp"
 
 namespace stokesian::regression {
 
@@ -65,6 +66,9 @@ reference_entry make_entry(const observed_run& run, const record_request& reques
 }  // namespace
 
 std::vector<recorded_entry> record_references(const record_request& request) {
+    // Read, change and replace under the file's lock: another record in between would be lost.
+    const io::file_lock lock =
+        io::wait_for_lock(request.reference_file, request.lock_patience, "recording references into this file");
     reference_set set;
     std::error_code error;
     if (std::filesystem::exists(request.reference_file, error)) set = read_reference_file(request.reference_file);

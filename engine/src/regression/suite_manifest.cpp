@@ -2,7 +2,6 @@
 // table, each [[run]] overrides them; every key is checked.
 #include "stokesian/regression/suite_manifest.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -10,8 +9,10 @@
 
 #include <toml++/toml.h>
 
+#include "core/text_input.hpp"
 #include "core/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/safe_name.hpp"
 #include "stokesian/numeric/precision.hpp"
 
 namespace stokesian::regression {
@@ -86,13 +87,6 @@ private:
     std::string origin_, where_;
 };
 
-bool valid_name(const std::string& name) {
-    if (name.empty() || name.front() == '.') return false;
-    for (const char c : name)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-')) return false;
-    return true;
-}
-
 // dt, time and sample_every as the scenario loader demands: multiples of dt to 1e-9 relative.
 bool multiple_of(double value, double dt) {
     const double k = std::round(value / dt);
@@ -109,7 +103,9 @@ suite_run_spec read_run(const toml::table& table, const toml::table* defaults, c
     const layered in(&table, defaults, origin.string(), where);
     suite_run_spec r;
     r.name = in.text("name", true);
-    if (!valid_name(r.name)) in.fail("name", "'" + r.name + "' is not a file name of letters, digits, '_', '.', '-'");
+    // The name becomes the run's output file name <name>.h5 (stokesian/core/safe_name.hpp).
+    if (const std::string why = unsafe_name_reason(r.name); !why.empty())
+        in.fail("name", quoted_printable(r.name) + " is not a safe file name: " + why);
     const std::string scenario = in.text("scenario", true);
     r.scenario = std::filesystem::path(scenario).is_absolute() ? std::filesystem::path(scenario)
                                                                : origin.parent_path() / scenario;
@@ -191,11 +187,7 @@ suite_manifest parse_suite_manifest(const std::string& text, const std::filesyst
 }
 
 suite_manifest load_suite_manifest(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) throw input_error(path.string(), "", "", "cannot read the suite manifest");
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_suite_manifest(text.str(), path);
+    return parse_suite_manifest(read_text_input(path, "the suite manifest"), path);
 }
 
 }  // namespace stokesian::regression

@@ -80,13 +80,20 @@ run_summary read_run_summary(const std::filesystem::path& result) {
     r.regular_cycles = r.period.size();
     r.period_mean = mean_of(r.period);
     r.amplitude_mean = mean_of(r.amplitude);
-    r.period_drift = scalar(f, "/analysis/cycle/period_drift_per_cycle");
-    r.period_drift_ci95 = scalar(f, "/analysis/cycle/period_drift_ci95_half_width");
-    r.amplitude_drift = scalar(f, "/analysis/cycle/amplitude_drift_per_cycle");
-    r.amplitude_drift_ci95 = scalar(f, "/analysis/cycle/amplitude_drift_ci95_half_width");
-    const line_estimate first = fit_line_with_errors(indices(r.period.size(), 1.0), r.period);
-    r.period_first = first.intercept;
-    r.period_first_ci95 = first.intercept_ci95;
+    // Fitted here from the series (the same fit as the engine's, cycle_analysis.cpp), so that
+    // results written before the trend fit existed are read the same way.
+    r.period_trend = fit_trend(indices(r.period.size(), 1.0), r.period);
+    r.period_first = r.period_trend.first.value;
+    r.period_first_ci95 = r.period_trend.first.ci95_half_width;
+    r.period_drift = r.period_trend.initial_slope.value;
+    r.period_drift_ci95 = r.period_trend.initial_slope.ci95_half_width;
+    r.period_drift_mean = r.period_trend.mean_slope.value;
+    r.period_drift_mean_ci95 = r.period_trend.mean_slope.ci95_half_width;
+    r.amplitude_trend = fit_trend(indices(r.amplitude.size(), 0.5), r.amplitude);
+    r.amplitude_drift = r.amplitude_trend.initial_slope.value;
+    r.amplitude_drift_ci95 = r.amplitude_trend.initial_slope.ci95_half_width;
+    r.amplitude_drift_mean = r.amplitude_trend.mean_slope.value;
+    r.amplitude_drift_mean_ci95 = r.amplitude_trend.mean_slope.ci95_half_width;
     r.max_abs_y1 = scalar(f, "/analysis/symmetry/y1_max_abs");
     return r;
 }

@@ -23,6 +23,15 @@ std::string pm(double x, double ci, int digits = 6) {
     return std::isfinite(ci) ? num(x, digits) + " ± " + num(ci, 2) : num(x, digits);
 }
 
+// "adequate: degree 2 over 38 cycles, lack-of-fit p = 0.41, runs p = 0.3" (trend_fit.hpp); the
+// amplitudes count half cycles.
+std::string trend_text(const trend_fit& t, const std::string& points) {
+    if (t.degree < 0) return "–";
+    return to_string(t.validity) + ": degree " + std::to_string(t.degree) + " over " + std::to_string(t.window) +
+           " " + points + (std::isnan(t.lack_of_fit_p) ? "" : ", lack-of-fit p = " + num(t.lack_of_fit_p, 2)) +
+           (std::isnan(t.residual_runs_p) ? "" : ", runs p = " + num(t.residual_runs_p, 2));
+}
+
 std::string integrator_label(integrator_kind k) { return std::string(to_string(k)); }
 
 std::string json_number(double x) {
@@ -53,6 +62,15 @@ std::string json_string(const std::string& s) {
     return out + "\"";
 }
 
+// {"degree": 2, "cycles": 38, "lack_of_fit_p": 0.41, "validity": "adequate"}
+std::string json_trend(const trend_fit& t) {
+    return "{\"degree\": " + json_number(t.degree < 0 ? NAN : double(t.degree)) + ", \"cycles\": " +
+           json_number(double(t.window)) + ", \"lack_of_fit_p\": " + json_number(t.lack_of_fit_p) +
+           ", \"residual_runs_p\": " + json_number(t.residual_runs_p) + ", \"residual_lag1_correlation\": " +
+           json_number(t.residual_lag1_correlation) + ", \"interval_widening\": " + json_number(t.interval_widening) +
+           ", \"validity\": " + json_string(to_string(t.validity)) + "}";
+}
+
 std::string json_array(const std::vector<double>& v) {
     std::string out = "[";
     for (std::size_t k = 0; k < v.size(); ++k) out += (k ? ", " : "") + json_number(v[k]);
@@ -72,19 +90,26 @@ std::string study_markdown(const study_report& r, const std::vector<std::string>
     if (std::isfinite(r.wall_seconds)) m << "- wall time of the study: " << num(r.wall_seconds, 4) << " s\n";
     m << "- data: `runs/<run>.h5` (H5MD, one per run), `study.json` (everything below), `manifest.toml` "
          "(`stokesian suite run` repeats the runs)\n";
-    m << "- drifts are least-squares slopes per cycle with 95% Student-t intervals (engine/docs/observables.md); "
-         "only cycles before a loss of periodicity count\n\n";
+    m << "- per run, from the trend of the periods and amplitudes over the regular cycles (before any loss of "
+         "periodicity): a polynomial of the lowest degree >= 2 that passes a lack-of-fit F test (engine/docs/studies.md). "
+         "`period, cycle 0` is its value and `drift` its slope d/d cycle at cycle 0, with 95% Student-t intervals; "
+         "`mean drift` is the least-squares line's slope over all regular cycles (the engine's "
+         "`period_drift_per_cycle`), its interval with the noise from the trend's residuals. `trend` names the "
+         "degree, the cycles it was fitted to and the test's p-value; `lack of fit`: the intervals are not to be trusted\n\n";
 
     m << "## Runs\n\n"
       << "| run | mode | integrator | δt | status | regular cycles | period, cycle 0 (τ_s) | mean period (τ_s) | "
-         "period drift (τ_s/cycle) | amplitude drift (a/cycle) | lost periodicity at (τ_s) | max \\|y₁\\| (a) | "
+         "period drift at cycle 0 (τ_s/cycle) | mean period drift (τ_s/cycle) | period trend | "
+         "amplitude drift at cycle 0 (a/cycle) | amplitude trend | lost periodicity at (τ_s) | max \\|y₁\\| (a) | "
          "velocity evaluations | wall (s) |\n"
-      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const run_summary& x : r.runs) {
         m << "| " << x.name << " | " << to_string(x.mode) << " | " << integrator_label(x.integrator) << " | "
           << num(x.dt) << " | " << (x.completed ? "completed" : x.status) << " | " << x.regular_cycles << " | "
           << pm(x.period_first, x.period_first_ci95, 9) << " | " << num(x.period_mean, 9) << " | "
-          << pm(x.period_drift, x.period_drift_ci95) << " | " << pm(x.amplitude_drift, x.amplitude_drift_ci95) << " | "
+          << pm(x.period_drift, x.period_drift_ci95) << " | " << pm(x.period_drift_mean, x.period_drift_mean_ci95)
+          << " | " << trend_text(x.period_trend, "cycles") << " | " << pm(x.amplitude_drift, x.amplitude_drift_ci95) << " | "
+          << trend_text(x.amplitude_trend, "half cycles") << " | "
           << (std::isfinite(x.lost_periodicity_time) ? num(x.lost_periodicity_time) : "periodic") << " | "
           << num(x.max_abs_y1, 2) << " | " << num(x.evaluations, 4) << " | " << num(x.wall_seconds, 3) << " |\n";
     }
@@ -196,6 +221,11 @@ std::string study_json(const study_report& r, const std::vector<std::string>& fi
           << ", \"period_drift_ci95\": " << json_number(x.period_drift_ci95) << ", \"amplitude_mean\": "
           << json_number(x.amplitude_mean) << ", \"amplitude_drift\": " << json_number(x.amplitude_drift)
           << ", \"amplitude_drift_ci95\": " << json_number(x.amplitude_drift_ci95)
+          << ", \"period_drift_mean\": " << json_number(x.period_drift_mean)
+          << ", \"period_drift_mean_ci95\": " << json_number(x.period_drift_mean_ci95)
+          << ", \"amplitude_drift_mean\": " << json_number(x.amplitude_drift_mean)
+          << ", \"amplitude_drift_mean_ci95\": " << json_number(x.amplitude_drift_mean_ci95)
+          << ", \"period_trend\": " << json_trend(x.period_trend) << ", \"amplitude_trend\": " << json_trend(x.amplitude_trend)
           << ", \"lost_periodicity_time\": " << json_number(x.lost_periodicity_time)
           << ", \"max_abs_y1\": " << json_number(x.max_abs_y1) << "}";
     }

@@ -19,7 +19,9 @@ std::vector<int> fcc_cells_to_run(std::vector<int> cells, std::size_t max_n, boo
     if (cells.empty()) cells = default_fcc_cells;
     if (large) cells.insert(cells.end(), large_fcc_cells.begin(), large_fcc_cells.end());
     for (int m : cells)
-        if (m < 1) throw input_error("--sizes-cells: expected whole numbers of unit cells >= 1, got " + std::to_string(m));
+        if (m < 1 || m > max_fcc_cells)
+            throw input_error("command line", "--sizes-cells", std::to_string(m),
+                              "expected whole numbers of unit cells from 1 to " + std::to_string(max_fcc_cells));
     std::erase_if(cells, [&](int m) { return max_n != 0 && fcc_particles(m) > max_n; });
     std::sort(cells.begin(), cells.end());
     cells.erase(std::unique(cells.begin(), cells.end()), cells.end());

@@ -2,12 +2,13 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include "bench_hdf5.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/output_target.hpp"
 
 namespace stokesian::bench {
 
@@ -73,9 +74,8 @@ std::string csv_number(double x) {
 
 }  // namespace
 
-void results_table::write_csv(const std::filesystem::path& path) const {
-    std::ofstream out(path);
-    if (!out) throw input_error(path.string(), "", "", "cannot write the CSV file");
+std::string results_table::csv() const {
+    std::ostringstream out;
     for (std::size_t k = 0; k < columns_.size(); ++k) out << (k ? "," : "") << csv_text(columns_[k].name);
     out << '\n';
     for (std::size_t r = 0; r < rows_; ++r) {
@@ -84,8 +84,10 @@ void results_table::write_csv(const std::filesystem::path& path) const {
                 << (columns_[k].type == kind::number ? csv_number(numbers_[k][r]) : csv_text(texts_[k][r]));
         out << '\n';
     }
-    if (!out) throw input_error(path.string(), "", "", "writing the CSV file failed");
+    return out.str();
 }
+
+void results_table::write_csv(const std::filesystem::path& path) const { io::write_file_atomically(path, csv()); }
 
 void write_tables_h5(const std::filesystem::path& path,
                      const std::vector<std::pair<std::string, const results_table*>>& tables,

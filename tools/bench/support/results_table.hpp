@@ -34,6 +34,8 @@ public:
 
     // Header line, then one line per row; numbers with 9 significant digits ("nan" for NaN),
     // texts quoted when they contain a comma, a quote or a newline.
+    std::string csv() const;
+    // csv() written atomically (io::write_file_atomically: a failed write is an input_error).
     void write_csv(const std::filesystem::path& path) const;
 
 private:

@@ -1,9 +1,11 @@
 #pragma once
 // The backend interface. An engine owns the particle state of one system in one precision mode
 // and advances it; a backend is "how to loop and where the data live" (engine/README.md).
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,13 +23,31 @@ struct engine_config {
     std::string hi_kernel;          // empty: the backend's default
     double dt = 0.01;               // tau_s
     unsigned threads = 0;           // CPU worker threads, 0: hardware concurrency
+    // Non-zero (a signal number): the CPU engine abandons the step in progress, within one target
+    // particle's sum, and throws step_interrupted (engine/docs/reliability.md). Not owned; null: never.
+    const std::atomic<int>* interrupt = nullptr;
+};
+
+// Thrown by advance(), advance_sampled() or the engine's construction when engine_config::interrupt
+// is raised inside a step. advance() leaves the engine at its state when the call began (step()
+// included); advance_sampled() leaves the frames recorded before the abandoned interval, the engine
+// at the last of them. No half-done step is ever visible.
+class step_interrupted : public std::runtime_error {
+public:
+    explicit step_interrupted(int signal)
+        : std::runtime_error("interrupted by signal " + std::to_string(signal) + " inside a step"), signal_(signal) {}
+    int signal() const noexcept { return signal_; }
+
+private:
+    int signal_;
 };
 
 // What the implicit lubrication scheme's latest velocity evaluation did (core/lubrication_solver.hpp).
 // With the explicit scheme nothing is solved: all zero.
 struct lubrication_solve_report {
     bool solved = false;                 // false: explicit scheme, or no pair within s < 1 (v = mu F exactly)
-    std::uint32_t iterations = 0;        // conjugate-gradient iterations
+    std::uint32_t iterations = 0;        // conjugate-gradient iterations (all passes)
+    std::uint32_t refinements = 0;       // passes restarted from the true residual (core/lubrication_solver.hpp)
     std::uint64_t lubricated_pairs = 0;  // pairs with s < 1
     double initial_relative_residual = 0.0;  // ||F - w0 - zeta mu w0|| / ||F|| of the starting guess
     double relative_residual = 0.0;          // the same for the returned w, recomputed from it

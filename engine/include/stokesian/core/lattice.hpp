@@ -21,6 +21,10 @@ namespace stokesian {
 // correctly rounded product and each coordinate's set of values is symmetric about 0 bitwise.
 std::vector<vec3<double>> fcc_lattice(int cells, double lattice_constant);
 
+// The largest fcc lattice a scenario or a benchmark may ask for: cells = 100, N = 4 * 100^3 = 4
+// million particles (a guard against typos; the benchmarks' largest default is cells = 63, N ~ 10^6).
+inline constexpr int max_fcc_cells = 100;
+
 // The fcc lattice constant for a number density n (4 sites per cubic cell of edge b: b = (4/n)^(1/3)),
 // rounded to 15 significant bits. Then b, L = cells * b (cells <= 100) and every site coordinate
 // (a multiple of b/4 below 50 b) are exact in float, and so are all differences of coordinates:

@@ -28,7 +28,8 @@ struct run_progress {
     std::uint64_t step;
     std::uint64_t total_steps;
     double simulated_time;
-    double wall_seconds;
+    double wall_seconds;          // of this process's run so far
+    std::uint64_t first_step = 0;  // where this process started (a resumed run's checkpoint step)
 };
 
 struct run_request {

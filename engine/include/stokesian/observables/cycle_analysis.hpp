@@ -12,6 +12,7 @@
 #include "stokesian/observables/extrema.hpp"
 #include "stokesian/observables/saved_state.hpp"
 #include "stokesian/observables/statistics.hpp"
+#include "stokesian/observables/trend_fit.hpp"
 
 namespace stokesian {
 
@@ -80,8 +81,8 @@ struct cycle_report {
     cycle_statistics all;                       // every period and amplitude found
     std::vector<double> regular_period_time, regular_period;       // before the loss of periodicity
     std::vector<double> regular_amplitude_time, regular_amplitude;
-    line_fit period_drift;                      // period vs cycle index k = 0, 1, ...: slope per cycle
-    line_fit amplitude_drift;                   // amplitude vs half-cycle index / 2: slope per cycle
+    trend_fit period_drift;                     // period vs cycle index k = 0, 1, ...: slopes per cycle
+    trend_fit amplitude_drift;                  // amplitude vs half-cycle index / 2: slopes per cycle
     std::vector<window_average> period_windows, amplitude_windows;  // the last may be partial
     double horizon = 0.0;                       // end of the analysed stretch
 };

@@ -23,6 +23,17 @@ line_fit fit_line(std::span<const double> x, std::span<const double> y);
 // Student's t quantile t_{p, dof} (Boost.Math), e.g. p = 0.975 for a two-sided 95% interval.
 double student_t_quantile(double p, double degrees_of_freedom);
 
+// P(F > f) for Fisher's F distribution with (d1, d2) degrees of freedom (Boost.Math): the p-value of
+// an F test. f = +inf gives 0.
+double fisher_f_upper_tail(double f, double d1, double d2);
+
+// Wald-Wolfowitz runs test of the signs of residuals (zeros dropped): z = (runs - mean) / sd against
+// independent signs, normal approximation (mean 2 n+ n- / n + 1, variance (mean - 1)(mean - 2)/(n - 1));
+// the two-sided p-value is erfc(|z| / sqrt 2). z < 0, too few runs: positively correlated errors or a
+// slowly varying pattern left; z > 0, too many: the signs alternate. NaN with fewer than 10 nonzero
+// residuals or all of one sign.
+double sign_runs_z(std::span<const double> residuals);
+
 // Median of the values (the mean of the two middle ones for an even count); NaN when empty.
 double median(std::span<const double> values);
 

@@ -2,7 +2,10 @@
 // `stokesian reference record`: results into a reference file. Each result's observables that a
 // rule in checks.toml covers are stored with a copy of that rule and the run's provenance. An
 // existing entry is replaced only with `force` (then the old and new values are reported); the
-// file is rewritten atomically once everything has been read and checked.
+// file is rewritten atomically once everything has been read and checked. The reference file's
+// lock (<file>.lock, io/file_lock.hpp) is held from the read to the rename, so concurrent records
+// into one file each add their entries and none is lost.
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -34,6 +37,8 @@ struct record_request {
     check_rules rules;
     bool force = false;
     std::string command;             // the recording command line (provenance)
+    // How long to wait for another record into the same file; then an input_error.
+    std::chrono::milliseconds lock_patience{60000};
 };
 
 // Thrown when an entry exists and `force` is not set; nothing has been written then.

@@ -13,6 +13,7 @@
 
 #include "stokesian/core/integrator.hpp"
 #include "stokesian/numeric/precision.hpp"
+#include "stokesian/observables/trend_fit.hpp"
 #include "stokesian/study/convergence.hpp"
 
 namespace stokesian::study {
@@ -63,11 +64,16 @@ struct run_summary {
     double evaluations = 0.0;               // velocity evaluations = steps x evaluations_per_step
     std::vector<double> period, amplitude;  // per cycle (regular cycles only, before any loss)
     std::size_t regular_cycles = 0;
-    double period_first = nan, period_first_ci95 = nan;  // line fit intercept at cycle 0
+    // From the trend of the periods (trend_fit.hpp): its value and its slope at cycle 0, and the
+    // least-squares line's slope over all regular cycles (the engine's period_drift_per_cycle).
+    trend_fit period_trend, amplitude_trend;
+    double period_first = nan, period_first_ci95 = nan;  // the trend at cycle 0
     double period_mean = nan;
-    double period_drift = nan, period_drift_ci95 = nan;  // tau_s per cycle (engine's fit)
+    double period_drift = nan, period_drift_ci95 = nan;  // d period / d cycle at cycle 0, tau_s per cycle
+    double period_drift_mean = nan, period_drift_mean_ci95 = nan;  // line slope over the regular cycles
     double amplitude_mean = nan;
-    double amplitude_drift = nan, amplitude_drift_ci95 = nan;  // a per cycle
+    double amplitude_drift = nan, amplitude_drift_ci95 = nan;  // d amplitude / d cycle at cycle 0, a per cycle
+    double amplitude_drift_mean = nan, amplitude_drift_mean_ci95 = nan;
     double lost_periodicity_time = nan;     // NaN: periodic to the end
     double max_abs_y1 = nan;                // NaN: not measured
     bool completed = false;

@@ -1,0 +1,18 @@
+// Output names and the run's lock (run_output_claim.hpp).
+#include "core/run_output_claim.hpp"
+
+#include "stokesian/io/output_target.hpp"
+
+namespace stokesian {
+
+io::file_lock claim_run_output(const std::filesystem::path& output, bool force, bool resume) {
+    std::error_code error;
+    const std::filesystem::path partial = std::filesystem::path(output) += ".partial";
+    const bool interrupted_file_at_output = resume && !std::filesystem::exists(partial, error);
+    // A fresh run meets an existing output later, after the checkpoint check, whose message tells
+    // how to continue an interrupted run (run_files.hpp); here only what no --force allows.
+    io::check_output_target(output, force || interrupted_file_at_output || !resume);
+    return io::lock_run_output(output);
+}
+
+}  // namespace stokesian

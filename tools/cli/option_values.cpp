@@ -1,0 +1,14 @@
+#include "option_values.hpp"
+
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/step_count.hpp"
+
+namespace stokesian::cli {
+
+std::uint64_t step_count_option(const std::string& text, const std::string& option) {
+    if (const auto count = read_step_count(text)) return *count;
+    throw input_error("command line", option, text,
+                      std::string("expected a whole number of steps from 1 to ") + max_step_count_text);
+}
+
+}  // namespace stokesian::cli
