@@ -1,7 +1,9 @@
 // Kill and signals with the built CLI as a real child process: a run killed with SIGKILL at a
-// random moment leaves a readable partial output and checkpoint, and `stokesian run --resume`
-// completes it bitwise identical to an uninterrupted run; SIGINT/SIGTERM stop after the current
-// step with a checkpoint and a valid, closed file (exit 130/143) that --resume continues.
+// random moment leaves a readable checkpoint (or none yet: the run starts over), and `stokesian
+// run --resume` completes it bitwise identical to an uninterrupted run whatever the kill did to
+// the partial output; SIGINT/SIGTERM stop after the current step with a checkpoint and a valid,
+// closed file (exit 130/143) that --resume continues. The long label's long_kill_resume_test.cpp
+// repeats the random kills 2000 times (tests/support/kill_resume.hpp holds the machinery).
 //
 // The kill moments are random; the seed is printed and STOKESIAN_KILL_SEED replays it.
 #include <gtest/gtest.h>
@@ -22,13 +24,17 @@
 #include "stokesian/io/h5md.hpp"
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
+#include "support/kill_resume.hpp"
 #include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
 using test_support::cli_outcome;
 using test_support::cli_process;
+using test_support::file_bytes;
+using test_support::json_field;
 using test_support::run_cli;
+using test_support::wait_for;
 
 namespace {
 
@@ -38,30 +44,6 @@ const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/
 std::vector<std::string> long_run(const fs::path& out) {
     return {"run", tetrahedron, "--time", "20000", "--sample-every", "10", "--checkpoint-every", "500", "--threads", "1",
             "-o", out.string(), "--json"};
-}
-
-std::string json_field(const std::string& json, const std::string& key) {
-    const std::string tag = "\"" + key + "\":\"";
-    const auto at = json.find(tag);
-    if (at == std::string::npos) return "";
-    const auto begin = at + tag.size();
-    return json.substr(begin, json.find('"', begin) - begin);
-}
-
-bool wait_for(const fs::path& path, std::chrono::milliseconds limit) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (!fs::exists(path)) {
-        if (std::chrono::steady_clock::now() > until) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return true;
-}
-
-std::string file_bytes(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 class KillResume : public stokesian::test_support::scratch_directory_test {
@@ -84,12 +66,7 @@ protected:
     }
 
     void expect_same_as_reference(const fs::path& out, const cli_outcome& last, const std::string& what) {
-        ASSERT_EQ(last.exit_code, 0) << what << ": " << last.err;
-        EXPECT_EQ(json_field(last.out, "status"), "completed") << what;
-        EXPECT_EQ(json_field(last.out, "final_state_digest"), json_field(reference().out, "final_state_digest")) << what;
-        EXPECT_EQ(test_support::first_difference((dir_ / "reference.h5").string(), out.string()), "") << what;
-        EXPECT_FALSE(fs::exists(io::checkpoint_path_for(out))) << what;
-        EXPECT_FALSE(fs::exists(fs::path(out) += ".partial")) << what;
+        EXPECT_EQ(test_support::difference_from_reference(out, last, dir_ / "reference.h5", reference()), "") << what;
     }
 
     fs::path capture() const { return dir_ / "capture"; }
@@ -109,46 +86,23 @@ TEST_F(KillResume, SigkillAtRandomMomentsThenResumeIsBitwiseTheUninterruptedRun)
     const unsigned seed = kill_seed();
     std::cout << "kill seed " << seed << " (STOKESIAN_KILL_SEED replays it)\n";
     std::mt19937 rng(seed);
-    // Kill moments are drawn from the first 60 % of the uninterrupted run's wall time (measured
-    // above), so a fast machine (CI) and a slow one (sanitizers) both kill mid-run. A run that
-    // still outpaces its kill (load from parallel tests) is started again with half the window.
-    const double window = 0.6 * reference_seconds_;
-    for (int trial = 0; trial < 5; ++trial) {
+    // Kill moments are drawn from the uninterrupted run's whole wall time (measured above, process
+    // start included), so a fast machine (CI) and a slow one (sanitizers) both kill anywhere: during
+    // set-up, before the first checkpoint, inside a frame or checkpoint write, at the end. The
+    // first run and the first resume (or restart) of each trial are killed.
+    int kills = 0, before_first_checkpoint = 0;
+    for (int trial = 0; trial < 4; ++trial) {
         const std::string what = "trial " + std::to_string(trial) + ", seed " + std::to_string(seed);
         const fs::path out = dir_ / ("killed_" + std::to_string(trial) + ".h5");
-        const fs::path checkpoint = io::checkpoint_path_for(out), partial = fs::path(out) += ".partial";
-        int kills = 0;
-        cli_outcome last;
-        for (int restart = 0; restart < 6 && kills == 0; ++restart) {
-            fs::remove(out), fs::remove(checkpoint), fs::remove(partial);
-            const double scale = std::ldexp(1.0, -restart);
-            // The first run and, on odd trials, the first resume die by SIGKILL at a random moment
-            // after a checkpoint exists (a kill may land inside a checkpoint or a frame write).
-            for (int attempt = 0;; ++attempt) {
-                std::vector<std::string> args = attempt == 0 ? long_run(out)
-                                                             : std::vector<std::string>{"run", "--resume", out.string(), "--json"};
-                const auto started = std::chrono::steady_clock::now();
-                cli_process child(args, capture());
-                const bool kill_this = attempt == 0 || (attempt == 1 && trial % 2 == 1);
-                if (kill_this) {
-                    ASSERT_TRUE(wait_for(checkpoint, std::chrono::seconds(60))) << what << ": no checkpoint appeared";
-                    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                    const double room = std::max(0.0, scale * window - waited);
-                    std::this_thread::sleep_for(std::chrono::duration<double>(std::uniform_real_distribution<double>(0, room)(rng)));
-                    child.signal(SIGKILL);
-                }
-                last = child.wait();
-                if (last.exit_code != 128 + SIGKILL) break;  // finished before the kill landed, or a resume completed
-                ++kills;
-                // What a kill leaves behind is readable: the checkpoint, and the partial output.
-                ASSERT_NO_THROW(io::read_checkpoint(checkpoint)) << what;
-                ASSERT_TRUE(fs::exists(partial)) << what;
-                EXPECT_NO_THROW(io::h5md_file{partial}) << what;
-            }
-        }
-        EXPECT_GE(kills, 1) << what << " (six runs finished before their kill)";
-        expect_same_as_reference(out, last, what + ", " + std::to_string(kills) + " kills");
+        const test_support::kill_record r =
+            test_support::kill_until_complete(long_run(out), out, capture(), rng, reference_seconds_, 2);
+        kills += r.kills;
+        before_first_checkpoint += r.before_first_checkpoint;
+        for (const std::string& problem : r.problems) ADD_FAILURE() << what << ": " << problem;
+        expect_same_as_reference(out, r.last, what + ", " + std::to_string(r.kills) + " kills");
     }
+    std::cout << kills << " kills, " << before_first_checkpoint << " before the first checkpoint\n";
+    EXPECT_GE(kills, 1) << "every run finished before its kill";
 }
 
 TEST_F(KillResume, SigintAndSigtermCheckpointCloseTheFileAndResumeBitwise) {
@@ -233,4 +187,83 @@ TEST_F(KillResume, WallClockCheckpointsAlsoResumeBitwise) {
     // The reference was written with --checkpoint-every 500; the checkpoint interval is not part
     // of the run's identity, so the outputs must agree all the same.
     expect_same_as_reference(out, run_cli({"run", "--resume", out.string(), "--json"}, capture()), "wall clock");
+}
+
+namespace {
+
+// Runs `args` until its first checkpoint exists, then kills it with SIGKILL; false when the run
+// finished first.
+bool kill_after_first_checkpoint(const std::vector<std::string>& args, const fs::path& out, const fs::path& capture) {
+    cli_process child(args, capture);
+    if (!wait_for(io::checkpoint_path_for(out), std::chrono::seconds(60))) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    child.signal(SIGKILL);
+    return child.wait().exit_code == 128 + SIGKILL;
+}
+
+}  // namespace
+
+TEST_F(KillResume, AKillBetweenTheFinalRenameAndTheCheckpointRemovalIsACompletedRunForEveryCommand) {
+    // Issue #18.5: that state made --resume say "status completed" (exit 2) and a new run say
+    // "continue with --resume". It is made here exactly: the checkpoint and frame journal of a
+    // killed run, kept aside, put back beside the output its resume completed.
+    reference();
+    const fs::path out = dir_ / "leftover.h5", checkpoint = io::checkpoint_path_for(out);
+    const fs::path journal = fs::path(out) += ".frames";
+    ASSERT_TRUE(kill_after_first_checkpoint(long_run(out), out, capture())) << "the run finished before the kill";
+    const std::string checkpoint_bytes = file_bytes(checkpoint), journal_bytes = file_bytes(journal);
+    const cli_outcome resumed = run_cli({"run", "--resume", out.string(), "--json"}, capture());
+    expect_same_as_reference(out, resumed, "the resume");
+    std::ofstream(checkpoint, std::ios::binary) << checkpoint_bytes;
+    std::ofstream(journal, std::ios::binary) << journal_bytes;
+    const std::string output_bytes = file_bytes(out);
+
+    // A new run: the output exists and is a completed run's (one line, exit 2, nothing touched).
+    const cli_outcome again = run_cli(long_run(out), capture());
+    EXPECT_EQ(again.exit_code, 2) << again.err;
+    EXPECT_NE(again.err.find("the run completed"), std::string::npos) << again.err;
+    EXPECT_EQ(std::count(again.err.begin(), again.err.end(), '\n'), 1) << again.err;
+    EXPECT_EQ(file_bytes(out), output_bytes);
+    EXPECT_EQ(file_bytes(checkpoint), checkpoint_bytes);
+    // --resume: completed, exit 0, the leftovers removed, the output as it was.
+    const cli_outcome done = run_cli({"run", "--resume", out.string(), "--json"}, capture());
+    expect_same_as_reference(out, done, "the resume of a completed run");
+    EXPECT_EQ(file_bytes(out), output_bytes);
+}
+
+TEST_F(KillResume, AKilledRunsPartialOutputNamesItsRunAndItsResumeNeedsNoPartial) {
+    // Issue #17.5: /parameters (scenario, settings, build, command line) is written and flushed
+    // when the output is created, so the partial output of a killed run says what it was, with or
+    // without a trajectory. Issue #18.5: the resume rebuilds the output from the checkpoint and the
+    // frame journal, so it completes bitwise even when the partial output is gone or garbage.
+    reference();
+    for (const bool trajectory : {true, false}) {
+        const std::string what = trajectory ? "with a trajectory" : "--no-trajectory";
+        const fs::path out = dir_ / (trajectory ? "named.h5" : "named_observables.h5");
+        std::vector<std::string> args = long_run(out);
+        if (!trajectory) args.push_back("--no-trajectory");
+        ASSERT_TRUE(kill_after_first_checkpoint(args, out, capture())) << what << ": the run finished before the kill";
+        const fs::path partial = fs::path(out) += ".partial";
+        ASSERT_TRUE(fs::exists(partial)) << what;
+        {
+            const io::h5md_file f(partial);
+            EXPECT_EQ(f.string_attribute("/parameters/scenario", "source_text"), test_support::read_text(tetrahedron)) << what;
+            EXPECT_EQ(f.string_attribute("/parameters/run", "status"), "running") << what;
+            EXPECT_EQ(f.string_attribute("/parameters/run", "planned_steps"), "2000000") << what;
+            EXPECT_TRUE(f.exists("/parameters/build")) << what;
+            EXPECT_TRUE(f.exists("/parameters/invocation")) << what;
+            EXPECT_TRUE(f.exists("/parameters/engine")) << what;
+        }
+        std::ofstream(partial, std::ios::binary | std::ios::trunc) << "what a kill may leave of an HDF5 file";
+        const cli_outcome resumed = run_cli({"run", "--resume", out.string(), "--json"}, capture());
+        if (trajectory) {
+            expect_same_as_reference(out, resumed, what);
+        } else {
+            std::vector<std::string> uninterrupted = long_run(dir_ / "observables_only.h5");
+            uninterrupted.push_back("--no-trajectory");
+            EXPECT_EQ(test_support::difference_from_reference(out, resumed, dir_ / "observables_only.h5",
+                                                              run_cli(uninterrupted, capture())),
+                      "");
+        }
+    }
 }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -33,7 +34,7 @@ class cli_process {
 public:
     // Starts `STOKESIAN_CLI args...` with stdout/stderr redirected to files in `capture_dir`.
     cli_process(const std::vector<std::string>& args, const std::filesystem::path& capture_dir) {
-        static int counter = 0;
+        static std::atomic<int> counter{0};  // tests may start processes from several threads
         const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(++counter);
         out_path_ = capture_dir / ("cli_stdout_" + tag);
         err_path_ = capture_dir / ("cli_stderr_" + tag);

@@ -8,10 +8,12 @@
 #include <sstream>
 
 #include "core/blow_up.hpp"
+#include "core/completed_run.hpp"
 #include "core/number_text.hpp"
 #include "core/run_files.hpp"
 #include "core/run_output_claim.hpp"
 #include "core/run_record.hpp"
+#include "io/frame_journal.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/run.hpp"
@@ -46,7 +48,20 @@ namespace {
 using clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-void write_provenance(io::h5md_writer& out, const run_request& req, const engine& eng, const run_result& r) {
+// The run's settings as /parameters/run holds them.
+std::map<std::string, std::string> run_settings(const scenario& s) {
+    return {{"precision", to_string(s.run.precision)},
+            {"hi_precision", std::string(to_string(s.run.precision.hi))},
+            {"integration_precision", std::string(to_string(s.run.precision.integration))},
+            {"integrator", std::string(to_string(s.run.integrator))},
+            {"dt", exact_number(s.run.dt)},
+            {"planned_steps", std::to_string(s.run.total_steps())},
+            {"sample_interval_steps", std::to_string(s.run.sample_interval_steps())}};
+}
+
+// What identifies the run (scenario, settings, build, command line), written when the output is
+// created and flushed with it, so even a killed run's partial output says what it was.
+void write_identity(io::h5md_writer& out, const run_request& req) {
     const scenario& s = req.scenario_;
     out.write_parameters("scenario", {{"name", s.name},
                                       {"case", s.case_name},
@@ -54,22 +69,23 @@ void write_provenance(io::h5md_writer& out, const run_request& req, const engine
                                       {"source_path", s.source_path.string()},
                                       {"source_text", s.source_text},
                                       {"resolved_configuration", resolved_configuration(s)}});
-    std::map<std::string, std::string> run{{"precision", to_string(s.run.precision)},
-                                           {"hi_precision", std::string(to_string(s.run.precision.hi))},
-                                           {"integration_precision", std::string(to_string(s.run.precision.integration))},
-                                           {"integrator", std::string(to_string(s.run.integrator))},
-                                           {"dt", exact_number(s.run.dt)},
-                                           {"steps", std::to_string(r.steps)},
-                                           {"planned_steps", std::to_string(s.run.total_steps())},
-                                           {"sample_interval_steps", std::to_string(s.run.sample_interval_steps())},
-                                           {"status", r.status},
-                                           {"wall_seconds", exact_number(r.wall_seconds)},
-                                           {"final_state_digest", r.final_state_digest}};
+    std::map<std::string, std::string> run = run_settings(s);
+    run["status"] = "running";
+    out.write_parameters("run", run);
+    out.write_parameters("build", io::build_provenance());
+    out.write_parameters("invocation", req.invocation);
+}
+
+// The outcome, at the end of the run (over the identity's "running" status).
+void write_provenance(io::h5md_writer& out, const run_request& req, const engine& eng, const run_result& r) {
+    std::map<std::string, std::string> run = run_settings(req.scenario_);
+    run.insert({{"steps", std::to_string(r.steps)},
+                {"status", r.status},
+                {"wall_seconds", exact_number(r.wall_seconds)},
+                {"final_state_digest", r.final_state_digest}});
     if (r.resumed_from_step > 0) run["resumed_from_step"] = std::to_string(r.resumed_from_step);
     out.write_parameters("run", run);
     out.write_parameters("engine", eng.description());
-    out.write_parameters("build", io::build_provenance());
-    out.write_parameters("invocation", req.invocation);
 }
 
 std::vector<double> flat_positions(const frame& f) {
@@ -126,6 +142,10 @@ run_result run_scenario(const run_request& req) {
     const fs::path checkpoint_path = io::checkpoint_path_for(opts.path);
     // Held to the end: no other run touches this output, its partial or its checkpoint.
     const io::file_lock output_lock = claim_run_output(opts.path, opts.force, req.resume);
+    const fs::path journal_path = io::frame_journal_path_for(opts.path);
+    const io::journal_layout layout{s.particles.size(), box.periodic && opts.write_image, opts.write_velocity,
+                                    opts.write_force};
+    std::optional<io::frame_journal> journal;  // with a trajectory: the crash-consistent copy of its frames
 
     std::unique_ptr<io::h5md_writer> out;
     std::unique_ptr<engine> eng;
@@ -136,6 +156,12 @@ run_result run_scenario(const run_request& req) {
         require_checkpoint(opts.path, checkpoint_path);
         resumed = io::read_checkpoint(checkpoint_path);
         check_same_run(s, *resumed, checkpoint_path);
+        // Killed between the output's final rename and the checkpoint's removal: the run is done.
+        if (std::optional<run_result> done = completed_run_at(opts.path, s)) {
+            io::remove_frame_journal(journal_path);
+            remove_checkpoint(checkpoint_path);
+            return *done;
+        }
         eng = make_engine(config, s.particles);
         check_same_engine(eng->description(), *resumed, checkpoint_path);
         try {
@@ -144,21 +170,43 @@ run_result run_scenario(const run_request& req) {
             throw input_error(checkpoint_path.string(), "/checkpoint/engine", "", e.what());
         }
         restore_observables(observables, *resumed, checkpoint_path);
+        // The output is rebuilt from the checkpoint and the frame journal, never reopened: the
+        // interrupted run's partial file is replaced only once the rebuilt one is complete.
         const bool moved = reclaim_output_for_resume(opts.path);
         try {
-            out = std::make_unique<io::h5md_writer>(opts, s.particles.size(), box,
-                                                    io::resume_point{resumed->frames_written, resumed->last_frame_digest});
+            if (s.run.write_trajectory) {
+                journal.emplace(journal_path, layout, resumed->frames_written, resumed->last_frame_digest);
+                journal->cut_to_frames();
+            }
+            out = std::make_unique<io::h5md_writer>(opts, s.particles.size(), box, io::rebuild_tag{});
+            write_identity(*out, req);
+            out->write_parameters("engine", eng->description());
+            frame durable;
+            for (std::uint64_t k = 0; journal && k < journal->frames(); ++k) {
+                journal->read(k, durable);
+                out->append_frame(durable);
+            }
+            out->replace_partial();
         } catch (...) {
+            if (out) out->abandon();
             if (moved) undo_reclaim(opts.path);
             throw;
         }
     } else {
         // Open the output before the (possibly long) set-up so a bad path fails at once.
+        if (!opts.force && fs::exists(checkpoint_path) && completed_run_at(opts.path, s))
+            throw input_error(opts.path.string(), "", "", completed_run_note);
         refuse_stale_checkpoint(opts.path, checkpoint_path, opts.force);
         out = std::make_unique<io::h5md_writer>(opts, s.particles.size(), box);
         remove_checkpoint(checkpoint_path);  // a stale one, replaced with --force
+        io::remove_frame_journal(journal_path);
         try {
+            write_identity(*out, req);
+            out->flush();
             eng = make_engine(config, s.particles);
+            out->write_parameters("engine", eng->description());
+            out->flush();
+            if (s.run.write_trajectory) journal.emplace(journal_path, layout);
         } catch (...) {
             out->abandon();  // the run never started: no partial output to keep
             throw;
@@ -189,6 +237,7 @@ run_result run_scenario(const run_request& req) {
     auto process_sample = [&](const frame& sample) {
         if (s.run.write_trajectory) {
             out->append_frame(sample);
+            journal->append(sample);
             last_frame_digest =
                 io::trajectory_digest(static_cast<std::int64_t>(sample.step), sample.time, flat_positions(sample));
         }
@@ -225,7 +274,9 @@ run_result run_scenario(const run_request& req) {
             o->save(state);
             c.observables.emplace_back(o->kind(), std::move(state));
         }
-        // The output first: the checkpoint may only name frames that are on disk.
+        // The frames first: the checkpoint may only count frames that are on disk. Resume reads
+        // them from the journal; the partial output is flushed for readers of a running run.
+        if (journal) journal->sync();
         out->flush();
         io::write_checkpoint(checkpoint_path, c);
         result.checkpoint = checkpoint_path;
@@ -350,6 +401,10 @@ run_result run_scenario(const run_request& req) {
     write_provenance(*out, req, *eng, result);
     out->finish();
     if (!result.failed && !stopped) {
+        // The journal before the checkpoint: a kill in between leaves the state --resume reports
+        // completed and cleans up (completed_run.hpp), never a journal without its checkpoint.
+        journal.reset();
+        io::remove_frame_journal(journal_path);
         remove_checkpoint(checkpoint_path);
         result.checkpoint.clear();
     }

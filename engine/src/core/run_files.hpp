@@ -17,7 +17,7 @@ void require_checkpoint(const std::filesystem::path& output, const std::filesyst
 // the run closed its output under the final name with an "interrupted" status, and that file
 // moves back to the partial name. Returns true when it moved the final file (undo_reclaim puts
 // it back if the resume fails before it starts). Throws input_error for a completed or failed
-// run's file, or when there is no output at all.
+// run's file. Neither file is needed: the resumed run rebuilds its output from the checkpoint.
 bool reclaim_output_for_resume(const std::filesystem::path& output);
 void undo_reclaim(const std::filesystem::path& output) noexcept;
 

@@ -5,7 +5,8 @@
 // header with its creation and modification times).
 //
 // Crash safety: everything is written to "<path>.partial", which finish() closes, fsyncs and
-// renames onto <path>; a run that dies leaves only the .partial file behind.
+// renames onto <path>; a run that dies leaves only the .partial file behind. A resumed run builds
+// a fresh file beside it and replaces it (replace_partial); it never reopens one.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -19,13 +20,11 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "io/global_heap_check.hpp"
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_writing.hpp"
 #include "io/path_limits.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
-#include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/io/output_target.hpp"
 
@@ -67,57 +66,6 @@ void append_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<co
     hdf5::check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing a sample");
 }
 
-// Reads sample `index` of a dataset extensible along its first axis into `data` (memory_type).
-void read_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<const hsize_t> sample_shape, void* data) {
-    std::array<hsize_t, 3> start{index, 0, 0};
-    std::array<hsize_t, 3> count{1, 0, 0};
-    std::copy(sample_shape.begin(), sample_shape.end(), count.begin() + 1);
-    const int rank = static_cast<int>(1 + sample_shape.size());
-    const hdf5::dataspace file_space(hdf5::check(H5Dget_space(dataset), "getting a dataspace"));
-    hdf5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
-                "selecting a sample");
-    const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
-    hdf5::check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "reading a sample");
-}
-
-// Opens dataset `name` of a file being resumed and checks it: type class, rank and sample shape,
-// extensible along the first axis, and at least `frames` samples. Throws std::runtime_error
-// naming `path` otherwise (the caller turns it into one input_error line).
-hdf5::dataset open_samples(hid_t group, const char* name, const std::string& path, H5T_class_t type_class,
-                           std::span<const hsize_t> sample_shape, hsize_t frames) {
-    if (!hdf5::object_exists(group, name)) throw std::runtime_error("no dataset '" + path + "'");
-    hdf5::dataset dataset(hdf5::check(H5Dopen2(group, name, H5P_DEFAULT), "opening " + path));
-    const hdf5::datatype type(hdf5::check(H5Dget_type(dataset.get()), "reading the type of " + path));
-    if (H5Tget_class(type.get()) != type_class)
-        throw std::runtime_error("'" + path + "' has the wrong type (expected " +
-                                 (type_class == H5T_INTEGER ? "integers" : "floating-point numbers") + ")");
-    const hdf5::dataspace space(hdf5::check(H5Dget_space(dataset.get()), "reading the shape of " + path));
-    const int rank = hdf5::check(H5Sget_simple_extent_ndims(space.get()), "reading the shape of " + path);
-    const std::size_t expected_rank = 1 + sample_shape.size();
-    if (rank != static_cast<int>(expected_rank))
-        throw std::runtime_error("'" + path + "' has rank " + std::to_string(rank) + ", expected " +
-                                 std::to_string(expected_rank));
-    std::array<hsize_t, 3> dims{}, max_dims{};
-    hdf5::check(H5Sget_simple_extent_dims(space.get(), dims.data(), max_dims.data()), "reading the shape of " + path);
-    for (std::size_t k = 0; k < sample_shape.size(); ++k)
-        if (dims[k + 1] != sample_shape[k])
-            throw std::runtime_error("'" + path + "' holds samples of another shape (" + std::to_string(dims[k + 1]) +
-                                     " along axis " + std::to_string(k + 1) + ", expected " +
-                                     std::to_string(sample_shape[k]) + ")");
-    if (max_dims[0] != H5S_UNLIMITED) throw std::runtime_error("'" + path + "' is not extensible");
-    if (dims[0] < frames)
-        throw std::runtime_error("'" + path + "' holds " + std::to_string(dims[0]) + " samples, the checkpoint was taken at " +
-                                 std::to_string(frames));
-    return dataset;
-}
-
-// Shrinks a dataset extensible along its first axis to `frames` samples.
-void cut_samples(hid_t dataset, hsize_t frames, std::span<const hsize_t> sample_shape) {
-    std::array<hsize_t, 3> extent{frames, 0, 0};
-    std::copy(sample_shape.begin(), sample_shape.end(), extent.begin() + 1);
-    hdf5::check(H5Dset_extent(dataset, extent.data()), "cutting a dataset back to the checkpoint");
-}
-
 // Chunk shape of a [T, N, 3] dataset: enough frames for min_chunk_bytes, or, when one frame
 // is larger than max_chunk_bytes, one frame split along the particles.
 std::array<hsize_t, 3> per_particle_chunk(hsize_t particles, std::size_t element_bytes) {
@@ -154,44 +102,6 @@ public:
         step_ = create_extensible_dataset(group_.get(), "step", H5T_STD_I64LE, {}, scalar_chunk);
         time_ = create_extensible_dataset(group_.get(), "time", H5T_IEEE_F64LE, {}, scalar_chunk);
         value_ = create_extensible_dataset(group_.get(), "value", file_type, sample_shape_, value_chunk);
-    }
-
-    // Opens the element of a file being resumed after checking its shape (at least `frames`
-    // samples of [N, 3], of the expected type class); cut_to() then discards what follows them.
-    particle_element(hid_t particles_group, const std::string& name, hid_t memory_type, H5T_class_t type_class,
-                     std::size_t particles, hsize_t frames)
-        : memory_type_(memory_type), sample_shape_{particles, 3}, samples_(frames) {
-        const std::string path = "/particles/all/" + name;
-        if (!hdf5::object_exists(particles_group, name)) throw std::runtime_error("no group '" + path + "'");
-        group_ = hdf5::group(hdf5::check(H5Gopen2(particles_group, name.c_str(), H5P_DEFAULT), "opening " + path));
-        step_ = open_samples(group_.get(), "step", path + "/step", H5T_INTEGER, {}, frames);
-        time_ = open_samples(group_.get(), "time", path + "/time", H5T_FLOAT, {}, frames);
-        value_ = open_samples(group_.get(), "value", path + "/value", type_class, sample_shape_, frames);
-    }
-
-    void cut_to(hsize_t frames) {
-        cut_samples(value_.get(), frames, sample_shape_);
-        cut_samples(time_.get(), frames, {});
-        cut_samples(step_.get(), frames, {});
-        samples_ = frames;
-    }
-
-    // Step, time and values of sample `index` (for the check that a resumed file is the one the
-    // checkpoint was written with).
-    std::int64_t step_at(hsize_t index) const {
-        std::int64_t step = 0;
-        read_sample(step_.get(), H5T_NATIVE_INT64, index, {}, &step);
-        return step;
-    }
-    double time_at(hsize_t index) const {
-        double time = 0.0;
-        read_sample(time_.get(), H5T_NATIVE_DOUBLE, index, {}, &time);
-        return time;
-    }
-    std::vector<double> values_at(hsize_t index) const {
-        std::vector<double> values(sample_shape_[0] * 3);
-        read_sample(value_.get(), H5T_NATIVE_DOUBLE, index, sample_shape_, values.data());
-        return values;
     }
 
     void append(std::int64_t step, double time, const void* values) {
@@ -244,6 +154,7 @@ std::string default_author() {
 struct h5md_writer::impl {
     fs::path final_path;
     fs::path partial_path;
+    fs::path writing_path;  // the name the open file has: partial_path, or the rebuild name until replace_partial()
     bool force = false;
     std::size_t particles = 0;
     bool periodic = false;
@@ -267,44 +178,27 @@ struct h5md_writer::impl {
         force_element.reset();
     }
 
-    // The elements of a partial output written by the run a checkpoint belongs to: shapes checked,
-    // the last checkpointed frame compared with the checkpoint's digest, everything after it
-    // discarded, and the end-of-run groups (written when an interrupted run closed its file)
-    // removed, so the resumed run writes them afresh.
-    void reopen(const h5md_options& options, const box_description& box, const resume_point& resume) {
-        const hsize_t kept = resume.frames;
-        if (!hdf5::object_exists(file.get(), "/h5md")) throw std::runtime_error("not an H5MD file (no /h5md group)");
-        if (!hdf5::object_exists(file.get(), "/particles/all"))
-            throw std::runtime_error("no group '/particles/all'");
-        const hdf5::group all(hdf5::check(H5Gopen2(file.get(), "/particles/all", H5P_DEFAULT), "opening /particles/all"));
-        position.emplace(all.get(), "position", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
-        const std::array<hsize_t, 1> edge_shape{3};
-        if (!hdf5::object_exists(all.get(), "box/edges")) throw std::runtime_error("no group '/particles/all/box/edges'");
-        const hdf5::group edges_group(hdf5::check(H5Gopen2(all.get(), "box/edges", H5P_DEFAULT), "opening box/edges"));
-        edges_value = open_samples(edges_group.get(), "value", "/particles/all/box/edges/value", H5T_FLOAT, edge_shape, kept);
-        if (box.periodic && options.write_image)
-            image.emplace(all.get(), "image", H5T_NATIVE_INT, H5T_INTEGER, particles, kept);
-        if (options.write_velocity)
-            velocity.emplace(all.get(), "velocity", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
-        if (options.write_force)
-            force_element.emplace(all.get(), "force", H5T_NATIVE_DOUBLE, H5T_FLOAT, particles, kept);
-
-        if (kept > 0) {
-            const std::string found =
-                trajectory_digest(position->step_at(kept - 1), position->time_at(kept - 1), position->values_at(kept - 1));
-            if (found != resume.last_frame_digest)
-                throw std::runtime_error("frame " + std::to_string(kept - 1) +
-                                         " differs from the one the checkpoint recorded (another run's output?)");
+    // Creates the file at writing_path with the header; on failure nothing is left there.
+    void create(const h5md_options& options, const box_description& box) {
+        try {
+            hdf5::property_list fcpl(hdf5::check(H5Pcreate(H5P_FILE_CREATE), "creating a file property list"));
+            // The root group is created with the file: no time stamps on it either.
+            hdf5::check(H5Pset_obj_track_times(fcpl.get(), 0), "switching off root group time stamps");
+            hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
+            // H5Fclose then fails if anything is still open: finish() relies on it to prove that all
+            // objects were closed and written before the rename.
+            hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
+            file = hdf5::file(hdf5::check(H5Fcreate(writing_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
+                                          "creating " + writing_path.string()));
+            write_header(options, box);
+        } catch (...) {
+            // Not a usable output: take the half-made file away again.
+            close_objects();
+            file.reset();
+            std::error_code ignored;
+            fs::remove(writing_path, ignored);
+            throw;
         }
-        position->cut_to(kept);
-        cut_samples(edges_value.get(), kept, edge_shape);
-        if (image) image->cut_to(kept);
-        if (velocity) velocity->cut_to(kept);
-        if (force_element) force_element->cut_to(kept);
-        frames = kept;
-        for (const char* group : {"/observables", "/analysis", "/parameters"})
-            if (hdf5::object_exists(file.get(), group))
-                hdf5::check(H5Ldelete(file.get(), group, H5P_DEFAULT), std::string("removing ") + group);
     }
 
     void write_header(const h5md_options& options, const box_description& box) {
@@ -362,66 +256,43 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
     impl_->periodic = box.periodic;
     check_output_path(impl_->final_path, impl_->partial_path, options.force);
 
-    try {
-        hdf5::property_list fcpl(hdf5::check(H5Pcreate(H5P_FILE_CREATE), "creating a file property list"));
-        // The root group is created with the file: no time stamps on it either.
-        hdf5::check(H5Pset_obj_track_times(fcpl.get(), 0), "switching off root group time stamps");
-        hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
-        // H5Fclose then fails if anything is still open: finish() relies on it to prove that all
-        // objects were closed and written before the rename.
-        hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
-        impl_->file = hdf5::file(hdf5::check(
-            H5Fcreate(impl_->partial_path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
-            "creating " + impl_->partial_path.string()));
-        impl_->write_header(options, box);
-    } catch (...) {
-        // Not a usable output: take the half-made file away again.
-        impl_->close_objects();
-        impl_->file.reset();
-        std::error_code ignored;
-        fs::remove(impl_->partial_path, ignored);
-        throw;
-    }
+    impl_->writing_path = impl_->partial_path;
+    impl_->create(options, box);
 }
 
 h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box,
-                         const resume_point& resume)
+                         rebuild_tag)
     : impl_(std::make_unique<impl>()) {
     const hdf5::error_silencer quiet;
     if (particles == 0) throw std::invalid_argument("h5md_writer: a trajectory needs at least one particle");
     impl_->final_path = options.path;
     impl_->partial_path = fs::path(options.path) += ".partial";
+    impl_->writing_path = fs::path(options.path) += ".partial.rebuild";
     impl_->force = options.force;
     impl_->particles = particles;
     impl_->periodic = box.periodic;
-    impl_->edges = box.edges;
-    const std::string name = impl_->partial_path.string();
     std::error_code error;
-    if (!fs::is_regular_file(impl_->partial_path, error))
-        throw input_error(name, "", "", "cannot resume: the partial output of the interrupted run is missing");
-    if (H5Fis_hdf5(impl_->partial_path.c_str()) <= 0) {
-        hdf5::last_error();
-        throw input_error(name, "", "", "cannot resume: not a readable HDF5 file (damaged partial output)");
-    }
-    // Removing the end-of-run groups frees their strings in the global heap, which HDF5 1.10
-    // cannot parse when damaged without looping forever (global_heap_check.hpp).
-    if (const auto problem = damaged_global_heap(impl_->partial_path))
-        throw input_error(name, "", "", "cannot resume: " + *problem + " (damaged partial output)");
+    fs::remove(impl_->writing_path, error);  // what a failed or killed resume left
+    if (error)
+        throw input_error(impl_->writing_path.string(), "", "", "cannot remove what an earlier resume left: " + error.message());
     try {
-        hdf5::property_list fapl(hdf5::check(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list"));
-        hdf5::check(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting the close degree");
-        impl_->file = hdf5::file(hdf5::check(H5Fopen(impl_->partial_path.c_str(), H5F_ACC_RDWR, fapl.get()),
-                                             "opening the partial output"));
-        impl_->reopen(options, box, resume);
-    } catch (const input_error&) {
-        impl_->close_objects();
-        impl_->file.reset();
-        throw;
-    } catch (const std::exception& e) {
-        impl_->close_objects();
-        impl_->file.reset();
-        throw input_error(name, "", "", std::string("cannot resume: ") + e.what());
+        impl_->create(options, box);
+    } catch (const std::runtime_error& e) {
+        throw input_error(impl_->writing_path.string(), "", "", std::string("cannot resume: ") + e.what());
     }
+}
+
+void h5md_writer::replace_partial() {
+    impl_->require_open("replace_partial");
+    if (impl_->writing_path == impl_->partial_path) throw std::logic_error("h5md_writer::replace_partial: not rebuilding");
+    flush();
+    std::error_code error;
+    fs::rename(impl_->writing_path, impl_->partial_path, error);
+    if (error)
+        throw std::runtime_error("cannot rename '" + impl_->writing_path.string() + "' to '" + impl_->partial_path.string() +
+                                 "': " + error.message());
+    sync_to_disk(directory_of(impl_->partial_path), true);
+    impl_->writing_path = impl_->partial_path;
 }
 
 h5md_writer::~h5md_writer() {
@@ -511,14 +382,15 @@ void h5md_writer::write_result(const std::string& name, double value,
 void h5md_writer::flush() {
     impl_->require_open("flush");
     const hdf5::error_silencer quiet;
-    hdf5::check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "flushing " + impl_->partial_path.string());
-    sync_to_disk(impl_->partial_path, false);
+    hdf5::check(H5Fflush(impl_->file.get(), H5F_SCOPE_GLOBAL), "flushing " + impl_->writing_path.string());
+    sync_to_disk(impl_->writing_path, false);
 }
 
 std::uint64_t h5md_writer::frames() const { return impl_->frames; }
 
 void h5md_writer::finish() {
     impl_->require_open("finish");
+    if (impl_->writing_path != impl_->partial_path) throw std::logic_error("h5md_writer::finish before replace_partial()");
     const hdf5::error_silencer quiet;
     impl_->close_objects();
     // With H5F_CLOSE_SEMI this fails if any object were still open, i.e. possibly unwritten.
@@ -545,7 +417,7 @@ void h5md_writer::abandon() noexcept {
     impl_->file.reset();
     impl_->finished = true;
     std::error_code ignored;
-    fs::remove(impl_->partial_path, ignored);
+    fs::remove(impl_->writing_path, ignored);
 }
 
 const std::filesystem::path& h5md_writer::partial_path() const { return impl_->partial_path; }

@@ -173,6 +173,7 @@ struct corpus_writer {
 
     fs::path valid_output() const { return base / "interrupted.h5"; }
     fs::path valid_checkpoint() const { return base / "interrupted.h5.checkpoint"; }
+    fs::path valid_journal() const { return base / "interrupted.h5.frames"; }
     fs::path complete() const { return base / "complete.h5"; }
 
     // A case directory with the companion of the broken file in place; returns the broken file's path.
@@ -180,10 +181,17 @@ struct corpus_writer {
         const fs::path case_dir = dir / name;
         fs::remove_all(case_dir);
         fs::create_directories(case_dir);
-        if (role == bad_file_role::checkpoint) fs::copy_file(valid_output(), case_dir / "out.h5");
-        if (role == bad_file_role::output) fs::copy_file(valid_checkpoint(), case_dir / "out.h5.checkpoint");
+        using kind = bad_file_role;
+        if (role == kind::checkpoint || role == kind::journal) fs::copy_file(valid_output(), case_dir / "out.h5");
+        if (role != kind::checkpoint && role != kind::analyzed)
+            fs::copy_file(valid_checkpoint(), case_dir / "out.h5.checkpoint");
+        if (role != kind::journal && role != kind::analyzed) fs::copy_file(valid_journal(), case_dir / "out.h5.frames");
         cases.push_back({name, role, expected, may_succeed});
-        return case_dir / (role == bad_file_role::checkpoint ? "out.h5.checkpoint" : "out.h5");
+        const char* broken = role == kind::checkpoint ? "out.h5.checkpoint"
+                             : role == kind::partial  ? "out.h5.partial"
+                             : role == kind::journal  ? "out.h5.frames"
+                                                      : "out.h5";
+        return case_dir / broken;
     }
 
     // A checkpoint that is well-formed HDF5 with a valid content digest but wrong contents.
@@ -198,7 +206,8 @@ struct corpus_writer {
 
 void write_valid_base_files(const fs::path& dir) {
     fs::create_directories(dir);
-    for (const char* name : {"interrupted.h5", "interrupted.h5.checkpoint", "complete.h5"}) fs::remove(dir / name);
+    for (const char* name : {"interrupted.h5", "interrupted.h5.checkpoint", "interrupted.h5.frames", "complete.h5"})
+        fs::remove(dir / name);
     const std::string scenarios = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/";
     run_request pair;
     pair.scenario_ = load_scenario(scenarios + "approaching_pairs.toml", "head_on");
@@ -357,34 +366,52 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                [](io::run_checkpoint& c) { c.engine.position_lo[0].x = 1e-20; });
     w.semantic("checkpoint_wall_seconds_negative", "expected a finite number >= 0",
                [](io::run_checkpoint& c) { c.wall_seconds = -1.0; });
-    w.semantic("checkpoint_more_frames_than_the_output", "samples, the checkpoint was taken at",
+    w.semantic("checkpoint_more_frames_than_the_journal", "holds fewer than the",
                [](io::run_checkpoint& c) { c.frames_written += 1; });
     w.semantic("checkpoint_last_frame_of_another_run", "differs from the one the checkpoint recorded",
                [](io::run_checkpoint& c) { c.last_frame_digest = "0000000000000000"; });
     w.semantic("checkpoint_scenario_text_edited", "key 'scenario_text_fnv1a64'",
                [](io::run_checkpoint& c) { c.run["scenario_text_fnv1a64"] = "0000000000000000"; });
 
-    // ---- the interrupted output a resume continues ----------------------------------------------
+    // ---- the interrupted run's closed output (after a signal): its status decides -------------
     write_bytes(w.add("output_text", role::output, "not a readable HDF5 file"), "interrupted\n");
     truncated_copy(output, w.add("output_truncated_half", role::output, "out.h5: "), 0.5);
-    changed_copy(output, w.add("output_without_positions", role::output, "no group '/particles/all/position'"),
-                 [](hid_t f) { remove_object(f, "/particles/all/position"); });
-    changed_copy(output, w.add("output_with_fewer_frames", role::output, "samples, the checkpoint was taken at"),
-                 [](hid_t f) { cut_samples(f, "/particles/all/position/value", 3); });
-    changed_copy(output, w.add("output_last_frame_changed", role::output, "differs from the one the checkpoint recorded"),
-                 [](hid_t f) {
-                     cut_samples(f, "/particles/all/position/value", 31);  // drop the interrupted run's extra frame
-                     change_last_sample(f, "/particles/all/position/value");
-                 });
     changed_copy(output, w.add("output_completed", role::output, "cannot resume a run with status 'completed'"),
                  [](hid_t f) { put_string_attribute(f, "/parameters/run", "status", "completed"); });
-    changed_copy(output, w.add("output_three_particles", role::output, "samples of another shape"),
-                 [](hid_t f) { put_dataset(f, "/particles/all/velocity/value", H5T_IEEE_F64LE, {40, 3, 3}, nullptr); });
-    changed_copy(output, w.add("output_positions_as_integers", role::output, "'/particles/all/position/value' has the wrong type"),
-                 [](hid_t f) { put_dataset(f, "/particles/all/position/value", H5T_STD_I32LE, {40, 2, 3}, nullptr); });
-    w.add("output_missing", role::output, "cannot resume: neither the output nor");
     stalled_global_heap_copy(output, w.add("output_global_heap_object_of_size_0", role::output,
                                            "claims 0 bytes (damaged file)"));
+
+    // ---- what a kill leaves as out.h5.partial: the resume rebuilds the output without it ----------
+    write_bytes(w.add("partial_text", role::partial, ""), "interrupted\n");
+    truncated_copy(output, w.add("partial_truncated_half", role::partial, ""), 0.5);
+    changed_copy(output, w.add("partial_without_positions", role::partial, ""),
+                 [](hid_t f) { remove_object(f, "/particles/all/position"); });
+    changed_copy(output, w.add("partial_with_fewer_frames", role::partial, ""),
+                 [](hid_t f) { cut_samples(f, "/particles/all/position/value", 3); });
+    changed_copy(output, w.add("partial_last_frame_changed", role::partial, ""),
+                 [](hid_t f) { change_last_sample(f, "/particles/all/position/value"); });
+    changed_copy(output, w.add("partial_three_particles", role::partial, ""),
+                 [](hid_t f) { put_dataset(f, "/particles/all/velocity/value", H5T_IEEE_F64LE, {40, 3, 3}, nullptr); });
+    stalled_global_heap_copy(output, w.add("partial_global_heap_object_of_size_0", role::partial, ""));
+    w.add("partial_missing", role::partial, "");
+
+    // ---- the frame journal the resume rebuilds the trajectory from -------------------------------
+    w.add("journal_missing", role::journal, "the frame journal the checkpoint counts on cannot be opened");
+    write_bytes(w.add("journal_text", role::journal, "not the frame journal of this run"), "frames\n");
+    flipped_copy(w.valid_journal(), w.add("journal_byte_order_flipped", role::journal, "not the frame journal of this run"),
+                 0.0, 16);
+    truncated_copy(w.valid_journal(), w.add("journal_truncated_half", role::journal, "holds fewer than the"), 0.5);
+    {
+        // Record k starts at the 32-byte header + k * (record size); its first word is k.
+        const std::string bytes = bytes_of(w.valid_journal());
+        const std::size_t frames = io::read_checkpoint(checkpoint).frames_written, record = (bytes.size() - 32) / frames;
+        std::string renumbered = bytes, changed = bytes;
+        renumbered[32 + 5 * record] = 9;
+        changed[32 + (frames - 1) * record + 24] ^= 1;  // the last counted frame's first coordinate
+        write_bytes(w.add("journal_record_renumbered", role::journal, "record 5 is numbered 9"), renumbered);
+        write_bytes(w.add("journal_last_frame_changed", role::journal, "differs from the one the checkpoint recorded"),
+                    changed);
+    }
 
     // ---- H5MD outputs for `stokesian analyze` ---------------------------------------------------
     write_bytes(w.add("analyzed_empty", role::analyzed, "not a readable HDF5 file"), "");

@@ -14,7 +14,11 @@ namespace stokesian::test_inputs {
 // How the broken file is used.
 enum class bad_file_role {
     checkpoint,  // <case>/out.h5.checkpoint next to a valid interrupted out.h5; `run --resume <case>/out.h5`
-    output,      // <case>/out.h5 (the interrupted run's file) next to a valid checkpoint; `run --resume`
+    output,      // <case>/out.h5 (the interrupted run's closed file) next to a valid checkpoint and frame
+                 // journal; `run --resume`
+    partial,     // <case>/out.h5.partial (what a kill leaves) next to a valid checkpoint and frame journal:
+                 // the resume does not read it, so it must succeed and equal the intact one's
+    journal,     // <case>/out.h5.frames next to a valid out.h5 and checkpoint; `run --resume`
     analyzed,    // <case>/out.h5, `stokesian analyze <case>/out.h5`
 };
 
@@ -29,7 +33,8 @@ struct bad_file_case {
 };
 
 // The valid files everything is derived from (written into `dir`):
-//   interrupted.h5 + interrupted.h5.checkpoint: the head-on approaching pair stopped at step 300
+//   interrupted.h5 + interrupted.h5.checkpoint + interrupted.h5.frames (its frame journal): the
+//   head-on approaching pair stopped at step 300
 //   complete.h5: a short completed tetrahedron run
 void write_valid_base_files(const std::filesystem::path& dir);
 

@@ -22,7 +22,9 @@
 //                              precision mode, backend, build flags, host, command line (string attrs)
 //
 // Crash safety: the writer creates "<path>.partial" and renames it to <path> in finish(); a
-// crash or a kill never leaves a half-written file under the final name.
+// crash or a kill never leaves a half-written file under the final name. A resumed run never
+// reopens the partial file (an HDF5 1.10 file written without SWMR is not safe to reopen after a
+// kill): it builds a fresh one from the checkpoint and the frame journal (core/run.hpp).
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -50,24 +52,18 @@ struct box_description {
     vec3<double> edges{0.0, 0.0, 0.0};
 };
 
-// Where a resumed run picks up its output (core/run.hpp): the frames written up to the checkpoint
-// and the digest of the last of them (io::trajectory_digest).
-struct resume_point {
-    std::uint64_t frames = 0;
-    std::string last_frame_digest;
-};
+// Selects the constructor that builds a fresh output for a resumed run (below).
+struct rebuild_tag {};
 
 class h5md_writer {
 public:
     // Creates <path>.partial. Throws input_error (one line naming the path) when <path> exists and
     // force is false, or when the directory is missing or not writable; nothing is created then.
     h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box);
-    // Reopens the <path>.partial of an interrupted run to continue it: checks that it is this run's
-    // output (structure, and frame `frames - 1` against the digest), discards the frames after the
-    // checkpoint and the end-of-run groups (/observables, /analysis, /parameters). Throws
-    // input_error naming the partial file when it is missing, damaged or another run's.
-    h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box,
-                const resume_point& resume);
+    // For a resumed run: creates "<path>.partial.rebuild" (replacing one a failed resume left) and
+    // touches neither <path> nor <path>.partial; the caller appends the frames the checkpoint counts
+    // (io::frame_journal) and calls replace_partial(). Throws input_error naming the file.
+    h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box, rebuild_tag);
     ~h5md_writer();  // not finished: closes the file, leaves <path>.partial
     h5md_writer(const h5md_writer&) = delete;
     h5md_writer& operator=(const h5md_writer&) = delete;
@@ -91,9 +87,13 @@ public:
     // readable with every frame written so far even if the process is killed afterwards.
     void flush();
     std::uint64_t frames() const;  // trajectory frames in the file
+    // After the rebuild constructor: flushes and fsyncs the rebuilt file and renames it onto
+    // <path>.partial (atomically replacing the interrupted run's partial output).
+    void replace_partial();
     // Closes the file and renames <path>.partial to <path> (atomically replacing it with force).
     void finish();
-    // Closes and deletes <path>.partial: for a run that could not start (nothing worth keeping).
+    // Closes and deletes the file (<path>.partial, or the rebuild file before replace_partial()): for
+    // a run that could not start (nothing worth keeping).
     void abandon() noexcept;
 
     const std::filesystem::path& partial_path() const;
