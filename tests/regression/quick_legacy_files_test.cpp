@@ -23,6 +23,7 @@
 #include "stokesian/regression/observed_run.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/stoppable_run.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -97,14 +98,7 @@ protected:
     LegacyFiles() : scratch_directory_test("stokesian_legacy") {}
 
     run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {}, bool resume = false) {
-        run_request req;
-        req.scenario_ = s;
-        req.output.path = out;
-        req.threads = 1;
-        req.checkpoint_wall_seconds = 0.0;
-        req.stop_after_step = stop;
-        req.resume = resume;
-        return run_scenario(req);
+        return test_support::stoppable_run(s, out, stop, resume);
     }
 };
 

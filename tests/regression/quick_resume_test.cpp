@@ -15,6 +15,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/stoppable_run.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -48,14 +49,7 @@ protected:
     Resume() : scratch_directory_test("stokesian_resume") {}
 
     run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {}, bool resume = false) {
-        run_request req;
-        req.scenario_ = s;
-        req.output.path = out;
-        req.threads = 1;
-        req.checkpoint_wall_seconds = 0.0;
-        req.stop_after_step = stop;
-        req.resume = resume;
-        return run_scenario(req);
+        return test_support::stoppable_run(s, out, stop, resume);
     }
 
     // Uninterrupted against stopped at each of `stops` and resumed after each.
