@@ -222,7 +222,7 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
         {{"reference", "check", result.string(), "--reference-dir", empty.string()},
          "tetrahedron.h5: missing: no reference file for scenario 'tetrahedron'"},
         {{"reference", "record", result.string(), "--reference-dir", "/proc", "--checks", checks},
-         "/proc/tetrahedron.h5.tmp-"},
+         "cannot create the lock file '/proc/tetrahedron.h5.lock'"},  // the lock is taken before the temporary
         {{"suite", "run", std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/suites/nightly.toml", "--output-dir",
           a_file.string(), "--only", "tetrahedron_f64-f64_dt0.01", "--scale", "0.0001"},
          "a_file: cannot create directories (Not a directory)"},
@@ -231,7 +231,7 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
         {{"bench", "fcc", "--sizes-cells", "2000000"}, "key '--sizes-cells' = 2000000"},
         {{"run", tetrahedron, "--precision", huge, "-o", (work() / "out.h5").string()}, "... (100000 bytes)"},
         {{"run", tetrahedron, "--time", "1", "-o", (work() / (std::string(300, 'n') + ".h5")).string()},
-         "the file name is 303 bytes; with '.checkpoint.tmp' it exceeds the 255 bytes (NAME_MAX)"},
+         "the file name is 303 bytes; with '.partial.rebuild' it exceeds the 255 bytes (NAME_MAX)"},
     };
     const auto before = snapshot(work());
     for (const auto& c : cases) {
@@ -282,7 +282,8 @@ TEST_F(BadInputs, RunningOutOfSpaceIsOneLineSayingWhatIsKept) {
                                       capture());
     ::setrlimit(RLIMIT_FSIZE, &saved);
     std::signal(SIGXFSZ, previous_handler);
-    expect_one_line_exit_two(o, "file too large: " + out.string() + ".partial (HDF5: ", "file size limit");
+    // The trajectory reaches the limit in the partial output or in its frame journal, whichever grows past it first.
+    expect_one_line_exit_two(o, "file too large: " + out.string() + ".", "file size limit");
     EXPECT_NE(o.err.find("; kept '" + out.string() + ".partial' (unfinished), no checkpoint: free space and run again"),
               std::string::npos)
         << o.err;
@@ -316,11 +317,17 @@ TEST_F(BadInputs, FullAndReadOnlyFileSystemsAreOneLineExitTwo) {
     ::umount2(full.c_str(), MNT_DETACH);
     if (read_only_mounted) ::umount2(read_only.c_str(), MNT_DETACH);
 
-    expect_one_line_exit_two(o, "no space left on device: " + out.string() + ".partial (HDF5: ", "full device");
+    // The partial output or its frame journal, whichever meets the full device first.
+    expect_one_line_exit_two(o, "no space left on device: " + out.string() + ".", "full device");
     EXPECT_NE(o.err.find("; kept '" + out.string() + ".partial' (unfinished), no checkpoint"), std::string::npos) << o.err;
     ASSERT_TRUE(read_only_mounted);
-    expect_one_line_exit_two(refused, "cannot create '" + (read_only / "t.h5.partial").string() + "': Read-only file system",
+    // The run's lock file is the first file it creates (core/run_output_claim.hpp).
+    expect_one_line_exit_two(refused,
+                             "cannot create the lock file '" + (read_only / "t.h5.lock").string() + "': Read-only file system",
                              "read-only run output");
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
-    expect_one_line_exit_two(recorded, "cannot create it (Read-only file system)", "read-only reference directory");
+    expect_one_line_exit_two(recorded,
+                             "cannot create the lock file '" + (read_only / "tetrahedron.h5.lock").string() +
+                                 "': Read-only file system",
+                             "read-only reference directory");
 }

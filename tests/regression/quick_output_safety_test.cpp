@@ -217,10 +217,20 @@ TEST_F(OutputSafety, AFifoAsTheOutputIsRefusedEvenWithForce) {
 
 // ---- item 6: secondary outputs ---------------------------------------------------------------------
 
+// A reference directory holding an entry for `result` (recorded from it), so that `reference check`
+// gets past its inputs (a missing reference file is exit 2 by itself) to the reports under test.
+fs::path references_recorded_from(const fs::path& result, const fs::path& dir, const fs::path& capture_dir) {
+    const fs::path references = dir / "references";
+    const std::string checks = std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/checks.toml";
+    const cli_outcome o = run_cli(
+        {"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks}, capture_dir);
+    EXPECT_EQ(o.exit_code, 0) << o.err;
+    return references;
+}
+
 TEST_F(OutputSafety, ReferenceCheckNeverWritesItsReportsOverAResultItChecks) {
     const fs::path result = short_result();
-    const fs::path references = dir_ / "references";
-    fs::create_directories(references);
+    const fs::path references = references_recorded_from(result, dir_, capture());
     const std::string before = bytes_of(result);
     for (const char* option : {"--json", "--junit"}) {
         const cli_outcome plain = run_cli({"reference", "check", result.string(), "--reference-dir", references.string(),
@@ -249,8 +259,7 @@ TEST_F(OutputSafety, ReferenceCheckNeverWritesItsReportsOverAResultItChecks) {
 
 TEST_F(OutputSafety, ADeviceIsNoReportFileAndAFailedWriteIsExitTwo) {
     const fs::path result = short_result();
-    const fs::path references = dir_ / "references";
-    fs::create_directories(references);
+    const fs::path references = references_recorded_from(result, dir_, capture());
     // /dev/full: before, the summary was lost and the command exited 0 (or 1 for the missing entry).
     const cli_outcome device = run_cli(
         {"reference", "check", result.string(), "--reference-dir", references.string(), "--json", "/dev/full"}, capture());

@@ -1,4 +1,5 @@
 #include "io/frame_journal.hpp"
+#include "io/hdf5_failure.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -121,6 +122,8 @@ frame_journal::~frame_journal() {
 std::uint64_t frame_journal::record_offset(std::uint64_t index) const { return header_bytes + index * record_bytes_; }
 
 void frame_journal::fail(const std::string& why) const {
+    // A full device or a file size limit is the environment's (exit 2, what is kept: cmd_run.cpp).
+    hdf5::throw_if_out_of_space(errno, path_.string(), "frame journal: " + why);
     throw std::runtime_error("frame journal '" + path_.string() + "': " + why);
 }
 

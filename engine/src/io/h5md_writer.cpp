@@ -43,7 +43,7 @@ namespace {
 
 // Everything a user can get wrong about the output path, checked before anything is created.
 void check_output_path(const fs::path& path, const fs::path& partial, bool force) {
-    check_path_lengths(path, ".checkpoint.tmp");
+    check_path_lengths(path, ".partial.rebuild");  // the longest name derived from the output
     const std::string name = path.string();
     std::error_code error;
     check_output_target(path, force);

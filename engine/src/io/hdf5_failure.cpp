@@ -46,11 +46,14 @@ std::string one_line_reason(std::string_view description) {
     return reason;
 }
 
+void throw_if_out_of_space(int error_number, const std::string& file, std::string_view what) {
+    if (out_of_space(error_number))
+        throw no_space_error(lower_reason(error_number) + ": " + file + " (" + std::string(what) + ")", file);
+}
+
 void throw_failure(std::string_view what, std::string_view description) {
     const auto failure = os_failure_in(description);
-    if (failure && out_of_space(failure->error_number))
-        throw no_space_error(lower_reason(failure->error_number) + ": " + failure->file + " (HDF5: " + std::string(what) + ")",
-                             failure->file);
+    if (failure) throw_if_out_of_space(failure->error_number, failure->file, "HDF5: " + std::string(what));
     std::string message = "HDF5: " + std::string(what);
     if (!description.empty()) message += ": " + one_line_reason(description);
     throw std::runtime_error(message);

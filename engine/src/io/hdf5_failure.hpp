@@ -28,4 +28,8 @@ std::string one_line_reason(std::string_view description);
 // otherwise std::runtime_error("HDF5: WHAT: REASON").
 [[noreturn]] void throw_failure(std::string_view what, std::string_view description);
 
+// Throws no_space_error("file too large: FILE (WHAT)") when `error_number` says the device, the
+// quota or the file size limit is spent; returns otherwise. For writes outside HDF5 (frame journal).
+void throw_if_out_of_space(int error_number, const std::string& file, std::string_view what);
+
 }  // namespace stokesian::io::hdf5
