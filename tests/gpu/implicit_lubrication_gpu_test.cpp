@@ -77,16 +77,9 @@ TEST(ImplicitLubricationGpu, HeadOnGapFollowsTheLawAndAgreesWithTheCpu) {
 TEST(ImplicitLubricationGpu, ClusterMatchesTheDenseSolveInEveryPrecisionMode) {
     REQUIRE_DEVICE();
     const initial_state s = lubricated_cluster();
-    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
-                                      precision_mode{precision::f32, precision::f32}}) {
+    for (const precision_mode& mode : implicit_solver_modes) {
         SCOPED_TRACE(to_string(mode));
-        engine_config c;
-        c.system.box.periodic = false;
-        c.system.lubrication.enabled = true;
-        c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
-        c.precision = mode;
-        c.dt = 0.001;
-        c.backend = "cuda";
+        const engine_config c = implicit_lubrication_config(mode, 0.001, "cuda");
         auto e = make_engine(c, s);
         frame f;
         for (int k = 0; k < 3; ++k) {
@@ -109,17 +102,10 @@ TEST(ImplicitLubricationGpu, EverySolveMeetsTheToleranceByItsTrueResidualOrTheRu
     // printed beside it (the backends differ at most through the device's log, engine/docs/lubrication.md).
     REQUIRE_DEVICE();
     const initial_state s = random_aggregate(30, 1, 0.01, 0.5, {0.0, 0.0, -1.0});
-    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
-                                      precision_mode{precision::f32, precision::f32}}) {
+    for (const precision_mode& mode : implicit_solver_modes) {
         SCOPED_TRACE(to_string(mode));
-        engine_config c;
-        c.system.box.periodic = false;
-        c.system.lubrication.enabled = true;
-        c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
-        c.precision = mode;
-        c.dt = 0.01;
+        engine_config c = implicit_lubrication_config(mode, 0.01, "cuda");
         c.threads = 1;
-        c.backend = "cuda";
         const checked_run gpu = run_checking_every_solve(c, s, 400, "cuda " + std::string(to_string(mode)));
         c.backend = "cpu";
         const checked_run cpu = run_checking_every_solve(c, s, 400, "cpu " + std::string(to_string(mode)));
@@ -137,13 +123,7 @@ TEST(ImplicitLubricationGpu, EverySolveMeetsTheToleranceByItsTrueResidualOrTheRu
 TEST(ImplicitLubricationGpu, ResumesBitForBitOnTheDevice) {
     REQUIRE_DEVICE();
     const initial_state s = lubricated_cluster();
-    engine_config c;
-    c.system.box.periodic = false;
-    c.system.lubrication.enabled = true;
-    c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
-    c.precision = {precision::ds, precision::f32};
-    c.dt = 0.001;
-    c.backend = "cuda";
+    const engine_config c = implicit_lubrication_config({precision::ds, precision::f32}, 0.001, "cuda");
     expect_restored_run_is_bitwise(c, s, 12, 18);
 }
 

@@ -34,7 +34,6 @@ using test_support::cli_process;
 using test_support::file_bytes;
 using test_support::json_field;
 using test_support::run_cli;
-using test_support::wait_for;
 
 namespace {
 
@@ -111,7 +110,7 @@ TEST_F(KillResume, SigintAndSigtermCheckpointCloseTheFileAndResumeBitwise) {
         const std::string what = "signal " + std::to_string(sig);
         const fs::path out = dir_ / ("signalled_" + std::to_string(sig) + ".h5");
         cli_process child(long_run(out), capture());
-        ASSERT_TRUE(wait_for(fs::path(out) += ".partial", std::chrono::seconds(60))) << what;
+        ASSERT_TRUE(test_support::wait_for_file(fs::path(out) += ".partial", std::chrono::seconds(60))) << what;
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         child.signal(sig);
         const cli_outcome stopped = child.wait();
@@ -136,7 +135,7 @@ TEST_F(KillResume, SigintAndSigtermCheckpointCloseTheFileAndResumeBitwise) {
 TEST_F(KillResume, ResumeRefusesAnotherRunsSettingsAndTouchesNothing) {
     const fs::path out = dir_ / "t.h5";
     cli_process child(long_run(out), capture());
-    ASSERT_TRUE(wait_for(fs::path(out) += ".partial", std::chrono::seconds(60)));
+    ASSERT_TRUE(test_support::wait_for_file(fs::path(out) += ".partial", std::chrono::seconds(60)));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     child.signal(SIGINT);
     if (child.wait().exit_code == 0) GTEST_SKIP() << "the run finished before the signal (a fast machine)";
@@ -178,7 +177,7 @@ TEST_F(KillResume, WallClockCheckpointsAlsoResumeBitwise) {
     std::vector<std::string> args{"run", tetrahedron, "--time", "20000", "--sample-every", "10", "--checkpoint-wall",
                                   "0.05", "--threads", "1", "-o", out.string(), "--json"};
     cli_process child(args, capture());
-    ASSERT_TRUE(wait_for(io::checkpoint_path_for(out), std::chrono::seconds(60)));
+    ASSERT_TRUE(test_support::wait_for_file(io::checkpoint_path_for(out), std::chrono::seconds(60)));
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
     child.signal(SIGKILL);
     if (child.wait().exit_code != 128 + SIGKILL) GTEST_SKIP() << "the run finished before the kill (a fast machine)";
@@ -195,7 +194,7 @@ namespace {
 // finished first.
 bool kill_after_first_checkpoint(const std::vector<std::string>& args, const fs::path& out, const fs::path& capture) {
     cli_process child(args, capture);
-    if (!wait_for(io::checkpoint_path_for(out), std::chrono::seconds(60))) return false;
+    if (!test_support::wait_for_file(io::checkpoint_path_for(out), std::chrono::seconds(60))) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     child.signal(SIGKILL);
     return child.wait().exit_code == 128 + SIGKILL;

@@ -52,14 +52,8 @@ std::vector<std::string> long_run(const fs::path& out) {
             "--no-trajectory", "-o", out.string(), "--json"};
 }
 
-bool wait_for(const fs::path& path, std::chrono::seconds limit = std::chrono::seconds(20)) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (!fs::exists(path)) {
-        if (std::chrono::steady_clock::now() > until) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return true;
-}
+// A child's file appearing: 20 s is far beyond a run's set-up (well under a second here).
+bool wait_for(const fs::path& path) { return test_support::wait_for_file(path, std::chrono::seconds(20)); }
 
 std::string bytes_of(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);

@@ -19,6 +19,22 @@
 
 namespace stokesian::testing_support {
 
+// The precision modes the implicit-solver tests cover: double, double-single and single accumulation.
+inline const precision_mode implicit_solver_modes[] = {
+    {precision::f64, precision::f64}, {precision::ds, precision::ds}, {precision::f32, precision::f32}};
+
+// An open box with the implicit lubrication scheme, in `mode` at `dt` on `backend`.
+inline engine_config implicit_lubrication_config(const precision_mode& mode, double dt, const std::string& backend) {
+    engine_config c;
+    c.system.box.periodic = false;
+    c.system.lubrication.enabled = true;
+    c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
+    c.precision = mode;
+    c.dt = dt;
+    c.backend = backend;
+    return c;
+}
+
 struct checked_run {
     std::uint64_t last_step = 0;  // the last step whose solve was checked
     std::string stop;             // the solver's message, empty if the run completed

@@ -31,15 +31,6 @@ inline std::string json_field(const std::string& json, const std::string& key) {
     return json.substr(begin, json.find('"', begin) - begin);
 }
 
-inline bool wait_for(const std::filesystem::path& path, std::chrono::milliseconds limit) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (!std::filesystem::exists(path)) {
-        if (std::chrono::steady_clock::now() > until) return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    return true;
-}
-
 inline std::string file_bytes(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream s;

@@ -20,15 +20,9 @@ TEST(ImplicitLubricationRefinement, EverySolveMeetsTheToleranceByItsTrueResidual
     // recurrence residual drifted from the true one in float (measured on the old solver).
     const initial_state s = random_aggregate(30, 1, 0.01, 0.5, {0.0, 0.0, -1.0});
     std::uint64_t refined = 0;
-    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
-                                      precision_mode{precision::f32, precision::f32}}) {
+    for (const precision_mode& mode : implicit_solver_modes) {
         SCOPED_TRACE(to_string(mode));
-        engine_config c;
-        c.system.box.periodic = false;
-        c.system.lubrication.enabled = true;
-        c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
-        c.precision = mode;
-        c.dt = 0.01;
+        engine_config c = implicit_lubrication_config(mode, 0.01, "cpu");
         c.threads = 1;
         const checked_run r = run_checking_every_solve(c, s, 400, std::string(to_string(mode)));
         refined += r.refined_solves;
