@@ -41,8 +41,8 @@ std::string fuzzed_text(FuzzedDataProvider& in) {
 
 // The values of a dataset or an attribute of `elements` elements of `type`, handed to `write`
 // (memory type, buffer): `text` when given, else fuzzed texts (variable length, or fixed length cut
-// or padded), fuzzed doubles for a floating-point type, and the stored bytes themselves for the
-// rest (integers, compounds, enumerations, opaque).
+// or padded as the type says), fuzzed doubles for a floating-point type, and the stored bytes
+// themselves for the rest (integers, compounds, enumerations, opaque).
 template <class Write>
 void write_values(FuzzedDataProvider& in, hid_t type, hsize_t elements, const std::string* text, Write write) {
     if (elements == 0) return;
@@ -56,8 +56,9 @@ void write_values(FuzzedDataProvider& in, hid_t type, hsize_t elements, const st
             write(type, pointers.data());
         } else {
             std::string bytes;
+            const char pad = H5Tget_strpad(type) == H5T_STR_SPACEPAD ? ' ' : '\0';
             for (std::string& t : texts) {
-                t.resize(H5Tget_size(type), '\0');
+                t.resize(H5Tget_size(type), pad);
                 bytes += t;
             }
             write(type, bytes.data());
@@ -71,6 +72,21 @@ void write_values(FuzzedDataProvider& in, hid_t type, hsize_t elements, const st
         for (auto& b : bytes) b = in.ConsumeIntegral<unsigned char>();
         write(type, bytes.data());
     }
+}
+
+// A scalar fixed-length string attribute, as the writer stores /h5md's (H5MD 1.1).
+void fixed_text_attribute(hid_t object, const char* name, const std::string& text) {
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, std::max<std::size_t>(text.size(), 1));
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t a = H5Acreate2(object, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    std::string bytes = text;
+    bytes.resize(std::max<std::size_t>(text.size(), 1), '\0');
+    H5Awrite(a, type, bytes.data());
+    H5Aclose(a);
+    H5Sclose(space);
+    H5Tclose(type);
 }
 
 hid_t untimed_dataset() {
@@ -117,9 +133,10 @@ hdf5_file_program::~hdf5_file_program() {
     H5Fclose(file_);
 }
 
-// 0: an empty file; 1: an H5MD root; 2: a complete stokesian result (the parameters
-// regression::read_observed_run and study::read_run_summary need, and every dataset they read);
-// 3: a one-configuration port-check record (port::read_record).
+// 0: an empty file; 1: an H5MD root (version, creator as fixed-length strings); 2: a complete
+// stokesian result as this stokesian writes it (the parameters regression::read_observed_run and
+// study::read_run_summary need, digest_algorithm and both digests included, and every dataset they
+// read); 3: a one-configuration port-check record (port::read_record).
 void hdf5_file_program::skeleton(int kind) {
     if (kind == 0) return;
     group("/h5md");
@@ -133,6 +150,13 @@ void hdf5_file_program::skeleton(int kind) {
         H5Aclose(a);
         H5Sclose(space);
         H5Gclose(h5md);
+    }
+    group("/h5md/creator");
+    {
+        const hid_t creator = H5Gopen2(file_, "/h5md/creator", H5P_DEFAULT);
+        fixed_text_attribute(creator, "name", "stokesian");
+        fixed_text_attribute(creator, "version", "fuzz");
+        H5Gclose(creator);
     }
     if (kind == 2) {
         // Every result dataset the readers know, well-formed: then one operation damages one of
@@ -151,14 +175,17 @@ void hdf5_file_program::skeleton(int kind) {
         }
         text_attribute("/analysis/cycle/window/end_time", "window_length", "1e4");
         for (const auto& [key, value] :
-             std::array<std::pair<const char*, const char*>, 8>{{{"dt", "0.01"},
+             std::array<std::pair<const char*, const char*>, 11>{{{"dt", "0.01"},
                                                                  {"steps", "1000"},
                                                                  {"planned_steps", "1000"},
                                                                  {"sample_interval_steps", "10"},
                                                                  {"status", "completed"},
                                                                  {"precision", "hi=f64,int=f64"},
                                                                  {"integrator", "euler"},
-                                                                 {"wall_seconds", "1.5"}}})
+                                                                 {"wall_seconds", "1.5"},
+                                                                 {"digest_algorithm", "fnv1a64"},
+                                                                 {"final_state_digest", "0123456789abcdef"},
+                                                                 {"final_state_digest_legacy", "fedcba9876543210"}}})
             text_attribute("/parameters/run", key, value);
         text_attribute("/parameters/scenario", "name", "tetrahedron");
         text_attribute("/parameters/scenario", "case", "");
@@ -237,9 +264,11 @@ hid_t hdf5_file_program::pick_type() {
         case 3: return H5Tcopy(H5T_STD_I64LE);
         case 4: return H5Tcopy(H5T_STD_U64LE);
         case 5: return H5Tcopy(H5T_STD_I8LE);
-        case 6: {
+        case 6: {  // fixed length, padded with NULs after a NUL, NULs, or spaces
             const hid_t t = H5Tcopy(H5T_C_S1);
             H5Tset_size(t, in_.ConsumeIntegralInRange<std::size_t>(1, 24));
+            constexpr std::array<H5T_str_t, 3> pads{H5T_STR_NULLTERM, H5T_STR_NULLPAD, H5T_STR_SPACEPAD};
+            H5Tset_strpad(t, pads[in_.ConsumeIntegralInRange<std::size_t>(0, pads.size() - 1)]);
             return t;
         }
         case 7: {

@@ -54,7 +54,8 @@ inline const std::vector<std::string>& attribute_names() {
         "version", "name", "schema", "schema_version", "dt", "steps", "planned_steps", "sample_interval_steps",
         "status", "precision", "integrator", "wall_seconds", "final_state_digest", "backend", "cuda_fp_profile",
         "case", "resolved_configuration", "source_path", "description", "labelled_as", "precision_that_ran",
-        "window_length", "particles", "storage", "unit", "command", "date", "host"};
+        "window_length", "particles", "storage", "unit", "command", "date", "host", "digest_algorithm",
+        "final_state_digest_legacy"};
     return names;
 }
 
@@ -63,7 +64,9 @@ inline const std::vector<std::pair<std::string, std::string>>& read_attributes()
     static const std::vector<std::pair<std::string, std::string>> pairs{
         {"/parameters/run", "dt"}, {"/parameters/run", "steps"}, {"/parameters/run", "planned_steps"},
         {"/parameters/run", "sample_interval_steps"}, {"/parameters/run", "status"}, {"/parameters/run", "precision"},
-        {"/parameters/run", "integrator"}, {"/parameters/run", "wall_seconds"}, {"/parameters/scenario", "name"},
+        {"/parameters/run", "integrator"}, {"/parameters/run", "wall_seconds"}, {"/parameters/run", "digest_algorithm"},
+        {"/parameters/run", "final_state_digest"}, {"/parameters/run", "final_state_digest_legacy"},
+        {"/parameters/scenario", "name"}, {"/parameters/scenario", "case"},
         {"/parameters/scenario", "resolved_configuration"}, {"/parameters/engine", "backend"},
         {"/parameters/negative_control", "description"}, {"/analysis/cycle/window/end_time", "window_length"},
         {"/analysis/cycle/window/period_mean", "window_length"}, {"/", "schema"}, {"/", "schema_version"},
@@ -81,7 +84,8 @@ inline const std::vector<std::string>& attribute_texts() {
         "hi=f64,int=f64", "hi=ds,int=ds", "hi=f32,int=ds", "hi=ds,int=f32", "hi=f32,int=f32", "hi=x,int=y",
         "euler", "heun", "rk4", "ab2", "leapfrog", "cpu", "cuda", "gpu", "completed", "interrupted",
         "tetrahedron", "approaching_pairs", "fcc_sedimentation", "float64", "float32", "float_float",
-        "stokesian-port-check", "name = \"tetrahedron\"\n[physics]\nlubrication = true\n",
+        "stokesian-port-check", "fnv1a64", "FNV1a64", "cbf29ce484222325", "../tetrahedron", ".tetrahedron",
+        "-tetrahedron", "tetra/hedron", "tetra hedron", "name = \"tetrahedron\"\n[physics]\nlubrication = true\n",
         "[physics]\npair_force = \"repulsive\"\n", "[physics\n", "a = \"\xc8\x98\"\n",
         "[physics]\nradius\xc8\x98 = 1.0\n", "a\x01 = 1", "\xff\xfe"};
     return texts;

@@ -124,6 +124,31 @@ TEST_F(DamagedResult, StepsThatAreNotACountAreAnInputError) {
     EXPECT_EQ(study::read_run_summary(result({}, [](io::h5md_writer&) {})).steps, 1000u);  // the control
 }
 
+// Periods whose squares overflow (1e300 tau_s, four of eight): the trend fit's lack-of-fit statistic
+// is NaN, and Boost.Math threw std::domain_error for it out of read_run_summary and
+// read_observed_run (not an input_error: `stokesian study` and `reference check` aborted). Found
+// with the content fuzzer's edge values (tests/fuzz/hdf5_file_program.cpp). Now the fit reports
+// no p-value.
+TEST_F(DamagedResult, PeriodsThatOverflowTheTrendFitAreReadWithoutAnException) {
+    const fs::path path = result({}, [](io::h5md_writer& w) {
+        // Cycles within the early stretch (the first half of the run: 5 tau_s).
+        std::vector<double> t, v;
+        for (std::size_t k = 0; k < 8; ++k) {
+            t.push_back(0.5 * double(k + 1));
+            v.push_back(k % 3 == 0 ? 1e300 : 517.0 + 0.1 * double(k));
+        }
+        w.write_result("cycle/period_time", std::span<const double>(t));
+        w.write_result("cycle/period", std::span<const double>(v));
+    });
+    study::run_summary summary;
+    ASSERT_NO_THROW(summary = study::read_run_summary(path));
+    EXPECT_EQ(summary.regular_cycles, 8u);
+    EXPECT_NE(summary.period_trend.validity, trend_validity::adequate);
+    regression::observed_run run;
+    ASSERT_NO_THROW(run = regression::read_observed_run(path));
+    EXPECT_EQ(run.observables.count("cycle.period_drift_early"), 1u);
+}
+
 // The stored configuration goes through the same TOML guard as a scenario file: text that makes
 // toml++ 3.3 reach __builtin_unreachable() (a character beyond ASCII outside a string) is a syntax
 // error, so the run counts as one with short-range forces and its fingerprint hashes the text.

@@ -249,3 +249,18 @@ TEST(TrendFit, FewPoints) {
     EXPECT_NE(five.validity, trend_validity::untested);
     EXPECT_TRUE(std::isfinite(five.lack_of_fit_p));
 }
+
+// Values whose squares overflow (a damaged result's periods of 1e300 tau_s): the lack-of-fit test's
+// F statistic is inf - inf = NaN, for which Boost.Math threw std::domain_error out of fit_trend
+// (`stokesian study` and `reference check` aborted on such a file; found checking the readers'
+// new code against the content fuzzer's edge values, 2026-11-26). An F statistic that is not a
+// number has no p-value, and such a fit is never called adequate.
+TEST(TrendFit, ValuesThatOverflowGiveNoPValueInsteadOfAnException) {
+    EXPECT_TRUE(std::isnan(fisher_f_upper_tail(NAN, 1, 10)));
+    std::vector<double> y;
+    for (std::size_t k = 0; k < 8; ++k) y.push_back(k % 3 == 0 ? 1e300 : first_period + drift * double(k));
+    trend_fit f;
+    ASSERT_NO_THROW(f = fit_trend(indices(y.size()), y));
+    EXPECT_NE(f.validity, trend_validity::adequate);
+    EXPECT_FALSE(f.lack_of_fit_p >= 0.05);
+}

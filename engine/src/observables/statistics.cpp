@@ -16,6 +16,9 @@ double student_t_quantile(double p, double degrees_of_freedom) {
 }
 
 double fisher_f_upper_tail(double f, double d1, double d2) {
+    // A statistic that is not a number (sums of squares that overflowed: inf - inf) has no p-value;
+    // Boost.Math would throw std::domain_error for it.
+    if (std::isnan(f)) return std::numeric_limits<double>::quiet_NaN();
     if (std::isinf(f) && f > 0.0) return 0.0;
     const boost::math::fisher_f distribution(d1, d2);
     return boost::math::cdf(boost::math::complement(distribution, f));

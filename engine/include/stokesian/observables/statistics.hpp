@@ -24,7 +24,7 @@ line_fit fit_line(std::span<const double> x, std::span<const double> y);
 double student_t_quantile(double p, double degrees_of_freedom);
 
 // P(F > f) for Fisher's F distribution with (d1, d2) degrees of freedom (Boost.Math): the p-value of
-// an F test. f = +inf gives 0.
+// an F test. f = +inf gives 0; f = NaN gives NaN (no p-value).
 double fisher_f_upper_tail(double f, double d1, double d2);
 
 // Wald-Wolfowitz runs test of the signs of residuals (zeros dropped): z = (runs - mean) / sd against
