@@ -307,19 +307,21 @@ run_result run_scenario(const run_request& req) {
         else chunk = samples * interval;
         const auto t0 = clock::now();
         bool abandoned = false;  // a signal inside a step: the engine went back to a complete step
+        // A chunk cut short: the samples recorded before the stop count, the run stands where the
+        // engine stands (mid-step after a failed solve, not sampled; a complete step after a signal).
+        auto settle_cut_chunk = [&] {
+            if (samples > 0) consume_batch();
+            if (blow_up.empty()) done = eng->step();
+        };
         try {
             if (samples > 0) eng->advance_sampled(samples, interval, batch);
             else eng->advance(chunk);
         } catch (const lubrication_solver_error& e) {
-            // The samples recorded before the failing step count; the state is mid-step and not
-            // sampled.
-            if (samples > 0) consume_batch();
-            if (blow_up.empty()) done = eng->step();
+            settle_cut_chunk();
             solver_failure = e.what();
             break;
         } catch (const step_interrupted&) {
-            if (samples > 0) consume_batch();
-            if (blow_up.empty()) done = eng->step();
+            settle_cut_chunk();
             abandoned = true;
         }
         if (!abandoned) {
