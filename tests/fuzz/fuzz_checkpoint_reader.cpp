@@ -14,7 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const stokesian::io::run_checkpoint c = stokesian::io::read_checkpoint(file.path());
         (void)stokesian::scenario_from_checkpoint(c, file.path());
-    } catch (const stokesian::input_error&) {
-    }
+    } catch (const stokesian::input_error&) {}
     return 0;
 }

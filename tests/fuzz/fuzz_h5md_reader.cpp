@@ -15,7 +15,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const stokesian::io::h5md_file f(file.path());
         (void)f.string_attribute("/h5md", "version");
         stokesian::fuzz::walk_h5md(f);
-    } catch (const stokesian::input_error&) {
-    }
+    } catch (const stokesian::input_error&) {}
     return 0;
 }

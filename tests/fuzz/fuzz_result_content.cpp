@@ -25,20 +25,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const stokesian::io::h5md_file f(file.path());
         stokesian::fuzz::walk_h5md(f);
-    } catch (const stokesian::input_error&) {
-    }
+    } catch (const stokesian::input_error&) {}
     try {
         (void)stokesian::regression::read_observed_run(file.path());
-    } catch (const stokesian::input_error&) {
-    }
+    } catch (const stokesian::input_error&) {}
     try {
         (void)stokesian::study::read_run_summary(file.path());
-    } catch (const stokesian::input_error&) {
-    }
+    } catch (const stokesian::input_error&) {}
     try {
         const stokesian::port::port_record r = stokesian::port::read_record(file.path());
         (void)stokesian::port::compare(r, r);
-    } catch (const stokesian::input_error&) {
-    }
+    } catch (const stokesian::input_error&) {}
     return 0;
 }

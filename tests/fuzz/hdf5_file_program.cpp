@@ -19,8 +19,8 @@ constexpr int max_operations = 48;
 constexpr hsize_t max_elements = 96;  // per dataset: enough for shape mismatches, small enough to stay fast
 
 // Doubles the readers must survive: the ordinary, the edges of the format, and the non-finite.
-constexpr std::array<double, 14> edge_values{0.0,    -0.0,   1.0,    -1.0,   0.5,    1e4,     517.0,
-                                             1e-300, 1e300,  1.7e308, 5e-324, 9.3e18, 1.9e19, -1.9e19};
+constexpr std::array<double, 14> edge_values{0.0,    -0.0,  1.0,     -1.0,   0.5,    1e4,    517.0,
+                                             1e-300, 1e300, 1.7e308, 5e-324, 9.3e18, 1.9e19, -1.9e19};
 
 double fuzzed_double(FuzzedDataProvider& in) {
     switch (in.ConsumeIntegralInRange<int>(0, 3)) {
@@ -176,16 +176,16 @@ void hdf5_file_program::skeleton(int kind) {
         text_attribute("/analysis/cycle/window/end_time", "window_length", "1e4");
         for (const auto& [key, value] :
              std::array<std::pair<const char*, const char*>, 11>{{{"dt", "0.01"},
-                                                                 {"steps", "1000"},
-                                                                 {"planned_steps", "1000"},
-                                                                 {"sample_interval_steps", "10"},
-                                                                 {"status", "completed"},
-                                                                 {"precision", "hi=f64,int=f64"},
-                                                                 {"integrator", "euler"},
-                                                                 {"wall_seconds", "1.5"},
-                                                                 {"digest_algorithm", "fnv1a64"},
-                                                                 {"final_state_digest", "0123456789abcdef"},
-                                                                 {"final_state_digest_legacy", "fedcba9876543210"}}})
+                                                                  {"steps", "1000"},
+                                                                  {"planned_steps", "1000"},
+                                                                  {"sample_interval_steps", "10"},
+                                                                  {"status", "completed"},
+                                                                  {"precision", "hi=f64,int=f64"},
+                                                                  {"integrator", "euler"},
+                                                                  {"wall_seconds", "1.5"},
+                                                                  {"digest_algorithm", "fnv1a64"},
+                                                                  {"final_state_digest", "0123456789abcdef"},
+                                                                  {"final_state_digest_legacy", "fedcba9876543210"}}})
             text_attribute("/parameters/run", key, value);
         text_attribute("/parameters/scenario", "name", "tetrahedron");
         text_attribute("/parameters/scenario", "case", "");
@@ -235,7 +235,7 @@ void hdf5_file_program::remove_link(const std::string& path) {
 
 // The group and the groups above it, as needed (HDF5's own intermediate groups would carry times).
 void hdf5_file_program::group(const std::string& path) {
-    for (std::size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+    for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
         const std::string prefix = path.substr(0, slash);
         if (!prefix.empty() && H5Lexists(file_, prefix.c_str(), H5P_DEFAULT) <= 0) {
             const hid_t g = H5Gcreate2(file_, prefix.c_str(), H5P_DEFAULT, group_properties_, H5P_DEFAULT);
@@ -371,7 +371,8 @@ void hdf5_file_program::attribute(const std::string& object, const std::string& 
     }
     const hid_t a = H5Acreate2(target, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT);
     if (a >= 0) {
-        write_values(in_, type, elements, text, [&](hid_t memory_type, const void* buffer) { H5Awrite(a, memory_type, buffer); });
+        write_values(in_, type, elements, text,
+                     [&](hid_t memory_type, const void* buffer) { H5Awrite(a, memory_type, buffer); });
         H5Aclose(a);
     }
     H5Sclose(space);
@@ -389,7 +390,8 @@ void hdf5_file_program::operation() {
             const auto& pairs = read_attributes();
             const auto& names = attribute_names();
             std::pair<std::string, std::string> target;
-            if (in_.ConsumeIntegralInRange<int>(0, 3) != 0) target = pairs[in_.ConsumeIntegralInRange<std::size_t>(0, pairs.size() - 1)];
+            if (in_.ConsumeIntegralInRange<int>(0, 3) != 0)
+                target = pairs[in_.ConsumeIntegralInRange<std::size_t>(0, pairs.size() - 1)];
             else target = {pick_path(), names[in_.ConsumeIntegralInRange<std::size_t>(0, names.size() - 1)]};
             const std::string text = fuzzed_text(in_);
             text_attribute(target.first, target.second, text);

@@ -54,9 +54,10 @@ TEST(BenchGpu, PhaseTimerTimesEveryStepOfTheFccBenchmark) {
                 EXPECT_LE(t.of(p).median_ms, t.of(p).max_ms);
             }
             EXPECT_GT(t.of(step_phase::hi).mean_ms, 0.0);
-            EXPECT_NEAR(t.step.mean_ms,
-                        t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms,
-                        1e-9 * t.step.mean_ms + 1e-12);
+            EXPECT_NEAR(
+                t.step.mean_ms,
+                t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms,
+                1e-9 * t.step.mean_ms + 1e-12);
             EXPECT_EQ(t.description.at("hi_kernel"), kernel);
             EXPECT_FALSE(t.description.at("device_name").empty());
         }

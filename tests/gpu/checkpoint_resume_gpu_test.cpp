@@ -14,8 +14,8 @@
 #include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "support/h5md_comparison.hpp"
-#include "support/scratch_directory.hpp"
 #include "support/require_device.hpp"
+#include "support/scratch_directory.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -46,7 +46,8 @@ class GpuResume : public stokesian::test_support::scratch_directory_test {
 protected:
     GpuResume() : scratch_directory_test("stokesian_gpu_resume") {}
 
-    run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {}, bool resume = false) {
+    run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {},
+                   bool resume = false) {
         run_request req;
         req.scenario_ = s;
         req.output.path = out;
@@ -73,7 +74,6 @@ protected:
         }
         EXPECT_EQ(test_support::first_difference(straight.string(), pieces.string()), "") << what;
     }
-
 };
 
 }  // namespace

@@ -17,9 +17,7 @@ namespace {
 
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
-scenario tetrahedron() {
-    return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
-}
+scenario tetrahedron() { return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml"); }
 
 frame run_frame(engine_config c, const initial_state& s, std::uint64_t steps) {
     auto e = make_engine(c, s);
@@ -163,7 +161,8 @@ TEST(CudaBackend, DescribesTheDevice) {
 
 TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     REQUIRE_DEVICE();
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/approaching_pairs.toml", "oblique");
+    const scenario s =
+        load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/approaching_pairs.toml", "oblique");
     for (const char* kernel : {"tiling", "fused"})
         for (precision hi : all_precisions) {
             engine_config c = make_engine_config(s);
@@ -211,6 +210,7 @@ TEST(CudaBackend, MultiStageIntegratorsAreBitwiseEqualToCpu) {
             c.backend = "cpu";
             const frame cpu = run_frame(c, s.particles, 300);
             c.backend = "cuda";
-            expect_bitwise_equal(cpu, run_frame(c, s.particles, 300), std::string(to_string(kind)) + " " + to_string(c.precision));
+            expect_bitwise_equal(cpu, run_frame(c, s.particles, 300),
+                                 std::string(to_string(kind)) + " " + to_string(c.precision));
         }
 }

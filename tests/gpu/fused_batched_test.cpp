@@ -178,7 +178,8 @@ TEST(FusedPath, ApproachingPairsWithLubrication) {
                     for (int k = 0; k < 3; ++k) {
                         ASSERT_NEAR(component(r1.fused.force[i], k), component(r1.cpu.force[i], k), force_bound)
                             << what << " force, particle " << i << " component " << k;
-                        ASSERT_NEAR(component(r1.fused.velocity[i], k), component(r1.cpu.velocity[i], k), velocity_bound)
+                        ASSERT_NEAR(component(r1.fused.velocity[i], k), component(r1.cpu.velocity[i], k),
+                                    velocity_bound)
                             << what << " velocity, particle " << i << " component " << k;
                     }
                 }
@@ -201,7 +202,8 @@ TEST(FusedPath, BlockKernelIsBitwiseEqualToStepByStep) {
             c.dt = 0.001;
             for (precision_mode mode : paper_precision_modes) {
                 c.precision = mode;
-                const std::string what = "N = " + std::to_string(n) + (short_range ? " short-range " : " ") + to_string(mode);
+                const std::string what =
+                    "N = " + std::to_string(n) + (short_range ? " short-range " : " ") + to_string(mode);
                 const three_paths r = run_three(c, s, 200);
                 expect_bitwise_equal(r.fused, r.cuda, "fused vs cuda, " + what);
                 if (!short_range) expect_bitwise_equal(r.fused, r.cpu, "fused vs cpu, " + what);
@@ -222,7 +224,8 @@ TEST(FusedPath, LargestBlockIsBitwiseEqualToStepByStep) {
     c.system.lubrication.enabled = true;
     c.dt = 0.001;
     c.backend = "cuda";
-    for (precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
+    for (precision_mode mode :
+         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
         c.precision = mode;
         c.hi_kernel = "";
         const frame stepped = run_frame(c, s, 5);
@@ -366,8 +369,8 @@ TEST(BatchedPath, LubricatedAndBlockKernelBatchesAreBitwiseTheirSoloRuns) {
         c.system.box = {true, {30, 30, 30}};
         c.system.lubrication.enabled = true;
         c.precision = {precision::f32, precision::ds};
-        cases.push_back({"17 systems of N = 12", c, perturbed_copies(random_spheres(12, 30.0, 3.0, 2), 17, 0.2,
-                                                                     {0.001, 0.0005}, 8), 150});
+        cases.push_back({"17 systems of N = 12", c,
+                         perturbed_copies(random_spheres(12, 30.0, 3.0, 2), 17, 0.2, {0.001, 0.0005}, 8), 150});
     }
     for (auto& k : cases) {
         k.config.backend = "cuda";
@@ -399,7 +402,8 @@ TEST(BatchedPath, RunsAreBitwiseReproducible) {
         batch->read_frames(*out);
     }
     ASSERT_EQ(a.size(), members.size());
-    for (std::size_t k = 0; k < members.size(); ++k) expect_bitwise_equal(a[k], b[k], "run-to-run, member " + std::to_string(k));
+    for (std::size_t k = 0; k < members.size(); ++k)
+        expect_bitwise_equal(a[k], b[k], "run-to-run, member " + std::to_string(k));
 }
 
 TEST(BatchedPath, AutoPicksTheDeviceAndRejectsOtherKernels) {

@@ -78,8 +78,9 @@ TEST(HiKernels, SplitAndFastKernelsAgreeWithTheExactOnesWithinDerivedBounds) {
             const char* kernel;
             bool reorders, fast;
         };
-        for (const expectation e : {expectation{"split", true, false}, expectation{"fast-tiling", false, true},
-                                    expectation{"fast-multi-target", false, true}, expectation{"fast-split", true, true}}) {
+        for (const expectation e :
+             {expectation{"split", true, false}, expectation{"fast-tiling", false, true},
+              expectation{"fast-multi-target", false, true}, expectation{"fast-split", true, true}}) {
             const frame f = initial_velocities(c, s.state, e.kernel);
             double worst_ratio = 0.0;
             for (std::size_t i = 0; i < s.state.size(); ++i) {

@@ -69,8 +69,8 @@ TEST(ImplicitLubricationGpu, HeadOnGapFollowsTheLawAndAgreesWithTheCpu) {
             EXPECT_EQ(gpu.iterations[k], cpu.iterations[k]) << "t = " << cpu.time[k];
             if (gpu.gap[k] != cpu.gap[k]) ++different;
         }
-        std::printf("[ %s ] GPU vs CPU: %zu of %zu gaps differ; final gaps %.17g (GPU) %.17g (CPU)\n", kernel, different,
-                    cpu.gap.size(), gpu.gap.back(), cpu.gap.back());
+        std::printf("[ %s ] GPU vs CPU: %zu of %zu gaps differ; final gaps %.17g (GPU) %.17g (CPU)\n", kernel,
+                    different, cpu.gap.size(), gpu.gap.back(), cpu.gap.back());
     }
 }
 
@@ -84,8 +84,9 @@ TEST(ImplicitLubricationGpu, ClusterMatchesTheDenseSolveInEveryPrecisionMode) {
         frame f;
         for (int k = 0; k < 3; ++k) {
             e->read_frame(f);
-            expect_cluster_matches_dense_solve(f, s.external_forces, c.system, unit_roundoff(mode.hi),
-                                               "cuda " + std::string(to_string(mode)) + " step " + std::to_string(f.step));
+            expect_cluster_matches_dense_solve(
+                f, s.external_forces, c.system, unit_roundoff(mode.hi),
+                "cuda " + std::string(to_string(mode)) + " step " + std::to_string(f.step));
             const dense_reference ref = dense_implicit_solution(f.position, s.external_forces, c.system);
             EXPECT_LE(f.lubrication.iterations, cg_iteration_bound(ref.spectral_radius, lubrication_tolerance(mode)));
             EXPECT_LE(f.lubrication.relative_residual, lubrication_tolerance(mode));

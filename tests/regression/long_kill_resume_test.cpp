@@ -36,8 +36,8 @@ const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/
 
 // 200 000 steps (a fraction of a second on one core), 2000 samples.
 std::vector<std::string> short_run(int kind, const fs::path& out) {
-    std::vector<std::string> args{"run", tetrahedron, "--time", "2000", "--sample-every", "1", "--threads", "1",
-                                  "-o", out.string(), "--json"};
+    std::vector<std::string> args{"run",       tetrahedron, "--time", "2000",       "--sample-every", "1",
+                                  "--threads", "1",         "-o",     out.string(), "--json"};
     if (kind == 0) args.insert(args.end(), {"--checkpoint-every", "100"});
     if (kind == 1) args.insert(args.end(), {"--checkpoint-every", "100", "--no-trajectory"});
     if (kind == 2) args.insert(args.end(), {"--checkpoint-wall", "0.02"});
@@ -112,8 +112,7 @@ TEST_F(LongKillResume, TwoThousandRandomKillsAllResumeBitwise) {
                                        std::to_string(r.kills) + " kills): " + p);
                     // At once, with write(2): stdio's locks must not be held while another thread forks.
                     const std::string line = failures.back() + "\n";
-                    if (::write(2, line.data(), line.size()) < 0) {
-                    }
+                    if (::write(2, line.data(), line.size()) < 0) {}
                 }
                 continue;  // its files stay for a look
             }
@@ -126,9 +125,10 @@ TEST_F(LongKillResume, TwoThousandRandomKillsAllResumeBitwise) {
     for (auto& t : threads) t.join();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::cout << kills.load() << " kills in " << next_trial.load() << " runs, " << seconds << " s: "
-              << before_first_checkpoint.load() << " before the first checkpoint (started over), partial output readable after "
-              << readable.load() << ", unreadable after " << unreadable.load() << "; " << failures.size() << " failures\n";
+    std::cout << kills.load() << " kills in " << next_trial.load() << " runs, " << seconds
+              << " s: " << before_first_checkpoint.load()
+              << " before the first checkpoint (started over), partial output readable after " << readable.load()
+              << ", unreadable after " << unreadable.load() << "; " << failures.size() << " failures\n";
     for (const std::string& f : failures) ADD_FAILURE() << f;
     EXPECT_GE(kills.load(), target);
 }

@@ -13,8 +13,9 @@ using namespace regression_suite;
 
 namespace {
 
-#define REQUIRE_DEVICE() \
-    if (!stokesian::regression::cuda_device_present()) GTEST_SKIP() << "no CUDA device: the GPU nightly suite is skipped"
+#define REQUIRE_DEVICE()                               \
+    if (!stokesian::regression::cuda_device_present()) \
+    GTEST_SKIP() << "no CUDA device: the GPU nightly suite is skipped"
 
 class NightlyGpuSuite : public stokesian::test_support::scratch_directory_test {
 protected:
@@ -33,7 +34,8 @@ TEST_F(NightlyGpuSuite, FullNightlySuiteOnTheGpuPassesAgainstTheReferences) {
 TEST_F(NightlyGpuSuite, NegativeControlOnTheGpuIsRejected) {
     REQUIRE_DEVICE();
     std::string json;
-    const outcome o = run_and_check(negative_manifest, dir_, {"--backend", "cuda"}, source_dir / "reference_data", json);
+    const outcome o =
+        run_and_check(negative_manifest, dir_, {"--backend", "cuda"}, source_dir / "reference_data", json);
     ASSERT_EQ(o.exit_code, 1) << o.out << o.err;
     const auto failed = failures_in_table(o.out);
     for (const char* run : {"tetrahedron_f64-f64_dt0.01", "tetrahedron_ds-f32_dt0.01", "tetrahedron_ds-ds_dt0.01",

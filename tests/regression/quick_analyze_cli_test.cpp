@@ -41,9 +41,9 @@ protected:
 TEST_F(AnalyzeCli, SummarisesATetrahedronRunInTextAndJson) {
     // Four cycles (2100 tau_s, ~0.1 s): three periods, enough for a drift with a confidence interval.
     const fs::path file = dir_ / "t.h5";
-    const outcome ran = run_cli({"run", (scenarios / "tetrahedron.toml").string(), "--time", "2100", "--no-trajectory",
-                                 "-o", file.string()},
-                                dir_);
+    const outcome ran = run_cli(
+        {"run", (scenarios / "tetrahedron.toml").string(), "--time", "2100", "--no-trajectory", "-o", file.string()},
+        dir_);
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
 
     const stokesian::io::h5md_file h5(file);

@@ -176,20 +176,24 @@ TEST_F(BadInputs, CountsPastTheMaximumAreOneLineExitTwo) {
         std::string expected;
     };
     const std::vector<count_case> cases{
-        {{"run", tetrahedron, "--steps", "-1", "-o", out}, "key '--steps' = -1: expected a whole number of steps " + most},
+        {{"run", tetrahedron, "--steps", "-1", "-o", out},
+         "key '--steps' = -1: expected a whole number of steps " + most},
         {{"run", tetrahedron, "--steps", "1e23", "-o", out}, "key '--steps' = 1e23"},
         {{"run", tetrahedron, "--steps", "18446744073709551615", "-o", out}, "key '--steps' = 18446744073709551615"},
-        {{"run", tetrahedron, "--time", "1e300", "-o", out}, "key 'run.time' = 1.0000000000000001e+300: expected an "
-                                                               "integer multiple of run.dt = 0.01 of at most 2^53 = "
-                                                               "9007199254740992 steps (run.time / run.dt = 1e+302)"},
-        {{"run", tetrahedron, "--dt", "1e-300", "--time", "1", "-o", out}, "key 'run.time' = 1: expected an integer "
-                                                                             "multiple of run.dt = 1e-300 of at most"},
+        {{"run", tetrahedron, "--time", "1e300", "-o", out},
+         "key 'run.time' = 1.0000000000000001e+300: expected an "
+         "integer multiple of run.dt = 0.01 of at most 2^53 = "
+         "9007199254740992 steps (run.time / run.dt = 1e+302)"},
+        {{"run", tetrahedron, "--dt", "1e-300", "--time", "1", "-o", out},
+         "key 'run.time' = 1: expected an integer "
+         "multiple of run.dt = 1e-300 of at most"},
         {{"run", tetrahedron, "--dt", "1e-320", "-o", out}, "key 'run.time' = 5170"},
         {{"run", tetrahedron, "--time", "1", "--sample-every", "1e308", "-o", out}, "key 'run.sample_every' = 1e+308"},
         {{"run", tetrahedron, "--time", "1", "--checkpoint-every", "1e308", "-o", out},
          "key 'run.checkpoint_every' = 1e+308"},
         {{"port-check", "record", out, "--steps", "18446744073709551615"}, "key '--steps' = 18446744073709551615"},
-        {{"port-check", "record", out, "--steps", "10", "--dt", "inf"}, "key '--dt' = inf: expected a positive, finite"},
+        {{"port-check", "record", out, "--steps", "10", "--dt", "inf"},
+         "key '--dt' = inf: expected a positive, finite"},
         {{"study", "timestep", tetrahedron, "--dt", "1e-300", "--output-dir", (work() / "study").string()},
          "of at most 2^53"},
     };
@@ -226,8 +230,9 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
         {{"suite", "run", std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/suites/nightly.toml", "--output-dir",
           a_file.string(), "--only", "tetrahedron_f64-f64_dt0.01", "--scale", "0.0001"},
          "a_file: cannot create directories (Not a directory)"},
-        {{"bench", "fcc", "--sizes-cells", "4,1000"}, "key '--sizes-cells' = 1000: expected whole numbers of unit "
-                                                      "cells from 1 to 100"},
+        {{"bench", "fcc", "--sizes-cells", "4,1000"},
+         "key '--sizes-cells' = 1000: expected whole numbers of unit "
+         "cells from 1 to 100"},
         {{"bench", "fcc", "--sizes-cells", "2000000"}, "key '--sizes-cells' = 2000000"},
         {{"run", tetrahedron, "--precision", huge, "-o", (work() / "out.h5").string()}, "... (100000 bytes)"},
         {{"run", tetrahedron, "--time", "1", "-o", (work() / (std::string(300, 'n') + ".h5")).string()},
@@ -277,9 +282,8 @@ TEST_F(BadInputs, RunningOutOfSpaceIsOneLineSayingWhatIsKept) {
     limited.rlim_cur = 1 << 20;  // 1 MiB: the run writes ~60 MB of trajectory
     const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
-    const cli_outcome o =
-        test_support::run_cli_at_most(60.0, {"run", tetrahedron, "--time", "2000", "--sample-every", "0.01", "-o", out.string()},
-                                      capture());
+    const cli_outcome o = test_support::run_cli_at_most(
+        60.0, {"run", tetrahedron, "--time", "2000", "--sample-every", "0.01", "-o", out.string()}, capture());
     ::setrlimit(RLIMIT_FSIZE, &saved);
     std::signal(SIGXFSZ, previous_handler);
     // The trajectory reaches the limit in the partial output or in its frame journal, whichever grows past it first.
@@ -319,15 +323,16 @@ TEST_F(BadInputs, FullAndReadOnlyFileSystemsAreOneLineExitTwo) {
 
     // The partial output or its frame journal, whichever meets the full device first.
     expect_one_line_exit_two(o, "no space left on device: " + out.string() + ".", "full device");
-    EXPECT_NE(o.err.find("; kept '" + out.string() + ".partial' (unfinished), no checkpoint"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("; kept '" + out.string() + ".partial' (unfinished), no checkpoint"), std::string::npos)
+        << o.err;
     ASSERT_TRUE(read_only_mounted);
     // The run's lock file is the first file it creates (core/run_output_claim.hpp).
-    expect_one_line_exit_two(refused,
-                             "cannot create the lock file '" + (read_only / "t.h5.lock").string() + "': Read-only file system",
-                             "read-only run output");
+    expect_one_line_exit_two(
+        refused, "cannot create the lock file '" + (read_only / "t.h5.lock").string() + "': Read-only file system",
+        "read-only run output");
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
-    expect_one_line_exit_two(recorded,
-                             "cannot create the lock file '" + (read_only / "tetrahedron.h5.lock").string() +
-                                 "': Read-only file system",
-                             "read-only reference directory");
+    expect_one_line_exit_two(
+        recorded,
+        "cannot create the lock file '" + (read_only / "tetrahedron.h5.lock").string() + "': Read-only file system",
+        "read-only reference directory");
 }

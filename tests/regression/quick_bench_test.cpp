@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cuda_backend.hpp"
 #include "bench/support/input_file.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -44,10 +44,26 @@ const char* const measurement_columns =
 
 TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
     const fs::path csv = dir_ / "fcc.csv", h5 = dir_ / "fcc.h5", velocities = dir_ / "v.h5";
-    const bench_outcome o = run_cli({"bench", "fcc", "--backend", "cpu", "--sizes-cells", "2,3,4,5", "--precision",
-                                     "hi=f32,int=f32;hi=ds,int=f32", "--cpu-steps", "2", "--cpu-warmup", "1",
-                                     "--threads", "1", "--csv", csv.string(), "--h5", h5.string(),
-                                     "--write-velocities", velocities.string()},
+    const bench_outcome o = run_cli({"bench",
+                                     "fcc",
+                                     "--backend",
+                                     "cpu",
+                                     "--sizes-cells",
+                                     "2,3,4,5",
+                                     "--precision",
+                                     "hi=f32,int=f32;hi=ds,int=f32",
+                                     "--cpu-steps",
+                                     "2",
+                                     "--cpu-warmup",
+                                     "1",
+                                     "--threads",
+                                     "1",
+                                     "--csv",
+                                     csv.string(),
+                                     "--h5",
+                                     h5.string(),
+                                     "--write-velocities",
+                                     velocities.string()},
                                     dir_);
     ASSERT_EQ(o.exit_code, 0) << o.err;
     const std::vector<std::string> lines = csv_lines(csv);

@@ -31,12 +31,14 @@ boundary = "open"
 [particles]
 positions = [[-1.25, 0.0, 0.0], [1.25, 0.0, 0.0]]
 forces = [[1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]]
-)" + particles_extra + R"(
+)" + particles_extra +
+           R"(
 [run]
 dt = 0.001
 time = 2.0
 sample_every = 0.01
-)" + run_extra + "\n";
+)" + run_extra +
+           "\n";
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -65,7 +67,6 @@ protected:
         args.insert(args.end(), extra.begin(), extra.end());
         return run_cli(args, dir_ / "capture");
     }
-
 };
 
 }  // namespace
@@ -107,10 +108,11 @@ TEST_F(BlowUp, TheDefaultFloorIsOneRadiusAndZeroSwitchesItOff) {
 TEST_F(BlowUp, NonFiniteVelocitiesStopTheRun) {
     // Overlapping spheres (no floor) under a strong exponential repulsion: F0 e^((2a - r)/lambda)
     // overflows to infinity.
-    const std::string text = replaced(
-        replaced(pair_scenario("min_separation = 0", "allow_overlap = true"), start_positions,
-                 "[0.0, 0.0, 0.0], [1.5, 0.0, 0.0]"),
-        "enabled = true", "enabled = false\n[physics.pair_force]\nkind = \"exponential\"\nstrength = 1e308\nrange = 0.1");
+    const std::string text =
+        replaced(replaced(pair_scenario("min_separation = 0", "allow_overlap = true"), start_positions,
+                          "[0.0, 0.0, 0.0], [1.5, 0.0, 0.0]"),
+                 "enabled = true",
+                 "enabled = false\n[physics.pair_force]\nkind = \"exponential\"\nstrength = 1e308\nrange = 0.1");
     const fs::path out = dir_ / "nan.h5";
     const cli_outcome o = run(scenario_file(text), out);
     EXPECT_EQ(o.exit_code, 1) << o.err;
@@ -122,7 +124,8 @@ TEST_F(BlowUp, NonFiniteVelocitiesStopTheRun) {
 
 TEST_F(BlowUp, AnUnusableFloorIsBadInput) {
     for (const char* value : {"-1.0", "\"one\"", "nan"}) {
-        const cli_outcome o = run(scenario_file(pair_scenario(std::string("min_separation = ") + value)), dir_ / "c.h5");
+        const cli_outcome o =
+            run(scenario_file(pair_scenario(std::string("min_separation = ") + value)), dir_ / "c.h5");
         EXPECT_EQ(o.exit_code, 2) << value << ": " << o.err;
         EXPECT_NE(o.err.find("run.min_separation"), std::string::npos) << o.err;
         EXPECT_FALSE(fs::exists(dir_ / "c.h5"));

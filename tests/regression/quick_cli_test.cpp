@@ -155,7 +155,8 @@ TEST_F(Cli, CudaWithoutADeviceIsOneLineExitTwo) {
     EXPECT_EQ(o.exit_code, 2) << o.err;
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
     EXPECT_TRUE(o.err.find("key 'run.backend' = cuda: no CUDA device is available here") != std::string::npos ||
-                o.err.find("key 'run.backend' = cuda: this build of stokesian has no CUDA backend") != std::string::npos)
+                o.err.find("key 'run.backend' = cuda: this build of stokesian has no CUDA backend") !=
+                    std::string::npos)
         << o.err;
     EXPECT_TRUE(fs::is_empty(dir_)) << "nothing may be written";
 }
@@ -242,7 +243,8 @@ TEST_F(Cli, ProgressAfterResumeCountsOnlyThisProcesssSteps) {
         const std::size_t step_at = line.find("step ") + 5, rate_end = line.find(" steps/s");
         const double step = std::stod(line.substr(step_at));
         const double rate = std::stod(line.substr(line.rfind(' ', rate_end - 1) + 1));
-        EXPECT_LE(rate, (step - checkpoint_step) / 0.25 * 1.005) << line << " (resumed at step " << checkpoint_step << ")";
+        EXPECT_LE(rate, (step - checkpoint_step) / 0.25 * 1.005)
+            << line << " (resumed at step " << checkpoint_step << ")";
     }
     EXPECT_GE(lines, 1u) << text;  // 3 s: more than 0.25 s of stepping even on a loaded machine
 }

@@ -47,12 +47,14 @@ TEST_F(RunAuthor, TheOptionAndTheVariableNameTheAuthor) {
     ::setenv("STOKESIAN_AUTHOR", "Nightly CI \xCE\xBC", 1);
     const fs::path from_environment = dir_ / "environment.h5";
     ASSERT_EQ(run_cli({"run", tetrahedron, "--time", "2", "--output", from_environment.string()}).exit_code, 0);
-    EXPECT_EQ(stokesian::io::h5md_file(from_environment).string_attribute("/h5md/author", "name"), "Nightly CI \xCE\xBC");
+    EXPECT_EQ(stokesian::io::h5md_file(from_environment).string_attribute("/h5md/author", "name"),
+              "Nightly CI \xCE\xBC");
 }
 
 TEST_F(RunAuthor, ABadNameIsBadInputAndWritesNothing) {
     const fs::path out = dir_ / "t.h5";
-    const auto option = run_cli({"run", tetrahedron, "--time", "2", "--output", out.string(), "--author", "two\nlines"});
+    const auto option =
+        run_cli({"run", tetrahedron, "--time", "2", "--output", out.string(), "--author", "two\nlines"});
     EXPECT_EQ(option.exit_code, 2) << option.err;
     EXPECT_EQ(std::count(option.err.begin(), option.err.end(), '\n'), 1) << option.err;
     EXPECT_NE(option.err.find("--author"), std::string::npos) << option.err;
@@ -68,9 +70,9 @@ TEST_F(RunAuthor, ABadNameIsBadInputAndWritesNothing) {
 
     // A suite says so once, before any run starts.
     const fs::path results = dir_ / "suite";
-    const auto suite = run_cli({"suite", "run", std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/suites/nightly.toml",
-                                "--backend", "cpu", "--scale", "0.01", "--only", "tetrahedron_f64-f64_dt0.01",
-                                "--output-dir", results.string()});
+    const auto suite =
+        run_cli({"suite", "run", std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/suites/nightly.toml", "--backend",
+                 "cpu", "--scale", "0.01", "--only", "tetrahedron_f64-f64_dt0.01", "--output-dir", results.string()});
     EXPECT_EQ(suite.exit_code, 2) << suite.out << suite.err;
     EXPECT_EQ(std::count(suite.err.begin(), suite.err.end(), '\n'), 1) << suite.err;
     EXPECT_NE(suite.err.find("STOKESIAN_AUTHOR"), std::string::npos) << suite.err;

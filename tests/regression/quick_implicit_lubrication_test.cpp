@@ -66,9 +66,10 @@ TEST(ImplicitLubricationRun, ExplicitSchemeAtTheSameTimeStepBouncesBelowTheCriti
     // Above s_c the explicit run is the law (within the drift lag of the fixed point: the observables
     // test derives 2.3e-3 per step for the rate); below, no approach towards contact.
     EXPECT_GT(minimum, 1e-2);
-    std::printf("[ explicit ] first sign change of w at t = %.4g (s = %.4g < s_c = %.10f); %zu sign changes; "
-                "minimum gap %.4g\n",
-                t.time[first_sign_change], t.gap[first_sign_change], critical, sign_changes, minimum);
+    std::printf(
+        "[ explicit ] first sign change of w at t = %.4g (s = %.4g < s_c = %.10f); %zu sign changes; "
+        "minimum gap %.4g\n",
+        t.time[first_sign_change], t.gap[first_sign_change], critical, sign_changes, minimum);
 }
 
 TEST(ImplicitLubricationRun, ObliquePairClosesWithoutOverlapAndBoundedIterations) {
@@ -100,8 +101,8 @@ TEST(ImplicitLubricationRun, RunRecordsSolverIterationsAndAnalyzeShowsThem) {
     fs::create_directories(dir);
     const fs::path out = dir / "pair.h5";
     {
-        test_support::cli_process run({"run", scenario_file.string(), "--time", "0.5", "--output", out.string(), "--force",
-                                       "--threads", "1", "--json"},
+        test_support::cli_process run({"run", scenario_file.string(), "--time", "0.5", "--output", out.string(),
+                                       "--force", "--threads", "1", "--json"},
                                       dir);
         const test_support::cli_outcome o = run.wait();
         ASSERT_EQ(o.exit_code, 0) << o.err;
@@ -109,8 +110,8 @@ TEST(ImplicitLubricationRun, RunRecordsSolverIterationsAndAnalyzeShowsThem) {
     }
     {
         // The text summary names the solve too.
-        test_support::cli_process run({"run", scenario_file.string(), "--time", "0.1", "--output", (dir / "text.h5").string(),
-                                       "--force", "--threads", "1"},
+        test_support::cli_process run({"run", scenario_file.string(), "--time", "0.1", "--output",
+                                       (dir / "text.h5").string(), "--force", "--threads", "1"},
                                       dir);
         const test_support::cli_outcome o = run.wait();
         ASSERT_EQ(o.exit_code, 0) << o.err;

@@ -9,8 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -41,8 +41,8 @@ const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps.
 std::vector<std::string> long_run(const fs::path& out) {
-    return {"run", tetrahedron, "--time", "20000", "--sample-every", "10", "--checkpoint-every", "500", "--threads", "1",
-            "-o", out.string(), "--json"};
+    return {"run", tetrahedron, "--time", "20000", "--sample-every", "10",    "--checkpoint-every",
+            "500", "--threads", "1",      "-o",    out.string(),     "--json"};
 }
 
 class KillResume : public stokesian::test_support::scratch_directory_test {
@@ -74,7 +74,8 @@ protected:
 };
 
 unsigned kill_seed() {
-    if (const char* text = std::getenv("STOKESIAN_KILL_SEED")) return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
+    if (const char* text = std::getenv("STOKESIAN_KILL_SEED"))
+        return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
     return std::random_device{}();
 }
 
@@ -174,8 +175,9 @@ TEST_F(KillResume, WallClockCheckpointsAlsoResumeBitwise) {
     // Checkpoints by the clock land on arbitrary steps, between samples.
     reference();
     const fs::path out = dir_ / "wall.h5";
-    std::vector<std::string> args{"run", tetrahedron, "--time", "20000", "--sample-every", "10", "--checkpoint-wall",
-                                  "0.05", "--threads", "1", "-o", out.string(), "--json"};
+    std::vector<std::string> args{"run", tetrahedron,         "--time", "20000",     "--sample-every",
+                                  "10",  "--checkpoint-wall", "0.05",   "--threads", "1",
+                                  "-o",  out.string(),        "--json"};
     cli_process child(args, capture());
     ASSERT_TRUE(test_support::wait_for_file(io::checkpoint_path_for(out), std::chrono::seconds(60)));
     std::this_thread::sleep_for(std::chrono::milliseconds(150));
@@ -246,7 +248,8 @@ TEST_F(KillResume, AKilledRunsPartialOutputNamesItsRunAndItsResumeNeedsNoPartial
         ASSERT_TRUE(fs::exists(partial)) << what;
         {
             const io::h5md_file f(partial);
-            EXPECT_EQ(f.string_attribute("/parameters/scenario", "source_text"), test_support::read_text(tetrahedron)) << what;
+            EXPECT_EQ(f.string_attribute("/parameters/scenario", "source_text"), test_support::read_text(tetrahedron))
+                << what;
             EXPECT_EQ(f.string_attribute("/parameters/run", "status"), "running") << what;
             EXPECT_EQ(f.string_attribute("/parameters/run", "planned_steps"), "2000000") << what;
             EXPECT_TRUE(f.exists("/parameters/build")) << what;

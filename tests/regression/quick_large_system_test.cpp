@@ -27,7 +27,8 @@ namespace {
 std::string vectors(const std::vector<vec3<double>>& v) {
     std::ostringstream s;
     s.precision(17);
-    for (std::size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << "[" << v[i].x << ", " << v[i].y << ", " << v[i].z << "]";
+    for (std::size_t i = 0; i < v.size(); ++i)
+        s << (i ? ", " : "") << "[" << v[i].x << ", " << v[i].y << ", " << v[i].z << "]";
     return "[" + s.str() + "]";
 }
 
@@ -46,8 +47,10 @@ std::vector<vec3<double>> spread_particles(double spread) {
 // An fcc lattice of 4 cells^3 particles at n = 0.1 (scenarios/fcc_sedimentation.toml).
 std::string fcc_scenario(int cells, const std::string& integrator) {
     return "[scenario]\nname = \"fcc\"\n[box]\nboundary = \"periodic\"\n[particles]\nforce = [0.0, 0.0, -1.0]\n"
-           "[particles.lattice]\nkind = \"fcc\"\ncells = " + std::to_string(cells) +
-           "\ndensity = 0.1\n[run]\ndt = 0.001\nsteps = 1000\nsample_every = 0.001\nintegrator = \"" + integrator + "\"\n";
+           "[particles.lattice]\nkind = \"fcc\"\ncells = " +
+           std::to_string(cells) +
+           "\ndensity = 0.1\n[run]\ndt = 0.001\nsteps = 1000\nsample_every = 0.001\nintegrator = \"" + integrator +
+           "\"\n";
 }
 
 class LargeSystem : public test_support::scratch_directory_test {
@@ -68,7 +71,8 @@ TEST_F(LargeSystem, AHugePeriodicBoxWithAPairForceRuns) {
     const fs::path scenario = scenario_file(
         "[scenario]\nname = \"huge\"\n[physics.pair_force]\nkind = \"exponential\"\nstrength = 1.0\n[box]\n"
         "boundary = \"periodic\"\nedges = [10485760.0, 10485760.0, 2621440.0]\n[particles]\nforce = [0.0, 0.0, -1.0]\n"
-        "positions = " + vectors(spread_particles(1e6)) + "\n[run]\ndt = 0.01\nsteps = 10\nsample_every = 0.01\n");
+        "positions = " +
+        vectors(spread_particles(1e6)) + "\n[run]\ndt = 0.01\nsteps = 10\nsample_every = 0.01\n");
     const cli_outcome o = run_cli({"run", scenario.string(), "-o", (dir_ / "huge.h5").string()}, dir_);
     EXPECT_EQ(o.exit_code, 0) << o.err;
     EXPECT_EQ(o.err, "");
@@ -88,8 +92,8 @@ TEST_F(LargeSystem, ABlowUpWithLubricationInABoxOfParticlesFlownApartIsReportedA
     }
     const fs::path scenario = scenario_file(
         "[scenario]\nname = \"explode\"\n[physics.lubrication]\nenabled = true\n[box]\nboundary = \"open\"\n"
-        "[particles]\npositions = " + vectors(r) + "\nforces = " + vectors(f) +
-        "\n[run]\ndt = 0.001\nsteps = 100\nsample_every = 0.1\n");
+        "[particles]\npositions = " +
+        vectors(r) + "\nforces = " + vectors(f) + "\n[run]\ndt = 0.001\nsteps = 100\nsample_every = 0.1\n");
     const cli_outcome o = run_cli({"run", scenario.string(), "-o", (dir_ / "explode.h5").string()}, dir_);
     EXPECT_EQ(o.exit_code, 1) << o.err;
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << "one line: " << o.err;
@@ -132,7 +136,8 @@ TEST_F(LargeSystem, SigtermInsideALongStepStopsWithinTwoSecondsAtTheLastComplete
     if (o.err.find("before the first step") != std::string::npos) {
         // The estimate was off and the signal came during the set-up: nothing is left behind.
         std::printf("the signal landed in the set-up (the initial velocities)\n");
-        EXPECT_NE(o.err.find("interrupted by signal 15 before the first step; no output written"), std::string::npos) << o.err;
+        EXPECT_NE(o.err.find("interrupted by signal 15 before the first step; no output written"), std::string::npos)
+            << o.err;
         EXPECT_FALSE(fs::exists(out));
         EXPECT_FALSE(fs::exists(fs::path(out) += ".partial"));
         return;
@@ -143,7 +148,8 @@ TEST_F(LargeSystem, SigtermInsideALongStepStopsWithinTwoSecondsAtTheLastComplete
     ASSERT_NE(at, std::string::npos) << o.err;
     const std::uint64_t step = std::stoull(o.err.substr(at + marker.size()));
     EXPECT_NE(o.err.find("checkpoint at step " + std::to_string(step) + ": continue with `stokesian run --resume"),
-              std::string::npos) << o.err;
+              std::string::npos)
+        << o.err;
     EXPECT_TRUE(fs::exists(out));
     const io::run_checkpoint c = io::read_checkpoint(io::checkpoint_path_for(out));
     EXPECT_EQ(c.engine.step, step);
@@ -158,16 +164,18 @@ TEST_F(LargeSystem, TheSizeGuardRefusesARunWhoseFirstStepIsTooLongAndForceRunsIt
         run_cli({"run", scenario.string(), "-o", out.string(), "--first-step-limit", "0.001", "--threads", "2"}, dir_);
     EXPECT_EQ(refused.exit_code, 2) << refused.err;
     EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << "one line: " << refused.err;
-    for (const std::string& part : std::vector<std::string>{scenario.string() + ": 5324 particles on cpu: estimated ", " per step, ",
-                                   " until the first step ends (timed on 2048 particles", " GB of memory",
-                                   "more than the limit of 0.001 s to the first step; add --force to run it anyway"})
+    for (const std::string& part :
+         std::vector<std::string>{scenario.string() + ": 5324 particles on cpu: estimated ", " per step, ",
+                                  " until the first step ends (timed on 2048 particles", " GB of memory",
+                                  "more than the limit of 0.001 s to the first step; add --force to run it anyway"})
         EXPECT_NE(refused.err.find(part), std::string::npos) << "'" << part << "' in " << refused.err;
     EXPECT_FALSE(fs::exists(out));
     EXPECT_FALSE(fs::exists(fs::path(out) += ".partial"));
 
     // --force runs it, stating the estimate.
     const cli_outcome forced = run_cli({"run", scenario.string(), "-o", out.string(), "--first-step-limit", "0.001",
-                                        "--threads", "2", "--steps", "1", "--force"}, dir_);
+                                        "--threads", "2", "--steps", "1", "--force"},
+                                       dir_);
     EXPECT_EQ(forced.exit_code, 0) << forced.err;
     EXPECT_EQ(forced.err.rfind("stokesian: 5324 particles on cpu: estimated ", 0), 0u) << forced.err;
     EXPECT_TRUE(fs::exists(out));

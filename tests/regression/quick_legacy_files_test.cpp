@@ -47,19 +47,21 @@ hdf5::file open_for_writing(const fs::path& path) {
 // Replaces the hard link image/<name> -> position/<name> by a dataset of its own with the same
 // values, as the writer of f14912e made it.
 void unlink_image_dataset(hid_t file, const char* name, hid_t file_type, hid_t memory_type, std::size_t element_bytes) {
-    const hdf5::dataset shared(hdf5::check(H5Dopen2(file, (std::string("/particles/all/image/") + name).c_str(), H5P_DEFAULT),
-                                           "opening image dataset"));
+    const hdf5::dataset shared(hdf5::check(
+        H5Dopen2(file, (std::string("/particles/all/image/") + name).c_str(), H5P_DEFAULT), "opening image dataset"));
     const hdf5::dataspace space(hdf5::check(H5Dget_space(shared.get()), "reading a shape"));
     hsize_t frames = 0;
     hdf5::check(H5Sget_simple_extent_dims(space.get(), &frames, nullptr), "reading a shape");
     std::vector<unsigned char> values(frames * element_bytes);
-    if (frames > 0) hdf5::check(H5Dread(shared.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "reading");
+    if (frames > 0)
+        hdf5::check(H5Dread(shared.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "reading");
     const hdf5::group image(hdf5::check(H5Gopen2(file, "/particles/all/image", H5P_DEFAULT), "opening image"));
     hdf5::check(H5Ldelete(image.get(), name, H5P_DEFAULT), "unlinking");
     const std::array<hsize_t, 1> chunk{io::scalar_chunk_samples};
     const hdf5::dataset own = io::create_extensible_dataset(image.get(), name, file_type, {}, chunk);
     hdf5::check(H5Dset_extent(own.get(), &frames), "sizing");
-    if (frames > 0) hdf5::check(H5Dwrite(own.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "writing");
+    if (frames > 0)
+        hdf5::check(H5Dwrite(own.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "writing");
 }
 
 // The interrupted run's checkpoint as f14912e wrote it: every digest under the legacy basis, no tag.
@@ -75,7 +77,8 @@ void make_legacy_checkpoint(const fs::path& output) {
         const std::vector<double> positions = f.read_doubles("/particles/all/position/value");
         const std::size_t per_frame = positions.size() / f.shape("/particles/all/position/value")[0];
         c.last_frame_digest = io::trajectory_digest(
-            f.read_integers("/particles/all/position/step").at(last), f.read_doubles("/particles/all/position/time").at(last),
+            f.read_integers("/particles/all/position/step").at(last),
+            f.read_doubles("/particles/all/position/time").at(last),
             std::vector<double>(positions.begin() + last * per_frame, positions.begin() + (last + 1) * per_frame),
             digest_algorithm::legacy_fnv1a64);
     }
@@ -97,7 +100,8 @@ class LegacyFiles : public stokesian::test_support::scratch_directory_test {
 protected:
     LegacyFiles() : scratch_directory_test("stokesian_legacy") {}
 
-    run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {}, bool resume = false) {
+    run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {},
+                   bool resume = false) {
         return test_support::stoppable_run(s, out, stop, resume);
     }
 };
@@ -137,7 +141,8 @@ TEST_F(LegacyFiles, ALegacyCheckpointOfAnotherFrameIsRefused) {
         run(s, out, std::nullopt, true);
         ADD_FAILURE() << "a checkpoint naming another frame was accepted";
     } catch (const input_error& e) {
-        EXPECT_NE(std::string(e.what()).find("differs from the one the checkpoint recorded"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("differs from the one the checkpoint recorded"), std::string::npos)
+            << e.what();
     }
 }
 

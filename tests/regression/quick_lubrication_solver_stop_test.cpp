@@ -44,8 +44,12 @@ protected:
         std::ofstream(path) << "[scenario]\nname = \"aggregate\"\n"
                                "[physics.lubrication]\nenabled = true\nscheme = \"implicit\"\n"
                                "[box]\nboundary = \"open\"\n"
-                               "[particles]\npositions = [" << positions << "]\nforce = [0.0, 0.0, -1.0]\n"
-                               "[run]\ndt = 0.01\nsteps = " << steps << "\nsample_every = 0.1\nprecision = \"hi=ds,int=ds\"\n"
+                               "[particles]\npositions = ["
+                            << positions
+                            << "]\nforce = [0.0, 0.0, -1.0]\n"
+                               "[run]\ndt = 0.01\nsteps = "
+                            << steps
+                            << "\nsample_every = 0.1\nprecision = \"hi=ds,int=ds\"\n"
                                "integrator = \"euler\"\n";
         return path;
     }
@@ -55,9 +59,9 @@ protected:
 
 TEST_F(LubricationSolverStop, AnUnresolvableSolveStopsTheRunWithExitOneAndAnalyzeFlagsIt) {
     const fs::path out = dir_ / "aggregate.h5";
-    const cli_outcome o = run_cli({"run", aggregate_scenario().string(), "-o", out.string(), "--threads", "1",
-                                   "--checkpoint-every", "1.0"},
-                                  dir_);
+    const cli_outcome o = run_cli(
+        {"run", aggregate_scenario().string(), "-o", out.string(), "--threads", "1", "--checkpoint-every", "1.0"},
+        dir_);
     EXPECT_EQ(o.exit_code, 1) << o.err;
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << "one line: " << o.err;
     EXPECT_NE(o.err.find("lubrication solve failed in step "), std::string::npos) << o.err;
@@ -69,7 +73,8 @@ TEST_F(LubricationSolverStop, AnUnresolvableSolveStopsTheRunWithExitOneAndAnalyz
     ASSERT_TRUE(fs::exists(out));
     {
         const io::h5md_file f(out);
-        EXPECT_EQ(f.string_attribute("/parameters/run", "status").value_or("").rfind("lubrication solve failed", 0), 0u);
+        EXPECT_EQ(f.string_attribute("/parameters/run", "status").value_or("").rfind("lubrication solve failed", 0),
+                  0u);
         // Every sampled solve before the stop met the tolerance.
         EXPECT_LE(f.read_doubles("/analysis/lubrication_solver/largest_relative_residual").at(0),
                   f.read_doubles("/analysis/lubrication_solver/tolerance").at(0));
@@ -91,7 +96,8 @@ TEST_F(LubricationSolverStop, AnalyzeFlagsAFileWhoseSampledSolvesMissedTheTolera
     // sampled residual is set to what the old solver returned for this run (4.5e-4 by step 400),
     // as a file written before the true-residual check would hold it.
     const fs::path out = dir_ / "aggregate.h5";
-    const cli_outcome o = run_cli({"run", aggregate_scenario(300).string(), "-o", out.string(), "--threads", "1"}, dir_);
+    const cli_outcome o =
+        run_cli({"run", aggregate_scenario(300).string(), "-o", out.string(), "--threads", "1"}, dir_);
     ASSERT_EQ(o.exit_code, 0) << o.err;
     const cli_outcome clean = run_cli({"analyze", out.string()}, dir_);
     EXPECT_EQ(clean.exit_code, 0) << clean.err;
@@ -108,9 +114,10 @@ TEST_F(LubricationSolverStop, AnalyzeFlagsAFileWhoseSampledSolvesMissedTheTolera
     }
     const cli_outcome text = run_cli({"analyze", out.string()}, dir_);
     EXPECT_EQ(text.exit_code, 0) << text.err;
-    EXPECT_NE(text.out.find("FLAG:       lubrication solver: largest relative residual 0.00045 of the sampled solves above "
-                            "the tolerance 0.000244: velocities not converged"),
-              std::string::npos)
+    EXPECT_NE(
+        text.out.find("FLAG:       lubrication solver: largest relative residual 0.00045 of the sampled solves above "
+                      "the tolerance 0.000244: velocities not converged"),
+        std::string::npos)
         << text.out;
     const cli_outcome json = run_cli({"analyze", out.string(), "--json"}, dir_);
     EXPECT_NE(json.out.find("\"flags\":[\"lubrication solver: largest relative residual 0.00045"), std::string::npos)

@@ -36,7 +36,8 @@ protected:
         s.run.write_trajectory = false;
         run_request req;
         req.scenario_ = s;
-        req.output.path = fs::temp_directory_path() / ("stokesian_observables_" + std::to_string(::getpid()) + "_" + tag + ".h5");
+        req.output.path =
+            fs::temp_directory_path() / ("stokesian_observables_" + std::to_string(::getpid()) + "_" + tag + ".h5");
         req.output.force = true;
         req.threads = 1;
         const run_result r = run_scenario(req);
@@ -68,7 +69,8 @@ TEST_F(ObservablesRun, HeadOnPairFollowsTheImplicitLawThenTheExplicitSchemeOscil
         s.run.sample_every = dt;
         s.run.time = 1.2;
         run(s, "head_on");
-        const double critical = scalar("pair_gap/critical_gap"), crossing = scalar("pair_gap/critical_gap_crossing_time");
+        const double critical = scalar("pair_gap/critical_gap"),
+                     crossing = scalar("pair_gap/critical_gap_crossing_time");
         EXPECT_NEAR(critical, 0.2819764547, 1e-9);
         ASSERT_TRUE(std::isfinite(crossing));
 
@@ -79,7 +81,8 @@ TEST_F(ObservablesRun, HeadOnPairFollowsTheImplicitLawThenTheExplicitSchemeOscil
         // dt (lambda/2 + |d ln w/dt| + |d ln lambda/dt|/2) <= dt (0.8 + 1 + 0.5) for s in
         // [s_c, 0.5] (lambda <= 1.6, |d ln w/dt|, |d ln lambda/dt| <= 0.7; engine/docs/observables.md).
         // A wrong factor in the law (2 for 1, mu0 for mu0 - mu_par) would be off by O(1).
-        const std::vector<double> ratio = series("pair_gap/decay_rate_ratio"), t = series_time("pair_gap/decay_rate_ratio");
+        const std::vector<double> ratio = series("pair_gap/decay_rate_ratio"),
+                                  t = series_time("pair_gap/decay_rate_ratio");
         const double tolerance = dt * (0.8 + 1.0 + 0.5);
         std::size_t checked = 0;
         for (std::size_t k = 0; k < ratio.size(); ++k)
@@ -149,11 +152,12 @@ TEST_F(ObservablesRun, StudyFirstPeriodAndDriftDoNotDependOnTheRunLength) {
     const study::run_summary long_run = study::read_run_summary(written_.back());
     ASSERT_EQ(short_run.regular_cycles, 9u);
     ASSERT_EQ(long_run.regular_cycles, 37u);
-    std::printf("period_first %.6f +- %.2g (9 cycles), %.6f +- %.2g (37), measured %.6f; period_drift %.6f +- %.2g, "
-                "%.6f +- %.2g\n",
-                short_run.period_first, short_run.period_first_ci95, long_run.period_first, long_run.period_first_ci95,
-                long_run.period.front(), short_run.period_drift, short_run.period_drift_ci95, long_run.period_drift,
-                long_run.period_drift_ci95);
+    std::printf(
+        "period_first %.6f +- %.2g (9 cycles), %.6f +- %.2g (37), measured %.6f; period_drift %.6f +- %.2g, "
+        "%.6f +- %.2g\n",
+        short_run.period_first, short_run.period_first_ci95, long_run.period_first, long_run.period_first_ci95,
+        long_run.period.front(), short_run.period_drift, short_run.period_drift_ci95, long_run.period_drift,
+        long_run.period_drift_ci95);
     EXPECT_LE(std::fabs(short_run.period_first - long_run.period_first),
               short_run.period_first_ci95 + long_run.period_first_ci95);
     EXPECT_LE(std::fabs(short_run.period_drift - long_run.period_drift),
@@ -180,8 +184,8 @@ TEST_F(ObservablesRun, StudyFirstPeriodAndDriftDoNotDependOnTheRunLength) {
     EXPECT_EQ(mean_drift.values.at(0), fit_line(index, long_run.period).slope);
     EXPECT_LE(mean_drift.ci95_half_width, bound(long_run.period.size()));
     // The early stretch: the first half of the run, 10 000 tau_s.
-    const std::size_t early = std::size_t(std::count_if(period_time.begin(), period_time.end(),
-                                                        [](double t) { return t <= 10000.0; }));
+    const std::size_t early =
+        std::size_t(std::count_if(period_time.begin(), period_time.end(), [](double t) { return t <= 10000.0; }));
     ASSERT_GE(early, 10u);
     EXPECT_LE(observed.observables.at("cycle.period_drift_early").ci95_half_width, bound(early));
 }
@@ -210,22 +214,24 @@ TEST_F(ObservablesRun, TetrahedronTrendAgreesBetweenTenCyclesAndAllOfThem) {
     EXPECT_EQ(scalar("cycle/period_trend/drift_at_first_cycle"), all.initial_slope.value);
     EXPECT_EQ(scalar("cycle/period_trend/degree"), double(all.degree));
     EXPECT_EQ(scalar("cycle/period_drift_per_cycle"), fit_line(x, y).slope);  // the mean drift, as stored before
-    std::printf("first period %.6f +- %.2g (%zu cycles, %s, degree %d), %.6f +- %.2g (10); drift %.6f +- %.2g, "
-                "%.6f +- %.2g; measured first period %.6f\n",
-                all.first.value, all.first.ci95_half_width, all.window, to_string(all.validity).c_str(), all.degree,
-                ten.first.value, ten.first.ci95_half_width, all.initial_slope.value, all.initial_slope.ci95_half_width,
-                ten.initial_slope.value, ten.initial_slope.ci95_half_width, periods.front());
+    std::printf(
+        "first period %.6f +- %.2g (%zu cycles, %s, degree %d), %.6f +- %.2g (10); drift %.6f +- %.2g, "
+        "%.6f +- %.2g; measured first period %.6f\n",
+        all.first.value, all.first.ci95_half_width, all.window, to_string(all.validity).c_str(), all.degree,
+        ten.first.value, ten.first.ci95_half_width, all.initial_slope.value, all.initial_slope.ci95_half_width,
+        ten.initial_slope.value, ten.initial_slope.ci95_half_width, periods.front());
     const auto overlap = [](const interval_estimate& a, const interval_estimate& b) {
         return std::fabs(a.value - b.value) <= a.ci95_half_width + b.ci95_half_width;
     };
     EXPECT_TRUE(overlap(all.first, ten.first));
     EXPECT_TRUE(overlap(all.initial_slope, ten.initial_slope));
     const double dof = double(all.window) - all.degree - 1;
-    const double prediction = student_t_quantile(0.975, dof) *
-                              std::hypot(all.first.standard_error, all.residual_standard_deviation);
+    const double prediction =
+        student_t_quantile(0.975, dof) * std::hypot(all.first.standard_error, all.residual_standard_deviation);
     EXPECT_LE(std::fabs(periods.front() - all.first.value), prediction);
     // The straight line (the study's fit before) fails both on the same periods.
-    const study::line_estimate line_all = study::fit_line_with_errors(x, y), line_ten = study::fit_line_with_errors(x.first(10), y.first(10));
+    const study::line_estimate line_all = study::fit_line_with_errors(x, y),
+                               line_ten = study::fit_line_with_errors(x.first(10), y.first(10));
     EXPECT_GT(std::fabs(line_all.slope - line_ten.slope), line_all.slope_ci95 + line_ten.slope_ci95);
     EXPECT_GT(std::fabs(periods.front() - line_all.intercept), 2 * line_all.intercept_ci95);
 }

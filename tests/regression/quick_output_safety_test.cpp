@@ -6,8 +6,8 @@
 //   - secondary outputs (--json, --junit, --csv, --report, suite-summary.json) replace nothing
 //     without --force, never an input of the command, never a device; a failed write is exit 2;
 //   - a result whose scenario name would leave the reference directory is refused.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -48,8 +48,9 @@ const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps:
 // long enough for a second command to meet it running.
 std::vector<std::string> long_run(const fs::path& out) {
-    return {"run", tetrahedron, "--time", "20000", "--sample-every", "10", "--checkpoint-every", "500", "--threads", "1",
-            "--no-trajectory", "-o", out.string(), "--json"};
+    return {
+        "run",       tetrahedron, "--time",          "20000", "--sample-every", "10",    "--checkpoint-every", "500",
+        "--threads", "1",         "--no-trajectory", "-o",    out.string(),     "--json"};
 }
 
 // A child's file appearing: 20 s is far beyond a run's set-up (well under a second here).
@@ -216,8 +217,9 @@ TEST_F(OutputSafety, AFifoAsTheOutputIsRefusedEvenWithForce) {
 fs::path references_recorded_from(const fs::path& result, const fs::path& dir, const fs::path& capture_dir) {
     const fs::path references = dir / "references";
     const std::string checks = std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/checks.toml";
-    const cli_outcome o = run_cli(
-        {"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks}, capture_dir);
+    const cli_outcome o =
+        run_cli({"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks},
+                capture_dir);
     EXPECT_EQ(o.exit_code, 0) << o.err;
     return references;
 }
@@ -227,9 +229,9 @@ TEST_F(OutputSafety, ReferenceCheckNeverWritesItsReportsOverAResultItChecks) {
     const fs::path references = references_recorded_from(result, dir_, capture());
     const std::string before = bytes_of(result);
     for (const char* option : {"--json", "--junit"}) {
-        const cli_outcome plain = run_cli({"reference", "check", result.string(), "--reference-dir", references.string(),
-                                           option, result.string()},
-                                          capture());
+        const cli_outcome plain = run_cli(
+            {"reference", "check", result.string(), "--reference-dir", references.string(), option, result.string()},
+            capture());
         expect_one_line_exit_two(plain, "is also an input of this command", option);
         const cli_outcome forced = run_cli({"reference", "check", result.string(), "--reference-dir",
                                             references.string(), option, result.string(), "--force"},
@@ -241,7 +243,8 @@ TEST_F(OutputSafety, ReferenceCheckNeverWritesItsReportsOverAResultItChecks) {
     const fs::path json = dir_ / "check.json";
     std::ofstream(json) << "earlier";
     const cli_outcome kept = run_cli(
-        {"reference", "check", result.string(), "--reference-dir", references.string(), "--json", json.string()}, capture());
+        {"reference", "check", result.string(), "--reference-dir", references.string(), "--json", json.string()},
+        capture());
     expect_one_line_exit_two(kept, "output file exists; use --force to replace it", "existing --json");
     EXPECT_EQ(read_text(json), "earlier");
     const cli_outcome replaced = run_cli({"reference", "check", result.string(), "--reference-dir", references.string(),
@@ -255,8 +258,9 @@ TEST_F(OutputSafety, ADeviceIsNoReportFileAndAFailedWriteIsExitTwo) {
     const fs::path result = short_result();
     const fs::path references = references_recorded_from(result, dir_, capture());
     // /dev/full: before, the summary was lost and the command exited 0 (or 1 for the missing entry).
-    const cli_outcome device = run_cli(
-        {"reference", "check", result.string(), "--reference-dir", references.string(), "--json", "/dev/full"}, capture());
+    const cli_outcome device =
+        run_cli({"reference", "check", result.string(), "--reference-dir", references.string(), "--json", "/dev/full"},
+                capture());
     expect_one_line_exit_two(device, "is not a regular file", "/dev/full");
     // A full disk, as a file size limit of 0 bytes makes every write fail (EFBIG).
     const fs::path json = dir_ / "check.json";
@@ -271,8 +275,9 @@ TEST_F(OutputSafety, ADeviceIsNoReportFileAndAFailedWriteIsExitTwo) {
 TEST_F(OutputSafety, BenchCsvReplacesNeitherAResultNorTheFitsFileBesideIt) {
     const fs::path result = short_result("run.h5");
     const std::string before = bytes_of(result);
-    const std::vector<std::string> bench{"bench", "fcc", "--backend", "cpu", "--sizes-cells", "1", "--precision",
-                                         "hi=f64,int=f64", "--cpu-steps", "1", "--cpu-warmup", "0"};
+    const std::vector<std::string> bench{"bench",         "fcc", "--backend",    "cpu",
+                                         "--sizes-cells", "1",   "--precision",  "hi=f64,int=f64",
+                                         "--cpu-steps",   "1",   "--cpu-warmup", "0"};
     std::vector<std::string> args = bench;
     args.insert(args.end(), {"--csv", result.string()});
     expect_one_line_exit_two(run_cli(args, capture()), "output file exists; use --force to replace it", "--csv run.h5");
@@ -293,8 +298,8 @@ TEST_F(OutputSafety, AnEarlierPortCheckReportIsKeptWithoutForce) {
                       capture())
                   .exit_code,
               0);
-    const std::vector<std::string> compare{"port-check", "compare", a.string(), a.string(), "--report", report.string(),
-                                           "--no-plots"};
+    const std::vector<std::string> compare{"port-check", "compare",       a.string(),  a.string(),
+                                           "--report",   report.string(), "--no-plots"};
     ASSERT_EQ(run_cli(compare, capture()).exit_code, 0);
     std::ofstream(report / "report.md") << "the earlier report";
     expect_one_line_exit_two(run_cli(compare, capture()), "report.md: output file exists", "second report");
@@ -330,13 +335,15 @@ TEST_F(OutputSafety, AResultWhoseScenarioNameLeavesTheReferenceDirectoryIsRefuse
         // What an edited (or hostile) result file says its scenario is.
         namespace h5 = io::hdf5;
         const h5::file file(h5::check(H5Fopen(result.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "opening the result"));
-        const h5::group group(h5::check(H5Gopen2(file.get(), "/parameters/scenario", H5P_DEFAULT), "opening the group"));
+        const h5::group group(
+            h5::check(H5Gopen2(file.get(), "/parameters/scenario", H5P_DEFAULT), "opening the group"));
         io::write_string_attribute(group.get(), "name", "../escaped");
     }
     const fs::path references = dir_ / "references";
     const std::string checks = std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/checks.toml";
-    const cli_outcome o = run_cli(
-        {"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks}, capture());
+    const cli_outcome o =
+        run_cli({"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks},
+                capture());
     expect_one_line_exit_two(o, "/parameters/scenario name", "record");
     EXPECT_NE(o.err.find("not a safe file name"), std::string::npos) << o.err;
     EXPECT_FALSE(fs::exists(dir_ / "escaped.h5")) << "written outside --reference-dir";

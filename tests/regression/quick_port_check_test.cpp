@@ -13,8 +13,8 @@
 #include "support/cli_process.hpp"
 
 namespace fs = std::filesystem;
-using stokesian::test_support::run_cli;
 using stokesian::test_support::read_text;
+using stokesian::test_support::run_cli;
 
 namespace {
 
@@ -30,8 +30,8 @@ struct workspace {
 std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(), s.end(), '\n')); }
 
 // Two small configurations and three modes keep the test quick; the full set runs the same code.
-const std::vector<std::string> small{"--configs", "tetrahedron,fcc_500", "--modes", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32",
-                                     "--threads", "2"};
+const std::vector<std::string> small{
+    "--configs", "tetrahedron,fcc_500", "--modes", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32", "--threads", "2"};
 
 std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
     head.insert(head.end(), tail.begin(), tail.end());
@@ -64,11 +64,12 @@ TEST(PortCheckCli, SwappedModeIsFailWithExitOne) {
     workspace w;
     const fs::path a = w.dir / "a.h5", b = w.dir / "b.h5";
     ASSERT_EQ(run_cli(with({"port-check", "record", a.string()}, small), w.dir).exit_code, 0);
-    ASSERT_EQ(run_cli(with({"port-check", "record", b.string(), "--swap-mode", "hi=f32,int=f32:hi=f64,int=f64"}, small), w.dir)
+    ASSERT_EQ(run_cli(with({"port-check", "record", b.string(), "--swap-mode", "hi=f32,int=f32:hi=f64,int=f64"}, small),
+                      w.dir)
                   .exit_code,
               0);
-    const auto r = run_cli({"port-check", "compare", a.string(), b.string(), "--report", (w.dir / "rep").string(), "--no-plots"},
-                           w.dir);
+    const auto r = run_cli(
+        {"port-check", "compare", a.string(), b.string(), "--report", (w.dir / "rep").string(), "--no-plots"}, w.dir);
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("hi=f64,int=f64: FAIL"), std::string::npos) << r.out;
     EXPECT_NE(read_text(w.dir / "rep" / "report.md").find("FAIL"), std::string::npos);
@@ -85,8 +86,8 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     EXPECT_NE(r.err.find("missing.h5"), std::string::npos);
     // another schema: an H5MD run output is not a port-check record
     const fs::path run = w.dir / "tet.h5";
-    ASSERT_EQ(run_cli({"run", std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml", "--steps", "10", "--output",
-                       run.string()},
+    ASSERT_EQ(run_cli({"run", std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml", "--steps", "10",
+                       "--output", run.string()},
                       w.dir)
                   .exit_code,
               0);
@@ -115,15 +116,18 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
     // passes; the same run against the full-length references fails (run.length differs), exit 1.
     workspace w;
     const fs::path a = w.dir / "a.h5", suite = w.dir / "suite";
-    ASSERT_EQ(run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"}, w.dir).exit_code, 0);
+    ASSERT_EQ(
+        run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"}, w.dir)
+            .exit_code,
+        0);
     const std::string source = STOKESIAN_SOURCE_DIR;
-    const auto s = run_cli({"suite", "run", source + "/reference_data/suites/nightly.toml", "--backend", "cpu", "--scale", "0.01",
-                            "--only", "fcc_sedimentation_f64-f64", "--output-dir", suite.string()},
+    const auto s = run_cli({"suite", "run", source + "/reference_data/suites/nightly.toml", "--backend", "cpu",
+                            "--scale", "0.01", "--only", "fcc_sedimentation_f64-f64", "--output-dir", suite.string()},
                            w.dir);
     ASSERT_EQ(s.exit_code, 0) << s.out << s.err;
     const std::string result = (suite / "fcc_sedimentation_f64-f64.h5").string();
-    auto r = run_cli({"port-check", "compare", a.string(), a.string(), "--report", (w.dir / "ok").string(), "--no-plots",
-                      "--reference-dir", source + "/reference_data/scale-0.01", "--results", result},
+    auto r = run_cli({"port-check", "compare", a.string(), a.string(), "--report", (w.dir / "ok").string(),
+                      "--no-plots", "--reference-dir", source + "/reference_data/scale-0.01", "--results", result},
                      w.dir);
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("hi=f64,int=f64: bitwise"), std::string::npos) << r.out;
@@ -145,10 +149,11 @@ TEST(PortCheckCli, CpuBuildIsBitwiseTheCommittedH200Record) {
     const fs::path cpu = w.dir / "cpu.h5";
     const fs::path h200 = fs::path(STOKESIAN_SOURCE_DIR) / "reference_data/port-check/h200-ieee.h5";
     ASSERT_TRUE(fs::is_regular_file(h200)) << h200;
-    ASSERT_EQ(run_cli({"port-check", "record", cpu.string(), "--backend", "cpu", "--threads", "2"}, w.dir).exit_code, 0);
-    const auto r = run_cli({"port-check", "compare", h200.string(), cpu.string(), "--report", (w.dir / "rep").string(),
-                            "--no-plots"},
-                           w.dir);
+    ASSERT_EQ(run_cli({"port-check", "record", cpu.string(), "--backend", "cpu", "--threads", "2"}, w.dir).exit_code,
+              0);
+    const auto r = run_cli(
+        {"port-check", "compare", h200.string(), cpu.string(), "--report", (w.dir / "rep").string(), "--no-plots"},
+        w.dir);
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     std::size_t bitwise = 0;
     for (auto at = r.out.find(": bitwise"); at != std::string::npos; at = r.out.find(": bitwise", at + 1)) ++bitwise;

@@ -9,9 +9,9 @@
 
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
-#include "support/tetrahedron.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "support/tetrahedron.hpp"
 
 using namespace stokesian;
 using test_support::tetrahedron;
@@ -29,7 +29,10 @@ frame run(precision_mode mode, double dt, double duration) {
 double symmetry_residual(const frame& f) {
     const auto& r = f.position;
     const double lz = tetrahedron().system.box.edges.z;
-    auto dz = [&](double a, double b) { double d = a - b; return d - lz * std::nearbyint(d / lz); };
+    auto dz = [&](double a, double b) {
+        double d = a - b;
+        return d - lz * std::nearbyint(d / lz);
+    };
     return std::max({std::fabs(r[0].y), std::fabs(r[2].y), std::fabs(r[0].x + r[2].x), std::fabs(dz(r[2].z, r[0].z)),
                      std::fabs(dz(r[3].z, r[1].z)), std::fabs(r[1].x), std::fabs(r[3].x), std::fabs(r[1].y + r[3].y)});
 }
@@ -102,8 +105,9 @@ TEST(PrecisionModes, MirrorSymmetryIsExactWhenTheHiSumIsOrderIndependent) {
     // tetrahedron is kept bit for bit whatever the position precision (the paper's finding,
     // Fig. 5). f64 accumulation with f32 positions also keeps it exactly: the double sums of mirror
     // partners differ by an ulp of a double, which the rounding to float positions removes.
-    for (precision_mode m : {precision_mode{precision::ds, precision::f32}, precision_mode{precision::ds, precision::ds},
-                             precision_mode{precision::ds, precision::f64}, precision_mode{precision::f64, precision::f32}})
+    for (precision_mode m :
+         {precision_mode{precision::ds, precision::f32}, precision_mode{precision::ds, precision::ds},
+          precision_mode{precision::ds, precision::f64}, precision_mode{precision::f64, precision::f32}})
         EXPECT_EQ(symmetry_residual(run(m, 0.01, 100.0)), 0.0) << to_string(m);
 }
 

@@ -30,7 +30,6 @@ protected:
         EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
         return (dir_ / "nightly/results" / (only + ".h5")).string();
     }
-
 };
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -93,8 +92,8 @@ TEST_F(QuickRegressionSuite, RecordNeverOverwritesSilentlyAndForceShowsOldAndNew
     fs::copy_file(scaled_references / "tetrahedron.h5", refs / "tetrahedron.h5");
     const std::string result = scaled_run("tetrahedron_ds-ds_dt0.01");
     const std::string rules = (source_dir / "reference_data/checks.toml").string();
-    const outcome refused = run_cli({"reference", "record", result, "--reference", (refs / "tetrahedron.h5").string(),
-                                     "--checks", rules});
+    const outcome refused =
+        run_cli({"reference", "record", result, "--reference", (refs / "tetrahedron.h5").string(), "--checks", rules});
     EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
     EXPECT_NE(refused.err.find("--force"), std::string::npos) << refused.err;
     const outcome forced = run_cli({"reference", "record", result, "--reference", (refs / "tetrahedron.h5").string(),
@@ -104,8 +103,8 @@ TEST_F(QuickRegressionSuite, RecordNeverOverwritesSilentlyAndForceShowsOldAndNew
     EXPECT_NE(forced.out.find("cycle.first_period"), std::string::npos) << forced.out;
     EXPECT_NE(forced.out.find("unchanged"), std::string::npos) << forced.out;  // the CPU reproduces itself
     // A new reference file from scratch, then checked: passes.
-    const outcome fresh = run_cli({"reference", "record", result, "--reference-dir", (dir_ / "fresh").string(),
-                                   "--checks", rules});
+    const outcome fresh =
+        run_cli({"reference", "record", result, "--reference-dir", (dir_ / "fresh").string(), "--checks", rules});
     ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
     const outcome checked = run_cli({"reference", "check", result, "--reference-dir", (dir_ / "fresh").string()});
     EXPECT_EQ(checked.exit_code, 0) << checked.out << checked.err;
@@ -150,7 +149,8 @@ TEST_F(QuickRegressionSuite, MissingEntriesFailWithAReasonDamagedReferencesAreBa
 
 TEST_F(QuickRegressionSuite, ARunCheckedAgainstReferencesOfAnotherLengthFails) {
     const std::string result = scaled_run("tetrahedron_ds-ds_dt0.01");
-    const outcome o = run_cli({"reference", "check", result, "--reference-dir", (source_dir / "reference_data").string()});
+    const outcome o =
+        run_cli({"reference", "check", result, "--reference-dir", (source_dir / "reference_data").string()});
     EXPECT_EQ(o.exit_code, 1) << o.out << o.err;
     EXPECT_TRUE(failures_in_table(o.out)["tetrahedron_ds-ds_dt0.01"].count("run.length")) << o.out;
 }

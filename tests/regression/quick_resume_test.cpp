@@ -48,7 +48,8 @@ class Resume : public stokesian::test_support::scratch_directory_test {
 protected:
     Resume() : scratch_directory_test("stokesian_resume") {}
 
-    run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {}, bool resume = false) {
+    run_result run(const scenario& s, const fs::path& out, std::optional<std::uint64_t> stop = {},
+                   bool resume = false) {
         return test_support::stoppable_run(s, out, stop, resume);
     }
 
@@ -80,7 +81,6 @@ protected:
         EXPECT_FALSE(fs::exists(io::checkpoint_path_for(pieces))) << "a completed run removes its checkpoint";
         EXPECT_FALSE(fs::exists(fs::path(pieces) += ".partial"));
     }
-
 };
 
 }  // namespace

@@ -71,16 +71,14 @@ protected:
         fine_dir_ = new fs::path(scratch("fine"));
         coarse_dir_ = new fs::path(scratch("coarse"));
         // Euler, Heun, AB2 at the paper's time steps, with the figures.
-        fine_ = new regression_suite::outcome(run_cli({"study", "timestep", tetrahedron.string(), "--dt",
-                                                       "0.04,0.02,0.01,0.005", "--integrators", "euler,heun,ab2",
-                                                       "--time", "3000", "--backend", "cpu", "--output-dir",
-                                                       fine_dir_->string()}));
+        fine_ = new regression_suite::outcome(
+            run_cli({"study", "timestep", tetrahedron.string(), "--dt", "0.04,0.02,0.01,0.005", "--integrators",
+                     "euler,heun,ab2", "--time", "3000", "--backend", "cpu", "--output-dir", fine_dir_->string()}));
         // RK4 is converged to rounding (period differences ~1e-11 tau_s) already at dt = 0.04: its
         // order shows at time steps 12x larger.
-        coarse_ = new regression_suite::outcome(run_cli({"study", "timestep", tetrahedron.string(), "--dt",
-                                                         "0.5,0.25,0.125,0.0625", "--integrators", "rk4", "--time",
-                                                         "3000", "--backend", "cpu", "--output-dir",
-                                                         coarse_dir_->string(), "--no-plots"}));
+        coarse_ = new regression_suite::outcome(
+            run_cli({"study", "timestep", tetrahedron.string(), "--dt", "0.5,0.25,0.125,0.0625", "--integrators", "rk4",
+                     "--time", "3000", "--backend", "cpu", "--output-dir", coarse_dir_->string(), "--no-plots"}));
     }
     static void TearDownTestSuite() {
         fs::remove_all(*fine_dir_);
@@ -119,17 +117,19 @@ TEST_F(TimestepStudy, FolderIsComplete) {
 // Counts with their nouns in the right number (it printed "1 integrators").
 TEST_F(TimestepStudy, HeaderCountsRunsModesTimeStepsAndIntegrators) {
     ASSERT_EQ(coarse_->exit_code, 0) << coarse_->out << coarse_->err;
-    EXPECT_NE(coarse_->out.find(": 5 runs (1 mode x 4 time steps x 1 integrator + 1 trajectory run)"), std::string::npos)
+    EXPECT_NE(coarse_->out.find(": 5 runs (1 mode x 4 time steps x 1 integrator + 1 trajectory run)"),
+              std::string::npos)
         << coarse_->out;
-    EXPECT_NE(fine_->out.find(": 13 runs (1 mode x 4 time steps x 3 integrators + 1 trajectory run)"), std::string::npos)
+    EXPECT_NE(fine_->out.find(": 13 runs (1 mode x 4 time steps x 3 integrators + 1 trajectory run)"),
+              std::string::npos)
         << fine_->out;
 }
 
 TEST_F(TimestepStudy, EulerIsFirstOrderHeunAndAdamsBashforthSecond) {
     ASSERT_EQ(fine_->exit_code, 0) << fine_->out << fine_->err;
     const study::study_report r = study::analyse_study(
-        timestep_settings({0.04, 0.02, 0.01, 0.005}, {integrator_kind::euler, integrator_kind::heun, integrator_kind::ab2},
-                          study_time),
+        timestep_settings({0.04, 0.02, 0.01, 0.005},
+                          {integrator_kind::euler, integrator_kind::heun, integrator_kind::ab2}, study_time),
         *fine_dir_ / "runs");
     for (const auto& [k, p] : std::vector<std::pair<integrator_kind, double>>{
              {integrator_kind::euler, 1.0}, {integrator_kind::heun, 2.0}, {integrator_kind::ab2, 2.0}}) {
@@ -177,7 +177,7 @@ TEST(StudyCli, BadInputExitsWithTwoAndWritesNothing) {
         {"study", "precision", (regression_suite::source_dir / "scenarios/missing.toml").string(), "--output-dir",
          out.string()},
         {"study", "precision", (regression_suite::source_dir / "scenarios/approaching_pairs.toml").string(),
-         "--output-dir", out.string()},  // no cycle observable
+         "--output-dir", out.string()},                        // no cycle observable
         {"study", "precision", "--output-dir", out.string()},  // no scenario
         {"study", "sideways", t},
     };
@@ -192,7 +192,8 @@ TEST(StudyCli, BadInputExitsWithTwoAndWritesNothing) {
     // An existing, non-empty folder is not replaced without --force.
     fs::create_directories(out);
     std::ofstream(out / "keep.txt") << "mine\n";
-    const regression_suite::outcome o = run_cli({"study", "precision", t, "--time", "100", "--output-dir", out.string()});
+    const regression_suite::outcome o =
+        run_cli({"study", "precision", t, "--time", "100", "--output-dir", out.string()});
     EXPECT_EQ(o.exit_code, 2) << o.err;
     EXPECT_NE(o.err.find("--force"), std::string::npos) << o.err;
     EXPECT_TRUE(fs::exists(out / "keep.txt"));

@@ -16,9 +16,9 @@ namespace {
 // Converged cycle of scenarios/tetrahedron.toml (engine/docs/tetrahedron.md): first-cycle period
 // between the first two maxima of x1, sampled every tau_s, fitted as T(dt) = T0 + c dt + c2 dt^2
 // over dt = 0.01 ... 0.0003125 (6 runs, largest residual 2.2e-7 tau_s).
-constexpr double period_limit = 517.035980;     // T0, tau_s
-constexpr double period_slope = 27.9301;        // c
-constexpr double period_curvature = 2.678;      // c2
+constexpr double period_limit = 517.035980;                          // T0, tau_s
+constexpr double period_slope = 27.9301;                             // c
+constexpr double period_curvature = 2.678;                           // c2
 constexpr double x1_max_limit = 10.831408, x1_min_limit = 2.308102;  // extrema of x1 as dt -> 0
 
 struct cycle_run {
@@ -130,7 +130,8 @@ TEST(TetrahedronEndToEnd, SymmetriesHoldAndY2LagsX1ByHalfAPeriod) {
     double max_slope = 0.0, max_curvature = 0.0;
     for (std::size_t k = 1; k + 1 < run.time.size(); ++k) {
         max_slope = std::max(max_slope, std::fabs(run.r1[k + 1].x - run.r1[k - 1].x) / (2 * h));
-        max_curvature = std::max(max_curvature, std::fabs(run.r1[k + 1].x - 2 * run.r1[k].x + run.r1[k - 1].x) / (h * h));
+        max_curvature =
+            std::max(max_curvature, std::fabs(run.r1[k + 1].x - 2 * run.r1[k].x + run.r1[k - 1].x) / (h * h));
     }
     const double tolerance = h * h / 8 * max_curvature + (27.93 - 16.76) * dt * max_slope;
     double worst = 0.0;

@@ -33,7 +33,8 @@ inline std::vector<std::string> results_in(const fs::path& dir) {
 // "suite run" + "reference check" of a manifest: the check's outcome, its JSON in `json`.
 inline outcome run_and_check(const fs::path& manifest, const fs::path& dir, const std::vector<std::string>& suite_args,
                              const fs::path& reference_dir, std::string& json) {
-    std::vector<std::string> args{"suite", "run", manifest.string(), "--output-dir", (dir / "results").string(), "--force"};
+    std::vector<std::string> args{"suite",  "run", manifest.string(), "--output-dir", (dir / "results").string(),
+                                  "--force"};
     args.insert(args.end(), suite_args.begin(), suite_args.end());
     const outcome suite = run_cli(args);
     if (suite.exit_code != 0) return suite;

@@ -5,8 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +42,8 @@ public:
         std::fflush(nullptr);  // the child must not inherit (and write out again) buffered output
         pid_ = ::fork();
         if (pid_ == 0) {
-            if (!std::freopen(out_path_.c_str(), "w", stdout) || !std::freopen(err_path_.c_str(), "w", stderr)) ::_exit(126);
+            if (!std::freopen(out_path_.c_str(), "w", stdout) || !std::freopen(err_path_.c_str(), "w", stderr))
+                ::_exit(126);
             std::vector<char*> argv{const_cast<char*>(cli.c_str())};
             for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
             argv.push_back(nullptr);

@@ -76,11 +76,12 @@ inline checked_run run_checking_every_solve(const engine_config& c, const initia
     if (!out.stop.empty())
         EXPECT_NE(out.stop.find("true relative residual ||F - w - zeta mu w|| / ||F|| = "), std::string::npos)
             << what << ": " << out.stop;
-    std::printf("[ %s ] %s after step %llu: largest true residual %.3g (in double %.3g, tolerance %.3g), smallest gap "
-                "%.3g, refined solves %llu%s%s\n",
-                what.c_str(), out.stop.empty() ? "completed" : "stopped", static_cast<unsigned long long>(out.last_step),
-                out.largest, out.largest_in_double, tolerance, out.smallest_gap,
-                static_cast<unsigned long long>(out.refined_solves), out.stop.empty() ? "" : ": ", out.stop.c_str());
+    std::printf(
+        "[ %s ] %s after step %llu: largest true residual %.3g (in double %.3g, tolerance %.3g), smallest gap "
+        "%.3g, refined solves %llu%s%s\n",
+        what.c_str(), out.stop.empty() ? "completed" : "stopped", static_cast<unsigned long long>(out.last_step),
+        out.largest, out.largest_in_double, tolerance, out.smallest_gap,
+        static_cast<unsigned long long>(out.refined_solves), out.stop.empty() ? "" : ": ", out.stop.c_str());
     return out;
 }
 

@@ -31,7 +31,7 @@ struct pair_track {
     std::vector<double> predicted_speed;   // the implicit law at the same positions (predict_pair_approach)
     std::vector<double> decay_rate;        // lambda = -w*/(a s) of the law
     std::vector<std::uint32_t> iterations;
-    std::vector<double> residual;          // true relative residual of the solve
+    std::vector<double> residual;  // true relative residual of the solve
     std::vector<bool> solved;
     std::vector<vec3<double>> position0, position1;
 };
@@ -71,7 +71,8 @@ inline std::vector<double> law_gaps(const system_parameters& system, double forc
                                     std::uint64_t steps, int substeps = 10) {
     const auto speed = [&](double s) {
         const double half = system.radius * (1.0 + 0.5 * s);
-        return predict_pair_approach({-half, 0, 0}, {half, 0, 0}, {force, 0, 0}, {-force, 0, 0}, system).separation_speed /
+        return predict_pair_approach({-half, 0, 0}, {half, 0, 0}, {force, 0, 0}, {-force, 0, 0}, system)
+                   .separation_speed /
                system.radius;
     };
     std::vector<double> out{s0};
@@ -79,7 +80,8 @@ inline std::vector<double> law_gaps(const system_parameters& system, double forc
     const double h = dt / substeps;
     for (std::uint64_t k = 0; k < steps; ++k) {
         for (int j = 0; j < substeps; ++j) {
-            const double k1 = speed(s), k2 = speed(s + 0.5 * h * k1), k3 = speed(s + 0.5 * h * k2), k4 = speed(s + h * k3);
+            const double k1 = speed(s), k2 = speed(s + 0.5 * h * k1), k3 = speed(s + 0.5 * h * k2),
+                         k4 = speed(s + h * k3);
             s += h / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4);
         }
         out.push_back(s);
@@ -168,9 +170,10 @@ inline void expect_head_on_follows_the_law(const pair_track& t, const system_par
     const double fitted = -slope(times, logs);
     EXPECT_GE(fitted, 4.0 - 0.046);
     EXPECT_LE(fitted, 4.0 + 0.0081);
-    std::printf("[ law ] fitted decay rate on s in [1e-4, 1e-3]: %.6f (tau = %.6f tau_s; leading order 4, 0.25); "
-                "final gap %.4g at t = %.4g\n",
-                fitted, 1.0 / fitted, t.gap.back(), t.time.back());
+    std::printf(
+        "[ law ] fitted decay rate on s in [1e-4, 1e-3]: %.6f (tau = %.6f tau_s; leading order 4, 0.25); "
+        "final gap %.4g at t = %.4g\n",
+        fitted, 1.0 / fitted, t.gap.back(), t.time.back());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,11 +225,11 @@ inline initial_state lubricated_cluster() {
 }
 
 struct dense_reference {
-    std::vector<double> velocity;  // v* = (I + mu R)^-1 mu F, 3N
-    double mobility_norm = 0.0;    // Gershgorin bound >= lambda_max(mu)
-    double resistance_norm = 0.0;  // Gershgorin bound >= lambda_max(R)
-    double spectral_radius = 0.0;  // rho(R mu) by power iteration
-    double force_norm = 0.0;       // ||F||
+    std::vector<double> velocity;         // v* = (I + mu R)^-1 mu F, 3N
+    double mobility_norm = 0.0;           // Gershgorin bound >= lambda_max(mu)
+    double resistance_norm = 0.0;         // Gershgorin bound >= lambda_max(R)
+    double spectral_radius = 0.0;         // rho(R mu) by power iteration
+    double force_norm = 0.0;              // ||F||
     double lubrication_force_norm = 0.0;  // ||R v*||
     double smallest_gap = 0.0;
 };
@@ -234,7 +237,8 @@ struct dense_reference {
 // The implicit solution at the given (engine-rounded) positions, in double: mu from
 // mobility_matrix(), R column by column from lubrication_force() on unit relative velocities.
 inline dense_reference dense_implicit_solution(const std::vector<vec3<double>>& positions,
-                                               const std::vector<vec3<double>>& forces, const system_parameters& system) {
+                                               const std::vector<vec3<double>>& forces,
+                                               const system_parameters& system) {
     const std::size_t n = 3 * positions.size();
     const interaction_parameters<double> p = make_interaction_parameters<double>(system);
     const dense_matrix mu = mobility_matrix(positions, system);
@@ -259,7 +263,8 @@ inline dense_reference dense_implicit_solution(const std::vector<vec3<double>>& 
             }
         }
     std::vector<double> system_matrix(n * n), rhs(n, 0.0), f(n);
-    for (std::size_t k = 0; k < positions.size(); ++k) f[3 * k] = forces[k].x, f[3 * k + 1] = forces[k].y, f[3 * k + 2] = forces[k].z;
+    for (std::size_t k = 0; k < positions.size(); ++k)
+        f[3 * k] = forces[k].x, f[3 * k + 1] = forces[k].y, f[3 * k + 2] = forces[k].z;
     for (std::size_t i = 0; i < n; ++i) {
         double row_mu = 0.0, row_r = 0.0;
         for (std::size_t j = 0; j < n; ++j) {
@@ -325,7 +330,8 @@ inline void expect_cluster_matches_dense_solve(const frame& f, const std::vector
     const dense_reference ref = dense_implicit_solution(f.position, forces, system);
     const double n3 = 3.0 * double(f.position.size());
     double w_norm = 0.0, v_norm = 0.0;
-    for (std::size_t i = 0; i < f.position.size(); ++i) w_norm += dot(f.force[i], f.force[i]), v_norm += dot(f.velocity[i], f.velocity[i]);
+    for (std::size_t i = 0; i < f.position.size(); ++i)
+        w_norm += dot(f.force[i], f.force[i]), v_norm += dot(f.velocity[i], f.velocity[i]);
     w_norm = std::sqrt(w_norm), v_norm = std::sqrt(v_norm);
     const double lambda_min = smallest_eigenvalue(mobility_matrix(f.position, system));
     ASSERT_GT(lambda_min, 0.0) << what << ": an open cluster's RPY mobility is positive definite";
@@ -347,10 +353,11 @@ inline void expect_cluster_matches_dense_solve(const frame& f, const std::vector
     EXPECT_LE(error, bound) << what << ": ||v - v*|| = " << error << " of ||v*|| = " << norm;
     // Failable in the other direction too: the lubrication changes v by O(1), far above the bound.
     EXPECT_LT(bound, 0.05 * norm) << what;
-    std::printf("[ %s ] rho(zeta mu) = %.4g, s_min = %.4g, iterations %u, residual %.3g, ||v - v*|| = %.3g "
-                "(bound %.3g, ||v*|| = %.4g)\n",
-                what.c_str(), ref.spectral_radius, ref.smallest_gap, f.lubrication.iterations,
-                f.lubrication.relative_residual, error, bound, norm);
+    std::printf(
+        "[ %s ] rho(zeta mu) = %.4g, s_min = %.4g, iterations %u, residual %.3g, ||v - v*|| = %.3g "
+        "(bound %.3g, ||v*|| = %.4g)\n",
+        what.c_str(), ref.spectral_radius, ref.smallest_gap, f.lubrication.iterations, f.lubrication.relative_residual,
+        error, bound, norm);
 }
 
 // Conjugate gradients on an SPD operator with condition number kappa reduce the energy norm of the

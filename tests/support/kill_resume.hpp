@@ -54,11 +54,14 @@ inline std::string difference_from_reference(const std::filesystem::path& out, c
     const std::string digest = json_field(reference_run.out, "final_state_digest");
     if (json_field(last.out, "status") != "completed") return "status '" + json_field(last.out, "status") + "'";
     if (json_field(last.out, "final_state_digest") != digest)
-        return "final state digest " + json_field(last.out, "final_state_digest") + ", the uninterrupted run's " + digest;
+        return "final state digest " + json_field(last.out, "final_state_digest") + ", the uninterrupted run's " +
+               digest;
     try {
         const io::h5md_file f(out);
-        if (f.string_attribute("/parameters/run", "status") != "completed") return "the file's status is not 'completed'";
-        if (f.string_attribute("/parameters/run", "final_state_digest") != digest) return "the file's final state digest differs";
+        if (f.string_attribute("/parameters/run", "status") != "completed")
+            return "the file's status is not 'completed'";
+        if (f.string_attribute("/parameters/run", "final_state_digest") != digest)
+            return "the file's final state digest differs";
         if (const std::string d = first_difference(reference.string(), out.string()); !d.empty()) return d;
     } catch (const std::exception& e) {
         return e.what();
@@ -127,8 +130,7 @@ inline kill_record kill_until_complete(const std::vector<std::string>& args, con
         if (!have_checkpoint && fs::exists(out)) {
             // Killed after the checkpoint's removal, the very end of a completed run: --resume
             // has nothing to do; the completed file speaks for itself.
-            r.last = {0, "{\"status\":\"completed\",\"final_state_digest\":\"" +
-                             recorded_digest(out) + "\"}", ""};
+            r.last = {0, "{\"status\":\"completed\",\"final_state_digest\":\"" + recorded_digest(out) + "\"}", ""};
             return r;
         }
         if (!have_checkpoint) ++r.before_first_checkpoint;
@@ -143,9 +145,9 @@ inline kill_record kill_until_complete(const std::vector<std::string>& args, con
             try {
                 const io::h5md_file f(partial);
                 readable = true;
-                if (f.exists("/parameters/scenario")) scenario_text = f.string_attribute("/parameters/scenario", "source_text");
-            } catch (const std::exception&) {
-            }
+                if (f.exists("/parameters/scenario"))
+                    scenario_text = f.string_attribute("/parameters/scenario", "source_text");
+            } catch (const std::exception&) {}
             ++(readable ? r.readable_partials : r.unreadable_partials);
             if (readable && (!scenario_text || scenario_text->empty()))
                 r.problems.push_back("a readable partial output without /parameters/scenario (kill " +

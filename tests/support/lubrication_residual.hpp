@@ -84,9 +84,10 @@ inline double_residual residual_in_double(const frame& f, const std::vector<vec3
         const vec3<double> r = forces[i] - f.force[i] + g;
         residual2 += dot(r, r);
         force2 += dot(forces[i], forces[i]);
-        const double local =
-            2 * u * (std::sqrt(dot(forces[i], forces[i])) + std::sqrt(dot(f.force[i], f.force[i])) + 2 * std::sqrt(dot(g, g))) +
-            pair_error;
+        const double local = 2 * u *
+                                 (std::sqrt(dot(forces[i], forces[i])) + std::sqrt(dot(f.force[i], f.force[i])) +
+                                  2 * std::sqrt(dot(g, g))) +
+                             pair_error;
         allowance2 += local * local;
     }
     out.relative = std::sqrt(residual2 / force2);

@@ -16,9 +16,9 @@ protected:
     explicit scratch_directory_test(std::string prefix) : prefix_(std::move(prefix)) {}
 
     void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               (prefix_ + "_" + std::to_string(::getpid()) + "_" +
-                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        dir_ =
+            std::filesystem::temp_directory_path() / (prefix_ + "_" + std::to_string(::getpid()) + "_" +
+                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
         std::filesystem::remove_all(dir_);
         std::filesystem::create_directories(dir_);
     }

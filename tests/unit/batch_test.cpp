@@ -125,7 +125,8 @@ TEST(CpuBatch, ResultDoesNotDependOnTheNumberOfThreads) {
             continue;
         }
         for (std::size_t k = 0; k < members.size(); ++k)
-            expect_bitwise_equal(frames[k], reference[k], std::to_string(threads) + " threads, member " + std::to_string(k));
+            expect_bitwise_equal(frames[k], reference[k],
+                                 std::to_string(threads) + " threads, member " + std::to_string(k));
     }
 }
 

@@ -16,6 +16,7 @@
 
 #include "bench/support/bench_inputs.hpp"
 #include "bench/support/device_peak.hpp"
+#include "bench/support/input_file.hpp"
 #include "bench/support/regime_fit.hpp"
 #include "bench/support/results_table.hpp"
 #include "cpu/cpu_engine.hpp"
@@ -24,7 +25,6 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/phase_timing.hpp"
-#include "bench/support/input_file.hpp"
 #include "stokesian/io/h5md.hpp"
 
 using namespace stokesian;
@@ -36,7 +36,8 @@ class BenchFiles : public ::testing::Test {
 protected:
     void SetUp() override {
         const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() / ("stokesian_bench_" + std::string(test->name()) + "_" + std::to_string(::getpid()));
+        dir_ = fs::temp_directory_path() /
+               ("stokesian_bench_" + std::string(test->name()) + "_" + std::to_string(::getpid()));
         fs::remove_all(dir_);
         fs::create_directories(dir_);
     }
@@ -322,7 +323,8 @@ TEST(PhaseTiming, CpuEngineIsTimedPhaseByPhase) {
         EXPECT_LE(t.of(p).median_ms, t.of(p).max_ms);
     }
     EXPECT_NEAR(t.step.mean_ms,
-                t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms, 1e-9);
+                t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms,
+                1e-9);
     EXPECT_EQ(t.description.at("threads"), "1");
 }
 

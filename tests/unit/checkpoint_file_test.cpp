@@ -90,7 +90,11 @@ TEST_F(CheckpointFile, ANewCheckpointReplacesTheOldOneWhole) {
     c.engine.step = 2000;
     c.observables.pop_back();
     // A temporary file left by a killed writer does not get in the way.
-    { std::FILE* stale = std::fopen((path.string() + ".tmp").c_str(), "w"); std::fputs("half", stale); std::fclose(stale); }
+    {
+        std::FILE* stale = std::fopen((path.string() + ".tmp").c_str(), "w");
+        std::fputs("half", stale);
+        std::fclose(stale);
+    }
     io::write_checkpoint(path, c);
     const io::run_checkpoint r = io::read_checkpoint(path);
     EXPECT_EQ(r.engine.step, 2000u);

@@ -126,7 +126,8 @@ TEST(CpuEngine, EveryPrecisionModeAgreesWithDoubleAtTheFirstStep) {
             auto unit_roundoff = [](precision p) {
                 return std::ldexp(1.0, p == precision::f32 ? -24 : p == precision::ds ? -48 : -53);
             };
-            const double u_p = unit_roundoff(in), u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+            const double u_p = unit_roundoff(in),
+                         u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
             const double u_sum = hi == precision::f32 ? std::ldexp(1.0, -24) : 0.0;
             const double bound = 64 * (0.25 * 2 * u_p * 12.2 + 20 * u_w + 64 * u_sum);
             for (std::size_t i = 0; i < s.size(); ++i)

@@ -30,12 +30,15 @@ struct streamed_cycles {
         first = 0.0;
         for (long i = 0; i <= samples; ++i) {
             const double t = double(i) * h;
-            if (finder.add(t, x(t)) && finder.extrema().back().maximum) monitor.add_maximum(finder.extrema().back().time);
+            if (finder.add(t, x(t)) && finder.extrema().back().maximum)
+                monitor.add_maximum(finder.extrema().back().time);
             monitor.observe(t);
             last = t;
         }
     }
-    cycle_report report(double window = 1e4) const { return analyse_cycle_run(finder.extrema(), monitor, first, last, window); }
+    cycle_report report(double window = 1e4) const {
+        return analyse_cycle_run(finder.extrema(), monitor, first, last, window);
+    }
 };
 
 // The tetrahedron's x1(t): mean ~6.6a, amplitude ~4.3a, period ~517 tau_s, sampled every tau_s.
@@ -107,7 +110,8 @@ TEST(CycleAnalysis, AJumpOfThePeriodIsALossAtTheLastRegularMaximum) {
     // 20 cycles of T, then T' = 1.1 T: the first long period closes at t_20 + 1.1 T.
     const double w = 2 * pi / period, t_switch = 20 * period;
     auto x = [&](double t) {
-        return centre + amplitude * (t < t_switch ? std::cos(w * t) : std::cos(w * t_switch + w / 1.1 * (t - t_switch)));
+        return centre +
+               amplitude * (t < t_switch ? std::cos(w * t) : std::cos(w * t_switch + w / 1.1 * (t - t_switch)));
     };
     streamed_cycles c;
     c.run(x, 30 * period, h);

@@ -40,12 +40,18 @@ protected:
     fs::path result(const attributes& run, Content content, const std::string& configuration = "[physics]\n") {
         const fs::path path = dir_ / "result.h5";
         io::h5md_writer writer({path, true}, 4, {});
-        attributes r{{"dt", "0.01"},           {"steps", "1000"},           {"planned_steps", "1000"},
-                     {"sample_interval_steps", "10"}, {"status", "completed"}, {"precision", "hi=f64,int=f64"},
-                     {"integrator", "euler"},  {"wall_seconds", "1.5"}};
+        attributes r{{"dt", "0.01"},
+                     {"steps", "1000"},
+                     {"planned_steps", "1000"},
+                     {"sample_interval_steps", "10"},
+                     {"status", "completed"},
+                     {"precision", "hi=f64,int=f64"},
+                     {"integrator", "euler"},
+                     {"wall_seconds", "1.5"}};
         for (const auto& [key, value] : run) r[key] = value;
         writer.write_parameters("run", r);
-        writer.write_parameters("scenario", {{"name", "tetrahedron"}, {"case", ""}, {"resolved_configuration", configuration}});
+        writer.write_parameters("scenario",
+                                {{"name", "tetrahedron"}, {"case", ""}, {"resolved_configuration", configuration}});
         writer.write_parameters("engine", {{"backend", "cpu"}});
         content(writer);
         writer.finish();
@@ -103,7 +109,9 @@ TEST_F(DamagedResult, AWindowLengthOfGarbageDoesNotAllocateWindows) {
             w.write_result("cycle/window/end_time", std::span<const double>(end), {{"window_length", window}});
         });
     };
-    const auto y1_windows = [](const fs::path& p) { return regression::read_observed_run(p).observables.count("symmetry.y1_window_max"); };
+    const auto y1_windows = [](const fs::path& p) {
+        return regression::read_observed_run(p).observables.count("symmetry.y1_window_max");
+    };
     EXPECT_EQ(y1_windows(with_window("1e4", 2e4)), 1u);  // the control: two windows
     EXPECT_EQ(regression::read_observed_run(with_window("1e4", 2e4)).observables.at("symmetry.y1_window_max").values,
               (std::vector<double>{1e-3, 2e-3}));
@@ -153,11 +161,13 @@ TEST_F(DamagedResult, PeriodsThatOverflowTheTrendFitAreReadWithoutAnException) {
 // toml++ 3.3 reach __builtin_unreachable() (a character beyond ASCII outside a string) is a syntax
 // error, so the run counts as one with short-range forces and its fingerprint hashes the text.
 TEST_F(DamagedResult, AStoredConfigurationThatIsNotTomlIsHashedAsText) {
-    const fs::path path = result({}, [](io::h5md_writer&) {}, "[physics]\nradius\xc8\x98 = 1.0\n");
+    const fs::path path = result(
+        {}, [](io::h5md_writer&) {}, "[physics]\nradius\xc8\x98 = 1.0\n");
     const regression::observed_run run = regression::read_observed_run(path);
     EXPECT_TRUE(run.short_range_forces);
     // The result has no digest_algorithm tag: its fingerprint is under the legacy basis (core/digest.hpp).
-    EXPECT_EQ(run.scenario_fingerprint, regression::scenario_fingerprint("[physics]\nradius\xc8\x98 = 1.0\n", run.digests));
+    EXPECT_EQ(run.scenario_fingerprint,
+              regression::scenario_fingerprint("[physics]\nradius\xc8\x98 = 1.0\n", run.digests));
     EXPECT_NE(run.scenario_fingerprint, regression::scenario_fingerprint("[physics]\nradius = 1.0\n", run.digests));
 }
 

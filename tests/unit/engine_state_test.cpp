@@ -20,7 +20,8 @@ void expect_same(const frame& a, const frame& b, const std::string& what) {
 
 TEST(EngineState, ResumedCpuRunIsBitwiseTheUninterruptedOneInEveryMode) {
     // The approaching pair: lubrication uses the previous velocities, which the state must carry.
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/approaching_pairs.toml", "oblique");
+    const scenario s =
+        load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/approaching_pairs.toml", "oblique");
     for (precision hi : {precision::f32, precision::ds, precision::f64})
         for (precision in : {precision::f32, precision::ds, precision::f64}) {
             engine_config c = make_engine_config(s);

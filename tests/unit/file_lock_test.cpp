@@ -39,7 +39,10 @@ observed_run result_with_dt(double dt) {
     r.planned_steps = r.steps = 1000;
     r.sample_interval_steps = 10;
     r.status = "completed";
-    r.provenance = {{"git_commit", "abc"}, {"date", "2026-11-26T00:00:00Z"}, {"host", "h"}, {"command", "stokesian run"},
+    r.provenance = {{"git_commit", "abc"},
+                    {"date", "2026-11-26T00:00:00Z"},
+                    {"host", "h"},
+                    {"command", "stokesian run"},
                     {"device_name", "CPU"}};
     observed_value drift;
     drift.values = {0.3149};

@@ -50,12 +50,12 @@ namespace {
 // Opaque operands: every read is a real load the compiler must perform, so it knows nothing
 // about the values (no constant folding, no value-range reasoning).
 volatile float g_one = 1.0f;
-volatile float g_two_m30 = 0x1p-30f;                // 2^-30: far below ulp(1)/2 = 2^-24
-volatile float g_one_p12 = 1.0f + 0x1p-12f;         // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24
-volatile float g_one_p11 = 1.0f + 0x1p-11f;         // RN((1 + 2^-12)^2) (2^-24 is a tie; even)
+volatile float g_two_m30 = 0x1p-30f;         // 2^-30: far below ulp(1)/2 = 2^-24
+volatile float g_one_p12 = 1.0f + 0x1p-12f;  // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24
+volatile float g_one_p11 = 1.0f + 0x1p-11f;  // RN((1 + 2^-12)^2) (2^-24 is a tie; even)
 volatile float g_minus_zero = -0.0f;
 volatile float g_nan = std::numeric_limits<float>::quiet_NaN();
-volatile float g_one_p23 = 1.0f + 0x1p-23f;         // (1 + 2^-23) / 10 != (1 + 2^-23) * RN(1/10)
+volatile float g_one_p23 = 1.0f + 0x1p-23f;  // (1 + 2^-23) / 10 != (1 + 2^-23) * RN(1/10)
 volatile float g_ten = 10.0f;
 
 float load(const volatile float& v) { return v; }

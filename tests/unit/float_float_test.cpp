@@ -94,8 +94,8 @@ float ulp(float f) { return std::ldexp(1.0f, std::max(std::ilogb(f), FLT_MIN_EXP
 // Exponent of the least significant set bit of a non-zero finite float.
 int lsb_exponent(float f) {
     int e = 0;
-    const float m = std::frexp(std::fabs(f), &e);                       // f = m 2^e, m in [1/2, 1)
-    const auto sig = static_cast<std::uint32_t>(std::ldexp(m, 24));     // exact: 24-bit integer
+    const float m = std::frexp(std::fabs(f), &e);                    // f = m 2^e, m in [1/2, 1)
+    const auto sig = static_cast<std::uint32_t>(std::ldexp(m, 24));  // exact: 24-bit integer
     return e - 24 + std::countr_zero(sig);
 }
 
@@ -218,14 +218,15 @@ struct error_tally {
         if (!within) ++bound_violations;
         if (!normalised) ++not_normalised;
         if ((!within || !normalised) && first_failure.empty())
-            first_failure = describe() + " -> " + hex(z) + ", error " + std::to_string(err_u2) +
-                            " u^2, normalised " + (normalised ? "yes" : "no");
+            first_failure = describe() + " -> " + hex(z) + ", error " + std::to_string(err_u2) + " u^2, normalised " +
+                            (normalised ? "yes" : "no");
     }
 
     void report() const {
-        std::printf("[ FloatFloat ] %-10s %9lld samples (%lld via exact_real), worst %.9f u^2 "
-                    "(bound %.9f u^2): %s\n",
-                    name, samples, exact_fallbacks, worst_u2, bound_u2, worst_sample.c_str());
+        std::printf(
+            "[ FloatFloat ] %-10s %9lld samples (%lld via exact_real), worst %.9f u^2 "
+            "(bound %.9f u^2): %s\n",
+            name, samples, exact_fallbacks, worst_u2, bound_u2, worst_sample.c_str());
         char value[32];
         std::snprintf(value, sizeof value, "%.9f", worst_u2);
         ::testing::Test::RecordProperty(std::string("worst_u2_") + key, value);
@@ -243,7 +244,7 @@ struct error_tally {
 
 double error_add_f(float_float x, float y, float_float z, error_tally& t) {
     if (fits_long_double_window({x.hi, x.lo, y, z.hi, z.lo})) {
-        const long double ref = (static_cast<long double>(x.hi) + y) + x.lo;           // exact
+        const long double ref = (static_cast<long double>(x.hi) + y) + x.lo;                    // exact
         const long double err = (((static_cast<long double>(z.hi) - x.hi) - y) + z.lo) - x.lo;  // exact
         return relative_error_u2(err, ref);
     }
@@ -254,8 +255,7 @@ double error_add_f(float_float x, float y, float_float z, error_tally& t) {
 double error_add_ff(float_float x, float_float y, float_float z, error_tally& t) {
     if (fits_long_double_window({x.hi, x.lo, y.hi, y.lo, z.hi, z.lo})) {
         const long double ref = ((static_cast<long double>(x.hi) + y.hi) + x.lo) + y.lo;
-        const long double err =
-            ((((static_cast<long double>(z.hi) - x.hi) - y.hi) + z.lo) - x.lo) - y.lo;
+        const long double err = ((((static_cast<long double>(z.hi) - x.hi) - y.hi) + z.lo) - x.lo) - y.lo;
         return relative_error_u2(err, ref);
     }
     ++t.exact_fallbacks;
@@ -363,7 +363,7 @@ TEST(FloatFloatEft, TwoProdIsExactWithoutUnderflow) {
         const float a = src.binade(ea);
         const float b = src.binade(eb);
         const double product = static_cast<double>(a) * static_cast<double>(b);  // exact
-        if (std::fabs(product) >= static_cast<double>(FLT_MAX)) continue;  // would overflow
+        if (std::fabs(product) >= static_cast<double>(FLT_MAX)) continue;        // would overflow
         const eft::pair p = eft::two_prod(a, b);
         ASSERT_EQ(p.hi, static_cast<float>(product)) << hex(a) << " * " << hex(b);
         ASSERT_EQ(static_cast<double>(p.hi) + static_cast<double>(p.lo), product) << hex(a) << " * " << hex(b);
@@ -431,8 +431,7 @@ TEST(FloatFloatOps, AddFloatFloatMeetsBound) {
             case 0:
             case 1: {
                 const float_float r = src.ds(e, 2);
-                const eft::pair p =
-                    eft::fast_two_sum(-(x.hi + ulp(x.hi) * static_cast<float>(src.in(-16, 16))), r.lo);
+                const eft::pair p = eft::fast_two_sum(-(x.hi + ulp(x.hi) * static_cast<float>(src.in(-16, 16))), r.lo);
                 y = {p.hi, p.lo};
                 break;
             }
@@ -500,8 +499,8 @@ TEST(FloatFloatOps, AllOperationsMeetBoundsAgainstExactReference) {
         const int e = src.in(-40, 40);
         const float_float x = src.ds(e, 40);
         const bool cancel = i % 4 == 0;
-        const float y = cancel ? -(x.hi + ulp(x.hi) * static_cast<float>(src.in(-3, 3)))
-                               : src.binade(e + src.in(-80, 80));
+        const float y =
+            cancel ? -(x.hi + ulp(x.hi) * static_cast<float>(src.in(-3, 3))) : src.binade(e + src.in(-80, 80));
         float_float yy = src.ds(e + (cancel ? 0 : src.in(-80, 80)), 40);
         if (cancel) {
             const eft::pair p = eft::fast_two_sum(-(x.hi + ulp(x.hi) * static_cast<float>(src.in(-3, 3))), yy.lo);
@@ -578,8 +577,8 @@ TEST(FloatFloatCases, NearWorstCases) {
     const double e2 = relative_error_u2(exact(a + b), exact(a) + exact(b));
     EXPECT_GT(e2, 2.4999996);
     EXPECT_LE(e2, bound_add_ff);
-    std::printf("[ FloatFloat ] near-worst cases: ff+f %.10f u^2 (bound %.10f), ff+ff %.10f u^2 (bound %.10f)\n",
-                e1, bound_add_f, e2, bound_add_ff);
+    std::printf("[ FloatFloat ] near-worst cases: ff+f %.10f u^2 (bound %.10f), ff+ff %.10f u^2 (bound %.10f)\n", e1,
+                bound_add_f, e2, bound_add_ff);
 }
 
 // Words 2^24 and 2^48 apart: representable exactly as ds, beyond float.
@@ -704,8 +703,7 @@ TEST(FloatFloatCases, InfinityAndNaN) {
     EXPECT_TRUE(std::isnan((float_float::exact(inf) * float_float::exact(0.0f)).hi));
     // NaN propagates through every operation, in either operand.
     const float_float n = float_float::exact(nan);
-    for (const float_float z : {n + 1.0f, x + nan, n + x, x + n, n * 2.0f, x * nan, n * x, x * n, -n, n - x,
-                                x - nan}) {
+    for (const float_float z : {n + 1.0f, x + nan, n + x, x + n, n * 2.0f, x * nan, n * x, x * n, -n, n - x, x - nan}) {
         EXPECT_TRUE(std::isnan(z.hi)) << hex(z);
         EXPECT_TRUE(std::isnan(stokesian::to_double(z)));
         EXPECT_TRUE(std::isnan(stokesian::to_float(z)));
@@ -726,8 +724,8 @@ TEST(FloatFloatCases, InfinityAndNaN) {
     // ff + float returned (inf, -inf), whose to_double is NaN, and ff + ff returned (NaN, NaN).
     const float_float edge = ff(FLT_MAX, 0x1.8p102f);
     ASSERT_TRUE(is_normalised(edge));
-    for (const float_float z : {edge + 0x1p102f, edge + float_float::exact(0x1p102f),
-                                edge * float_float{1.0f, 0x1p-25f}}) {
+    for (const float_float z :
+         {edge + 0x1p102f, edge + float_float::exact(0x1p102f), edge * float_float{1.0f, 0x1p-25f}}) {
         EXPECT_EQ(z.hi, inf) << hex(z);
         EXPECT_EQ(z.lo, 0.0f) << hex(z);
         EXPECT_EQ(stokesian::to_double(z), std::numeric_limits<double>::infinity());
@@ -868,9 +866,10 @@ TEST(FloatFloatCases, FromDoubleRoundTrip) {
             ASSERT_LE(std::fabs(d - midpoint), bound) << hex(d);
         }
     }
-    std::printf("[ FloatFloat ] from_double: %lld of 500000 doubles (half near float midpoints) got the "
-                "other float neighbour as hi\n",
-                other_neighbour);
+    std::printf(
+        "[ FloatFloat ] from_double: %lld of 500000 doubles (half near float midpoints) got the "
+        "other float neighbour as hi\n",
+        other_neighbour);
     // Out of float range: inf/NaN with lo = 0; below: flushed (documented).
     EXPECT_EQ(float_float::from_double(1e39).hi, std::numeric_limits<float>::infinity());
     EXPECT_EQ(float_float::from_double(1e39).lo, 0.0f);
@@ -880,7 +879,7 @@ TEST(FloatFloatCases, FromDoubleRoundTrip) {
     EXPECT_EQ(to_double(float_float::from_double(static_cast<double>(FLT_MAX))), static_cast<double>(FLT_MAX));
     // to_double of a ds whose lo is more than 29 binades below hi rounds once, to nearest double.
     const float_float far = ff(1.0f, 0x1.000002p-40f);  // 1 + 2^-40 + 2^-63 needs 64 bits
-    EXPECT_EQ(to_double(far), 1.0 + 0x1p-40);          // 2^-63 < ulp(1)/2 = 2^-53: rounds down
+    EXPECT_EQ(to_double(far), 1.0 + 0x1p-40);           // 2^-63 < ulp(1)/2 = 2^-53: rounds down
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -938,9 +937,10 @@ TEST(FloatFloatAccumulation, RecursiveSumMeetsBoundAndBeatsFloat) {
             if (!s.mixed_signs) v = std::fabs(v);
         }
         const accumulation_result r = accumulate(c);
-        std::printf("[ FloatFloat ] sum of %zu floats (%s): ds error %.3e, a posteriori bound %.3e, "
-                    "a priori bound %.3e; float error %.3e (float's bound %.3e)\n",
-                    n, s.name, r.ds_error, r.ds_a_posteriori, r.ds_a_priori, r.float_error, r.float_a_priori);
+        std::printf(
+            "[ FloatFloat ] sum of %zu floats (%s): ds error %.3e, a posteriori bound %.3e, "
+            "a priori bound %.3e; float error %.3e (float's bound %.3e)\n",
+            n, s.name, r.ds_error, r.ds_a_posteriori, r.ds_a_priori, r.float_error, r.float_a_priori);
         EXPECT_LE(r.ds_error, r.ds_a_posteriori) << s.name;
         EXPECT_LE(r.ds_a_posteriori, r.ds_a_priori) << s.name;
         EXPECT_LE(r.float_error, r.float_a_priori) << s.name;
@@ -972,9 +972,10 @@ TEST(FloatFloatAccumulation, CancellingSumMeetsAPosterioriBound) {
         c.push_back(-v * (1.0f + 0x1p-20f * static_cast<float>(src.in(-8, 8))));
     }
     const accumulation_result r = accumulate(c);
-    std::printf("[ FloatFloat ] cancelling sum of %zu floats: ds error %.3e (a posteriori bound %.3e); "
-                "float error %.3e\n",
-                c.size(), r.ds_error, r.ds_a_posteriori, r.float_error);
+    std::printf(
+        "[ FloatFloat ] cancelling sum of %zu floats: ds error %.3e (a posteriori bound %.3e); "
+        "float error %.3e\n",
+        c.size(), r.ds_error, r.ds_a_posteriori, r.float_error);
     EXPECT_LE(r.ds_error, r.ds_a_posteriori);
     EXPECT_LE(r.float_error, r.float_a_priori);
 }

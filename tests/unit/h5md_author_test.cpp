@@ -49,14 +49,14 @@ TEST_F(AuthorName, ValidNamesAreTakenAsGiven) {
 
 TEST_F(AuthorName, InvalidNamesAreOneLineErrorsNamingTheOption) {
     const std::string bad[] = {
-        "\xFF",                          // never a UTF-8 byte
-        "ab\xC0\xAF",                    // overlong '/'
-        "\xED\xA0\x80",                  // a surrogate
-        "\xE2\x82",                      // truncated sequence
-        "\xF4\x90\x80\x80",              // above U+10FFFF
-        "line\nbreak",                   // control character
+        "\xFF",              // never a UTF-8 byte
+        "ab\xC0\xAF",        // overlong '/'
+        "\xED\xA0\x80",      // a surrogate
+        "\xE2\x82",          // truncated sequence
+        "\xF4\x90\x80\x80",  // above U+10FFFF
+        "line\nbreak",       // control character
         "tab\there",
-        "",                              // empty
+        "",  // empty
         std::string(io::max_author_bytes + 1, 'a'),
     };
     for (const std::string& name : bad) {

@@ -32,8 +32,8 @@ protected:
     void SetUp() override {
         std::random_device seed;
         const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-        dir_ = fs::temp_directory_path() /
-               ("stokesian_h5md_" + std::string(test->name()) + "_" + std::to_string(seed()) + std::to_string(::getpid()));
+        dir_ = fs::temp_directory_path() / ("stokesian_h5md_" + std::string(test->name()) + "_" +
+                                            std::to_string(seed()) + std::to_string(::getpid()));
         fs::create_directories(dir_);
     }
     void TearDown() override {
@@ -241,8 +241,8 @@ std::pair<bool, std::string> fixed_utf8_string(hid_t file, const char* object, c
     const hid_t attribute = H5Aopen_by_name(file, object, name, H5P_DEFAULT, H5P_DEFAULT);
     EXPECT_GE(attribute, 0) << object << " " << name;
     const hid_t type = H5Aget_type(attribute);
-    const bool fixed = H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) == 0 &&
-                       H5Tget_cset(type) == H5T_CSET_UTF8;
+    const bool fixed =
+        H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) == 0 && H5Tget_cset(type) == H5T_CSET_UTF8;
     std::string value;
     if (fixed) {
         const hid_t space = H5Aget_space(attribute);
@@ -269,7 +269,8 @@ TEST_F(H5md, ImageSharesPositionsStepAndTimeAndMetadataStringsAreFixedLength) {
     for (const char* dataset : {"step", "time"}) {
         const std::string position = std::string("/particles/all/position/") + dataset;
         for (const char* linked : {"/particles/all/image/", "/particles/all/box/edges/"})
-            EXPECT_EQ(object_address(file, (linked + std::string(dataset)).c_str()), object_address(file, position.c_str()))
+            EXPECT_EQ(object_address(file, (linked + std::string(dataset)).c_str()),
+                      object_address(file, position.c_str()))
                 << linked << dataset;
         // velocity and force keep their own (H5MD leaves that open).
         EXPECT_NE(object_address(file, (std::string("/particles/all/velocity/") + dataset).c_str()),
@@ -292,7 +293,7 @@ TEST_F(H5md, ExistsWalksPathsSafely) {
     EXPECT_FALSE(file.exists("/particles/none/position/value"));  // parent missing: no HDF5 error
     EXPECT_FALSE(file.exists("/particles/all/position/value/deeper"));
     EXPECT_THROW((void)file.read_doubles("/particles/all/nothing"), input_error);
-    EXPECT_THROW((void)file.read_doubles("/particles/all"), input_error);  // a group
+    EXPECT_THROW((void)file.read_doubles("/particles/all"), input_error);         // a group
     EXPECT_THROW((void)file.list("/particles/all/position/value"), input_error);  // a dataset
 }
 

@@ -61,12 +61,12 @@ TEST(StepCounts, WholeMultiplesWithinTheMaximumAndNothingElse) {
     EXPECT_EQ(whole_steps(5170.0, 0.01), 517000u);
     EXPECT_EQ(whole_steps(double(max_step_count), 1.0), max_step_count);
     EXPECT_FALSE(whole_steps(double(max_step_count) + 2.0, 1.0));  // the next double above 2^53
-    EXPECT_FALSE(whole_steps(1e300, 0.01));    // llround overflowed here
-    EXPECT_FALSE(whole_steps(1.0, 1e-300));    // a ratio of 1e300
-    EXPECT_FALSE(whole_steps(1.0, 1e-320));    // an infinite ratio passed the old "multiple of dt" test
-    EXPECT_FALSE(whole_steps(1e308, 0.01));    // infinite too
-    EXPECT_FALSE(whole_steps(0.105, 0.01));    // not whole
-    EXPECT_FALSE(whole_steps(0.004, 0.01));    // less than one step
+    EXPECT_FALSE(whole_steps(1e300, 0.01));                        // llround overflowed here
+    EXPECT_FALSE(whole_steps(1.0, 1e-300));                        // a ratio of 1e300
+    EXPECT_FALSE(whole_steps(1.0, 1e-320));  // an infinite ratio passed the old "multiple of dt" test
+    EXPECT_FALSE(whole_steps(1e308, 0.01));  // infinite too
+    EXPECT_FALSE(whole_steps(0.105, 0.01));  // not whole
+    EXPECT_FALSE(whole_steps(0.004, 0.01));  // less than one step
 }
 
 TEST(StepCounts, CommandLineCountsAreDecimalDigitsWithinTheMaximum) {
@@ -98,7 +98,8 @@ TEST(StepCounts, RunSettingsWithCountsPastTheMaximumAreRefused) {
     }
     run_settings every = run_of(0.01, 1.0, std::nullopt, 1.0);
     every.checkpoint_every = 1e308;
-    EXPECT_NE(message_of([&] { validate_run_settings(every, "x"); }).find("key 'run.checkpoint_every'"), std::string::npos);
+    EXPECT_NE(message_of([&] { validate_run_settings(every, "x"); }).find("key 'run.checkpoint_every'"),
+              std::string::npos);
     // The largest run accepted.
     EXPECT_NO_THROW(validate_run_settings(run_of(1.0, std::nullopt, max_step_count, 1.0), "x"));
 }
@@ -106,7 +107,9 @@ TEST(StepCounts, RunSettingsWithCountsPastTheMaximumAreRefused) {
 // ---- text inputs read whole (#18.9) --------------------------------------------------------------
 
 TEST_F(HostileFiles, OnlyRegularTextFilesUpToTheLimitAreRead) {
-    EXPECT_NE(message_of([] { load_scenario("/dev/zero"); }).find("/dev/zero: cannot read the scenario file (not a regular file)"),
+    EXPECT_NE(message_of([] {
+                  load_scenario("/dev/zero");
+              }).find("/dev/zero: cannot read the scenario file (not a regular file)"),
               std::string::npos);
     EXPECT_NE(message_of([&] { load_scenario(dir_); }).find("(is a directory)"), std::string::npos);
     const fs::path fifo = dir_ / "fifo.toml";

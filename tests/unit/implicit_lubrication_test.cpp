@@ -63,7 +63,8 @@ TEST(ExplicitLubrication, ErrorIsMultipliedByMinusTwoMZetaEveryStepWhateverTheTi
                 const double g = predict_pair_approach(t.position0[n], t.position1[n], {1, 0, 0}, {-1, 0, 0}, c.system)
                                      .amplification;
                 largest_g = std::max(largest_g, std::fabs(g));
-                const double e = t.speed[n] - t.predicted_speed[n], e_before = t.speed[n - 1] - t.predicted_speed[n - 1];
+                const double e = t.speed[n] - t.predicted_speed[n],
+                             e_before = t.speed[n - 1] - t.predicted_speed[n - 1];
                 const double drift = t.predicted_speed[n] - t.predicted_speed[n - 1];
                 const double magnitude = std::fabs(t.speed[n]) + std::fabs(g) * std::fabs(t.speed[n - 1]) +
                                          (1 + std::fabs(g)) * std::fabs(t.predicted_speed[n]);
@@ -100,15 +101,17 @@ TEST(ExplicitLubrication, BelowTheCriticalGapTheVelocitiesDivergeEvenWithTinyTim
     // The implicit scheme at the same gap and dt is the law from the first evaluation on.
     const pair_track implicit = track_pair(lubricated(lubrication_scheme::implicit_solve), head_on_pair(0.25), 20);
     for (std::size_t n = 0; n < implicit.gap.size(); ++n)
-        EXPECT_NEAR(implicit.speed[n] / implicit.predicted_speed[n], 1.0, implicit.residual[n] + 64 * unit_roundoff(precision::f64));
+        EXPECT_NEAR(implicit.speed[n] / implicit.predicted_speed[n], 1.0,
+                    implicit.residual[n] + 64 * unit_roundoff(precision::f64));
 }
 
 TEST(ImplicitLubrication, ClusterVelocitiesMatchADenseSolveInEveryPrecisionMode) {
     // Twelve spheres, six close pairs (s down to 0.004): rho(zeta mu) ~ 50, the explicit scheme
     // multiplies its error by ~50 per step. Bound: expect_cluster_matches_dense_solve() (support).
     const initial_state s = lubricated_cluster();
-    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
-                                      precision_mode{precision::f32, precision::f32}}) {
+    for (const precision_mode mode :
+         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
+          precision_mode{precision::f32, precision::f32}}) {
         SCOPED_TRACE(to_string(mode));
         engine_config c = lubricated(lubrication_scheme::implicit_solve, mode);
         auto e = make_engine(c, s);
@@ -153,7 +156,8 @@ TEST(ImplicitLubrication, ExplicitSchemeDivergesOnTheSameCluster) {
 
 TEST(ImplicitLubrication, WithoutALubricatedPairItIsExactlyMuF) {
     // Gap 1.5 > 1: zeta = 0, nothing is solved, and both schemes give v = mu F bit for bit.
-    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
+    for (const precision_mode mode :
+         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
         const auto a = make_engine(lubricated(lubrication_scheme::explicit_update, mode), head_on_pair(1.5));
         const auto b = make_engine(lubricated(lubrication_scheme::implicit_solve, mode), head_on_pair(1.5));
         a->advance(10);
@@ -175,7 +179,8 @@ TEST(ImplicitLubrication, ResumesBitForBit) {
     // The solver's starting guess is the previous forces, part of engine_state: a restored engine
     // continues bit for bit (also the iteration counts of each solve).
     const initial_state s = lubricated_cluster();
-    for (const precision_mode mode : {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
+    for (const precision_mode mode :
+         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
         const engine_config c = lubricated(lubrication_scheme::implicit_solve, mode);
         expect_restored_run_is_bitwise(c, s, 12, 18);
     }

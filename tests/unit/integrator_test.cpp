@@ -93,14 +93,16 @@ TEST(Integrators, MultistepStateSurvivesACheckpoint) {
             frame resumed;
             second->read_frame(resumed);
             for (std::size_t i = 0; i < 4; ++i) {
-                ASSERT_EQ(resumed.position[i], expected.position[i]) << to_string(kind) << " " << to_string(c.precision);
+                ASSERT_EQ(resumed.position[i], expected.position[i])
+                    << to_string(kind) << " " << to_string(c.precision);
                 ASSERT_EQ(resumed.velocity[i], expected.velocity[i]);
             }
         }
 }
 
 TEST(Integrators, NamesRoundTripAndCostsAreStated) {
-    for (integrator_kind k : {integrator_kind::euler, integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
+    for (integrator_kind k :
+         {integrator_kind::euler, integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
         EXPECT_EQ(parse_integrator(to_string(k)), k);
     EXPECT_THROW(parse_integrator("rk45"), std::invalid_argument);
     EXPECT_EQ(evaluations_per_step(integrator_kind::rk4), 4);

@@ -115,8 +115,8 @@ TEST(Mobility, SelfTermIsStokesMobility) {
     EXPECT_EQ(v.y, -2 * mu0);
     interaction_parameters<double> p{};
     p.mobility = make_mobility_parameters(a, mu0, hydrodynamic_tensor::rotne_prager);
-    const vec3<double> c = hydrodynamic_contribution(true, vec3<double>{1, 2, 3}, vec3<double>{1, 2, 3},
-                                                     vec3<double>{0, 0, -1}, p);
+    const vec3<double> c =
+        hydrodynamic_contribution(true, vec3<double>{1, 2, 3}, vec3<double>{1, 2, 3}, vec3<double>{0, 0, -1}, p);
     EXPECT_EQ(c.z, -mu0);
 }
 
@@ -126,7 +126,8 @@ TEST(Mobility, ContributionIsTranslationInvariant) {
     p.box = {false, {0, 0, 0}};
     const vec3<double> ri{0.5, -1.25, 3.0}, rj{4.0, 2.0, -1.5}, f{0.25, -0.5, -1.0};
     const vec3<double> shift{64.0, -128.0, 32.0};  // powers of two: the shifted differences are exact
-    EXPECT_EQ(hydrodynamic_contribution(false, ri, rj, f, p), hydrodynamic_contribution(false, ri + shift, rj + shift, f, p));
+    EXPECT_EQ(hydrodynamic_contribution(false, ri, rj, f, p),
+              hydrodynamic_contribution(false, ri + shift, rj + shift, f, p));
 }
 
 TEST(Mobility, OseenIsTheFarFieldOfRotnePragerInSingleAndDouble) {

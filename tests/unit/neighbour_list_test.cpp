@@ -29,7 +29,8 @@ std::vector<std::vector<std::uint32_t>> pair_search(const std::vector<vec3<doubl
     return lists;
 }
 
-void expect_lists_match_pair_search(const std::vector<vec3<double>>& r, const box_geometry<double>& box, double cutoff) {
+void expect_lists_match_pair_search(const std::vector<vec3<double>>& r, const box_geometry<double>& box,
+                                    double cutoff) {
     neighbour_list list;
     list.build(r, box, cutoff);
     const auto expected = pair_search(r, box, cutoff);
@@ -63,8 +64,10 @@ TEST(NeighbourList, HugePeriodicBoxWhoseCellCountWrapsNegativeGivesThePairSearch
     // 3 x 10^6.3 cells a side: ~2.7e20 cells, which wraps to a negative long.
     const double cutoff = 3.0, edge = cutoff * 6e6;
     const long cells = long(edge / cutoff);
-    ASSERT_LT(static_cast<long>(static_cast<unsigned long>(cells) * cells * cells), 0) << "the old product was negative";
-    expect_lists_match_pair_search(spread_particles(200, 4e6, 2), box_geometry<double>{true, {edge, edge, edge}}, cutoff);
+    ASSERT_LT(static_cast<long>(static_cast<unsigned long>(cells) * cells * cells), 0)
+        << "the old product was negative";
+    expect_lists_match_pair_search(spread_particles(200, 4e6, 2), box_geometry<double>{true, {edge, edge, edge}},
+                                   cutoff);
 }
 
 TEST(NeighbourList, OpenBoxParticlesFlownApartOrNonFiniteGiveThePairSearchLists) {

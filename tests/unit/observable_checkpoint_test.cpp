@@ -110,7 +110,8 @@ TEST(ObservableCheckpoint, TetrahedronCycleSymmetryAndCentreOfMassRoundTrip) {
     s.observables.cycle->window = 600.0;
     const auto frames = frames_of(s, 1301);
     // Cuts before the first extremum, inside the fit window of the first maximum, and late.
-    for (std::size_t cut : {1u, 150u, 256u, 600u, 1299u}) expect_round_trip(s, frames, cut, "cut " + std::to_string(cut));
+    for (std::size_t cut : {1u, 150u, 256u, 600u, 1299u})
+        expect_round_trip(s, frames, cut, "cut " + std::to_string(cut));
     // The decimated series with blocks longer than one sample (runs without a trajectory).
     s.run.write_trajectory = false;
     s.run.time = 1300.0 * 4096 / 10;  // blocks of 131 samples; only the frames below are fed
@@ -129,7 +130,8 @@ TEST(ObservableCheckpoint, PairGapAndPositiveDefinitenessRoundTrip) {
 TEST(ObservableCheckpoint, VelocitySpreadRoundTrips) {
     const scenario s = small_lattice();
     const auto frames = frames_of(s, 120);
-    for (std::size_t cut : {1u, 7u, 8u, 60u, 119u}) expect_round_trip(s, frames, cut, "lattice cut " + std::to_string(cut));
+    for (std::size_t cut : {1u, 7u, 8u, 60u, 119u})
+        expect_round_trip(s, frames, cut, "lattice cut " + std::to_string(cut));
 }
 
 TEST(ObservableCheckpoint, AStateThatDoesNotFitIsRefused) {

@@ -16,7 +16,8 @@ const std::filesystem::path scenarios = std::filesystem::path(STOKESIAN_SOURCE_D
 std::string pair_scenario(const std::string& observables) {
     return "[scenario]\nname = \"t\"\n[box]\nboundary = \"open\"\n[particles]\n"
            "positions = [[-1.25, 0.0, 0.0], [1.25, 0.0, 0.0]]\nforce = [0.0, 0.0, -1.0]\n"
-           "[run]\ndt = 0.01\nsteps = 10\n[observables]\n" + observables;
+           "[run]\ndt = 0.01\nsteps = 10\n[observables]\n" +
+           observables;
 }
 
 }  // namespace
@@ -58,8 +59,9 @@ TEST(ObservableSettings, ValuesAndDefaultsOfTheTables) {
 }
 
 TEST(ObservableSettings, CasesOverrideTheTopLevel) {
-    const std::string text = pair_scenario("pair_gap = true\npositive_definiteness = { every = 5 }\n") +
-                             "[cases.a]\n[cases.b.observables]\npair_gap = false\npositive_definiteness = { every = 9 }\n";
+    const std::string text =
+        pair_scenario("pair_gap = true\npositive_definiteness = { every = 5 }\n") +
+        "[cases.a]\n[cases.b.observables]\npair_gap = false\npositive_definiteness = { every = 9 }\n";
     EXPECT_TRUE(parse_scenario(text, "t.toml", "a").observables.pair_gap);
     const scenario b = parse_scenario(text, "t.toml", "b");
     EXPECT_FALSE(b.observables.pair_gap);

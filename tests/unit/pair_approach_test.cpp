@@ -3,9 +3,9 @@
 // the explicit scheme's critical gap, and the pair-gap observable on synthetic data.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
-#include <unistd.h>
 
 #include "observables/observables_impl.hpp"
 #include "stokesian/io/h5md.hpp"
@@ -89,8 +89,7 @@ TEST(PairApproach, DecayRateTendsToFourMu0FOverAAtContact) {
     // Without lubrication the pair closes at 2 m F: no decay of the gap's logarithm at contact.
     system_parameters dry = s;
     dry.lubrication.enabled = false;
-    const pair_approach_prediction d =
-        predict_pair_approach({-1.25, 0, 0}, {1.25, 0, 0}, {1, 0, 0}, {-1, 0, 0}, dry);
+    const pair_approach_prediction d = predict_pair_approach({-1.25, 0, 0}, {1.25, 0, 0}, {1, 0, 0}, {-1, 0, 0}, dry);
     EXPECT_NEAR(d.separation_speed, -2 * (1 - (1.5 / 2.5 - 1 / (2.5 * 2.5 * 2.5))), 1e-15);
 }
 

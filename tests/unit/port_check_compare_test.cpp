@@ -80,7 +80,8 @@ TEST(PortCheck, SameBuildTwiceIsBitwiseInEveryMode) {
     const port_record again = make_record("b", "all-pairs");
     const comparison c = compare(all_pairs_record(), again);
     ASSERT_EQ(c.per_mode.size(), 9u);
-    for (const auto& row : c.rows) EXPECT_EQ(row.result, verdict::bitwise) << row.configuration << " " << to_string(row.mode);
+    for (const auto& row : c.rows)
+        EXPECT_EQ(row.result, verdict::bitwise) << row.configuration << " " << to_string(row.mode);
     EXPECT_TRUE(c.passed());
 }
 
@@ -89,15 +90,16 @@ TEST(PortCheck, SymmetricOrderDiffersFromAllPairsOnlyWithinTheRoundingBound) {
     const comparison c = compare(all_pairs_record(), symmetric);
     bool f32_differs = false;
     for (const auto& row : c.rows) {
-        EXPECT_NE(row.result, verdict::fail) << row.configuration << " " << to_string(row.mode) << ": max |dv|/bound "
-                                             << row.max_bound_ratio;
+        EXPECT_NE(row.result, verdict::fail)
+            << row.configuration << " " << to_string(row.mode) << ": max |dv|/bound " << row.max_bound_ratio;
         EXPECT_LE(row.max_bound_ratio, 1.0);
         if (row.mode.hi == precision::f32 && row.differing_components > 0) f32_differs = true;
         std::printf("  %-12s %-14s %-22s max ULP %-8g max rel %-10.3g max/bound %.3g\n", row.configuration.c_str(),
                     to_string(row.mode).c_str(), to_string(row.result).c_str(), row.max_ulp, row.max_relative,
                     row.max_bound_ratio);
     }
-    EXPECT_TRUE(f32_differs) << "the two summation orders gave identical f32 sums everywhere: the test exercises nothing";
+    EXPECT_TRUE(f32_differs)
+        << "the two summation orders gave identical f32 sums everywhere: the test exercises nothing";
     EXPECT_TRUE(c.passed());
 }
 
@@ -113,12 +115,14 @@ TEST(PortCheck, OneVelocityOffByOnePermilleIsFail) {
         mode_record& mr = cfg.modes[m];
         const std::size_t x = 3 * 17 + 2;  // z of particle 17, where the weight acts
         const double v = mr.hi[x] + mr.lo[x];
-        const double bound = rounding_bound_factor(mr.mode, cfg.particles) * cfg.absolute_sum[x] + cfg.particles * 0x1p-125;
+        const double bound =
+            rounding_bound_factor(mr.mode, cfg.particles) * cfg.absolute_sum[x] + cfg.particles * 0x1p-125;
         ASSERT_GT(1e-3 * std::fabs(v), bound) << "precondition: the perturbation must exceed the bound";
         // change by 1e-3 relative, rounded to the storage type
         const double changed = v * (1 + 1e-3);
         if (mr.mode.hi == precision::f32) mr.hi[x] = double(float(changed));
-        else if (mr.mode.hi == precision::ds) mr.hi[x] = double(float(changed)), mr.lo[x] = double(float(changed - double(float(changed))));
+        else if (mr.mode.hi == precision::ds)
+            mr.hi[x] = double(float(changed)), mr.lo[x] = double(float(changed - double(float(changed))));
         else mr.hi[x] = changed;
         const comparison c = compare(a, b);
         EXPECT_EQ(c.per_mode.at(to_string(mr.mode)), verdict::fail) << to_string(mr.mode);
@@ -145,7 +149,8 @@ TEST(PortCheck, TheBoundGrowsWithNAndShrinksWithPrecision) {
         EXPECT_GT(f32, ds);
         EXPECT_GT(ds, f64);
         EXPECT_GE(ds, 2.0 * term_allowance * 0x1p-24);  // ds terms are single precision
-        EXPECT_LT(rounding_bound_factor({precision::f32, precision::f32}, n), rounding_bound_factor({precision::f32, precision::f32}, 2 * n));
+        EXPECT_LT(rounding_bound_factor({precision::f32, precision::f32}, n),
+                  rounding_bound_factor({precision::f32, precision::f32}, 2 * n));
     }
 }
 

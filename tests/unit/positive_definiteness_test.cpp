@@ -63,8 +63,7 @@ TEST(PositiveDefiniteness, TouchingSpheresHaveTheClosedFormEigenvalue) {
 TEST(PositiveDefiniteness, OverlappingSpheresStayPositiveDefiniteWithTheOverlapForm) {
     // RPY overlap form: A = 1 - 9r/32, A + B r^2 = 1 - 3r/16, so lambda_min = 1 - (1 - 3r/16) = 3r/16.
     for (double r : {0.25, 1.0, 1.5, 1.99}) {
-        const definiteness_report rep =
-            check_mobility_positive_definiteness({{0, 0, 0}, {0, r, 0}}, open_system());
+        const definiteness_report rep = check_mobility_positive_definiteness({{0, 0, 0}, {0, r, 0}}, open_system());
         EXPECT_TRUE(rep.cholesky_succeeded) << r;
         EXPECT_NEAR(rep.smallest_eigenvalue, 3.0 * r / 16.0, lapack_tolerance) << r;
     }

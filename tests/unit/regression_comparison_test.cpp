@@ -69,7 +69,7 @@ TEST(RegressionComparison, AbsoluteAndRelativeToleranceBoundaries) {
 
 TEST(RegressionComparison, ConfidenceIntervalsMustOverlap) {
     const reference_value r = reference(0.4158, tolerance_kind::ci_overlap, 0.0, 0.0044);
-    EXPECT_TRUE(passes(0.4144, r, 0.0044));   // the measured ds/f32 realization spread
+    EXPECT_TRUE(passes(0.4144, r, 0.0044));  // the measured ds/f32 realization spread
     EXPECT_TRUE(passes(0.4158 + 0.0087, r, 0.0044));
     EXPECT_FALSE(passes(0.4158 + 0.0090, r, 0.0044));
     EXPECT_FALSE(passes(0.4158, r, nan_value));  // no interval: cannot be compared

@@ -75,12 +75,14 @@ TEST(RegressionRules, BadRulesGiveOneLineNamingTheRuleAndKey) {
     EXPECT_NE(error_of(base + "kind = \"relative\"\ntolerance = 1e-4\n").find("rule[0].derivation"), std::string::npos);
     EXPECT_NE(error_of(base + "kind = \"roughly\"\nderivation = \"x\"\n").find("rule[0].kind"), std::string::npos);
     EXPECT_NE(error_of(base + "kind = \"relative\"\nderivation = \"x\"\n").find("tolerance"), std::string::npos);
-    EXPECT_NE(error_of(base + "kind = \"band\"\ntolerance = 0.5\nderivation = \"x\"\n").find("factor"), std::string::npos);
+    EXPECT_NE(error_of(base + "kind = \"band\"\ntolerance = 0.5\nderivation = \"x\"\n").find("factor"),
+              std::string::npos);
     EXPECT_NE(error_of(base + "kind = \"exact\"\nderivation = \"x\"\ntolerence = 1\n").find("unknown key"),
               std::string::npos);
-    EXPECT_NE(error_of("[[rule]]\nscenario = \"t\"\nobservable = \"cycle.periodd\"\nkind = \"exact\"\nderivation = \"x\"\n")
-                  .find("not a regression observable"),
-              std::string::npos);
+    EXPECT_NE(
+        error_of("[[rule]]\nscenario = \"t\"\nobservable = \"cycle.periodd\"\nkind = \"exact\"\nderivation = \"x\"\n")
+            .find("not a regression observable"),
+        std::string::npos);
     EXPECT_NE(error_of("[[rule]\n").find("TOML syntax error"), std::string::npos);
     EXPECT_NE(error_of("x = 1\n").find("unknown top-level key"), std::string::npos);
 }
@@ -135,7 +137,8 @@ TEST(SuiteManifest, BadManifestsGiveOneLine) {
     EXPECT_NE(manifest_error(run).find("run[0].time"), std::string::npos);
     EXPECT_NE(manifest_error(run + "time = 5170.005\n").find("multiple of dt"), std::string::npos);
     EXPECT_NE(manifest_error(run + "time = 1.0\nspeed = 2\n").find("unknown key"), std::string::npos);
-    EXPECT_NE(manifest_error(run + "time = 1.0\n" + run + "time = 1.0\n").find("duplicate run name"), std::string::npos);
+    EXPECT_NE(manifest_error(run + "time = 1.0\n" + run + "time = 1.0\n").find("duplicate run name"),
+              std::string::npos);
     EXPECT_NE(manifest_error("[[run]]\nname = \"a/b\"\n").find("not a safe file name"), std::string::npos);
     EXPECT_NE(manifest_error(run + "time = 1.0\nrelabel_precision = \"hi=f64,int=f64\"\n").find("negative_control"),
               std::string::npos);

@@ -26,7 +26,8 @@ class ReferenceStore : public ::testing::Test {
 protected:
     void SetUp() override {
         std::random_device seed;
-        dir_ = fs::temp_directory_path() / ("stokesian_store_" + std::to_string(::getpid()) + "_" + std::to_string(seed()));
+        dir_ = fs::temp_directory_path() /
+               ("stokesian_store_" + std::to_string(::getpid()) + "_" + std::to_string(seed()));
         fs::create_directories(dir_);
         rules_ = parse_check_rules(R"(
 [[rule]]
@@ -70,9 +71,14 @@ derivation = "a test rule for the loss"
         r.digests = digest_algorithm::fnv1a64;  // as read_observed_run gives a new result's
         r.by_algorithm[digest_algorithm::fnv1a64] = {r.final_state_digest, r.scenario_fingerprint};
         r.by_algorithm[digest_algorithm::legacy_fnv1a64] = {"1111111111111111", "2222222222222222"};
-        r.provenance = {{"git_commit", "abc"}, {"date", "2026-11-26T00:00:00Z"}, {"host", "h"}, {"command", "stokesian suite run"},
-                        {"device_name", "CPU"}, {"scenario_fingerprint", r.scenario_fingerprint},
-                        {"final_state_digest", r.final_state_digest}, {"digest_algorithm", "fnv1a64"}};
+        r.provenance = {{"git_commit", "abc"},
+                        {"date", "2026-11-26T00:00:00Z"},
+                        {"host", "h"},
+                        {"command", "stokesian suite run"},
+                        {"device_name", "CPU"},
+                        {"scenario_fingerprint", r.scenario_fingerprint},
+                        {"final_state_digest", r.final_state_digest},
+                        {"digest_algorithm", "fnv1a64"}};
         observed_value windows;
         windows.scalar = false;
         windows.values = {517.4, 521.9, 526.5};
@@ -137,7 +143,8 @@ TEST_F(ReferenceStore, RoundTripKeepsValuesRulesAndProvenance) {
     EXPECT_EQ(e.observables.at("cycle.lost_periodicity_time").value.values[0], 276138.85);
     EXPECT_EQ(e.observables.at("cycle.lost_periodicity_time").rule.window, (std::vector<double>{256000, 296000}));
     EXPECT_TRUE(std::isnan(set.entries.at("/hi=ds,int=ds/dt=0.01/euler/cpu")
-                               .observables.at("cycle.lost_periodicity_time").value.values[0]));
+                               .observables.at("cycle.lost_periodicity_time")
+                               .value.values[0]));
     for (const auto& entry : fs::directory_iterator(dir_))
         EXPECT_EQ(entry.path().filename(), "tetrahedron.h5") << "a temporary file was left behind";
 }
@@ -159,7 +166,9 @@ TEST_F(ReferenceStore, AnExistingEntryIsReplacedOnlyWithForceAndTheOldValuesAreR
             EXPECT_EQ(o.new_value.value.values[0], 0.3160);
         }
     EXPECT_TRUE(saw_drift);
-    EXPECT_EQ(read_reference_file(dir_ / "tetrahedron.h5").entries.begin()->second.observables.at("cycle.period_drift")
+    EXPECT_EQ(read_reference_file(dir_ / "tetrahedron.h5")
+                  .entries.begin()
+                  ->second.observables.at("cycle.period_drift")
                   .value.values[0],
               0.3160);
 }
@@ -175,7 +184,8 @@ TEST_F(ReferenceStore, IncompleteRunsNegativeControlsAndOtherScenariosAreNotReco
     record_references(request({other}));
     other.key.scenario = "fcc_sedimentation";
     EXPECT_THROW(record_references(request({other})), input_error);
-    EXPECT_THROW(record_references(request({run("hi=f32,int=f32", 0.3, 1.0), run("hi=f32,int=f32", 0.3, 1.0)})), input_error);
+    EXPECT_THROW(record_references(request({run("hi=f32,int=f32", 0.3, 1.0), run("hi=f32,int=f32", 0.3, 1.0)})),
+                 input_error);
 }
 
 TEST_F(ReferenceStore, DamagedFilesAreOneLineInputErrors) {
@@ -271,7 +281,7 @@ TEST_F(ReferenceStore, EntriesAreComparedUnderTheirOwnDigestAlgorithm) {
     reference_library library(dir_);
     EXPECT_TRUE(check_run(run("hi=f64,int=f64", 0.3149, 276138.85), library).bitwise_identical);
     const run_check old_against_new = check_run(old_result, library);
-    EXPECT_TRUE(old_against_new.passed());  // the fingerprint is computed from the result under any algorithm
+    EXPECT_TRUE(old_against_new.passed());            // the fingerprint is computed from the result under any algorithm
     EXPECT_FALSE(old_against_new.bitwise_identical);  // an old result has no FNV-1a 64 digest of its state
 }
 
@@ -279,16 +289,18 @@ TEST_F(ReferenceStore, EntriesAreComparedUnderTheirOwnDigestAlgorithm) {
 // unchanged while it holds the default that reproduces the earlier runs, so their references stay
 // valid, and changes it otherwise.
 TEST(ReferenceFingerprint, DefaultsOfLaterKeysLeaveItUnchangedOtherValuesChangeIt) {
-    const std::string before = "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\n"
-                               "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
+    const std::string before =
+        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\n"
+        "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
     const std::string explicit_scheme =
         "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\nscheme = \"explicit\"\n"
         "max_iterations = 1000\n[box]\nkind = \"periodic\"\n[run]\ndt = 0.001\n";
     const std::string implicit_scheme =
         "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\nscheme = \"implicit\"\n"
         "max_iterations = 1000\n[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
-    const std::string other_gap = "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-05\n"
-                                  "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
+    const std::string other_gap =
+        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-05\n"
+        "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
     EXPECT_EQ(scenario_fingerprint(before), scenario_fingerprint(explicit_scheme));  // [run] is not part of it
     EXPECT_NE(scenario_fingerprint(before), scenario_fingerprint(implicit_scheme));
     EXPECT_NE(scenario_fingerprint(before), scenario_fingerprint(other_gap));

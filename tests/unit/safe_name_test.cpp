@@ -65,11 +65,11 @@ TEST(SafeName, LettersDigitsDotUnderscoreDashPlusAndNothingThatLeavesTheDirector
                              "euler_dt1e+20_ds-f32", "A9"})
         EXPECT_EQ(unsafe_name_reason(good), "") << good;
     const std::string nul("a\0b", 3);
-    for (const std::string& bad : {std::string(""), std::string("."), std::string(".."), std::string("../x"),
-                                   std::string("../../x"), std::string("/tmp/x"), std::string("a/b"), nul,
-                                   std::string(".hidden"), std::string("-rf"), std::string("a b"), std::string("a\\b"),
-                                   std::string("nicht-ASCII: \xc8\x98"), std::string("tab\there"),
-                                   std::string(max_safe_name_length + 1, 'a')})
+    for (const std::string& bad :
+         {std::string(""), std::string("."), std::string(".."), std::string("../x"), std::string("../../x"),
+          std::string("/tmp/x"), std::string("a/b"), nul, std::string(".hidden"), std::string("-rf"),
+          std::string("a b"), std::string("a\\b"), std::string("nicht-ASCII: \xc8\x98"), std::string("tab\there"),
+          std::string(max_safe_name_length + 1, 'a')})
         EXPECT_NE(unsafe_name_reason(bad), "") << quoted_printable(bad);
     EXPECT_EQ(unsafe_name_reason(std::string(max_safe_name_length, 'a')), "");
 }
@@ -77,8 +77,9 @@ TEST(SafeName, LettersDigitsDotUnderscoreDashPlusAndNothingThatLeavesTheDirector
 TEST(SafeName, MessagesAreOneLineWithControlCharactersEscaped) {
     const std::string nul("a\0b\n", 4);
     const std::string message = input_error_of([&] { require_safe_name(nul, "f.toml", "scenario.name"); });
-    EXPECT_EQ(message, "f.toml: key 'scenario.name' = \"a\\x00b\\x0a\": not a safe file name: it contains NUL "
-                       "(allowed: letters, digits, '.', '_', '-', '+')");
+    EXPECT_EQ(message,
+              "f.toml: key 'scenario.name' = \"a\\x00b\\x0a\": not a safe file name: it contains NUL "
+              "(allowed: letters, digits, '.', '_', '-', '+')");
     const std::string long_name = input_error_of([&] { require_safe_name(std::string(100000, '/'), "f", "k"); });
     EXPECT_LT(long_name.size(), 400u) << "a huge name is not echoed whole";
 }
@@ -99,11 +100,14 @@ TEST(SafeName, SuiteRunNamesFollowTheSameRule) {
     const std::string run = "scenario = \"t.toml\"\nprecision = \"hi=ds,int=ds\"\ndt = 0.01\ntime = 1.0\n";
     for (const char* bad : {"..", "-x", "a/b", ".x"}) {
         const std::string manifest = "[[run]]\nname = \"" + std::string(bad) + "\"\n" + run;
-        EXPECT_NE(input_error_of([&] { regression::parse_suite_manifest(manifest, "suite.toml"); }).find("not a safe file name"),
+        EXPECT_NE(input_error_of([&] {
+                      regression::parse_suite_manifest(manifest, "suite.toml");
+                  }).find("not a safe file name"),
                   std::string::npos)
             << bad;
     }
-    EXPECT_EQ(input_error_of([&] { regression::parse_suite_manifest("[[run]]\nname = \"a+b\"\n" + run, "suite.toml"); }), "");
+    EXPECT_EQ(
+        input_error_of([&] { regression::parse_suite_manifest("[[run]]\nname = \"a+b\"\n" + run, "suite.toml"); }), "");
 }
 
 TEST_F(SafeNames, ACheckpointWhoseStoredScenarioHasAnUnsafeNameIsRefused) {

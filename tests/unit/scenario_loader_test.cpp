@@ -238,8 +238,7 @@ TEST(ScenarioLoaderBadInputs, SyntaxErrorNamesLineAndColumn) {
 
 TEST(ScenarioLoaderBadInputs, CaseRequestedWithoutCases) {
     const std::string error = parse_error(minimal, "head_on");
-    EXPECT_NE(error.find("case 'head_on' was requested, but the file defines no [cases]"), std::string::npos)
-        << error;
+    EXPECT_NE(error.find("case 'head_on' was requested, but the file defines no [cases]"), std::string::npos) << error;
 }
 
 TEST(ScenarioLoaderBadInputs, LongValuesAreShortened) {
@@ -274,7 +273,7 @@ TEST(ScenarioLoaderGoodInputs, UpperBoundaryIsWrapped) {
     const scenario s = load_scenario(inputs_dir / "good" / "position_at_half_edge.toml");
     ASSERT_EQ(s.particles.size(), 2u);
     EXPECT_EQ(s.particles.positions[0], (vec3<double>{-20.0, 0.0, -20.0}));  // written as (20, 0, 20)
-    EXPECT_EQ(s.particles.positions[1], (vec3<double>{-20.0, 5.0, 0.0}));   // -L/2 stays
+    EXPECT_EQ(s.particles.positions[1], (vec3<double>{-20.0, 5.0, 0.0}));    // -L/2 stays
 }
 
 TEST(ScenarioLoaderGoodInputs, IntegersWhereNumbersAreExpected) {
@@ -480,7 +479,8 @@ TEST(ScenarioLoaderRunSettings, StepsAndSampling) {
     r.sample_every = 0.001;  // below dt: every step
     EXPECT_EQ(r.sample_interval_steps(), 1u);
     // Time within 1e-9 relative of a multiple of dt is accepted and rounded.
-    const scenario s = parse_scenario(minimal.substr(0, minimal.find("steps")) + "time = 0.30000000000000004\n", "t.toml");
+    const scenario s =
+        parse_scenario(minimal.substr(0, minimal.find("steps")) + "time = 0.30000000000000004\n", "t.toml");
     EXPECT_EQ(s.run.total_steps(), 30u);
 }
 

@@ -60,8 +60,8 @@ TEST(StepInterruption, ASignalInsideAStepStopsWithinOneTargetSumAndLeavesTheLast
     // Sizes just above the engine's threshold for interruptible steps (N^2 x evaluations per step
     // > 1e7 pair terms, cpu_engine_impl.hpp): Runge-Kutta 4 (four evaluations) and Adams-Bashforth
     // 2 (one, and a history that must be restored too).
-    for (const auto& [integrator, n] : {std::pair{integrator_kind::rk4, std::size_t(1600)},
-                                        std::pair{integrator_kind::ab2, std::size_t(3200)}}) {
+    for (const auto& [integrator, n] :
+         {std::pair{integrator_kind::rk4, std::size_t(1600)}, std::pair{integrator_kind::ab2, std::size_t(3200)}}) {
         const double edge = std::cbrt(double(n) / 0.05);
         const initial_state particles = suspension(n, edge);
         const std::string what = std::string(to_string(integrator));

@@ -24,8 +24,8 @@ std::vector<difference_point> differences_of(const std::vector<double>& dts, dou
 double quantity(double dt, double p, double r) { return 517.036 + 27.93 * std::pow(dt, p) * (1.0 + r * dt); }
 
 TEST(StudyConvergence, RecoversAPurePowerExactlyForGeometricAndUnevenTimeSteps) {
-    for (const std::vector<double>& dts : {std::vector<double>{0.04, 0.02, 0.01, 0.005},
-                                           std::vector<double>{0.05, 0.03, 0.01, 0.004, 0.001}}) {
+    for (const std::vector<double>& dts :
+         {std::vector<double>{0.04, 0.02, 0.01, 0.005}, std::vector<double>{0.05, 0.03, 0.01, 0.004, 0.001}}) {
         for (const double p : {1.0, 2.0, 4.0}) {
             const auto d = differences_of(dts, quantity, p, 0.0);
             const order_fit f = fit_convergence_order(d);
@@ -72,7 +72,8 @@ TEST(StudyConvergence, DifferencesWithinThreeStandardErrorsAreUnresolved) {
 }
 
 TEST(StudyConvergence, SignChangesAreReported) {
-    const std::vector<difference_point> d{{0.04, 0.02, 1e-3, 0.0}, {0.02, 0.01, -2.5e-4, 0.0}, {0.01, 0.005, 6e-5, 0.0}};
+    const std::vector<difference_point> d{
+        {0.04, 0.02, 1e-3, 0.0}, {0.02, 0.01, -2.5e-4, 0.0}, {0.01, 0.005, 6e-5, 0.0}};
     const order_fit f = fit_convergence_order(d);
     EXPECT_NE(f.note.find("sign"), std::string::npos);
 }

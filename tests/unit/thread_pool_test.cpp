@@ -17,25 +17,36 @@ TEST(ThreadPool, AThrowingChunkReachesTheCallerAndThePoolStaysUsable) {
     // comes from a worker thread.
     for (int round = 0; round < 3; ++round) {
         std::atomic<int> chunks{0};
-        EXPECT_THROW(pool.parallel_for(400, [&](std::size_t begin, std::size_t) {
-            ++chunks;
-            if (begin != 0) throw std::runtime_error("chunk failed");
-        }, 1), std::runtime_error);
+        EXPECT_THROW(pool.parallel_for(
+                         400,
+                         [&](std::size_t begin, std::size_t) {
+                             ++chunks;
+                             if (begin != 0) throw std::runtime_error("chunk failed");
+                         },
+                         1),
+                     std::runtime_error);
         EXPECT_EQ(chunks.load(), 4) << "every chunk ran to its end or its throw before parallel_for returned";
     }
     std::vector<int> hit(1000, 0);
-    pool.parallel_for(hit.size(), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) ++hit[i];
-    }, 1);
+    pool.parallel_for(
+        hit.size(),
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) ++hit[i];
+        },
+        1);
     for (std::size_t i = 0; i < hit.size(); ++i) ASSERT_EQ(hit[i], 1) << "index " << i;
 }
 
 TEST(ThreadPool, TheCallersOwnChunkThrowingIsRethrownAfterTheWorkersFinish) {
     thread_pool pool(3);
     std::atomic<int> finished{0};
-    EXPECT_THROW(pool.parallel_for(300, [&](std::size_t begin, std::size_t) {
-        if (begin == 0) throw std::logic_error("caller's chunk");
-        ++finished;
-    }, 1), std::logic_error);
+    EXPECT_THROW(pool.parallel_for(
+                     300,
+                     [&](std::size_t begin, std::size_t) {
+                         if (begin == 0) throw std::logic_error("caller's chunk");
+                         ++finished;
+                     },
+                     1),
+                 std::logic_error);
     EXPECT_EQ(finished.load(), 2);
 }

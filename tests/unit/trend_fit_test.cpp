@@ -60,7 +60,8 @@ TEST(TrendFit, IntervalsCoverTheTruthOnCurvedPeriodSeries) {
             const double c = curvatures[draw % curvatures.size()];
             const double sigma = noises[(draw / curvatures.size()) % noises.size()];
             std::vector<double> y(n);
-            for (std::size_t k = 0; k < n; ++k) y[k] = first_period + drift * x[k] + c * x[k] * x[k] + sigma * unit(rng);
+            for (std::size_t k = 0; k < n; ++k)
+                y[k] = first_period + drift * x[k] + c * x[k] * x[k] + sigma * unit(rng);
             const trend_fit f = fit_trend(x, y);
             ++total;
             length_first_in += covers(f.first.value, f.first.ci95_half_width, first_period) ? 1 : 0;
@@ -89,10 +90,11 @@ TEST(TrendFit, IntervalsCoverTheTruthOnCurvedPeriodSeries) {
     // standard deviation sqrt(0.95 x 0.05 / 5760) = 0.00287, so 95 +- 2 % is +- 7.0 sigma (a correct
     // interval fails it with probability ~3e-12; one covering 93% or 97% fails it about half the time).
     ASSERT_EQ(total, 5760);
-    std::printf("coverage over %d draws: first period %.4f, drift at cycle 0 %.4f, mean slope %.4f; straight line on "
-                "%d curved draws: first period %.4f, drift %.4f\n",
-                total, double(first_in) / total, double(drift_in) / total, double(mean_in) / total, curved,
-                double(line_first_in) / curved, double(line_drift_in) / curved);
+    std::printf(
+        "coverage over %d draws: first period %.4f, drift at cycle 0 %.4f, mean slope %.4f; straight line on "
+        "%d curved draws: first period %.4f, drift %.4f\n",
+        total, double(first_in) / total, double(drift_in) / total, double(mean_in) / total, curved,
+        double(line_first_in) / curved, double(line_drift_in) / curved);
     EXPECT_NEAR(double(first_in) / total, 0.95, 0.02);
     EXPECT_NEAR(double(drift_in) / total, 0.95, 0.02);
     EXPECT_NEAR(double(mean_in) / total, 0.95, 0.02);
@@ -220,8 +222,8 @@ TEST(TrendFit, PositivelyCorrelatedResidualsWidenTheIntervals) {
     const trend_fit f = fit_trend(x, y);
     EXPECT_EQ(f.validity, trend_validity::correlated_residuals);
     EXPECT_GT(f.residual_lag1_correlation, 0.6);
-    EXPECT_NEAR(f.interval_widening,
-                std::sqrt((1 + f.residual_lag1_correlation) / (1 - f.residual_lag1_correlation)), 1e-12);
+    EXPECT_NEAR(f.interval_widening, std::sqrt((1 + f.residual_lag1_correlation) / (1 - f.residual_lag1_correlation)),
+                1e-12);
     EXPECT_GT(f.interval_widening, 2.0);
 }
 
@@ -239,7 +241,8 @@ TEST(TrendFit, FewPoints) {
     EXPECT_EQ(three.validity, trend_validity::untested);
     EXPECT_TRUE(std::isfinite(three.first.ci95_half_width));
     // With the line chosen, the mean-slope interval is the line's own (t_{0.975,1} x SE of fit_line).
-    EXPECT_NEAR(three.mean_slope.ci95_half_width, fit_line(indices(3), std::span(y).first(3)).slope_ci95_half_width, 1e-12);
+    EXPECT_NEAR(three.mean_slope.ci95_half_width, fit_line(indices(3), std::span(y).first(3)).slope_ci95_half_width,
+                1e-12);
     const trend_fit four = fit_trend(indices(4), std::span(y).first(4));
     EXPECT_EQ(four.degree, 2);
     EXPECT_EQ(four.validity, trend_validity::untested);

@@ -57,8 +57,8 @@ lattice_spread initial_spread(int cells, double perturbation, precision_mode mod
     const interaction_parameters<double> p = make_interaction_parameters<double>(config.system);
     double sum_of_terms = 0.0;
     for (std::size_t j = 0; j < state.size(); ++j) {
-        const vec3<double> t = hydrodynamic_contribution(j == 0, state.positions[0], state.positions[j],
-                                                         state.external_forces[j], p);
+        const vec3<double> t =
+            hydrodynamic_contribution(j == 0, state.positions[0], state.positions[j], state.external_forces[j], p);
         sum_of_terms += std::sqrt(dot(t, t));
     }
     auto gamma = [](double n, double u) { return n * u / (1 - n * u); };
@@ -97,6 +97,7 @@ TEST(VelocitySpread, PerturbedLatticeSpreadComesFromTheNearestImageJumpNotTheAmp
     // differ by 1e4. (In f64: a 1e-6a displacement survives; float positions would round it away
     // for some sites.)
     const precision_mode mode = parse_precision_mode("hi=f64,int=f64");
-    const double tiny = initial_spread(3, 1e-6, mode).max_deviation, small = initial_spread(3, 1e-2, mode).max_deviation;
+    const double tiny = initial_spread(3, 1e-6, mode).max_deviation,
+                 small = initial_spread(3, 1e-2, mode).max_deviation;
     EXPECT_NEAR(tiny / small, 1.0, 0.1);
 }

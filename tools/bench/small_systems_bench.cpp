@@ -44,8 +44,9 @@ struct options {
 
 [[noreturn]] void usage(const std::string& error) {
     if (!error.empty()) std::cerr << "stokesian_bench_small: " << error << "\n";
-    std::cerr << "usage: stokesian_bench_small [--csv FILE] [--seconds S] [--max-steps N] [--batches 1,32,132,1024,8192]\n"
-              << "                             [--modes all|paper|hi=..,int=..] [--scenario FILE]\n";
+    std::cerr
+        << "usage: stokesian_bench_small [--csv FILE] [--seconds S] [--max-steps N] [--batches 1,32,132,1024,8192]\n"
+        << "                             [--modes all|paper|hi=..,int=..] [--scenario FILE]\n";
     std::exit(error.empty() ? 0 : 2);
 }
 

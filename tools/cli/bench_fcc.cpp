@@ -67,7 +67,8 @@ struct device_peak {
     std::optional<double> fp32_gflops, fp64_gflops;
 };
 
-std::string text_or(const std::map<std::string, std::string>& d, const std::string& key, const std::string& fallback = "") {
+std::string text_or(const std::map<std::string, std::string>& d, const std::string& key,
+                    const std::string& fallback = "") {
     const auto found = d.find(key);
     return found == d.end() ? fallback : found->second;
 }
@@ -192,7 +193,8 @@ std::vector<bench::benchmark_system> systems_to_run(const fcc_options& o) {
     std::vector<bench::benchmark_system> systems;
     for (int m : bench::fcc_cells_to_run(cells, o.max_n, o.large)) {
         if (o.generator == "fcc") systems.push_back(bench::fcc_system(m, o.density, periodic, lubrication));
-        else systems.push_back(bench::uniform_system(bench::fcc_particles(m), o.density, o.seed, periodic, lubrication));
+        else
+            systems.push_back(bench::uniform_system(bench::fcc_particles(m), o.density, o.seed, periodic, lubrication));
         systems.back().cells = m;
     }
     if (systems.empty()) throw input_error("--max-n " + std::to_string(o.max_n) + " leaves no size to run");
@@ -214,8 +216,9 @@ void write_velocities(const fcc_options& o, const bench::benchmark_system& s, co
     auto attributes = e->description();
     attributes["source"] = s.source;
     attributes["particles"] = std::to_string(s.state.size());
-    attributes["what"] = "one HI update v = mu F (Rotne-Prager, radius 1, mu0 1) of the first configuration of stokesian "
-                         "bench fcc; forces are the total forces fed to it";
+    attributes["what"] =
+        "one HI update v = mu F (Rotne-Prager, radius 1, mu0 1) of the first configuration of stokesian "
+        "bench fcc; forces are the total forces fed to it";
     bench::write_hi_update(o.write_velocities, f, s.system, attributes);
     std::printf("wrote the velocities of one HI update (%s, %s, %s, N = %zu) to %s\n", backend.c_str(),
                 text_or(attributes, "hi_kernel", kernel).c_str(), to_string(mode).c_str(), s.state.size(),
@@ -228,7 +231,8 @@ int bench_fcc(const fcc_options& o) {
     const bool use_gpu = o.backend != "cpu", use_cpu = o.backend != "cuda";
     const std::vector<precision_mode> modes = precision_modes_from(o.precision);
     const std::vector<std::string> kernels = split_list(o.kernels, ',');
-    if (modes.empty() || (use_gpu && kernels.empty())) throw input_error("--precision and --kernels must name at least one");
+    if (modes.empty() || (use_gpu && kernels.empty()))
+        throw input_error("--precision and --kernels must name at least one");
     // Every output checked before the timings, which may take long (secondary_output.hpp).
     std::vector<std::filesystem::path> inputs;
     if (!o.input.empty()) inputs.push_back(o.input);
@@ -243,20 +247,23 @@ int bench_fcc(const fcc_options& o) {
     if (use_gpu) {
 #if defined(STOKESIAN_HAVE_CUDA)
         if (!cuda::device_available())
-            throw std::runtime_error("bench fcc --backend " + o.backend + " needs a CUDA device; none is available "
+            throw std::runtime_error("bench fcc --backend " + o.backend +
+                                     " needs a CUDA device; none is available "
                                      "(--backend cpu times the CPU alone)");
         device = cuda::device_description();
         peak = peak_of(device);
-        std::printf("device: %s (cc %s, %s SMs, SM clock %s kHz, memory clock %s kHz), driver %s, runtime %s, flags %s\n",
-                    device.at("device_name").c_str(), device.at("compute_capability").c_str(),
-                    device.at("multiprocessors").c_str(), device.at("sm_clock_khz").c_str(),
-                    device.at("memory_clock_khz").c_str(), device.at("driver_version").c_str(),
-                    device.at("runtime_version").c_str(), device.at("cuda_fp_flags").c_str());
+        std::printf(
+            "device: %s (cc %s, %s SMs, SM clock %s kHz, memory clock %s kHz), driver %s, runtime %s, flags %s\n",
+            device.at("device_name").c_str(), device.at("compute_capability").c_str(),
+            device.at("multiprocessors").c_str(), device.at("sm_clock_khz").c_str(),
+            device.at("memory_clock_khz").c_str(), device.at("driver_version").c_str(),
+            device.at("runtime_version").c_str(), device.at("cuda_fp_flags").c_str());
         if (peak.fp32_gflops)
-            std::printf("peak (SMs x lanes x 2 x max SM clock): FP32 %.0f Gflop/s, FP64 %.0f Gflop/s\n", *peak.fp32_gflops,
-                        peak.fp64_gflops ? *peak.fp64_gflops : NAN);
+            std::printf("peak (SMs x lanes x 2 x max SM clock): FP32 %.0f Gflop/s, FP64 %.0f Gflop/s\n",
+                        *peak.fp32_gflops, peak.fp64_gflops ? *peak.fp64_gflops : NAN);
 #else
-        throw std::runtime_error("bench fcc --backend " + o.backend + " needs the CUDA backend, which this build does not "
+        throw std::runtime_error("bench fcc --backend " + o.backend +
+                                 " needs the CUDA backend, which this build does not "
                                  "have (--backend cpu times the CPU alone)");
 #endif
     }
@@ -285,7 +292,8 @@ int bench_fcc(const fcc_options& o) {
                 print_row(all.back());
             }
         }
-    if (all.empty()) throw input_error("nothing to time: every size is above --cpu-max-n " + std::to_string(o.cpu_max_n));
+    if (all.empty())
+        throw input_error("nothing to time: every size is above --cpu-max-n " + std::to_string(o.cpu_max_n));
 
     bench::results_table fits = fit_table();
     add_fits(all, fits);
@@ -310,8 +318,9 @@ int bench_fcc(const fcc_options& o) {
             "*_min_ms, *_max_ms over the timed steps; G pair/s = N^2 / hi_median_ms; fits on the medians; "
             "engine/docs/performance.md";
         attributes["flops_per_pair"] = "41 (hi=f32, hi=f64), 68 (hi=ds): engine/docs/performance.md";
-        attributes["peak"] = "SMs x lanes per SM (FP32 128, FP64 64 on Hopper) x 2 (FMA) x cudaDevAttrClockRate (the "
-                             "maximum SM clock; the clock held under load may be lower)";
+        attributes["peak"] =
+            "SMs x lanes per SM (FP32 128, FP64 64 on Hopper) x 2 (FMA) x cudaDevAttrClockRate (the "
+            "maximum SM clock; the clock held under load may be lower)";
         bench::write_tables_h5(h5.path(), {{"measurements", &table}, {"fits", &fits}}, attributes);
     }
     return 0;
@@ -321,15 +330,17 @@ int bench_fcc(const fcc_options& o) {
 
 bench_subcommand register_bench_fcc(CLI::App& bench) {
     auto o = std::make_shared<fcc_options>();
-    auto* c = bench.add_subcommand("fcc", "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
-                                          "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
+    auto* c = bench.add_subcommand("fcc",
+                                   "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
+                                   "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
     c->add_option("--backend", o->backend, "cuda | cpu | both")->capture_default_str();
     c->add_option("--kernels", o->kernels, "GPU HI kernels, comma-separated")->capture_default_str();
     c->add_option("--cpu-kernel", o->cpu_kernel, "CPU HI loop: all-pairs | symmetric")->capture_default_str();
     c->add_option("--precision", o->precision, "'all' (the paper's four and f64) or modes separated by ';'")
         ->capture_default_str();
-    c->add_option("--sizes-cells", o->sizes_cells,
-                  "fcc unit cells per side, comma-separated: N = 4 m^3 (default 4,6,8,10,14,20,30,37: N = 256 ... 202 612)");
+    c->add_option(
+        "--sizes-cells", o->sizes_cells,
+        "fcc unit cells per side, comma-separated: N = 4 m^3 (default 4,6,8,10,14,20,30,37: N = 256 ... 202 612)");
     c->add_option("--max-n", o->max_n, "skip sizes with more particles (0: no limit)");
     c->add_flag("--large", o->large, "also m = 50, 63 (N = 500 000, 1 000 188)");
     c->add_option("--generator", o->generator, "fcc | uniform (uniform random positions, same N)")
@@ -337,9 +348,13 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
         ->capture_default_str();
     c->add_option("--input", o->input, "positions (and forces) from an HDF5/H5MD file instead of a generator");
     c->add_option("--seed", o->seed, "seed of the uniform generator")->capture_default_str();
-    c->add_option("--boundary", o->boundary, "periodic | open")->check(CLI::IsMember({"periodic", "open"}))->capture_default_str();
+    c->add_option("--boundary", o->boundary, "periodic | open")
+        ->check(CLI::IsMember({"periodic", "open"}))
+        ->capture_default_str();
     c->add_option("--density", o->density, "number density n (a^-3)")->capture_default_str();
-    c->add_option("--lubrication", o->lubrication, "on | off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+    c->add_option("--lubrication", o->lubrication, "on | off")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->capture_default_str();
     c->add_option("--dt", o->dt, "time step (tau_s)")->capture_default_str();
     c->add_option("--steps", o->steps, "GPU: timed steps at most (the paper: 100)")->capture_default_str();
     c->add_option("--min-steps", o->min_steps, "GPU: timed steps at least")->capture_default_str();

@@ -11,14 +11,15 @@ namespace stokesian::cli {
 bench::results_table measurement_table() {
     using k = bench::results_table::kind;
     std::vector<bench::results_table::column> c{
-        {"backend", k::text},   {"device", k::text},      {"kernel", k::text},     {"precision", k::text},
-        {"hi_precision", k::text}, {"source", k::text},   {"boundary", k::text},   {"lubrication", k::text},
-        {"particles", k::number}, {"cells", k::number},   {"threads", k::number},  {"steps", k::number},
-        {"warmup", k::number},  {"reset_every", k::number}};
+        {"backend", k::text},      {"device", k::text},       {"kernel", k::text},    {"precision", k::text},
+        {"hi_precision", k::text}, {"source", k::text},       {"boundary", k::text},  {"lubrication", k::text},
+        {"particles", k::number},  {"cells", k::number},      {"threads", k::number}, {"steps", k::number},
+        {"warmup", k::number},     {"reset_every", k::number}};
     for (const std::string phase : {"step", "hi", "forces", "drift"})
-        for (const std::string stat : {"_ms", "_median_ms", "_min_ms", "_max_ms"}) c.push_back({phase + stat, k::number});
-    for (const std::string name : {"hi_gpairs_per_second", "flops_per_pair", "hi_gflops", "peak_gflops", "peak_fraction",
-                                   "speedup_vs_cpu"})
+        for (const std::string stat : {"_ms", "_median_ms", "_min_ms", "_max_ms"})
+            c.push_back({phase + stat, k::number});
+    for (const std::string name :
+         {"hi_gpairs_per_second", "flops_per_pair", "hi_gflops", "peak_gflops", "peak_fraction", "speedup_vs_cpu"})
         c.push_back({name, k::number});
     c.push_back({"arithmetic_unit", k::text});
     return bench::results_table(c);
@@ -75,7 +76,8 @@ void add_fits(std::vector<measurement>& all, bench::results_table& fits) {
     std::vector<series> keys;
     for (const auto& m : all) {
         bool known = false;
-        for (const auto& k : keys) known = known || (k.backend == m.backend && k.kernel == m.kernel && k.mode == m.mode);
+        for (const auto& k : keys)
+            known = known || (k.backend == m.backend && k.kernel == m.kernel && k.mode == m.mode);
         if (!known) keys.push_back({m.backend, m.kernel, m.mode});
     }
     struct fitted {
@@ -123,9 +125,11 @@ void add_fits(std::vector<measurement>& all, bench::results_table& fits) {
                       {"quadratic_residual", s.quadratic.residual},
                       {"speedup_vs_cpu", speedup}});
         if (f.quantity == "hi_median_ms") {
-            std::printf("fit %-4s %-13s %-15s HI: ", f.key.backend.c_str(), f.key.kernel.c_str(), to_string(f.key.mode).c_str());
+            std::printf("fit %-4s %-13s %-15s HI: ", f.key.backend.c_str(), f.key.kernel.c_str(),
+                        to_string(f.key.mode).c_str());
             if (s.linear)
-                std::printf("t = %.4g ms x N %+.4g ms (N <= %.0f), ", s.linear->slope, s.linear->intercept, s.linear_max_n);
+                std::printf("t = %.4g ms x N %+.4g ms (N <= %.0f), ", s.linear->slope, s.linear->intercept,
+                            s.linear_max_n);
             std::printf("t = %.4g ms x N^2 (N >= %.0f)", s.quadratic.coefficient, s.quadratic_min_n);
             if (s.crossover_n) std::printf(", crossover N = %.0f", *s.crossover_n);
             if (std::isfinite(speedup)) std::printf(", speedup over the CPU (quadratic regime) %.3g", speedup);

@@ -51,13 +51,15 @@ int bench_memory(const memory_options& o) {
     if (!cuda::device_available()) throw std::runtime_error("bench memory needs a CUDA device; none is available");
     // Every output checked before the timings (secondary_output.hpp).
     std::filesystem::path summary_path = o.csv;
-    if (!o.csv.empty()) summary_path.replace_filename(summary_path.stem().string() + "_summary" + summary_path.extension().string());
+    if (!o.csv.empty())
+        summary_path.replace_filename(summary_path.stem().string() + "_summary" + summary_path.extension().string());
     const secondary_output csv(o.csv, o.force, {}, "--csv"), summary_csv(summary_path, o.force, {}, "--csv");
     const secondary_output h5(o.h5, o.force, {}, "--h5");
     std::vector<std::uint32_t> sizes;
     if (o.sizes.empty()) sizes = default_sizes(o.max_n);
     else
-        for (const std::string& item : split_list(o.sizes, ',')) sizes.push_back(static_cast<std::uint32_t>(std::stoul(item)));
+        for (const std::string& item : split_list(o.sizes, ','))
+            sizes.push_back(static_cast<std::uint32_t>(std::stoul(item)));
     std::sort(sizes.begin(), sizes.end());
     std::vector<cuda::memory_kernel> kernels;
     std::vector<cuda::access_pattern> patterns;
@@ -73,17 +75,30 @@ int bench_memory(const memory_options& o) {
                 device.at("memory_clock_khz").c_str(), device.at("driver_version").c_str(),
                 device.at("runtime_version").c_str());
     using kind = bench::results_table::kind;
-    bench::results_table table({{"kernel", kind::text},     {"pattern", kind::text},    {"element", kind::text},
-                                {"particles", kind::number}, {"block", kind::number},    {"repeats", kind::number},
-                                {"mean_ms", kind::number},   {"median_ms", kind::number}, {"min_ms", kind::number},
-                                {"max_ms", kind::number},    {"mean_ns_per_pair", kind::number},
-                                {"median_ns_per_pair", kind::number}, {"checked_threads", kind::number}});
-    bench::results_table summary({{"kernel", kind::text},      {"pattern", kind::text},     {"element", kind::text},
-                                  {"particles", kind::number},  {"mean_ns_per_pair", kind::number},
-                                  {"median_ns_per_pair", kind::number}, {"previous_particles", kind::number},
-                                  {"relative_change", kind::number}, {"converged", kind::number}});
-    std::printf("%-13s %-10s %-7s %9s %11s %11s %11s %11s\n", "kernel", "pattern", "element", "N", "mean ms", "median ms",
-                "ns/pair", "(median)");
+    bench::results_table table({{"kernel", kind::text},
+                                {"pattern", kind::text},
+                                {"element", kind::text},
+                                {"particles", kind::number},
+                                {"block", kind::number},
+                                {"repeats", kind::number},
+                                {"mean_ms", kind::number},
+                                {"median_ms", kind::number},
+                                {"min_ms", kind::number},
+                                {"max_ms", kind::number},
+                                {"mean_ns_per_pair", kind::number},
+                                {"median_ns_per_pair", kind::number},
+                                {"checked_threads", kind::number}});
+    bench::results_table summary({{"kernel", kind::text},
+                                  {"pattern", kind::text},
+                                  {"element", kind::text},
+                                  {"particles", kind::number},
+                                  {"mean_ns_per_pair", kind::number},
+                                  {"median_ns_per_pair", kind::number},
+                                  {"previous_particles", kind::number},
+                                  {"relative_change", kind::number},
+                                  {"converged", kind::number}});
+    std::printf("%-13s %-10s %-7s %9s %11s %11s %11s %11s\n", "kernel", "pattern", "element", "N", "mean ms",
+                "median ms", "ns/pair", "(median)");
     for (const auto element : types)
         for (const auto pattern : patterns)
             for (const auto kernel : kernels) {
@@ -106,8 +121,8 @@ int bench_memory(const memory_options& o) {
                                    {"mean_ns_per_pair", mean_ns},
                                    {"median_ns_per_pair", median_ns},
                                    {"checked_threads", double(t.checked_threads)}});
-                    std::printf("%-13s %-10s %-7s %9u %11.4g %11.4g %11.4g %11.4g\n", to_string(kernel), to_string(pattern),
-                                to_string(element), n, t.mean_ms, t.median_ms, mean_ns, median_ns);
+                    std::printf("%-13s %-10s %-7s %9u %11.4g %11.4g %11.4g %11.4g\n", to_string(kernel),
+                                to_string(pattern), to_string(element), n, t.mean_ms, t.median_ms, mean_ns, median_ns);
                     std::fflush(stdout);
                 }
                 // The scaling limit: the value at the largest N, and how much it moved from the next smaller N.
@@ -159,15 +174,17 @@ int bench_memory(const memory_options&) {
 
 bench_subcommand register_bench_memory(CLI::App& bench) {
     auto o = std::make_shared<memory_options>();
-    auto* c = bench.add_subcommand("memory", "The appendix's O(N^2) memory-access study (Figs. 6, 7): time / N^2 of "
-                                             "naive, tiling and small-tiling minimal kernels");
+    auto* c = bench.add_subcommand("memory",
+                                   "The appendix's O(N^2) memory-access study (Figs. 6, 7): time / N^2 of "
+                                   "naive, tiling and small-tiling minimal kernels");
     c->add_option("--sizes", o->sizes, "array sizes N, comma-separated (default: 1000 ... 70 000, up to --max-n)");
     c->add_option("--max-n", o->max_n, "largest N of the default sizes")->capture_default_str();
     c->add_option("--kernels", o->kernels, "naive, tiling, small-tiling")->capture_default_str();
     c->add_option("--patterns", o->patterns, "linear, strided, unordered")->capture_default_str();
     c->add_option("--types", o->types, "float, float4")->capture_default_str();
     c->add_option("--repeats", o->repeats, "timed launches per configuration (the paper: 100)")->capture_default_str();
-    c->add_option("--converged", o->converged, "relative change of time / N^2 between the two largest N taken as converged")
+    c->add_option("--converged", o->converged,
+                  "relative change of time / N^2 between the two largest N taken as converged")
         ->capture_default_str();
     c->add_option("--csv", o->csv, "measurements as CSV; the scaling-limit summary goes to <name>_summary.csv");
     c->add_option("--h5", o->h5, "measurements and summary as HDF5 (one dataset per column, provenance attributes)");

@@ -37,7 +37,8 @@ std::string xml_escaped(const std::string& text) {
 }
 
 std::size_t failures(const run_check& c) {
-    return static_cast<std::size_t>(std::count_if(c.rows.begin(), c.rows.end(), [](const check_row& r) { return !r.passed; }));
+    return static_cast<std::size_t>(
+        std::count_if(c.rows.begin(), c.rows.end(), [](const check_row& r) { return !r.passed; }));
 }
 
 }  // namespace
@@ -53,17 +54,17 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
         }
     run_width = std::min<std::size_t>(run_width, 36);
     observable_width = std::min<std::size_t>(observable_width, 60);
-    out << fit("run", run_width) << "  " << fit("observable", observable_width) << "  " << fit("observed", value_width) << "  "
-        << fit("reference", value_width) << "  " << fit("tolerance", 24) << "  verdict\n";
+    out << fit("run", run_width) << "  " << fit("observable", observable_width) << "  " << fit("observed", value_width)
+        << "  " << fit("reference", value_width) << "  " << fit("tolerance", 24) << "  verdict\n";
     std::size_t rows = 0, failed = 0, runs_failed = 0;
     for (const run_check& c : checks) {
         if (!c.note.empty()) out << "# " << c.run << ": " << c.note << "\n";
         for (const check_row& r : c.rows) {
             ++rows;
             failed += r.passed ? 0 : 1;
-            out << fit(r.run, run_width) << "  " << fit(r.observable, observable_width) << "  " << fit(r.observed, value_width)
-                << "  " << fit(r.reference, value_width) << "  " << fit(r.tolerance, 24) << "  " << (r.passed ? "pass" : "FAIL")
-                << "\n";
+            out << fit(r.run, run_width) << "  " << fit(r.observable, observable_width) << "  "
+                << fit(r.observed, value_width) << "  " << fit(r.reference, value_width) << "  " << fit(r.tolerance, 24)
+                << "  " << (r.passed ? "pass" : "FAIL") << "\n";
             if (!r.passed && !r.detail.empty()) out << "    -> " << r.detail << "\n";
         }
         if (!c.entry.empty())

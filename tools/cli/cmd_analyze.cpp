@@ -61,14 +61,20 @@ constexpr headline headlines[] = {
     {"cycle", "cycles", "cycle/period#count", "periods found", "", ""},
     {"cycle", "regular_cycles", "cycle/regular_cycles", "regular periods (before any loss)", "", ""},
     {"cycle", "period_mean", "cycle/period_mean", "period, mean", "tau_s", "no period"},
-    {"cycle", "period_drift_per_cycle", "cycle/period_drift_per_cycle", "period drift per cycle", "tau_s", "fewer than 2 periods"},
-    {"cycle", "period_drift_ci95_half_width", "cycle/period_drift_ci95_half_width", "  95% CI half-width", "tau_s", "fewer than 3 periods"},
+    {"cycle", "period_drift_per_cycle", "cycle/period_drift_per_cycle", "period drift per cycle", "tau_s",
+     "fewer than 2 periods"},
+    {"cycle", "period_drift_ci95_half_width", "cycle/period_drift_ci95_half_width", "  95% CI half-width", "tau_s",
+     "fewer than 3 periods"},
     {"cycle", "amplitude_mean", "cycle/amplitude_mean", "amplitude, mean", "a", "no amplitude"},
-    {"cycle", "amplitude_drift_per_cycle", "cycle/amplitude_drift_per_cycle", "amplitude drift per cycle", "a", "fewer than 2 amplitudes"},
-    {"cycle", "amplitude_drift_ci95_half_width", "cycle/amplitude_drift_ci95_half_width", "  95% CI half-width", "a", "fewer than 3 amplitudes"},
+    {"cycle", "amplitude_drift_per_cycle", "cycle/amplitude_drift_per_cycle", "amplitude drift per cycle", "a",
+     "fewer than 2 amplitudes"},
+    {"cycle", "amplitude_drift_ci95_half_width", "cycle/amplitude_drift_ci95_half_width", "  95% CI half-width", "a",
+     "fewer than 3 amplitudes"},
     {"cycle", "windows", "cycle/windows", "complete averaging windows", "", ""},
-    {"cycle", "partial_window_period_mean", "cycle/partial_window/period_mean", "period, mean of the partial window", "tau_s", "no period"},
-    {"cycle", "lost_periodicity_time", "cycle/lost_periodicity_time", "lost periodicity at", "tau_s", "none (periodic to the end)"},
+    {"cycle", "partial_window_period_mean", "cycle/partial_window/period_mean", "period, mean of the partial window",
+     "tau_s", "no period"},
+    {"cycle", "lost_periodicity_time", "cycle/lost_periodicity_time", "lost periodicity at", "tau_s",
+     "none (periodic to the end)"},
     {"symmetry", "max_abs_y1", "symmetry/y1_max_abs", "max |y1| (deviation from the xz-plane)", "a", ""},
     {"symmetry", "max_abs_y3", "symmetry/y3_max_abs", "max |y3|", "a", ""},
     {"symmetry", "max_abs_x1_plus_x3", "symmetry/x1_plus_x3_max_abs", "max |x1 + x3|", "a", ""},
@@ -77,29 +83,44 @@ constexpr headline headlines[] = {
     {"symmetry", "max_abs_x2", "symmetry/x2_max_abs", "max |x2|", "a", ""},
     {"symmetry", "max_abs_x4", "symmetry/x4_max_abs", "max |x4|", "a", ""},
     {"symmetry", "max_abs_y2_plus_y4", "symmetry/y2_plus_y4_max_abs", "max |y2 + y4|", "a", ""},
-    {"centre of mass", "centre_of_mass_mean_velocity_z", "centre_of_mass/mean_velocity_z", "sedimentation velocity (mean over the run)", "mu0 F", ""},
-    {"centre of mass", "centre_of_mass_mean_sampled_velocity_z", "centre_of_mass/mean_sampled_velocity_z", "mean of the sampled <v_z>", "mu0 F", ""},
+    {"centre of mass", "centre_of_mass_mean_velocity_z", "centre_of_mass/mean_velocity_z",
+     "sedimentation velocity (mean over the run)", "mu0 F", ""},
+    {"centre of mass", "centre_of_mass_mean_sampled_velocity_z", "centre_of_mass/mean_sampled_velocity_z",
+     "mean of the sampled <v_z>", "mu0 F", ""},
     {"mobility", "mobility_checks", "mobility/checks", "configurations checked", "", ""},
     {"mobility", "mobility_failures", "mobility/failures", "not positive definite", "", ""},
-    {"mobility", "mobility_min_eigenvalue", "mobility/min_smallest_eigenvalue", "smallest eigenvalue", "mu0", "not computed (N above the limit)"},
+    {"mobility", "mobility_min_eigenvalue", "mobility/min_smallest_eigenvalue", "smallest eigenvalue", "mu0",
+     "not computed (N above the limit)"},
     {"mobility", "mobility_first_failure_time", "mobility/first_failure_time", "first failure at", "tau_s", "none"},
     {"pair gap", "minimum_gap", "pair_gap/minimum_gap", "minimum gap s", "a", ""},
     {"pair gap", "minimum_gap_time", "pair_gap/minimum_gap_time", "  at", "tau_s", ""},
-    {"pair gap", "critical_gap", "pair_gap/critical_gap", "explicit scheme unstable below s_c", "a", "none (lubrication off or stable)"},
-    {"pair gap", "critical_gap_crossing_time", "pair_gap/critical_gap_crossing_time", "  gap first below s_c at", "tau_s", "never"},
-    {"pair gap", "separation_speed_sign_changes", "pair_gap/sign_changes", "sign changes of the separation speed", "", ""},
+    {"pair gap", "critical_gap", "pair_gap/critical_gap", "explicit scheme unstable below s_c", "a",
+     "none (lubrication off or stable)"},
+    {"pair gap", "critical_gap_crossing_time", "pair_gap/critical_gap_crossing_time", "  gap first below s_c at",
+     "tau_s", "never"},
+    {"pair gap", "separation_speed_sign_changes", "pair_gap/sign_changes", "sign changes of the separation speed", "",
+     ""},
     {"pair gap", "first_sign_change_time", "pair_gap/first_sign_change_time", "  first at", "tau_s", "none"},
     {"pair gap", "gap_at_first_sign_change", "pair_gap/gap_at_first_sign_change", "  gap there", "a", "none"},
-    {"lubrication solver", "lubrication_solver_mean_iterations", "lubrication_solver/mean_iterations", "CG iterations per solve, mean", "", "no solve sampled"},
-    {"lubrication solver", "lubrication_solver_most_iterations", "lubrication_solver/most_iterations", "  most in a sampled solve", "", ""},
-    {"lubrication solver", "lubrication_solver_largest_relative_residual", "lubrication_solver/largest_relative_residual", "largest relative residual", "", ""},
+    {"lubrication solver", "lubrication_solver_mean_iterations", "lubrication_solver/mean_iterations",
+     "CG iterations per solve, mean", "", "no solve sampled"},
+    {"lubrication solver", "lubrication_solver_most_iterations", "lubrication_solver/most_iterations",
+     "  most in a sampled solve", "", ""},
+    {"lubrication solver", "lubrication_solver_largest_relative_residual",
+     "lubrication_solver/largest_relative_residual", "largest relative residual", "", ""},
     {"lubrication solver", "lubrication_solver_tolerance", "lubrication_solver/tolerance", "  tolerance", "", ""},
-    {"lubrication solver", "lubrication_solver_solved_samples", "lubrication_solver/solved_samples", "samples with a lubricated pair", "", ""},
-    {"velocity spread", "velocity_spread_initial_max", "velocity_spread/initial_max_deviation", "max |v_i - <v>| at the start", "mu0 F", ""},
-    {"velocity spread", "velocity_spread_initial_rms", "velocity_spread/initial_rms_deviation", "rms |v_i - <v>| at the start", "mu0 F", ""},
-    {"velocity spread", "velocity_spread_final_max", "velocity_spread/final_max_deviation", "max |v_i - <v>| at the end", "mu0 F", ""},
-    {"velocity spread", "velocity_spread_largest_max", "velocity_spread/largest_max_deviation", "largest max |v_i - <v>|", "mu0 F", ""},
-    {"velocity spread", "velocity_spread_final_mean_velocity_z", "velocity_spread/final_mean_velocity_z", "<v_z> at the end", "mu0 F", ""},
+    {"lubrication solver", "lubrication_solver_solved_samples", "lubrication_solver/solved_samples",
+     "samples with a lubricated pair", "", ""},
+    {"velocity spread", "velocity_spread_initial_max", "velocity_spread/initial_max_deviation",
+     "max |v_i - <v>| at the start", "mu0 F", ""},
+    {"velocity spread", "velocity_spread_initial_rms", "velocity_spread/initial_rms_deviation",
+     "rms |v_i - <v>| at the start", "mu0 F", ""},
+    {"velocity spread", "velocity_spread_final_max", "velocity_spread/final_max_deviation",
+     "max |v_i - <v>| at the end", "mu0 F", ""},
+    {"velocity spread", "velocity_spread_largest_max", "velocity_spread/largest_max_deviation",
+     "largest max |v_i - <v>|", "mu0 F", ""},
+    {"velocity spread", "velocity_spread_final_mean_velocity_z", "velocity_spread/final_mean_velocity_z",
+     "<v_z> at the end", "mu0 F", ""},
 };
 
 const result* find_result(const std::vector<result>& results, const std::string& name) {
@@ -134,7 +155,8 @@ std::map<std::string, std::string> attributes_if_present(const io::h5md_file& fi
     return file.exists(path) ? file.string_attributes(path) : std::map<std::string, std::string>{};
 }
 
-std::string get(const std::map<std::string, std::string>& m, const std::string& key, const std::string& fallback = "-") {
+std::string get(const std::map<std::string, std::string>& m, const std::string& key,
+                const std::string& fallback = "-") {
     const auto it = m.find(key);
     return it == m.end() || it->second.empty() ? fallback : it->second;
 }
@@ -172,7 +194,8 @@ void print_text(const std::string& path, const run_info& info, const std::vector
         std::printf("lubrication: %s", scheme.c_str());
         if (scheme == "implicit")
             std::printf("   solves: %s   CG iterations: %s (mean %s, most %s)   largest residual: %s",
-                        get(info.engine, "lubrication_solves").c_str(), get(info.engine, "lubrication_iterations_total").c_str(),
+                        get(info.engine, "lubrication_solves").c_str(),
+                        get(info.engine, "lubrication_iterations_total").c_str(),
                         get(info.engine, "lubrication_iterations_mean").c_str(),
                         get(info.engine, "lubrication_iterations_most").c_str(),
                         get(info.engine, "lubrication_largest_relative_residual").c_str());
@@ -206,8 +229,9 @@ void print_text(const std::string& path, const run_info& info, const std::vector
             const array_summary s = summarise_array(r.values);
             std::printf("  %-44s %zu values", r.name.c_str(), r.values.size());
             if (!r.values.empty())
-                std::printf(": first %s, last %s, min %s, max %s, mean %s", number(s.first).c_str(), number(s.last).c_str(),
-                            number(s.minimum).c_str(), number(s.maximum).c_str(), number(s.mean).c_str());
+                std::printf(": first %s, last %s, min %s, max %s, mean %s", number(s.first).c_str(),
+                            number(s.last).c_str(), number(s.minimum).c_str(), number(s.maximum).c_str(),
+                            number(s.mean).c_str());
             std::printf("\n");
         }
     }
@@ -286,8 +310,9 @@ int execute(const analyze_options& o) {
         if (r == nullptr || r->values.size() != 1) return std::nullopt;
         return r->values.front();
     };
-    info.flags = lubrication_solver_flags({info.run, info.engine, scalar("lubrication_solver/largest_relative_residual"),
-                                           scalar("lubrication_solver/tolerance")});
+    info.flags =
+        lubrication_solver_flags({info.run, info.engine, scalar("lubrication_solver/largest_relative_residual"),
+                                  scalar("lubrication_solver/tolerance")});
     if (o.json) print_json(o.path, info, results);
     else print_text(o.path, info, results);
     return 0;

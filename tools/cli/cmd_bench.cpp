@@ -85,7 +85,8 @@ int bench_steps(const steps_options& o) {
 }
 
 struct hi_options {
-    std::string sizes = "1000,10000,200000", kernels = "naive,tiling,small-tiling,multi-target", precisions = "f32,ds,f64";
+    std::string sizes = "1000,10000,200000", kernels = "naive,tiling,small-tiling,multi-target",
+                precisions = "f32,ds,f64";
     std::string csv;
     int repeats = 20;
     unsigned block = 128;
@@ -105,8 +106,8 @@ int bench_hi(const hi_options& o) {
     const secondary_output csv_file(o.csv, o.force, {}, "--csv");
     std::ostringstream csv;
     csv << "device,particles,kernel,hi_precision,block,median_ms,min_ms,max_ms,gpairs_per_second,repeats\n";
-    std::printf("%9s %-13s %-4s %6s %11s %11s %11s %10s\n", "N", "kernel", "hi", "block", "median ms", "min ms", "max ms",
-                "Gpair/s");
+    std::printf("%9s %-13s %-4s %6s %11s %11s %11s %10s\n", "N", "kernel", "hi", "block", "median ms", "min ms",
+                "max ms", "Gpair/s");
     for (const std::string& size : split_list(o.sizes, ',')) {
         const std::size_t n = std::stoull(size);
         // Uniform random positions at density n in a periodic box, forces (0, 0, -1) (the HI kernels
@@ -123,8 +124,9 @@ int bench_hi(const hi_options& o) {
                 std::printf("%9zu %-13s %-4s %6u %11.4g %11.4g %11.4g %10.4g\n", n, kernel.c_str(), hi.c_str(), t.block,
                             t.median_ms, t.min_ms, t.max_ms, gpairs);
                 std::fflush(stdout);
-                csv << '"' << device.at("device_name") << "\"," << n << ',' << kernel << ',' << hi << ',' << t.block << ','
-                    << t.median_ms << ',' << t.min_ms << ',' << t.max_ms << ',' << gpairs << ',' << t.repeats << '\n';
+                csv << '"' << device.at("device_name") << "\"," << n << ',' << kernel << ',' << hi << ',' << t.block
+                    << ',' << t.median_ms << ',' << t.min_ms << ',' << t.max_ms << ',' << gpairs << ',' << t.repeats
+                    << '\n';
             }
     }
     if (csv_file) csv_file.write(csv.str());

@@ -56,10 +56,10 @@ int execute(const mobility_check_options& o) {
                     3 * r.particles);
         if (r.cholesky_attempted)
             std::printf("  Cholesky (LAPACK dpotrf): %s\n",
-                        r.cholesky_succeeded ? "succeeds"
-                                             : ("fails at the leading minor of order " + std::to_string(r.cholesky_info)).c_str());
-        else
-            std::printf("  Cholesky: not attempted (N > %zu)\n", o.limits.cholesky_max_particles);
+                        r.cholesky_succeeded
+                            ? "succeeds"
+                            : ("fails at the leading minor of order " + std::to_string(r.cholesky_info)).c_str());
+        else std::printf("  Cholesky: not attempted (N > %zu)\n", o.limits.cholesky_max_particles);
         if (r.eigenvalue_computed) std::printf("  smallest eigenvalue (dsyevr): %.10g mu0\n", r.smallest_eigenvalue);
         else std::printf("  smallest eigenvalue: not computed (N > %zu)\n", o.limits.eigenvalue_max_particles);
         std::printf("  Gershgorin lower bound: %.10g mu0%s\n", r.gershgorin_lower_bound,
@@ -74,8 +74,8 @@ int execute(const mobility_check_options& o) {
 
 action register_mobility_check(CLI::App& app) {
     auto o = std::make_shared<mobility_check_options>();
-    auto* cmd = app.add_subcommand("mobility-check",
-                                   "Check that the mobility matrix of a scenario's initial configuration is positive definite");
+    auto* cmd = app.add_subcommand(
+        "mobility-check", "Check that the mobility matrix of a scenario's initial configuration is positive definite");
     cmd->add_option("scenario", o->scenario_path, "scenario file (TOML)")->required();
     cmd->add_option("--case", o->case_name, "case of a scenario file with [cases] (default: the first)");
     cmd->add_option("--eigenvalue-limit", o->limits.eigenvalue_max_particles,

@@ -73,7 +73,8 @@ int run_record(const record_cli& c) {
     if (!c.configs.empty() && c.configs != "all")
         for (std::size_t start = 0; start <= c.configs.size();) {
             const std::size_t end = c.configs.find(',', start);
-            const std::string name = c.configs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+            const std::string name =
+                c.configs.substr(start, end == std::string::npos ? std::string::npos : end - start);
             if (!name.empty()) o.configurations.push_back(name);
             if (end == std::string::npos) break;
             start = end + 1;
@@ -124,31 +125,40 @@ int run_compare(const compare_cli& c) {
 action register_port_check(CLI::App& app) {
     auto rec = std::make_shared<record_cli>();
     auto cmp = std::make_shared<compare_cli>();
-    auto* cmd = app.add_subcommand("port-check", "Validate a port: record velocities of fixed configurations in every "
-                                                 "precision mode, compare two records (engine/docs/porting.md)");
+    auto* cmd = app.add_subcommand("port-check",
+                                   "Validate a port: record velocities of fixed configurations in every "
+                                   "precision mode, compare two records (engine/docs/porting.md)");
     cmd->require_subcommand(1);
-    auto* r = cmd->add_subcommand("record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
+    auto* r = cmd->add_subcommand(
+        "record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
     r->add_option("output", rec->output, "record file to write (HDF5)")->required();
     r->add_option("--backend", rec->backend, "cpu | cuda | auto (default cpu)");
-    r->add_option("--hi-kernel", rec->hi_kernel, "HI kernel (CPU: all-pairs|symmetric; CUDA: naive|tiling|small-tiling|"
-                                                 "multi-target|split|fast-tiling|fast-multi-target|fast-split)");
-    r->add_option("--modes", rec->modes, "precision modes separated by ';' (e.g. 'hi=ds,int=f32;hi=f64,int=f64'), default all nine");
-    r->add_option("--configs", rec->configs,
-                  "configurations, comma separated: tetrahedron,fcc_500,fcc_4000,random_1000,near_contact (default all)");
+    r->add_option("--hi-kernel", rec->hi_kernel,
+                  "HI kernel (CPU: all-pairs|symmetric; CUDA: naive|tiling|small-tiling|"
+                  "multi-target|split|fast-tiling|fast-multi-target|fast-split)");
+    r->add_option("--modes", rec->modes,
+                  "precision modes separated by ';' (e.g. 'hi=ds,int=f32;hi=f64,int=f64'), default all nine");
+    r->add_option(
+        "--configs", rec->configs,
+        "configurations, comma separated: tetrahedron,fcc_500,fcc_4000,random_1000,near_contact (default all)");
     r->add_option("--steps", rec->steps, "also store the state after a short run of N steps (default 0: none)");
     r->add_option("--dt", rec->dt, "time step of the short run in tau_s (default 0.001)");
     r->add_option("--threads", rec->threads, "CPU worker threads (0: all cores)");
     r->add_flag("--force", rec->force, "replace an existing record");
-    r->add_option("--swap-mode", rec->swap, "negative control: store mode FROM's velocities as mode TO (FROM:TO)")->group("");
-    auto* c = cmd->add_subcommand("compare", "Compare two records: ULP and relative differences, per-mode verdicts, report");
+    r->add_option("--swap-mode", rec->swap, "negative control: store mode FROM's velocities as mode TO (FROM:TO)")
+        ->group("");
+    auto* c =
+        cmd->add_subcommand("compare", "Compare two records: ULP and relative differences, per-mode verdicts, report");
     c->add_option("a", cmp->a, "the recorded (old) record")->required();
     c->add_option("b", cmp->b, "the new record")->required();
     c->add_option("--report", cmp->report, "report directory (report.md, report.html, report.json, PNG plots)");
     c->add_option("--reference-dir", cmp->reference_dir, "reference directory for --results (default reference_data)");
-    c->add_option("--results", cmp->results, "long-run result files (stokesian run / suite run) to check against the references");
+    c->add_option("--results", cmp->results,
+                  "long-run result files (stokesian run / suite run) to check against the references");
     c->add_flag("--no-plots", cmp->no_plots, "do not call tools/plot/plot_port_check.py");
     c->add_flag("--force", cmp->force, "replace the files of an earlier report in the --report directory");
-    c->add_option("--python", cmp->python, "Python interpreter for the plots (default $STOKESIAN_PYTHON, else /usr/bin/python3, else python3)");
+    c->add_option("--python", cmp->python,
+                  "Python interpreter for the plots (default $STOKESIAN_PYTHON, else /usr/bin/python3, else python3)");
     return [rec, cmp, r, c]() -> int {
         if (r->parsed()) return run_record(*rec);
         if (c->parsed()) return run_compare(*cmp);

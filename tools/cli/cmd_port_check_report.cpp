@@ -71,10 +71,10 @@ struct table {
         for (const auto& r : rows) {
             o << "<tr>";
             for (const auto& c : r) {
-                const std::string cls = c.starts_with("FAIL")    ? " class=\"fail\""
-                                        : c == "bitwise"          ? " class=\"bitwise\""
+                const std::string cls = c.starts_with("FAIL")                                   ? " class=\"fail\""
+                                        : c == "bitwise"                                        ? " class=\"bitwise\""
                                         : c == "within rounding bound" || c.starts_with("pass") ? " class=\"pass\""
-                                                                  : "";
+                                                                                                : "";
                 o << "<td" << cls << ">" << html_escape(c) << "</td>";
             }
             o << "</tr>\n";
@@ -110,14 +110,15 @@ table provenance_table(const port::port_record& a, const port::port_record& b) {
 }  // namespace
 
 const std::vector<std::string>& port_report_files() {
-    static const std::vector<std::string> files{"report.md",   "report.html", "report.json",      "histograms.csv",
-                                                "verdicts.csv", "plot.log",    "verdicts.png",     "ulp_histograms.png",
-                                                "relative_histograms.png"};
+    static const std::vector<std::string> files{"report.md",      "report.html",        "report.json",
+                                                "histograms.csv", "verdicts.csv",       "plot.log",
+                                                "verdicts.png",   "ulp_histograms.png", "relative_histograms.png"};
     return files;
 }
 
 bool write_port_report(const port_report_options& o, const port::port_record& a, const port::port_record& b,
-                       const port::comparison& cmp, const std::vector<regression::run_check>& checks, std::ostream& out) {
+                       const port::comparison& cmp, const std::vector<regression::run_check>& checks,
+                       std::ostream& out) {
     std::error_code e;
     fs::create_directories(o.directory, e);
     if (e || !fs::is_directory(o.directory))
@@ -138,12 +139,14 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
         const auto it = long_runs.find(mode);
         if (it == long_runs.end()) return "-";
         const auto [p, f] = it->second;
-        return f > 0 ? "FAIL (" + std::to_string(f) + " of " + std::to_string(p + f) + " runs)" : "pass (" + std::to_string(p) + " runs)";
+        return f > 0 ? "FAIL (" + std::to_string(f) + " of " + std::to_string(p + f) + " runs)"
+                     : "pass (" + std::to_string(p) + " runs)";
     };
 
     // Verdict per mode.
-    table verdicts{{"mode", "verdict", "worst configuration", "max |dv| / bound", "max ULP", "max |dv|/|v|", "bound factor (N max)",
-                    "long-run observables"}, {}};
+    table verdicts{{"mode", "verdict", "worst configuration", "max |dv| / bound", "max ULP", "max |dv|/|v|",
+                    "bound factor (N max)", "long-run observables"},
+                   {}};
     for (const auto& [mode, v] : cmp.per_mode) {
         const port::mode_comparison* worst = nullptr;
         for (const auto& r : cmp.rows)
@@ -161,16 +164,18 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
                                  long_run_cell(mode)});
     }
     for (const auto& [mode, counts] : long_runs)
-        if (!cmp.per_mode.count(mode)) verdicts.rows.push_back({mode, "-", "-", "-", "-", "-", "-", long_run_cell(mode)});
-    table detail{{"configuration", "N", "mode", "verdict", "differing components", "max ULP", "median ULP", "max |dv|/|v|",
-                  "rms |dv|/|v|", "max |dv|/bound", "worst (particle, component)"},
+        if (!cmp.per_mode.count(mode))
+            verdicts.rows.push_back({mode, "-", "-", "-", "-", "-", "-", long_run_cell(mode)});
+    table detail{{"configuration", "N", "mode", "verdict", "differing components", "max ULP", "median ULP",
+                  "max |dv|/|v|", "rms |dv|/|v|", "max |dv|/bound", "worst (particle, component)"},
                  {}};
     for (const auto& r : cmp.rows)
-        detail.rows.push_back({r.configuration, std::to_string(r.particles), to_string(r.mode), port::to_string(r.result),
-                               std::to_string(r.differing_components) + " / " + std::to_string(3 * r.particles),
-                               num(r.max_ulp, 4), num(r.median_ulp, 3), num(r.max_relative), num(r.rms_relative),
-                               num(r.max_bound_ratio),
-                               r.differing_components ? "(" + std::to_string(r.worst_particle) + ", " + "xyz"[r.worst_component] + ")" : "-"});
+        detail.rows.push_back(
+            {r.configuration, std::to_string(r.particles), to_string(r.mode), port::to_string(r.result),
+             std::to_string(r.differing_components) + " / " + std::to_string(3 * r.particles), num(r.max_ulp, 4),
+             num(r.median_ulp, 3), num(r.max_relative), num(r.rms_relative), num(r.max_bound_ratio),
+             r.differing_components ? "(" + std::to_string(r.worst_particle) + ", " + "xyz"[r.worst_component] + ")"
+                                    : "-"});
     table runs{{"configuration", "mode", "short run", "max |dr| (a)", "max |dv| / max |v|"}, {}};
     for (const auto& r : cmp.rows)
         if (r.has_run)
@@ -182,9 +187,12 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
         std::string first;
         for (const auto& r : c.rows)
             if (!r.passed) {
-                if (failed++ == 0) first = r.observable + ": " + r.observed + " vs " + r.reference + " (" + r.tolerance + ") " + r.detail;
+                if (failed++ == 0)
+                    first =
+                        r.observable + ": " + r.observed + " vs " + r.reference + " (" + r.tolerance + ") " + r.detail;
             }
-        observables.rows.push_back({c.run, mode_of(c), c.entry.empty() ? "(none)" : c.entry, c.passed() ? "pass" : "FAIL",
+        observables.rows.push_back({c.run, mode_of(c), c.entry.empty() ? "(none)" : c.entry,
+                                    c.passed() ? "pass" : "FAIL",
                                     std::to_string(failed) + " / " + std::to_string(c.rows.size()), first});
     }
 
@@ -194,16 +202,17 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
         h << "configuration,mode,kind,bin,label,count\n";
         for (const auto& r : cmp.rows) {
             for (std::size_t k = 0; k < r.ulp.counts.size(); ++k)
-                h << r.configuration << ",\"" << to_string(r.mode) << "\",ulp," << k << ",\"" << r.ulp.labels[k] << "\"," << r.ulp.counts[k] << "\n";
+                h << r.configuration << ",\"" << to_string(r.mode) << "\",ulp," << k << ",\"" << r.ulp.labels[k]
+                  << "\"," << r.ulp.counts[k] << "\n";
             for (std::size_t k = 0; k < r.relative.counts.size(); ++k)
-                h << r.configuration << ",\"" << to_string(r.mode) << "\",relative," << k << ",\"" << r.relative.labels[k] << "\","
-                  << r.relative.counts[k] << "\n";
+                h << r.configuration << ",\"" << to_string(r.mode) << "\",relative," << k << ",\""
+                  << r.relative.labels[k] << "\"," << r.relative.counts[k] << "\n";
         }
         std::ostringstream v;
         v << "configuration,mode,verdict,max_bound_ratio,max_ulp,max_relative\n";
         for (const auto& r : cmp.rows)
-            v << r.configuration << ",\"" << to_string(r.mode) << "\"," << port::to_string(r.result) << "," << num(r.max_bound_ratio, 6)
-              << "," << num(r.max_ulp, 6) << "," << num(r.max_relative, 6) << "\n";
+            v << r.configuration << ",\"" << to_string(r.mode) << "\"," << port::to_string(r.result) << ","
+              << num(r.max_bound_ratio, 6) << "," << num(r.max_ulp, 6) << "," << num(r.max_relative, 6) << "\n";
         io::write_file_atomically(o.directory / "histograms.csv", h.str());
         io::write_file_atomically(o.directory / "verdicts.csv", v.str());
     }
@@ -221,15 +230,19 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
             if (fs::is_regular_file(o.directory / f, e)) figures.push_back(f);
     }
 
-    const std::string headline = std::string("port-check: ") + (passed ? "PASS" : "FAIL") + " (" + std::to_string(cmp.per_mode.size()) +
-                                 " modes, " + std::to_string(cmp.rows.size()) + " configuration x mode comparisons" +
+    const std::string headline = std::string("port-check: ") + (passed ? "PASS" : "FAIL") + " (" +
+                                 std::to_string(cmp.per_mode.size()) + " modes, " + std::to_string(cmp.rows.size()) +
+                                 " configuration x mode comparisons" +
                                  (checks.empty() ? "" : ", " + std::to_string(checks.size()) + " long runs") + ")";
     const std::string bound_text =
         "Bound per component: |v^A_ic - v^B_ic| <= B_ic = f A_ic + N 2^-125, with A_ic = sum_j |mu_ij| |F_j| (absolute "
-        "evaluation of every pair term, in double, stored in the record) and f = 2 [gamma_{N-1}(u_a)(1 + k u_w) + k u_w], "
-        "gamma_n(u) = n u / (1 - n u): each of the two results is the exact sum up to a reordered sum of N terms in the "
+        "evaluation of every pair term, in double, stored in the record) and f = 2 [gamma_{N-1}(u_a)(1 + k u_w) + k "
+        "u_w], "
+        "gamma_n(u) = n u / (1 - n u): each of the two results is the exact sum up to a reordered sum of N terms in "
+        "the "
         "accumulator (u_a = 2^-24 f32, 2^-47 ds (DWPlusFP), 2^-53 f64) and up to k u_w per term (k = " +
-        num(port::term_allowance) + ": the roundings on the longest path of a pair term, with approximate rsqrt, division "
+        num(port::term_allowance) +
+        ": the roundings on the longest path of a pair term, with approximate rsqrt, division "
         "and square root of the fast kernels and the paper-fast flags; u_w = 2^-24 for f32 and ds, 2^-53 for f64). "
         "N 2^-125 covers subnormal terms flushed to zero (--ftz=true). Derivation: engine/docs/porting.md.";
 
@@ -274,7 +287,8 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
              "td,th{border:1px solid #aaa;padding:2px 6px;font-size:90%}.fail{background:#f99}.pass{background:#cfc}"
              ".bitwise{background:#9e9}</style></head><body>\n";
         h << "<h1>Port check: " << (passed ? "PASS" : "FAIL") << "</h1>\n<p>A = <code>" << html_escape(a.file.string())
-          << "</code>, B = <code>" << html_escape(b.file.string()) << "</code></p>\n<h2>Verdict per precision mode</h2>\n";
+          << "</code>, B = <code>" << html_escape(b.file.string())
+          << "</code></p>\n<h2>Verdict per precision mode</h2>\n";
         verdicts.html(h);
         h << "<p>" << html_escape(bound_text) << "</p>\n";
         if (!cmp.not_compared.empty()) {
@@ -296,7 +310,8 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
         }
         if (!figures.empty() || !plot_note.empty()) {
             h << "<h2>Figures</h2>\n";
-            for (const auto& f : figures) h << "<p><a href=\"" << f << "\"><img src=\"" << f << "\" style=\"max-width:100%\"></a></p>\n";
+            for (const auto& f : figures)
+                h << "<p><a href=\"" << f << "\"><img src=\"" << f << "\" style=\"max-width:100%\"></a></p>\n";
             if (!plot_note.empty()) h << "<p>" << html_escape(plot_note) << "</p>\n";
         }
         h << "</body></html>\n";

@@ -24,6 +24,7 @@ const std::vector<std::string>& port_report_files();
 
 // Writes the report and a summary to `out`; returns true when everything passed.
 bool write_port_report(const port_report_options& options, const port::port_record& a, const port::port_record& b,
-                       const port::comparison& cmp, const std::vector<regression::run_check>& checks, std::ostream& out);
+                       const port::comparison& cmp, const std::vector<regression::run_check>& checks,
+                       std::ostream& out);
 
 }  // namespace stokesian::cli

@@ -25,13 +25,15 @@ struct check_options {
 
 // A reference directory or file that is not there is the user's to fix (exit 2), not a regression:
 // one line naming it and the command that records it.
-void require_reference_files(const std::vector<regression::observed_run>& runs, regression::reference_library& references) {
+void require_reference_files(const std::vector<regression::observed_run>& runs,
+                             regression::reference_library& references) {
     const std::filesystem::path& dir = references.directory();
     std::error_code error;
     if (!std::filesystem::is_directory(dir, error))
         throw input_error(dir.string(), "", "",
-                          std::filesystem::exists(dir, error) ? "--reference-dir is not a directory"
-                                                              : "the reference directory (--reference-dir) does not exist");
+                          std::filesystem::exists(dir, error)
+                              ? "--reference-dir is not a directory"
+                              : "the reference directory (--reference-dir) does not exist");
     for (const auto& run : runs)
         if (references.file_for(run.key.scenario) == nullptr)
             throw input_error((dir / run.key.file_name()).string(), "", "",
@@ -67,7 +69,8 @@ action register_reference_check(CLI::App& reference) {
     auto o = std::make_shared<check_options>();
     auto* cmd = reference.add_subcommand("check", "Compare results with their reference entries");
     cmd->add_option("results", o->results, "result files (H5MD, from stokesian run or suite run)")->required();
-    cmd->add_option("--reference-dir", o->reference_dir, "directory of <scenario>.h5 reference files (default reference_data)");
+    cmd->add_option("--reference-dir", o->reference_dir,
+                    "directory of <scenario>.h5 reference files (default reference_data)");
     cmd->add_option("--json", o->json, "also write the checks as JSON to this file");
     cmd->add_option("--junit", o->junit, "also write JUnit XML (one testcase per run and observable) to this file");
     cmd->add_flag("--force", o->force, "replace existing --json/--junit files");

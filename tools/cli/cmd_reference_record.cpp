@@ -49,7 +49,8 @@ std::string difference_text(const regression::observed_value& old_value, const r
     double largest = 0.0, relative = 0.0;
     for (std::size_t k = 0; k < n; ++k) {
         const double d = std::fabs(new_value.values[k] - old_value.values[k]);
-        if (std::isnan(d) && std::isnan(old_value.values[k]) != std::isnan(new_value.values[k])) return "NaN <-> number";
+        if (std::isnan(d) && std::isnan(old_value.values[k]) != std::isnan(new_value.values[k]))
+            return "NaN <-> number";
         if (d > largest) {
             largest = d;
             relative = old_value.values[k] != 0.0 ? d / std::fabs(old_value.values[k]) : INFINITY;
@@ -67,7 +68,8 @@ void report(const regression::recorded_entry& e, const fs::path& file) {
     std::printf("  %-40s %-22s %-22s %s\n", "observable", "old", "new", "change");
     for (const auto& o : e.observables) {
         if (!o.old_value) {
-            std::printf("  %-40s %-22s %-22s %s\n", o.name.c_str(), "(none)", value_text(o.new_value.value).c_str(), "new");
+            std::printf("  %-40s %-22s %-22s %s\n", o.name.c_str(), "(none)", value_text(o.new_value.value).c_str(),
+                        "new");
             continue;
         }
         std::string change = difference_text(o.old_value->value, o.new_value.value);
@@ -80,18 +82,22 @@ void report(const regression::recorded_entry& e, const fs::path& file) {
 
 int execute(const record_options& o) {
     if (o.reference.empty() == o.reference_dir.empty())
-        throw input_error("command line", "--reference", "", "give exactly one of --reference FILE and --reference-dir DIR");
+        throw input_error("command line", "--reference", "",
+                          "give exactly one of --reference FILE and --reference-dir DIR");
     std::vector<regression::observed_run> runs;
     for (const std::string& path : o.results) runs.push_back(regression::read_observed_run(path));
 
     // Results grouped by reference file: one file per scenario.
     std::map<fs::path, std::vector<regression::observed_run>> by_file;
     for (auto& run : runs) {
-        const fs::path file = !o.reference.empty() ? fs::path(o.reference) : fs::path(o.reference_dir) / run.key.file_name();
+        const fs::path file =
+            !o.reference.empty() ? fs::path(o.reference) : fs::path(o.reference_dir) / run.key.file_name();
         by_file[file].push_back(std::move(run));
     }
-    const fs::path directory = !o.reference_dir.empty() ? fs::path(o.reference_dir) : fs::path(o.reference).parent_path();
-    const fs::path rules_path = !o.checks.empty() ? fs::path(o.checks) : default_rules(directory.empty() ? "." : directory);
+    const fs::path directory =
+        !o.reference_dir.empty() ? fs::path(o.reference_dir) : fs::path(o.reference).parent_path();
+    const fs::path rules_path =
+        !o.checks.empty() ? fs::path(o.checks) : default_rules(directory.empty() ? "." : directory);
     const regression::check_rules rules = regression::load_check_rules(rules_path);
     if (!o.reference_dir.empty()) fs::create_directories(o.reference_dir);
 
@@ -114,11 +120,13 @@ int execute(const record_options& o) {
 
 action register_reference_record(CLI::App& reference) {
     auto o = std::make_shared<record_options>();
-    auto* cmd = reference.add_subcommand("record", "Record results as reference entries (with the rules of checks.toml)");
+    auto* cmd =
+        reference.add_subcommand("record", "Record results as reference entries (with the rules of checks.toml)");
     cmd->add_option("results", o->results, "result files (H5MD, from stokesian run or suite run)")->required();
     cmd->add_option("--reference", o->reference, "the reference file to write (one scenario)");
     cmd->add_option("--reference-dir", o->reference_dir, "directory of <scenario>.h5 reference files (any scenarios)");
-    cmd->add_option("--checks", o->checks, "tolerance rules (default: checks.toml next to the references or one level up)");
+    cmd->add_option("--checks", o->checks,
+                    "tolerance rules (default: checks.toml next to the references or one level up)");
     cmd->add_flag("--force", o->force, "replace existing entries (prints old and new values)");
     return [o] { return execute(*o); };
 }

@@ -99,12 +99,14 @@ scenario scenario_to_resume(const run_options& o, const std::filesystem::path& o
     if (!o.output.empty() && std::filesystem::path(o.output) != output)
         throw input_error("command line", "--output", o.output, "--resume " + o.resume + " names the output already");
     if (!o.scenario_path.empty()) return load_scenario(o.scenario_path, o.case_name);
-    if (!o.case_name.empty()) throw input_error("command line", "--case", o.case_name, "--case needs the SCENARIO file");
+    if (!o.case_name.empty())
+        throw input_error("command line", "--case", o.case_name, "--case needs the SCENARIO file");
     io::lock_run_output(output);  // a live run's output: say so, not that its checkpoint is missing
     const std::filesystem::path checkpoint = io::checkpoint_path_for(output);
     if (!std::filesystem::exists(checkpoint))
-        throw input_error(checkpoint.string(), "", "", "no checkpoint to resume from (the run completed, or stopped "
-                                                       "before its first checkpoint: start it again)");
+        throw input_error(checkpoint.string(), "", "",
+                          "no checkpoint to resume from (the run completed, or stopped "
+                          "before its first checkpoint: start it again)");
     return scenario_from_checkpoint(io::read_checkpoint(checkpoint), checkpoint);
 }
 
@@ -125,8 +127,7 @@ run_result run_or_say_what_is_kept(const run_request& req, progress_line& progre
         if (std::filesystem::exists(checkpoint, error))
             kept += " and the checkpoint '" + checkpoint.string() + "': free space, then `stokesian run --resume " +
                     req.output.path.string() + "`";
-        else
-            kept += ", no checkpoint: free space and run again";
+        else kept += ", no checkpoint: free space and run again";
         throw input_error(std::string(e.what()) + "; " + kept);
     }
 }
@@ -140,9 +141,9 @@ int execute(const run_options& o, int argc, char** argv) {
 
     run_request req;
     req.scenario_ = s;
-    req.output.path = !o.resume.empty()  ? resume_output
-                      : !o.output_given  ? std::filesystem::path(default_output(s))
-                                         : std::filesystem::path(o.output);
+    req.output.path = !o.resume.empty() ? resume_output
+                      : !o.output_given ? std::filesystem::path(default_output(s))
+                                        : std::filesystem::path(o.output);
     req.output.force = o.force;
     if (o.author) req.output.author = io::h5md_author(o.author);  // checked before anything runs
     req.resume = !o.resume.empty();
@@ -195,8 +196,9 @@ int execute(const run_options& o, int argc, char** argv) {
     } else {
         std::printf("wrote %s: %s, %llu steps (%.6g tau_s) in %s, %.3g steps/s [%s, %s]\n", r.output.string().c_str(),
                     r.status.c_str(), static_cast<unsigned long long>(r.steps), r.simulated_time,
-                    format_duration(r.wall_seconds).c_str(), r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0,
-                    to_string(s.run.precision).c_str(), r.engine.count("backend") ? r.engine.at("backend").c_str() : "");
+                    format_duration(r.wall_seconds).c_str(),
+                    r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0, to_string(s.run.precision).c_str(),
+                    r.engine.count("backend") ? r.engine.at("backend").c_str() : "");
         if (r.summary.count("cycles")) {
             const auto mean = [&](const char* key) { return r.summary.count(key) ? r.summary.at(key) : NAN; };
             if (std::isnan(mean("period_mean")) || std::isnan(mean("amplitude_mean")))
@@ -209,11 +211,12 @@ int execute(const run_options& o, int argc, char** argv) {
             std::printf("  symmetry: max |y1| = %.3g a, largest residual %.3g a\n", r.summary.at("max_abs_y1"),
                         r.summary.at("max_abs_symmetry_residual"));
         if (r.summary.count("lubrication_solver_mean_iterations"))  // implicit lubrication (engine/docs/lubrication.md)
-            std::printf("  lubrication solve: %.4g conjugate-gradient iterations per sampled solve (most %.0f), largest "
-                        "relative residual %.3g (tolerance %.3g)\n",
-                        r.summary.at("lubrication_solver_mean_iterations"), r.summary.at("lubrication_solver_most_iterations"),
-                        r.summary.at("lubrication_solver_largest_relative_residual"),
-                        r.summary.at("lubrication_solver_tolerance"));
+            std::printf(
+                "  lubrication solve: %.4g conjugate-gradient iterations per sampled solve (most %.0f), largest "
+                "relative residual %.3g (tolerance %.3g)\n",
+                r.summary.at("lubrication_solver_mean_iterations"), r.summary.at("lubrication_solver_most_iterations"),
+                r.summary.at("lubrication_solver_largest_relative_residual"),
+                r.summary.at("lubrication_solver_tolerance"));
     }
     if (r.failed) {
         std::fprintf(stderr, "stokesian: %s (output written to %s)\n", r.status.c_str(), r.output.string().c_str());
@@ -236,7 +239,8 @@ action register_run(CLI::App& app) {
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto (overrides run.backend)");
     cmd->add_option("--precision", o->precision, "e.g. hi=ds,int=f32 (each of f32, ds, f64)");
     cmd->add_option("--hi-kernel", o->hi_kernel, "HI summation kernel (cpu: all-pairs | symmetric)");
-    cmd->add_option("--integrator", o->integrator, "euler | heun | rk4 | ab2 (engine/include/stokesian/core/integrator.hpp)");
+    cmd->add_option("--integrator", o->integrator,
+                    "euler | heun | rk4 | ab2 (engine/include/stokesian/core/integrator.hpp)");
     cmd->add_option("--dt", o->dt, "time step in tau_s");
     auto* time = cmd->add_option("--time", o->time, "run length in tau_s");
     auto* steps = cmd->add_option("--steps", o->steps, "run length in steps");

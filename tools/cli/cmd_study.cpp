@@ -107,7 +107,8 @@ std::vector<integrator_kind> parse_integrators(const std::vector<std::string>& g
     for (const std::string& group : given)
         for (const std::string& text : split(group, ",; ")) {
             if (text == "all") {
-                for (const auto k : {integrator_kind::euler, integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
+                for (const auto k :
+                     {integrator_kind::euler, integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
                     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
                 continue;
             }
@@ -134,13 +135,14 @@ study::study_settings settings_from(const study_cli_options& o) {
     s.case_name = o.case_name;
     s.backend = o.backend;
     s.fit_cycles = o.fit_cycles;
-    s.modes = o.modes.empty() ? (o.kind == "precision" ? parse_modes({"paper"}) : std::vector<precision_mode>{sc.run.precision})
-                              : parse_modes(o.modes);
+    s.modes = o.modes.empty()
+                  ? (o.kind == "precision" ? parse_modes({"paper"}) : std::vector<precision_mode>{sc.run.precision})
+                  : parse_modes(o.modes);
     const double dt = sc.run.dt;
-    s.dts = !o.dts.empty() ? parse_dts(o.dts)
+    s.dts = !o.dts.empty()          ? parse_dts(o.dts)
             : o.kind == "precision" ? std::vector<double>{dt}
                                     : std::vector<double>{4 * dt, 2 * dt, dt, dt / 2};
-    s.integrators = !o.integrators.empty() ? parse_integrators(o.integrators)
+    s.integrators = !o.integrators.empty()  ? parse_integrators(o.integrators)
                     : o.kind == "precision" ? std::vector<integrator_kind>{sc.run.integrator}
                                             : parse_integrators({"all"});
     if (s.modes.empty() || s.dts.empty() || s.integrators.empty())
@@ -148,7 +150,8 @@ study::study_settings settings_from(const study_cli_options& o) {
     if (!std::isnan(o.time) && !(o.time > 0.0 && std::isfinite(o.time)))
         throw input_error("command line", "--time", regression::dt_text(o.time), "expected a number > 0 (tau_s)");
     if (!std::isnan(o.sample_every) && !(o.sample_every > 0.0 && std::isfinite(o.sample_every)))
-        throw input_error("command line", "--sample-every", regression::dt_text(o.sample_every), "expected a number > 0 (tau_s)");
+        throw input_error("command line", "--sample-every", regression::dt_text(o.sample_every),
+                          "expected a number > 0 (tau_s)");
     s.time = !std::isnan(o.time) ? o.time : sc.run.time ? *sc.run.time : double(*sc.run.steps) * dt;
     s.sample_every = !std::isnan(o.sample_every) ? o.sample_every : sc.run.sample_every;
     s.trajectory_time = o.trajectory_time >= 0.0 ? o.trajectory_time : std::min(s.time, 1100.0);
@@ -204,7 +207,8 @@ int execute(const study_cli_options& o) {
         for (const auto& entry : fs::directory_iterator(options.output_dir, e)) {
             const std::string name = entry.path().filename().string();
             for (const char* prefix : {"euler_", "heun_", "rk4_", "ab2_", "trajectory_"})
-                if (name.rfind(prefix, 0) == 0 && name.find(".h5") != std::string::npos) old_runs.push_back(entry.path());
+                if (name.rfind(prefix, 0) == 0 && name.find(".h5") != std::string::npos)
+                    old_runs.push_back(entry.path());
         }
         for (const fs::path& p : old_runs) fs::remove(p, e);
     }
@@ -215,8 +219,9 @@ int execute(const study_cli_options& o) {
     std::printf("study %s of %s: %s (%s x %s x %s%s), %u at once, %s backend, output in %s\n", s.kind.c_str(),
                 fs::path(o.scenario).filename().c_str(), count_of(suite.size(), "run").c_str(),
                 count_of(s.modes.size(), "mode").c_str(), count_of(s.dts.size(), "time step").c_str(),
-                count_of(s.integrators.size(), "integrator").c_str(), s.trajectory_time > 0.0 ? " + 1 trajectory run" : "",
-                suite.jobs(), s.backend.c_str(), dir.string().c_str());
+                count_of(s.integrators.size(), "integrator").c_str(),
+                s.trajectory_time > 0.0 ? " + 1 trajectory run" : "", suite.jobs(), s.backend.c_str(),
+                dir.string().c_str());
     std::fflush(stdout);
     const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
         std::printf("[%2zu/%zu] %-32s %-11s %llu steps in %s%s%s\n", n, total, r.name.c_str(), r.state.c_str(),
@@ -240,15 +245,18 @@ int execute(const study_cli_options& o) {
     if (!o.no_plots) {
         const fs::path script = find_plot_script("plot_study.py");
         if (script.empty()) {
-            std::fprintf(stderr, "stokesian: warning: tools/plot/plot_study.py not found (set STOKESIAN_PLOT_DIR); "
-                                 "no figures\n");
+            std::fprintf(stderr,
+                         "stokesian: warning: tools/plot/plot_study.py not found (set STOKESIAN_PLOT_DIR); "
+                         "no figures\n");
             plot_status = 1;
         } else {
             const plot_run run = run_plot_script(python_interpreter(), script, {"--study", dir.string()});
             plot_status = run.status;
             if (plot_status != 0)
-                std::fprintf(stderr, "stokesian: warning: the figures failed (%s exited with %d); data and summary are "
-                                     "complete\n", run.command.c_str(), plot_status);
+                std::fprintf(stderr,
+                             "stokesian: warning: the figures failed (%s exited with %d); data and summary are "
+                             "complete\n",
+                             run.command.c_str(), plot_status);
         }
         const std::vector<std::string> figures = figures_in(dir);
         write_text(dir / "study.json", study::study_json(report, figures));
@@ -259,10 +267,8 @@ int execute(const study_cli_options& o) {
         char order[160];
         if (std::isfinite(c.fit.order) && std::isfinite(c.fit.order_ci95))
             std::snprintf(order, sizeof order, "p = %.3f +- %.3f", c.fit.order, c.fit.order_ci95);
-        else if (std::isfinite(c.fit.order))
-            std::snprintf(order, sizeof order, "p = %.3f (no interval)", c.fit.order);
-        else
-            std::snprintf(order, sizeof order, "not fitted");
+        else if (std::isfinite(c.fit.order)) std::snprintf(order, sizeof order, "p = %.3f (no interval)", c.fit.order);
+        else std::snprintf(order, sizeof order, "not fitted");
         std::printf("  order in dt: %-5s %-15s %-12s %s%s%s\n", std::string(to_string(c.integrator)).c_str(),
                     to_string(c.mode).c_str(), c.quantity.c_str(), order, c.fit.note.empty() ? "" : "; ",
                     c.fit.note.c_str());
@@ -282,12 +288,14 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o) {
     cmd->add_option("--integrators", o->integrators, "euler, heun, rk4, ab2 or all (comma-separated)");
     cmd->add_option("--time", o->time, "length of every run in tau_s (default: the scenario's)");
     cmd->add_option("--sample-every", o->sample_every, "sampling interval in tau_s (default: the scenario's)");
-    cmd->add_option("--trajectory-time", o->trajectory_time,
-                    "length of the extra run that stores positions for the trajectory figure (default min(time, 1100); 0: none)");
+    cmd->add_option(
+        "--trajectory-time", o->trajectory_time,
+        "length of the extra run that stores positions for the trajectory figure (default min(time, 1100); 0: none)");
     cmd->add_option("--fit-cycles", o->fit_cycles,
                     "cycles (from the first) over which the convergence in dt is fitted (default 10)")
         ->check(CLI::Range(std::size_t{3}, std::size_t{1000000}));
-    cmd->add_option("--backend", o->backend, "cpu | cuda | auto (default auto)")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+    cmd->add_option("--backend", o->backend, "cpu | cuda | auto (default auto)")
+        ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
     cmd->add_option("--jobs", o->jobs, "runs at once (default: all on CUDA, one per core on the CPU)")
         ->check(CLI::Range(1u, 4096u));
     cmd->add_option("--output-dir", o->output_dir, "study folder (default study_<kind>_<scenario>)");
@@ -299,7 +307,8 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o) {
 
 action register_study(CLI::App& app) {
     auto o = std::make_shared<study_cli_options>();
-    auto* study = app.add_subcommand("study", "Precision and time-step studies of a periodic scenario (engine/docs/studies.md)");
+    auto* study =
+        app.add_subcommand("study", "Precision and time-step studies of a periodic scenario (engine/docs/studies.md)");
     study->require_subcommand(1);
     auto* precision = study->add_subcommand(
         "precision", "Every precision mode (default the paper's four and f64) at the scenario's dt: drifts, Figs. 3-5");

@@ -3,8 +3,8 @@
 // on a terminal a status line, elsewhere a summary line every five minutes (CI logs).
 
 #include <cstdio>
-#include <sstream>
 #include <iostream>
+#include <sstream>
 
 #include "commands.hpp"
 #include "json.hpp"
@@ -76,15 +76,15 @@ int execute(const suite_cli_options& o) {
     options.stop_signal = &install_stop_handlers();
 
     regression::suite_execution suite(std::move(runs), options);
-    std::printf("suite %s: %zu runs, %u at once, output in %s%s\n", manifest.name.c_str(), suite.size(),
-                suite.jobs(), options.output_dir.string().c_str(),
+    std::printf("suite %s: %zu runs, %u at once, output in %s%s\n", manifest.name.c_str(), suite.size(), suite.jobs(),
+                options.output_dir.string().c_str(),
                 o.scale != 1.0 ? (", run lengths x " + regression::dt_text(o.scale)).c_str() : "");
     std::fflush(stdout);
 
     const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
         const double rate = r.wall_seconds > 0.0 ? double(r.steps) / r.wall_seconds : 0.0;
-        std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s\n", n, total,
-                    r.name.c_str(), r.state.c_str(), r.backend.c_str(), static_cast<unsigned long long>(r.steps),
+        std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s\n", n, total, r.name.c_str(),
+                    r.state.c_str(), r.backend.c_str(), static_cast<unsigned long long>(r.steps),
                     format_duration(r.wall_seconds).c_str(), rate, r.output.string().c_str(),
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
     };
@@ -116,7 +116,8 @@ action register_suite(CLI::App& app) {
     run->add_option("--output-dir", o->output_dir, "directory for <run name>.h5 and suite-summary.json (default .)");
     run->add_option("--jobs", o->jobs, "runs at once (default: all on CUDA, one per core on the CPU)")
         ->check(CLI::Range(1u, 4096u));
-    run->add_option("--scale", o->scale, "multiply the run lengths by this fraction (0 < F <= 1), e.g. 0.01 for a smoke run");
+    run->add_option("--scale", o->scale,
+                    "multiply the run lengths by this fraction (0 < F <= 1), e.g. 0.01 for a smoke run");
     run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");
     run->add_option("--only", o->only, "run only the runs whose names match these glob patterns (e.g. 'tetrahedron_*')")
         ->delimiter(',');

@@ -23,7 +23,10 @@ public:
         out_ << ':';
         after_key_ = true;
     }
-    void value(const std::string& v) { separate(); write_string(v); }
+    void value(const std::string& v) {
+        separate();
+        write_string(v);
+    }
     void value(const char* v) { value(std::string(v)); }
     void value(double v) {
         separate();
@@ -35,8 +38,15 @@ public:
         std::snprintf(buf, sizeof buf, "%.17g", v);
         out_ << buf;
     }
-    void value(bool v) { separate(); out_ << (v ? "true" : "false"); }
-    template <class T> void field(const std::string& k, const T& v) { key(k); value(v); }
+    void value(bool v) {
+        separate();
+        out_ << (v ? "true" : "false");
+    }
+    template <class T>
+    void field(const std::string& k, const T& v) {
+        key(k);
+        value(v);
+    }
 
 private:
     void open(char c) {

@@ -35,8 +35,8 @@ std::vector<std::string> lubrication_solver_flags(const lubrication_solver_recor
     const std::optional<double> largest = leading_number(r.engine, "lubrication_largest_relative_residual");
     const std::optional<double> tolerance = leading_number(r.engine, "lubrication_tolerance");
     if (largest && tolerance && *largest > *tolerance)
-        flags.push_back("lubrication solver: largest relative residual " + text(*largest) + " of all solves above the tolerance " +
-                        text(*tolerance) + consequence);
+        flags.push_back("lubrication solver: largest relative residual " + text(*largest) +
+                        " of all solves above the tolerance " + text(*tolerance) + consequence);
     if (r.sampled_largest_residual && r.sampled_tolerance && *r.sampled_largest_residual > *r.sampled_tolerance)
         flags.push_back("lubrication solver: largest relative residual " + text(*r.sampled_largest_residual) +
                         " of the sampled solves above the tolerance " + text(*r.sampled_tolerance) + consequence);

@@ -12,10 +12,8 @@ namespace {
 std::string shell_quote(const std::string& s) {
     std::string q = "'";
     for (const char c : s) {
-        if (c == '\'')
-            q += "'\\''";  // close the quote, an escaped quote, reopen
-        else
-            q += c;
+        if (c == '\'') q += "'\\''";  // close the quote, an escaped quote, reopen
+        else q += c;
     }
     return q + "'";
 }

@@ -48,8 +48,9 @@ void guard_run_size(const scenario& s, unsigned threads, const std::atomic<int>*
     const bool too_large = e.available_bytes > 0.0 && e.bytes > e.available_bytes;
     if ((too_long || too_large) && !force)
         throw input_error(s.source_path.string(), "", "",
-                          describe(e) + ": " + (too_long ? "more than the limit of " + duration(limit_seconds) + " to the first step"
-                                                   : std::string("more memory than is available")) +
+                          describe(e) + ": " +
+                              (too_long ? "more than the limit of " + duration(limit_seconds) + " to the first step"
+                                        : std::string("more memory than is available")) +
                               "; add --force to run it anyway");
     std::fprintf(stderr, "stokesian: %s\n", describe(e).c_str());
 }

@@ -34,12 +34,13 @@ std::string suite_status_line(const std::vector<suite_run_status>& runs, double 
     }
     const double fraction = total ? double(steps) / double(total) : 0.0;
     char text[256];
-    std::snprintf(text, sizeof text, "%zu/%zu runs done, %zu running, %zu failed; %.0f%% of all steps, %s elapsed", done,
-                  runs.size(), running, failed, 100.0 * fraction, format_duration(elapsed).c_str());
+    std::snprintf(text, sizeof text, "%zu/%zu runs done, %zu running, %zu failed; %.0f%% of all steps, %s elapsed",
+                  done, runs.size(), running, failed, 100.0 * fraction, format_duration(elapsed).c_str());
     std::string line = text;
     if (fraction > 0.02) line += ", about " + format_duration(elapsed * (1.0 - fraction) / fraction) + " left";
     if (slowest != nullptr) {
-        std::snprintf(text, sizeof text, "; furthest behind: %s %.0f%%", slowest->name.c_str(), 100.0 * slowest_fraction);
+        std::snprintf(text, sizeof text, "; furthest behind: %s %.0f%%", slowest->name.c_str(),
+                      100.0 * slowest_fraction);
         line += text;
     }
     return line;

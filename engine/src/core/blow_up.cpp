@@ -25,15 +25,16 @@ std::string blow_up_in(const frame& f, const scenario& s) {
             const double dt = s.run.dt;
             if (std::fabs(v.x) * dt > 0.5 * box.edges.x || std::fabs(v.y) * dt > 0.5 * box.edges.y ||
                 std::fabs(v.z) * dt > 0.5 * box.edges.z)
-                return particle + " moves by more than half a box in one step (|v| = " + short_number(std::sqrt(dot(v, v))) + ")";
+                return particle +
+                       " moves by more than half a box in one step (|v| = " + short_number(std::sqrt(dot(v, v))) + ")";
         }
     }
     const double floor = s.run.min_separation * s.system.radius;
     if (floor > 0.0)
         if (const auto pair = find_close_pair(f.position, box, floor))
             return "particles " + std::to_string(pair->i) + " and " + std::to_string(pair->j) + " are " +
-                   short_number(pair->distance / s.system.radius) + " a apart, closer than run.min_separation = " +
-                   short_number(s.run.min_separation) + " a";
+                   short_number(pair->distance / s.system.radius) +
+                   " a apart, closer than run.min_separation = " + short_number(s.run.min_separation) + " a";
     return {};
 }
 

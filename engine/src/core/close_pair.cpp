@@ -28,7 +28,8 @@ std::optional<close_pair> find_close_pair(const std::vector<vec3<double>>& posit
     for (int k = 0; k < 3; ++k) {
         if (box.periodic) {
             const double fit = std::floor(edge[k] / contact);
-            cells[k] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::min(fit, 0x1p40)), 1, max_cells_per_axis);
+            cells[k] =
+                std::clamp<std::int64_t>(static_cast<std::int64_t>(std::min(fit, 0x1p40)), 1, max_cells_per_axis);
             origin[k] = lo[k];
             cell[k] = edge[k] / static_cast<double>(cells[k]);
         } else {
@@ -52,7 +53,8 @@ std::optional<close_pair> find_close_pair(const std::vector<vec3<double>>& posit
         return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::clamp(c, 0.0, 0x1p40)), 0, cells[k] - 1);
     };
     auto pack = [](std::int64_t a, std::int64_t b, std::int64_t c) {
-        return (static_cast<std::uint64_t>(a) << 42) | (static_cast<std::uint64_t>(b) << 21) | static_cast<std::uint64_t>(c);
+        return (static_cast<std::uint64_t>(a) << 42) | (static_cast<std::uint64_t>(b) << 21) |
+               static_cast<std::uint64_t>(c);
     };
 
     std::vector<std::array<std::int64_t, 3>> index(n);

@@ -17,9 +17,7 @@ constexpr const char* fnv1a64_tag = "fnv1a64";
 
 }  // namespace
 
-std::string digest_tag(digest_algorithm algorithm) {
-    return algorithm == digest_algorithm::fnv1a64 ? fnv1a64_tag : "";
-}
+std::string digest_tag(digest_algorithm algorithm) { return algorithm == digest_algorithm::fnv1a64 ? fnv1a64_tag : ""; }
 
 std::optional<digest_algorithm> digest_algorithm_of(const std::optional<std::string>& tag) {
     if (!tag) return digest_algorithm::legacy_fnv1a64;

@@ -29,7 +29,8 @@ engine_config resolve_backend(const engine_config& config, const char* what) {
         // An environment that cannot run the request is the user's to change: exit code 2.
 #if defined(STOKESIAN_HAVE_CUDA)
         if (!cuda::device_available())
-            throw input_error("", "run.backend", "cuda", "no CUDA device is available here (use cpu, or auto to fall back)");
+            throw input_error("", "run.backend", "cuda",
+                              "no CUDA device is available here (use cpu, or auto to fall back)");
         return resolved;
 #else
         throw input_error("", "run.backend", "cuda", "this build of stokesian has no CUDA backend (use cpu or auto)");

@@ -41,9 +41,7 @@ double fcc_lattice_constant(double density) {
 
 namespace {
 // [0, 1) from the top 53 bits: every value is a multiple of 2^-53, exactly representable.
-double unit_interval(std::mt19937_64& generator) {
-    return static_cast<double>(generator() >> 11) * 0x1p-53;
-}
+double unit_interval(std::mt19937_64& generator) { return static_cast<double>(generator() >> 11) * 0x1p-53; }
 
 double wrap_into_box(double x, double edge) {
     const double half = 0.5 * edge;
@@ -63,8 +61,7 @@ double wrap_into_box(double x, double edge) {
 }
 }  // namespace
 
-void perturb_positions(std::vector<vec3<double>>& positions, double amplitude, std::uint64_t seed,
-                       vec3<double> edges) {
+void perturb_positions(std::vector<vec3<double>>& positions, double amplitude, std::uint64_t seed, vec3<double> edges) {
     std::mt19937_64 generator(seed);
     for (auto& r : positions) {
         // x, y, z drawn in this order, particle by particle: the sequence is part of the format.

@@ -40,8 +40,7 @@ precision_mode parse_precision_mode(std::string_view text) {
         const auto eq = item.find('=');
         const std::string_view key = item.substr(0, eq);
         if (eq == std::string_view::npos || (key != "hi" && key != "int"))
-            throw std::invalid_argument("precision '" + echoed(text) +
-                                        "': expected hi=<f32|ds|f64>,int=<f32|ds|f64>");
+            throw std::invalid_argument("precision '" + echoed(text) + "': expected hi=<f32|ds|f64>,int=<f32|ds|f64>");
         const precision p = parse_precision(item.substr(eq + 1), text);
         if (key == "hi") {
             if (have_hi) throw std::invalid_argument("precision '" + echoed(text) + "': hi given twice");

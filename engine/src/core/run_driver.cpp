@@ -242,7 +242,7 @@ run_result run_scenario(const run_request& req) {
         eng->read_frame(f);
         process_sample(f);
     };
-    std::vector<frame> batch;            // samples of one advance_sampled call
+    std::vector<frame> batch;             // samples of one advance_sampled call
     std::optional<frame> blown_up_frame;  // a blow-up inside a batch: the engine has run past it
 
     const auto start = clock::now();
@@ -351,8 +351,9 @@ run_result run_scenario(const run_request& req) {
             break;
         }
         const bool simulated_due = checkpoint_interval > 0 && done % checkpoint_interval == 0;
-        const bool wall_due = req.checkpoint_wall_seconds > 0.0 &&
-                              std::chrono::duration<double>(now - last_checkpoint_wall).count() >= req.checkpoint_wall_seconds;
+        const bool wall_due =
+            req.checkpoint_wall_seconds > 0.0 &&
+            std::chrono::duration<double>(now - last_checkpoint_wall).count() >= req.checkpoint_wall_seconds;
         if (simulated_due || wall_due) write_checkpoint_now();
     }
 
@@ -366,13 +367,13 @@ run_result run_scenario(const run_request& req) {
                                         : "; no checkpoint";
     if (!blow_up.empty() || !solver_failure.empty()) {
         result.failed = true;
-        const std::string checkpoint_note =
-            result.checkpoint_step ? "; last good checkpoint: " + checkpoint_path.string() + " at step " +
-                                         std::to_string(*result.checkpoint_step)
-                                   : "; no checkpoint";
-        const std::string what = !blow_up.empty()
-                                     ? "numerical blow-up at step " + std::to_string(done) + ": " + blow_up
-                                     : "lubrication solve failed in step " + std::to_string(done + 1) + ": " + solver_failure;
+        const std::string checkpoint_note = result.checkpoint_step
+                                                ? "; last good checkpoint: " + checkpoint_path.string() + " at step " +
+                                                      std::to_string(*result.checkpoint_step)
+                                                : "; no checkpoint";
+        const std::string what =
+            !blow_up.empty() ? "numerical blow-up at step " + std::to_string(done) + ": " + blow_up
+                             : "lubrication solve failed in step " + std::to_string(done + 1) + ": " + solver_failure;
         result.status = what +
                         (have_good_sample ? "; last good sample at step " + std::to_string(last_good_step)
                                           : std::string("; no good sample")) +

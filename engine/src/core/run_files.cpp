@@ -52,7 +52,8 @@ bool reclaim_output_for_resume(const fs::path& output) {
                           "cannot resume a run with status '" + status + "' (only an interrupted run continues)");
     fs::rename(output, partial, error);
     if (error)
-        throw input_error(output.string(), "", "", "cannot move it back to '" + partial.string() + "': " + error.message());
+        throw input_error(output.string(), "", "",
+                          "cannot move it back to '" + partial.string() + "': " + error.message());
     return true;
 }
 

@@ -22,30 +22,42 @@ std::string exact(double x) {
 
 // The keys a resumed run must match, in the order they are checked (the first mismatch is the
 // one reported). engine_* come from the engine that wrote the checkpoint.
-constexpr const char* identity_keys[] = {"scenario_text_fnv1a64", "case",    "particles",
-                                         "precision",             "dt",      "integrator",
-                                         "total_steps",           "sample_interval_steps",
-                                         "write_trajectory",      "min_separation",
-                                         "backend",               "hi_kernel"};
+constexpr const char* identity_keys[] = {"scenario_text_fnv1a64",
+                                         "case",
+                                         "particles",
+                                         "precision",
+                                         "dt",
+                                         "integrator",
+                                         "total_steps",
+                                         "sample_interval_steps",
+                                         "write_trajectory",
+                                         "min_separation",
+                                         "backend",
+                                         "hi_kernel"};
 constexpr const char* engine_keys[] = {"backend", "hi_kernel", "cuda_fp_flags"};
 
 const std::string& entry(const io::run_checkpoint& c, const std::filesystem::path& path, const std::string& key) {
     const auto found = c.run.find(key);
-    if (found == c.run.end()) throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' is missing");
+    if (found == c.run.end())
+        throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' is missing");
     return found->second;
 }
 
 double parse_double(const io::run_checkpoint& c, const std::filesystem::path& path, const std::string& key) {
     const std::string& text = entry(c, path, key);
     const auto value = read_number(text);
-    if (!value) throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' = '" + text + "' is not a number");
+    if (!value)
+        throw input_error(path.string(), "/checkpoint/run", "",
+                          "attribute '" + key + "' = '" + text + "' is not a number");
     return *value;
 }
 
 std::uint64_t parse_count(const io::run_checkpoint& c, const std::filesystem::path& path, const std::string& key) {
     const std::string& text = entry(c, path, key);
     const auto value = read_count(text);
-    if (!value) throw input_error(path.string(), "/checkpoint/run", "", "attribute '" + key + "' = '" + text + "' is not a count");
+    if (!value)
+        throw input_error(path.string(), "/checkpoint/run", "",
+                          "attribute '" + key + "' = '" + text + "' is not a count");
     return *value;
 }
 
@@ -92,7 +104,8 @@ void check_same_run(const scenario& s, const io::run_checkpoint& c, const std::f
         if (theirs != ours)
             throw input_error(path.string(), key, theirs,
                               "the checkpoint belongs to a run with " + std::string(key) + " = '" + theirs +
-                                  "', this run has '" + ours + "' (resume with the scenario and options the run started with)");
+                                  "', this run has '" + ours +
+                                  "' (resume with the scenario and options the run started with)");
     }
 }
 
@@ -111,7 +124,8 @@ void check_same_engine(const std::map<std::string, std::string>& description, co
 }
 
 scenario scenario_from_checkpoint(const io::run_checkpoint& c, const std::filesystem::path& path) {
-    scenario s = parse_scenario(entry(c, path, "scenario_text"), entry(c, path, "scenario_path"), entry(c, path, "case"));
+    scenario s =
+        parse_scenario(entry(c, path, "scenario_text"), entry(c, path, "scenario_path"), entry(c, path, "case"));
     run_settings& r = s.run;
     r.dt = parse_double(c, path, "dt");
     r.time.reset();

@@ -30,7 +30,8 @@ void validate_run_settings(const run_settings& run, const std::string& origin) {
         throw input_error(origin, "run.steps", std::to_string(*run.steps),
                           std::string("expected a whole number of steps from 1 to ") + max_step_count_text);
     if (!(std::isfinite(run.sample_every) && run.sample_every > 0.0))
-        throw input_error(origin, "run.sample_every", exact_number(run.sample_every), "expected a positive, finite number");
+        throw input_error(origin, "run.sample_every", exact_number(run.sample_every),
+                          "expected a positive, finite number");
     require_multiple_of_dt(run.sample_every, run.dt, origin, "run.sample_every");
     if (run.checkpoint_every) {
         if (!(std::isfinite(*run.checkpoint_every) && *run.checkpoint_every > 0.0))

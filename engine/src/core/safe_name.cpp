@@ -47,7 +47,8 @@ std::string quoted_printable(std::string_view text) {
         }
     }
     out += "\"";
-    if (text.size() > shown) out += " (" + std::to_string(text.size()) + " bytes, the first " + std::to_string(shown) + " shown)";
+    if (text.size() > shown)
+        out += " (" + std::to_string(text.size()) + " bytes, the first " + std::to_string(shown) + " shown)";
     return out;
 }
 

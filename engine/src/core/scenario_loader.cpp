@@ -169,7 +169,6 @@ double as_double(const toml::node& node) {
     return node.as_floating_point()->get();
 }
 
-
 class checker {
 public:
     explicit checker(std::string file) : file_(std::move(file)) {}
@@ -198,7 +197,8 @@ public:
     }
 
     // Integers; a float with an integral value (1e5) is accepted as well.
-    std::int64_t integer(const entry& e, std::int64_t minimum, std::int64_t maximum = std::numeric_limits<std::int64_t>::max()) const {
+    std::int64_t integer(const entry& e, std::int64_t minimum,
+                         std::int64_t maximum = std::numeric_limits<std::int64_t>::max()) const {
         const std::string range = maximum == std::numeric_limits<std::int64_t>::max()
                                       ? " >= " + std::to_string(minimum)
                                       : " in [" + std::to_string(minimum) + ", " + std::to_string(maximum) + "]";
@@ -318,8 +318,7 @@ public:
             const toml::node* na = l->table->get(a);
             const toml::node* nb = l->table->get(b);
             if (na != nullptr && nb != nullptr)
-                check_->fail(dotted(l->prefix, b), written(*nb),
-                             "set only one of " + key(a) + " and " + key(b));
+                check_->fail(dotted(l->prefix, b), written(*nb), "set only one of " + key(a) + " and " + key(b));
             if (na != nullptr) return entry{na, dotted(l->prefix, a)};
             if (nb != nullptr) return entry{nb, dotted(l->prefix, b)};
         }
@@ -394,7 +393,6 @@ const key_list observables_keys{{"tetrahedron_symmetry", "pair_gap", "velocity_s
 const key_list cycle_keys{{"particle", "component", "window", "period_jump_tolerance"}, {}};
 const key_list positive_definiteness_keys{{"every"}, {}};
 
-
 void read_physics(const checker& check, const section& physics, system_parameters& system) {
     if (auto a = physics.number("radius", sign_rule::positive)) system.radius = *a;
     // Validate both spellings wherever written, then take the one of the highest layer.
@@ -463,7 +461,6 @@ void check_inside_box(const checker& check, const std::string& positions_key, st
     }
 }
 
-
 void read_particles(const checker& check, const section& particles, const section& box_section, scenario& s) {
     system_parameters& system = s.system;
     const bool periodic = system.box.periodic;
@@ -472,8 +469,8 @@ void read_particles(const checker& check, const section& particles, const sectio
     const auto positions_entry = particles.find("positions");
     const auto lattice_entry = particles.find("lattice");
     if (positions_entry && lattice_entry)
-        check.fail(lattice_entry->key, "", "set only one of " + particles.key("positions") + " and [" +
-                                               particles.key("lattice") + "]");
+        check.fail(lattice_entry->key, "",
+                   "set only one of " + particles.key("positions") + " and [" + particles.key("lattice") + "]");
     if (!positions_entry && !lattice_entry)
         check.fail_missing(particles.key("positions"),
                            "positions = [[x, y, z], ...] or a [" + particles.key("lattice") + "] table");
@@ -654,7 +651,8 @@ void read_observables(const checker& check, const section& observables, const st
             if (!(tolerance > 0.0 && tolerance < 1.0))
                 check.fail(e, "expected a number with 0 < period_jump_tolerance < 1 (relative to the period)");
         }
-        if (const auto e = cycle.find("period_jump_tolerance")) spec.period_jump_tolerance = check.number(*e, sign_rule::any);
+        if (const auto e = cycle.find("period_jump_tolerance"))
+            spec.period_jump_tolerance = check.number(*e, sign_rule::any);
         settings.cycle = spec;
     }
     // A boolean that only makes sense for a given number of particles.
@@ -713,7 +711,8 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
     if (case_table != nullptr) {
         if (const toml::node* d = case_table->get("description")) {
             const std::string text = check.string({d, case_prefix + ".description"});
-            if (!text.empty()) s.description += (s.description.empty() ? "" : "; ") + ("case " + case_name + ": " + text);
+            if (!text.empty())
+                s.description += (s.description.empty() ? "" : "; ") + ("case " + case_name + ": " + text);
         }
     }
 
@@ -734,8 +733,7 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
             check.fail(e, "expected an array of 3 numbers > 0 (the box edges in a)");
     }
     if (!s.system.box.periodic)
-        if (const auto e = box.find("edges"))
-            check.fail(*e, "box.edges is only allowed with boundary = \"periodic\"");
+        if (const auto e = box.find("edges")) check.fail(*e, "box.edges is only allowed with boundary = \"periodic\"");
 
     // A case's [particles] replaces the top-level one wholesale.
     const section particles(check, "particles", layers("particles", true), particles_keys);
@@ -858,9 +856,16 @@ private:
     }
     static std::string vector_literal(vec3<double> v) {
         std::string text = "[";
-        return text.append(float_text(v.x)).append(", ").append(float_text(v.y)).append(", ").append(float_text(v.z)).append("]");
+        return text.append(float_text(v.x))
+            .append(", ")
+            .append(float_text(v.y))
+            .append(", ")
+            .append(float_text(v.z))
+            .append("]");
     }
-    void line(const std::string& key, const std::string& value) { text_.append(key).append(" = ").append(value).append("\n"); }
+    void line(const std::string& key, const std::string& value) {
+        text_.append(key).append(" = ").append(value).append("\n");
+    }
     std::string text_;
 };
 

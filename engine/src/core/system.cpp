@@ -13,7 +13,8 @@ std::string_view to_string(lubrication_scheme s) noexcept {
 lubrication_scheme parse_lubrication_scheme(std::string_view name) {
     if (name == "explicit") return lubrication_scheme::explicit_update;
     if (name == "implicit") return lubrication_scheme::implicit_solve;
-    throw std::invalid_argument("unknown lubrication scheme '" + std::string(name) + "' (expected explicit or implicit)");
+    throw std::invalid_argument("unknown lubrication scheme '" + std::string(name) +
+                                "' (expected explicit or implicit)");
 }
 
 double system_parameters::short_range_cutoff() const {

@@ -28,7 +28,8 @@ std::string read_text_input(const std::filesystem::path& path, const std::string
     if (::stat(file.c_str(), &info) != 0) refuse(file, what, std::strerror(errno));
     if (S_ISDIR(info.st_mode)) refuse(file, what, "is a directory");
     if (!S_ISREG(info.st_mode)) refuse(file, what, "not a regular file");
-    if (std::uintmax_t(info.st_size) > max_text_input_bytes) refuse(file, what, too_large(std::uintmax_t(info.st_size)));
+    if (std::uintmax_t(info.st_size) > max_text_input_bytes)
+        refuse(file, what, too_large(std::uintmax_t(info.st_size)));
     std::FILE* stream = std::fopen(file.c_str(), "rb");
     if (stream == nullptr) refuse(file, what, std::strerror(errno));
     std::string text;

@@ -28,9 +28,12 @@ public:
 
     void advance(std::uint64_t steps) override {
         // One chunk of members per worker; each engine is touched by exactly one thread.
-        pool_.parallel_for(members_.size(), [&](std::size_t begin, std::size_t end) {
-            for (std::size_t k = begin; k < end; ++k) members_[k]->advance(steps);
-        }, 2);
+        pool_.parallel_for(
+            members_.size(),
+            [&](std::size_t begin, std::size_t end) {
+                for (std::size_t k = begin; k < end; ++k) members_[k]->advance(steps);
+            },
+            2);
         step_ += steps;
     }
 
@@ -63,7 +66,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<batch_engine> make_cpu_batch_engine(const engine_config& config, const std::vector<batch_member>& members) {
+std::unique_ptr<batch_engine> make_cpu_batch_engine(const engine_config& config,
+                                                    const std::vector<batch_member>& members) {
     return std::make_unique<cpu_batch_engine>(config, members);
 }
 

@@ -10,5 +10,6 @@
 
 namespace stokesian::cpu {
 // `members` have been validated by make_batch_engine (same N > 0, finite dt > 0).
-std::unique_ptr<batch_engine> make_cpu_batch_engine(const engine_config& config, const std::vector<batch_member>& members);
+std::unique_ptr<batch_engine> make_cpu_batch_engine(const engine_config& config,
+                                                    const std::vector<batch_member>& members);
 }  // namespace stokesian::cpu

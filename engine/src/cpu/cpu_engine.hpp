@@ -77,7 +77,7 @@ private:
     // The implicit lubrication scheme (core/lubrication_solver.hpp; cpu_engine_lubrication.hpp).
     struct krylov_ops;
     std::uint64_t count_lubricated_pairs() const;
-    void conservative_forces(std::vector<vec3<W>>& out);  // F_ext + sum_j F_int
+    void conservative_forces(std::vector<vec3<W>>& out);                                // F_ext + sum_j F_int
     void lubrication_forces(const std::vector<vec3<W>>& u, std::vector<vec3<W>>& out);  // -zeta u
     void solve_lubrication();
 

@@ -77,7 +77,8 @@ void cpu_engine<Policy>::advance(std::uint64_t steps) {
 template <class Policy>
 void cpu_engine<Policy>::check_interrupt() const {
     if (interruptible_)
-        if (const int signal = config_.interrupt->load(std::memory_order_relaxed); signal != 0) throw step_interrupted(signal);
+        if (const int signal = config_.interrupt->load(std::memory_order_relaxed); signal != 0)
+            throw step_interrupted(signal);
 }
 
 template <class Policy>
@@ -103,9 +104,12 @@ void cpu_engine<Policy>::integrate_step(Ops& ops) {
 template <class Policy>
 void cpu_engine<Policy>::drift() {
     const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
-    pool_.parallel_for(position_.size(), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) drift_particle(position_[i], image_[i], velocity_[i], dt_, box);
-    }, 4096);
+    pool_.parallel_for(
+        position_.size(),
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) drift_particle(position_[i], image_[i], velocity_[i], dt_, box);
+        },
+        4096);
     refresh_working_positions();
 }
 
@@ -130,13 +134,17 @@ void cpu_engine<Policy>::drift_from_start(const double* c, int m) {
         coefficient[s] = value_cast<P>(c[s]);
         stage[s] = stage_[s].data();
     }
-    pool_.parallel_for(position_.size(), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            position_[i] = start_position_[i];
-            image_[i] = start_image_[i];
-            displace_particle(position_[i], image_[i], combine_stages<P, A>(stage, coefficient, m, unsigned(i)), dt_, box);
-        }
-    }, 4096);
+    pool_.parallel_for(
+        position_.size(),
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                position_[i] = start_position_[i];
+                image_[i] = start_image_[i];
+                displace_particle(position_[i], image_[i], combine_stages<P, A>(stage, coefficient, m, unsigned(i)),
+                                  dt_, box);
+            }
+        },
+        4096);
     refresh_working_positions();
 }
 
@@ -145,10 +153,14 @@ void cpu_engine<Policy>::drift_with_history(double c0, double c1) {
     const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
     const P coefficient[2] = {value_cast<P>(c0), value_cast<P>(c1)};
     const vec3<A>* stage[2] = {velocity_.data(), previous_velocity_.data()};
-    pool_.parallel_for(position_.size(), [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
-            displace_particle(position_[i], image_[i], combine_stages<P, A>(stage, coefficient, 2, unsigned(i)), dt_, box);
-    }, 4096);
+    pool_.parallel_for(
+        position_.size(),
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i)
+                displace_particle(position_[i], image_[i], combine_stages<P, A>(stage, coefficient, 2, unsigned(i)),
+                                  dt_, box);
+        },
+        4096);
     refresh_working_positions();
 }
 
@@ -182,15 +194,19 @@ void cpu_engine<Policy>::update_forces() {
             return;
         }
     }
-    pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            vec3<W> f = external_force_[i];
-            if (short_range)
-                for (const std::uint32_t* j = neighbours_.begin(i); j != neighbours_.end(i); ++j)
-                    f += short_range_force(position_w_[i], position_w_[*j], velocity_w_[i], velocity_w_[*j], params_);
-            force_[i] = f;
-        }
-    }, 1024);
+    pool_.parallel_for(
+        n,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                vec3<W> f = external_force_[i];
+                if (short_range)
+                    for (const std::uint32_t* j = neighbours_.begin(i); j != neighbours_.end(i); ++j)
+                        f += short_range_force(position_w_[i], position_w_[*j], velocity_w_[i], velocity_w_[*j],
+                                               params_);
+                force_[i] = f;
+            }
+        },
+        1024);
 }
 
 template <class Policy>
@@ -214,16 +230,19 @@ void cpu_engine<Policy>::apply_mobility(const std::vector<vec3<W>>& force, std::
 template <class Policy>
 void cpu_engine<Policy>::mobility_all_pairs(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
     const std::size_t n = position_.size();
-    pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            check_interrupt();  // N pair terms per target: a signal waits at most one sum
-            vec3<A> acc = zero_vector<A>();
-            const vec3<W> r_i = position_w_[i];
-            for (std::size_t j = 0; j < n; ++j)
-                accumulate(acc, hydrodynamic_contribution(i == j, r_i, position_w_[j], force[j], params_));
-            velocity[i] = acc;
-        }
-    }, 64);
+    pool_.parallel_for(
+        n,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                check_interrupt();  // N pair terms per target: a signal waits at most one sum
+                vec3<A> acc = zero_vector<A>();
+                const vec3<W> r_i = position_w_[i];
+                for (std::size_t j = 0; j < n; ++j)
+                    accumulate(acc, hydrodynamic_contribution(i == j, r_i, position_w_[j], force[j], params_));
+                velocity[i] = acc;
+            }
+        },
+        64);
 }
 
 template <class Policy>

@@ -53,10 +53,14 @@ struct cpu_engine<Policy>::krylov_ops {
         const std::size_t n = xs.size(), blocks = dot_blocks(n);
         e.dot_partials_.resize(blocks);
         // Blocks are independent: threads change nothing in the order of any addition.
-        e.pool_.parallel_for(blocks, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t b = begin; b < end; ++b)
-                e.dot_partials_[b] = host_block_partial(b, n, [&](std::size_t i) { return dot_term(xs[i], ys[i]); });
-        }, 16);
+        e.pool_.parallel_for(
+            blocks,
+            [&](std::size_t begin, std::size_t end) {
+                for (std::size_t b = begin; b < end; ++b)
+                    e.dot_partials_[b] =
+                        host_block_partial(b, n, [&](std::size_t i) { return dot_term(xs[i], ys[i]); });
+            },
+            16);
         return sum_block_partials(e.dot_partials_.data(), blocks);
     }
 };
@@ -74,28 +78,34 @@ template <class Policy>
 void cpu_engine<Policy>::conservative_forces(std::vector<vec3<W>>& out) {
     const std::size_t n = position_w_.size();
     out.resize(n);
-    pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            vec3<W> f = external_force_[i];
-            for (const std::uint32_t* j = neighbours_.begin(i); j != neighbours_.end(i); ++j)
-                f += pair_interaction_force(position_w_[i], position_w_[*j], params_);
-            out[i] = f;
-        }
-    }, 1024);
+    pool_.parallel_for(
+        n,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                vec3<W> f = external_force_[i];
+                for (const std::uint32_t* j = neighbours_.begin(i); j != neighbours_.end(i); ++j)
+                    f += pair_interaction_force(position_w_[i], position_w_[*j], params_);
+                out[i] = f;
+            }
+        },
+        1024);
 }
 
 template <class Policy>
 void cpu_engine<Policy>::lubrication_forces(const std::vector<vec3<W>>& u, std::vector<vec3<W>>& out) {
     const std::size_t n = position_w_.size();
     out.resize(n);
-    pool_.parallel_for(n, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) {
-            vec3<W> f{};
-            for (const std::uint32_t* j = neighbours_.begin(i); j != neighbours_.end(i); ++j)
-                f += lubrication_pair_force(position_w_[i], position_w_[*j], u[i], u[*j], params_);
-            out[i] = f;
-        }
-    }, 1024);
+    pool_.parallel_for(
+        n,
+        [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) {
+                vec3<W> f{};
+                for (const std::uint32_t* j = neighbours_.begin(i); j != neighbours_.end(i); ++j)
+                    f += lubrication_pair_force(position_w_[i], position_w_[*j], u[i], u[*j], params_);
+                out[i] = f;
+            }
+        },
+        1024);
 }
 
 template <class Policy>

@@ -75,7 +75,8 @@ void neighbour_list::build(const std::vector<vec3<W>>& r, const box_geometry<W>&
             cells_.assign(static_cast<std::size_t>(nx * ny * nz), {});
             std::vector<long> cell(n);
             for (std::size_t i = 0; i < n; ++i) {
-                const long cx = cell_coordinate(r[i].x, lo.x, extent.x, nx), cy = cell_coordinate(r[i].y, lo.y, extent.y, ny),
+                const long cx = cell_coordinate(r[i].x, lo.x, extent.x, nx),
+                           cy = cell_coordinate(r[i].y, lo.y, extent.y, ny),
                            cz = cell_coordinate(r[i].z, lo.z, extent.z, nz);
                 cell[i] = (cz * ny + cy) * nx + cx;
                 cells_[static_cast<std::size_t>(cell[i])].push_back(static_cast<std::uint32_t>(i));
@@ -87,7 +88,9 @@ void neighbour_list::build(const std::vector<vec3<W>>& r, const box_geometry<W>&
                         for (long dx = -1; dx <= 1; ++dx) {
                             long x = cx + dx, y = cy + dy, z = cz + dz;
                             if (box.periodic) {
-                                x = (x + nx) % nx; y = (y + ny) % ny; z = (z + nz) % nz;
+                                x = (x + nx) % nx;
+                                y = (y + ny) % ny;
+                                z = (z + nz) % nz;
                             } else if (x < 0 || y < 0 || z < 0 || x >= nx || y >= ny || z >= nz) {
                                 continue;
                             }
@@ -101,7 +104,8 @@ void neighbour_list::build(const std::vector<vec3<W>>& r, const box_geometry<W>&
     offsets_.assign(n + 1, 0);
     for (std::size_t i = 0; i < n; ++i) offsets_[i + 1] = offsets_[i] + scratch_[i].size();
     indices_.resize(offsets_[n]);
-    for (std::size_t i = 0; i < n; ++i) std::copy(scratch_[i].begin(), scratch_[i].end(), indices_.begin() + long(offsets_[i]));
+    for (std::size_t i = 0; i < n; ++i)
+        std::copy(scratch_[i].begin(), scratch_[i].end(), indices_.begin() + long(offsets_[i]));
 }
 
 }  // namespace stokesian::cpu

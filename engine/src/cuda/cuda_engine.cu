@@ -150,7 +150,8 @@ void cuda_engine<Policy>::drift_from_start(const double* c, int m) {
     k.count = m;
     const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
     combine_drift_kernel<P, A, W><<<blocks_for(n_, 256), 256>>>(position_.data(), image_.data(), start_position_.data(),
-                                                               start_image_.data(), k, n_, dt_, box, position_w_.data());
+                                                                start_image_.data(), k, n_, dt_, box,
+                                                                position_w_.data());
     check_launch("combine_drift_kernel");
 }
 
@@ -160,7 +161,7 @@ void cuda_engine<Policy>::drift_with_history(double c0, double c1) {
     const drift_box<P> box{config_.system.box.periodic, edge_, half_edge_};
     // In place: each thread reads its particle's position and image before writing them.
     combine_drift_kernel<P, A, W><<<blocks_for(n_, 256), 256>>>(position_.data(), image_.data(), position_.data(),
-                                                               image_.data(), k, n_, dt_, box, position_w_.data());
+                                                                image_.data(), k, n_, dt_, box, position_w_.data());
     check_launch("combine_drift_kernel");
 }
 
@@ -173,8 +174,8 @@ void cuda_engine<Policy>::remember_velocity() {
 template <class Policy>
 void cuda_engine<Policy>::drift() {
     drift_kernel<P, A, W><<<blocks_for(n_, 256), 256>>>(position_.data(), image_.data(), velocity_.data(), n_, dt_,
-                                                       config_.system.box.periodic, edge_, half_edge_,
-                                                       position_w_.data());
+                                                        config_.system.box.periodic, edge_, half_edge_,
+                                                        position_w_.data());
     check_launch("drift_kernel");
 }
 
@@ -204,7 +205,8 @@ void cuda_engine<Policy>::build_neighbour_list() {
                   "cub::DeviceRadixSort");
             check(cudaMemset(cell_start_.data(), 0, cell_start_.size() * sizeof(unsigned)), "cudaMemset");
             check(cudaMemset(cell_end_.data(), 0, cell_end_.size() * sizeof(unsigned)), "cudaMemset");
-            cell_range_kernel<<<blocks_for(n_, 256), 256>>>(sorted_cell_.data(), n_, cell_start_.data(), cell_end_.data());
+            cell_range_kernel<<<blocks_for(n_, 256), 256>>>(sorted_cell_.data(), n_, cell_start_.data(),
+                                                            cell_end_.data());
             check_launch("cell_range_kernel");
             neighbour_cell_kernel<W><<<blocks_for(n_, 128), 128>>>(
                 position_w_.data(), n_, params_.box, cutoff, g, cell_start_.data(), cell_end_.data(),
@@ -220,8 +222,10 @@ void cuda_engine<Policy>::build_neighbour_list() {
         check(cudaMemcpy(&most, max_count_.data(), sizeof most, cudaMemcpyDeviceToHost), "neighbour count");
         if (most <= capacity_) return;
         if (most > max_neighbour_capacity)
-            throw cuda_error("a particle has " + std::to_string(most) + " neighbours within the short-range cutoff "
-                             "(more than " + std::to_string(max_neighbour_capacity) + "): overlapping configuration?");
+            throw cuda_error("a particle has " + std::to_string(most) +
+                             " neighbours within the short-range cutoff "
+                             "(more than " +
+                             std::to_string(max_neighbour_capacity) + "): overlapping configuration?");
         capacity_ = std::max(most, 2 * capacity_);
     }
 }
@@ -241,10 +245,9 @@ void cuda_engine<Policy>::update_forces() {
         solve_pending_ = true;
         return;
     }
-    short_range_force_kernel<W, A><<<blocks_for(n_, 128), 128>>>(position_w_.data(), velocity_.data(),
-                                                                  external_force_.data(), n_, neighbour_list_.data(),
-                                                                  neighbour_count_.data(), capacity_, params_,
-                                                                  force_.data());
+    short_range_force_kernel<W, A><<<blocks_for(n_, 128), 128>>>(
+        position_w_.data(), velocity_.data(), external_force_.data(), n_, neighbour_list_.data(),
+        neighbour_count_.data(), capacity_, params_, force_.data());
     check_launch("short_range_force_kernel");
 }
 
@@ -332,8 +335,10 @@ std::map<std::string, std::string> cuda_engine<Policy>::description() const {
     auto d = device_description();
     d["backend"] = "cuda";
     d["hi_kernel"] = to_string(kernel_);
-    d["hi_summation_order"] = sums_in_cpu_order(kernel_) ? "index order (as the CPU backend)" : "split over lanes, fixed tree";
-    d["hi_math"] = uses_fast_math(kernel_) ? "fast (hardware rsqrt, FMA contraction)" : "exact (IEEE sqrt and division, no contraction)";
+    d["hi_summation_order"] =
+        sums_in_cpu_order(kernel_) ? "index order (as the CPU backend)" : "split over lanes, fixed tree";
+    d["hi_math"] = uses_fast_math(kernel_) ? "fast (hardware rsqrt, FMA contraction)"
+                                           : "exact (IEEE sqrt and division, no contraction)";
     d["block_size"] = std::to_string(block_size_);
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = !short_range_ ? "none" : use_cells_ ? "cell list" : "all pairs";

@@ -25,14 +25,14 @@ struct cuda_engine<Policy>::krylov_ops {
     cuda_engine& e;
 
     void mobility_of_solution() {
-        launch_hi_kernel<W, A>(e.kernel_, e.block_size_, e.position_w_.data(), e.force_.data(), e.velocity_.data(), e.n_,
-                               e.params_);
+        launch_hi_kernel<W, A>(e.kernel_, e.block_size_, e.position_w_.data(), e.force_.data(), e.velocity_.data(),
+                               e.n_, e.params_);
     }
 
     void lubrication_of_velocities(krylov_vector out) {
-        lubrication_force_kernel<W, vec3<A>><<<blocks_for(e.n_, 128), 128>>>(
-            e.position_w_.data(), e.velocity_.data(), e.n_, e.neighbour_list_.data(), e.neighbour_count_.data(),
-            e.capacity_, e.params_, e.krylov_data(out));
+        lubrication_force_kernel<W, vec3<A>>
+            <<<blocks_for(e.n_, 128), 128>>>(e.position_w_.data(), e.velocity_.data(), e.n_, e.neighbour_list_.data(),
+                                             e.neighbour_count_.data(), e.capacity_, e.params_, e.krylov_data(out));
         check_launch("lubrication_force_kernel");
     }
 
@@ -45,25 +45,26 @@ struct cuda_engine<Policy>::krylov_ops {
 
     void apply_lubrication(krylov_vector in, krylov_vector out) {
         if (in == out) throw std::logic_error("apply_lubrication: the output must not alias the input");
-        lubrication_force_kernel<W, packed4<W>><<<blocks_for(e.n_, 128), 128>>>(
-            e.position_w_.data(), e.krylov_data(in), e.n_, e.neighbour_list_.data(), e.neighbour_count_.data(),
-            e.capacity_, e.params_, e.krylov_data(out));
+        lubrication_force_kernel<W, packed4<W>>
+            <<<blocks_for(e.n_, 128), 128>>>(e.position_w_.data(), e.krylov_data(in), e.n_, e.neighbour_list_.data(),
+                                             e.neighbour_count_.data(), e.capacity_, e.params_, e.krylov_data(out));
         check_launch("lubrication_force_kernel");
     }
 
     void combine(krylov_vector out, double a, krylov_vector x, double b, krylov_vector y) {
-        linear_combination_kernel<W><<<blocks_for(e.n_, 256), 256>>>(e.krylov_data(out), value_cast<W>(a), e.krylov_data(x),
-                                                                    value_cast<W>(b), e.krylov_data(y), e.n_);
+        linear_combination_kernel<W><<<blocks_for(e.n_, 256), 256>>>(
+            e.krylov_data(out), value_cast<W>(a), e.krylov_data(x), value_cast<W>(b), e.krylov_data(y), e.n_);
         check_launch("linear_combination_kernel");
     }
 
     double dot(krylov_vector x, krylov_vector y) {
         const std::size_t blocks = dot_blocks(e.n_);
         dot_partials_kernel<W><<<static_cast<unsigned>(blocks), dot_block>>>(e.krylov_data(x), e.krylov_data(y), e.n_,
-                                                                            e.dot_partials_.data());
+                                                                             e.dot_partials_.data());
         check_launch("dot_partials_kernel");
         e.host_partials_.resize(blocks);
-        check(cudaMemcpy(e.host_partials_.data(), e.dot_partials_.data(), blocks * sizeof(double), cudaMemcpyDeviceToHost),
+        check(cudaMemcpy(e.host_partials_.data(), e.dot_partials_.data(), blocks * sizeof(double),
+                         cudaMemcpyDeviceToHost),
               "dot product partials");
         return sum_block_partials(e.host_partials_.data(), blocks);
     }
@@ -82,7 +83,8 @@ bool cuda_engine<Policy>::prepare_lubrication_solve() {
         params_, krylov_data(krylov_vector::rhs), lubricated_entries_.data());
     check_launch("conservative_force_kernel");
     unsigned long long entries = 0;
-    check(cudaMemcpy(&entries, lubricated_entries_.data(), sizeof entries, cudaMemcpyDeviceToHost), "lubricated pair count");
+    check(cudaMemcpy(&entries, lubricated_entries_.data(), sizeof entries, cudaMemcpyDeviceToHost),
+          "lubricated pair count");
     lubricated_pairs_ = entries / 2;  // each pair is in both particles' lists
     return lubricated_pairs_ > 0;
 }

@@ -59,7 +59,8 @@ public:
     }
     void upload(const std::vector<T>& host) {
         resize(host.size());
-        if (!host.empty()) check(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+        if (!host.empty())
+            check(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
     }
     void download(std::vector<T>& host) const {
         host.resize(size_);

@@ -51,9 +51,8 @@ std::string out_of_memory_message(std::size_t bytes, const char* what) {
     cudaMemGetInfo(&free_bytes, &total_bytes);
     cudaGetLastError();
     char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "out of device memory allocating %s: needed %.3g MiB, %.3g MiB free of %.3g MiB", what,
-                  double(bytes) / 1048576.0, double(free_bytes) / 1048576.0, double(total_bytes) / 1048576.0);
+    std::snprintf(buf, sizeof buf, "out of device memory allocating %s: needed %.3g MiB, %.3g MiB free of %.3g MiB",
+                  what, double(bytes) / 1048576.0, double(free_bytes) / 1048576.0, double(total_bytes) / 1048576.0);
     return buf;
 }
 

@@ -11,9 +11,13 @@ struct alignas(4 * sizeof(W)) packed4 {
 };
 
 template <class W>
-__host__ __device__ inline vec3<W> unpack(packed4<W> p) { return {p.x, p.y, p.z}; }
+__host__ __device__ inline vec3<W> unpack(packed4<W> p) {
+    return {p.x, p.y, p.z};
+}
 template <class W>
-__host__ __device__ inline packed4<W> pack(vec3<W> v) { return {v.x, v.y, v.z, W(0)}; }
+__host__ __device__ inline packed4<W> pack(vec3<W> v) {
+    return {v.x, v.y, v.z, W(0)};
+}
 
 // Grid size for one thread per element.
 inline unsigned blocks_for(unsigned long long n, unsigned threads) {

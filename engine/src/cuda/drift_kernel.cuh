@@ -2,9 +2,9 @@
 // Position update r <- r + dt v in the integration precision P (paper, step 1), wrapping into the
 // periodic box, and the working-precision copy the O(N^2) and force kernels read.
 #include "device_types.cuh"
-#include "stokesian/physics/drift.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/box.hpp"
+#include "stokesian/physics/drift.hpp"
 
 namespace stokesian::cuda {
 
@@ -47,7 +47,8 @@ __global__ void combine_drift_kernel(vec3<P>* __restrict__ position, vec3<int>* 
 }
 
 template <class P, class W>
-__global__ void working_position_kernel(const vec3<P>* __restrict__ position, unsigned n, packed4<W>* __restrict__ position_w) {
+__global__ void working_position_kernel(const vec3<P>* __restrict__ position, unsigned n,
+                                        packed4<W>* __restrict__ position_w) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) position_w[i] = pack(value_cast<W>(position[i]));
 }

@@ -39,6 +39,7 @@ std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, con
 
 // The CUDA batch (stokesian/core/batch.hpp): the fused kernel with one warp or block per member.
 // config.hi_kernel must be empty or "fused". Members are validated by make_batch_engine().
-std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config, const std::vector<batch_member>& members);
+std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config,
+                                                     const std::vector<batch_member>& members);
 
 }  // namespace stokesian::cuda

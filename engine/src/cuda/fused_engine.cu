@@ -25,9 +25,10 @@ constexpr std::uint64_t max_steps_per_launch = std::uint64_t(1) << 18;
 void check_particle_count(std::size_t n) {
     if (n == 0) throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) needs at least one particle");
     if (n > fused_max_particles)
-        throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) runs a whole system in one block of at most " +
-                                    std::to_string(fused_max_particles) + " threads: N = " + std::to_string(n) +
-                                    " is too large (use the step-by-step kernels, e.g. --hi-kernel multi-target)");
+        throw std::invalid_argument(
+            "the fused CUDA path (--hi-kernel fused) runs a whole system in one block of at most " +
+            std::to_string(fused_max_particles) + " threads: N = " + std::to_string(n) +
+            " is too large (use the step-by-step kernels, e.g. --hi-kernel multi-target)");
 }
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
@@ -47,9 +48,10 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const std::vec
     // ... and the paper's explicit lubrication scheme: a solve per step would need the whole
     // Krylov iteration inside the kernel.
     if (config.system.lubrication.implicit())
-        throw std::invalid_argument("the fused CUDA path implements the explicit lubrication scheme only: "
-                                    "physics.lubrication.scheme = \"implicit\" runs with the step-by-step kernels "
-                                    "(e.g. --hi-kernel tiling) or on the CPU");
+        throw std::invalid_argument(
+            "the fused CUDA path implements the explicit lubrication scheme only: "
+            "physics.lubrication.scheme = \"implicit\" runs with the step-by-step kernels "
+            "(e.g. --hi-kernel tiling) or on the CPU");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());
@@ -68,7 +70,8 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const std::vec
     for (unsigned s = 0; s < systems_; ++s) {
         const initial_state& state = *states[s];
         if (state.size() != n_ || state.external_forces.size() != n_)
-            throw std::invalid_argument("the fused CUDA path needs systems of the same N, each with one force per particle");
+            throw std::invalid_argument(
+                "the fused CUDA path needs systems of the same N, each with one force per particle");
         dt_p[s] = value_cast<P>(dt_[s]);
         for (unsigned i = 0; i < n_; ++i) {
             const std::size_t k = std::size_t(s) * n_ + i;
@@ -172,10 +175,11 @@ void fused_systems<Policy>::advance_sampled(std::uint64_t samples, std::uint64_t
     const std::uint64_t first_step = step_;
     std::uint64_t phase = 0, recorded = 0;
     while (recorded < samples) {
-        const std::uint64_t now = interval <= chunk ? std::min(capacity, samples - recorded) * interval
-                                                    : std::min(chunk, interval - phase);
-        launch(now, false, fused_samples<P, A, W>{sample_position_.data(), sample_image_.data(),
-                                                  sample_velocity_.data(), sample_force_.data(), interval, phase});
+        const std::uint64_t now =
+            interval <= chunk ? std::min(capacity, samples - recorded) * interval : std::min(chunk, interval - phase);
+        launch(now, false,
+               fused_samples<P, A, W>{sample_position_.data(), sample_image_.data(), sample_velocity_.data(),
+                                      sample_force_.data(), interval, phase});
         step_ += now;
         const std::uint64_t fresh = (phase + now) / interval;  // samples this launch recorded
         phase = (phase + now) % interval;
@@ -189,8 +193,8 @@ void fused_systems<Policy>::advance_sampled(std::uint64_t samples, std::uint64_t
             const std::uint64_t step = first_step + (recorded + k + 1) * interval;
             for (unsigned sys = 0; sys < systems_; ++sys) {
                 const std::size_t base = (static_cast<std::size_t>(k) * systems_ + sys) * n_;
-                out.push_back(make_frame(sys, step, position.data() + base, image.data() + base,
-                                         velocity.data() + base, force.data() + base));
+                out.push_back(make_frame(sys, step, position.data() + base, image.data() + base, velocity.data() + base,
+                                         force.data() + base));
             }
         }
         recorded += fresh;
@@ -304,9 +308,9 @@ template <class Policy>
 fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, const std::vector<batch_member>& members)
     : systems_(config, member_states(members), member_dts(members)) {}
 
-#define STOKESIAN_INSTANTIATE(HI, INT)                                                   \
-    template class fused_systems<precision_policy<precision::HI, precision::INT>>;      \
-    template class fused_engine_impl<precision_policy<precision::HI, precision::INT>>;  \
+#define STOKESIAN_INSTANTIATE(HI, INT)                                                 \
+    template class fused_systems<precision_policy<precision::HI, precision::INT>>;     \
+    template class fused_engine_impl<precision_policy<precision::HI, precision::INT>>; \
     template class fused_batch_engine<precision_policy<precision::HI, precision::INT>>;
 STOKESIAN_INSTANTIATE(f32, f32)
 STOKESIAN_INSTANTIATE(f32, ds)
@@ -326,7 +330,8 @@ std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, con
     });
 }
 
-std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config, const std::vector<batch_member>& members) {
+std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config,
+                                                     const std::vector<batch_member>& members) {
     if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
         throw std::invalid_argument("a CUDA batch runs the fused kernel only: hi-kernel '" + config.hi_kernel +
                                     "' (expected \"\" or fused)");

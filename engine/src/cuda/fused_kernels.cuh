@@ -39,9 +39,9 @@
 #include <cstdint>
 
 #include "device_types.cuh"
-#include "stokesian/physics/drift.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/accumulate.hpp"
+#include "stokesian/physics/drift.hpp"
 #include "stokesian/physics/interactions.hpp"
 
 namespace stokesian::cuda {
@@ -76,7 +76,7 @@ struct fused_arguments {
     unsigned systems;
     drift_box<P> box;
     interaction_parameters<W> params;
-    bool short_range;               // params.short_range_cutoff > 0
+    bool short_range;  // params.short_range_cutoff > 0
     fused_samples<P, A, W> samples;
 };
 
@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(32 * fused_warps_per_block)
     };
     auto forces = [&] {
         f = f_ext;
-        if (!a.short_range) return;  // uniform over the launch
+        if (!a.short_range) return;            // uniform over the launch
         const vec3<W> v_w = value_cast<W>(v);  // previous velocities
         const vec3<W> v_i = shuffle(v_w, pi), v_j = shuffle(v_w, pj);
         vec3<W> term{};
@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(fused_block_max_threads)
     }
     fused_block_barrier(one_warp);
 
-    auto forces = [&] {  // reads r_sh[b], v_sh[b]; writes f_sh; ends with B2
+    auto forces = [&] {              // reads r_sh[b], v_sh[b]; writes f_sh; ends with B2
         if (!a.short_range) return;  // f_sh holds F_ext (uniform over the launch)
         if (active) {
             const vec3<W>* rb = r_sh + b * n;
@@ -267,7 +267,8 @@ __global__ void __launch_bounds__(fused_block_max_threads)
         const vec3<W>* rb = r_sh + b * n;
         const vec3<W> r_i = rb[i];
         vec3<A> acc = zero_vector<A>();
-        for (unsigned j = 0; j < n; ++j) accumulate(acc, hydrodynamic_contribution(i == j, r_i, rb[j], f_sh[j], a.params));
+        for (unsigned j = 0; j < n; ++j)
+            accumulate(acc, hydrodynamic_contribution(i == j, r_i, rb[j], f_sh[j], a.params));
         v = acc;
     };
 

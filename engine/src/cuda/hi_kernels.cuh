@@ -97,8 +97,8 @@ __global__ void hi_multi_target_kernel(const packed4<W>* __restrict__ position, 
             const vec3<W> f_j = unpack(tile_force[s]);
 #pragma unroll
             for (int k = 0; k < Targets; ++k)
-                accumulate(acc[k], hydrodynamic_contribution<W, Fast>(base + k * blockDim.x == start + s, r_i[k], r_j,
-                                                                      f_j, p));
+                accumulate(acc[k],
+                           hydrodynamic_contribution<W, Fast>(base + k * blockDim.x == start + s, r_i[k], r_j, f_j, p));
         }
         __syncthreads();
     }

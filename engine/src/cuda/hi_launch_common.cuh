@@ -14,8 +14,9 @@ template <class W, class A, bool Fast, int G>
 void launch_split_group(unsigned block, const packed4<W>* position, const packed4<W>* force, vec3<A>* velocity,
                         unsigned n, const interaction_parameters<W>& p, cudaStream_t stream) {
     const std::size_t tile_bytes = 2 * sizeof(packed4<W>) * block;
-    hi_split_kernel<W, A, Fast, G><<<blocks_for(static_cast<unsigned long long>(n) * G, block), block, tile_bytes, stream>>>(
-        position, force, velocity, n, p);
+    hi_split_kernel<W, A, Fast, G>
+        <<<blocks_for(static_cast<unsigned long long>(n) * G, block), block, tile_bytes, stream>>>(position, force,
+                                                                                                   velocity, n, p);
 }
 
 template <class W, class A, bool Fast>
@@ -33,7 +34,8 @@ void launch_split(unsigned block, const packed4<W>* position, const packed4<W>* 
 
 inline void require_warp_multiple(unsigned block) {
     if (block % 32 != 0 || block == 0)
-        throw std::invalid_argument("HI kernels need a block size that is a multiple of 32, got " + std::to_string(block));
+        throw std::invalid_argument("HI kernels need a block size that is a multiple of 32, got " +
+                                    std::to_string(block));
 }
 
 }  // namespace stokesian::cuda

@@ -30,16 +30,16 @@ void launch_hi_kernel(hi_kernel kernel, unsigned block, const packed4<W>* positi
             hi_naive_kernel<W, A, false><<<blocks_for(n, block), block, 0, stream>>>(position, force, velocity, n, p);
             break;
         case hi_kernel::tiling:
-            hi_tiling_kernel<W, A, false, false><<<blocks_for(n, block), block, block * tile_bytes, stream>>>(
-                position, force, velocity, n, p);
+            hi_tiling_kernel<W, A, false, false>
+                <<<blocks_for(n, block), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
             break;
         case hi_kernel::small_tiling:
-            hi_tiling_kernel<W, A, false, true><<<blocks_for(n, block), block, 32 * tile_bytes, stream>>>(
-                position, force, velocity, n, p);
+            hi_tiling_kernel<W, A, false, true>
+                <<<blocks_for(n, block), block, 32 * tile_bytes, stream>>>(position, force, velocity, n, p);
             break;
         case hi_kernel::multi_target:
-            hi_multi_target_kernel<W, A, false, 2><<<blocks_for(n, block * 2), block, block * tile_bytes, stream>>>(
-                position, force, velocity, n, p);
+            hi_multi_target_kernel<W, A, false, 2>
+                <<<blocks_for(n, block * 2), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
             break;
         case hi_kernel::split: launch_split<W, A, false>(block, position, force, velocity, n, p, stream); break;
         case hi_kernel::fast_tiling:
@@ -54,7 +54,8 @@ void launch_hi_kernel(hi_kernel kernel, unsigned block, const packed4<W>* positi
 }
 
 template void launch_hi_kernel<float, float>(hi_kernel, unsigned, const packed4<float>*, const packed4<float>*,
-                                             vec3<float>*, unsigned, const interaction_parameters<float>&, cudaStream_t);
+                                             vec3<float>*, unsigned, const interaction_parameters<float>&,
+                                             cudaStream_t);
 template void launch_hi_kernel<float, float_float>(hi_kernel, unsigned, const packed4<float>*, const packed4<float>*,
                                                    vec3<float_float>*, unsigned, const interaction_parameters<float>&,
                                                    cudaStream_t);

@@ -14,16 +14,15 @@ void launch_hi_kernel_fast(hi_kernel kernel, unsigned block, const packed4<W>* p
     const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
     switch (kernel) {
         case hi_kernel::fast_tiling:
-            hi_tiling_kernel<W, A, true, false><<<blocks_for(n, block), block, block * tile_bytes, stream>>>(
-                position, force, velocity, n, p);
+            hi_tiling_kernel<W, A, true, false>
+                <<<blocks_for(n, block), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
             break;
         case hi_kernel::fast_multi_target:
-            hi_multi_target_kernel<W, A, true, 4><<<blocks_for(n, block * 4), block, block * tile_bytes, stream>>>(
-                position, force, velocity, n, p);
+            hi_multi_target_kernel<W, A, true, 4>
+                <<<blocks_for(n, block * 4), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
             break;
         case hi_kernel::fast_split: launch_split<W, A, true>(block, position, force, velocity, n, p, stream); break;
-        default:
-            throw std::invalid_argument(std::string("hi-kernel '") + to_string(kernel) + "' is not a fast kernel");
+        default: throw std::invalid_argument(std::string("hi-kernel '") + to_string(kernel) + "' is not a fast kernel");
     }
     check_launch(to_string(kernel));
 }

@@ -14,9 +14,11 @@ namespace stokesian::cuda {
 // F_i = F_ext,i + sum_j F_int(r_ij) (the right-hand side, without lubrication), and the number of
 // neighbour-list entries within the lubrication range (each pair counts twice).
 template <class W>
-__global__ void conservative_force_kernel(const packed4<W>* __restrict__ position, const vec3<W>* __restrict__ external_force,
-                                          unsigned n, const unsigned* __restrict__ list, const unsigned* __restrict__ count,
-                                          unsigned capacity, interaction_parameters<W> p, packed4<W>* __restrict__ force,
+__global__ void conservative_force_kernel(const packed4<W>* __restrict__ position,
+                                          const vec3<W>* __restrict__ external_force, unsigned n,
+                                          const unsigned* __restrict__ list, const unsigned* __restrict__ count,
+                                          unsigned capacity, interaction_parameters<W> p,
+                                          packed4<W>* __restrict__ force,
                                           unsigned long long* __restrict__ lubricated_entries) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -36,15 +38,20 @@ __global__ void conservative_force_kernel(const packed4<W>* __restrict__ positio
 // A velocity in the working precision: the engine's velocities (accumulator precision) or a
 // Krylov vector.
 template <class W, class A>
-__device__ inline vec3<W> working_velocity(const vec3<A>& v) { return value_cast<W>(v); }
+__device__ inline vec3<W> working_velocity(const vec3<A>& v) {
+    return value_cast<W>(v);
+}
 template <class W>
-__device__ inline vec3<W> working_velocity(const packed4<W>& v) { return unpack(v); }
+__device__ inline vec3<W> working_velocity(const packed4<W>& v) {
+    return unpack(v);
+}
 
 // out_i = sum_j -zeta_ij (u_i - u_j): the lubrication force of the velocity field u.
 template <class W, class Velocity>
 __global__ void lubrication_force_kernel(const packed4<W>* __restrict__ position, const Velocity* __restrict__ u,
-                                         unsigned n, const unsigned* __restrict__ list, const unsigned* __restrict__ count,
-                                         unsigned capacity, interaction_parameters<W> p, packed4<W>* __restrict__ out) {
+                                         unsigned n, const unsigned* __restrict__ list,
+                                         const unsigned* __restrict__ count, unsigned capacity,
+                                         interaction_parameters<W> p, packed4<W>* __restrict__ out) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const vec3<W> r_i = unpack(position[i]);

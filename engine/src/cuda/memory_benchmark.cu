@@ -109,7 +109,9 @@ void launch(memory_kernel kernel, T* out, const T* in, std::uint32_t n) {
         case memory_kernel::tiling:
             tiling_read_kernel<T, Pattern, memory_block_size><<<blocks, memory_block_size>>>(out, in, n);
             break;
-        case memory_kernel::small_tiling: tiling_read_kernel<T, Pattern, 32><<<blocks, memory_block_size>>>(out, in, n); break;
+        case memory_kernel::small_tiling:
+            tiling_read_kernel<T, Pattern, 32><<<blocks, memory_block_size>>>(out, in, n);
+            break;
     }
     check_launch("memory benchmark kernel");
 }
@@ -123,9 +125,7 @@ void launch(memory_kernel kernel, access_pattern pattern, T* out, const T* in, s
     }
 }
 
-float4 input_element(std::uint32_t k) {
-    return {float(k & 1u), float((k >> 1) & 1u), float((k >> 2) & 1u), 1.0f};
-}
+float4 input_element(std::uint32_t k) { return {float(k & 1u), float((k >> 1) & 1u), float((k >> 2) & 1u), 1.0f}; }
 
 // Threads whose sums are checked: the first and last of the first warps and blocks, and a spread.
 std::vector<std::uint32_t> checked_threads(std::uint32_t n) {
@@ -171,7 +171,9 @@ memory_timing time_with(memory_kernel kernel, access_pattern pattern, memory_ele
     out.download(result);
     // In the tiling kernels access k of every thread of a block is the element that thread
     // k mod tile of the block loaded into shared memory, at its own index j (unordered pattern).
-    const std::uint64_t tile = kernel == memory_kernel::naive ? 0 : kernel == memory_kernel::tiling ? memory_block_size : 32;
+    const std::uint64_t tile = kernel == memory_kernel::naive    ? 0
+                               : kernel == memory_kernel::tiling ? memory_block_size
+                                                                 : 32;
     const std::vector<std::uint32_t> threads = checked_threads(n);
     for (std::uint32_t j : threads) {
         float4 expected = input_element(j);

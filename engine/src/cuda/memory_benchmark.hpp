@@ -33,7 +33,7 @@ const char* to_string(memory_kernel k);
 const char* to_string(access_pattern p);
 const char* to_string(memory_element e);
 
-inline constexpr std::uint32_t access_stride = 131;   // p
+inline constexpr std::uint32_t access_stride = 131;    // p
 inline constexpr std::uint32_t unordered_offset = 32;  // M
 inline constexpr unsigned memory_block_size = 128;
 // Inputs are 0 or 1 per component, so every sum is an exact integer below 2^24 in float for
@@ -45,7 +45,8 @@ inline std::uint32_t mapped_index(access_pattern p, std::uint64_t k, std::uint64
     switch (p) {
         case access_pattern::linear: return static_cast<std::uint32_t>(k % n);
         case access_pattern::strided: return static_cast<std::uint32_t>(k * access_stride % n);
-        case access_pattern::unordered: return static_cast<std::uint32_t>((k * access_stride + j * unordered_offset) % n);
+        case access_pattern::unordered:
+            return static_cast<std::uint32_t>((k * access_stride + j * unordered_offset) % n);
     }
     return 0;
 }
@@ -58,8 +59,8 @@ struct index_walk {
     std::uint32_t increment;
     std::uint32_t n;
 
-    STOKESIAN_HD static index_walk start(access_pattern p, std::uint32_t first_k, std::uint32_t step,
-                                         std::uint32_t j, std::uint32_t n) {
+    STOKESIAN_HD static index_walk start(access_pattern p, std::uint32_t first_k, std::uint32_t step, std::uint32_t j,
+                                         std::uint32_t n) {
         const std::uint64_t nn = n;
         switch (p) {
             case access_pattern::linear: return {first_k, step, n};
@@ -67,7 +68,8 @@ struct index_walk {
                 return {static_cast<std::uint32_t>(std::uint64_t(first_k) * access_stride % nn),
                         static_cast<std::uint32_t>(std::uint64_t(step) * access_stride % nn), n};
             case access_pattern::unordered:
-                return {static_cast<std::uint32_t>((std::uint64_t(first_k) * access_stride + std::uint64_t(j) * unordered_offset) % nn),
+                return {static_cast<std::uint32_t>(
+                            (std::uint64_t(first_k) * access_stride + std::uint64_t(j) * unordered_offset) % nn),
                         static_cast<std::uint32_t>(std::uint64_t(step) * access_stride % nn), n};
         }
         return {0, 0, n};

@@ -14,7 +14,7 @@
 namespace stokesian::cuda {
 
 struct cell_grid {
-    int nx, ny, nz;   // cells per side (>= 3 when used)
+    int nx, ny, nz;                            // cells per side (>= 3 when used)
     float inv_cell_x, inv_cell_y, inv_cell_z;  // cells per unit length
     float origin_x, origin_y, origin_z;        // -L/2
 };
@@ -39,8 +39,8 @@ __global__ void cell_index_kernel(const packed4<W>* __restrict__ position, unsig
 
 // [cell_start[c], cell_end[c]) is the range of cell c in the sorted order; both arrays are
 // zeroed before, so empty cells have an empty range.
-__global__ void cell_range_kernel(const unsigned* __restrict__ sorted_cell, unsigned n, unsigned* __restrict__ cell_start,
-                                  unsigned* __restrict__ cell_end) {
+__global__ void cell_range_kernel(const unsigned* __restrict__ sorted_cell, unsigned n,
+                                  unsigned* __restrict__ cell_start, unsigned* __restrict__ cell_end) {
     const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= n) return;
     const unsigned c = sorted_cell[k];
@@ -84,8 +84,8 @@ __global__ void neighbour_scan_kernel(const packed4<W>* __restrict__ position, u
 template <class W>
 __global__ void neighbour_cell_kernel(const packed4<W>* __restrict__ position, unsigned n, box_geometry<W> box,
                                       W cutoff, cell_grid g, const unsigned* __restrict__ cell_start,
-                                      const unsigned* __restrict__ cell_end, const unsigned* __restrict__ sorted_index, unsigned capacity,
-                                      unsigned* __restrict__ list, unsigned* __restrict__ count,
+                                      const unsigned* __restrict__ cell_end, const unsigned* __restrict__ sorted_index,
+                                      unsigned capacity, unsigned* __restrict__ list, unsigned* __restrict__ count,
                                       unsigned* __restrict__ max_count) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -132,7 +132,8 @@ __global__ void short_range_force_kernel(const packed4<W>* __restrict__ position
 }
 
 template <class W>
-__global__ void external_force_kernel(const vec3<W>* __restrict__ external_force, unsigned n, packed4<W>* __restrict__ force) {
+__global__ void external_force_kernel(const vec3<W>* __restrict__ external_force, unsigned n,
+                                      packed4<W>* __restrict__ force) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) force[i] = pack(external_force[i]);
 }

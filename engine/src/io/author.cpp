@@ -56,8 +56,8 @@ std::optional<std::string> author_problem(std::string_view name) {
                " allowed (a name)";
     char where[80];
     if (const auto at = first_invalid_utf8(name)) {
-        std::snprintf(where, sizeof where, "byte 0x%02X at offset %zu", static_cast<unsigned>(static_cast<unsigned char>(name[*at])),
-                      *at);
+        std::snprintf(where, sizeof where, "byte 0x%02X at offset %zu",
+                      static_cast<unsigned>(static_cast<unsigned char>(name[*at])), *at);
         return std::string("is not valid UTF-8 (") + where + ")";
     }
     for (std::size_t i = 0; i < name.size(); ++i) {
@@ -78,7 +78,8 @@ std::string h5md_author(const std::optional<std::string>& given) {
         return *given;
     }
     if (const char* variable = std::getenv(author_variable)) {
-        if (const auto problem = author_problem(variable)) throw input_error("environment", author_variable, "", *problem);
+        if (const auto problem = author_problem(variable))
+            throw input_error("environment", author_variable, "", *problem);
         return variable;
     }
     const std::string account = user_name();

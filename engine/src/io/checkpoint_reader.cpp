@@ -50,7 +50,8 @@ public:
         const hid_t id = H5Oopen(file_.get(), path.c_str(), H5P_DEFAULT);
         if (id < 0) fail(path, "cannot be opened (" + hdf5::last_error() + ")");
         hdf5::object object(id);
-        if (H5Iget_type(object.get()) != type) fail(path, std::string("expected a ") + (type == H5I_GROUP ? "group" : "dataset"));
+        if (H5Iget_type(object.get()) != type)
+            fail(path, std::string("expected a ") + (type == H5I_GROUP ? "group" : "dataset"));
         return object;
     }
 
@@ -144,8 +145,8 @@ public:
         std::uint64_t count = 1;
         for (std::size_t k = 0; k < dims.size(); ++k) {
             if (expected_shape[k] != 0 && dims[k] != expected_shape[k])
-                fail(path, "has " + std::to_string(dims[k]) + " entries along axis " + std::to_string(k) + ", expected " +
-                               std::to_string(expected_shape[k]));
+                fail(path, "has " + std::to_string(dims[k]) + " entries along axis " + std::to_string(k) +
+                               ", expected " + std::to_string(expected_shape[k]));
             if (dims[k] != 0 && count > UINT64_MAX / dims[k]) fail(path, "claims an impossible size (damaged file)");
             count *= dims[k];
         }
@@ -194,7 +195,8 @@ private:
         if (!attribute) fail(object_path, "cannot open attribute '" + name + "' (" + hdf5::last_error() + ")");
         const hdf5::datatype type(H5Aget_type(attribute.get()));
         const hdf5::dataspace space(H5Aget_space(attribute.get()));
-        if (!type || !space || H5Tget_class(type.get()) != H5T_STRING || H5Sget_simple_extent_npoints(space.get()) != 1) {
+        if (!type || !space || H5Tget_class(type.get()) != H5T_STRING ||
+            H5Sget_simple_extent_npoints(space.get()) != 1) {
             hdf5::last_error();
             fail(object_path, "attribute '" + name + "' is not a single string");
         }
@@ -203,7 +205,8 @@ private:
         if (H5Tis_variable_str(type.get()) != 0)
             fail(object_path, "attribute '" + name + "' is a variable-length string (not written by stokesian)");
         const std::size_t size = H5Tget_size(type.get());
-        if (size == 0 || size > (std::size_t{1} << 20)) fail(object_path, "attribute '" + name + "' has an impossible size");
+        if (size == 0 || size > (std::size_t{1} << 20))
+            fail(object_path, "attribute '" + name + "' has an impossible size");
         std::string value(size, '\0');
         if (H5Aread(attribute.get(), type.get(), value.data()) < 0)
             fail(object_path, "cannot read attribute '" + name + "' (" + hdf5::last_error() + ")");
@@ -282,8 +285,7 @@ saved_state read_observable_state(const checkpoint_reader& r, const std::string&
 }
 
 bool is_digest(const std::string& text) {
-    return text.empty() ||
-           (text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos);
+    return text.empty() || (text.size() == 16 && text.find_first_not_of("0123456789abcdef") == std::string::npos);
 }
 
 }  // namespace
@@ -292,17 +294,20 @@ run_checkpoint read_checkpoint(const fs::path& path) {
     const hdf5::error_silencer quiet;
     const checkpoint_reader r(path);
     run_checkpoint c;
-    if (!r.has_group("/checkpoint"))
-        r.fail("", "not a stokesian checkpoint (no /checkpoint group)");
+    if (!r.has_group("/checkpoint")) r.fail("", "not a stokesian checkpoint (no /checkpoint group)");
     if (r.text("/checkpoint", "format") != format_name)
-        r.fail("/checkpoint", "attribute 'format' is not '" + std::string(format_name) + "' (not a stokesian checkpoint)");
+        r.fail("/checkpoint",
+               "attribute 'format' is not '" + std::string(format_name) + "' (not a stokesian checkpoint)");
     const std::string version = r.text("/checkpoint", "version");
     if (version != format_version)
         r.fail("/checkpoint", "version " + version + ", this stokesian reads version " + format_version);
-    const std::optional<digest_algorithm> digests = digest_algorithm_of(r.optional_text("/checkpoint", digest_algorithm_key));
+    const std::optional<digest_algorithm> digests =
+        digest_algorithm_of(r.optional_text("/checkpoint", digest_algorithm_key));
     if (!digests)
-        r.fail("/checkpoint", "attribute '" + std::string(digest_algorithm_key) + "' names no digest algorithm this "
-                              "stokesian knows (expected '" + digest_tag(current_digest_algorithm) + "')");
+        r.fail("/checkpoint", "attribute '" + std::string(digest_algorithm_key) +
+                                  "' names no digest algorithm this "
+                                  "stokesian knows (expected '" +
+                                  digest_tag(current_digest_algorithm) + "')");
     c.digests = *digests;
     c.run = r.texts("/checkpoint/run");
 
@@ -316,7 +321,8 @@ run_checkpoint read_checkpoint(const fs::path& path) {
     c.last_frame_digest = r.text("/checkpoint/progress", "last_frame_digest");
     if (!is_digest(c.last_frame_digest))
         r.fail("/checkpoint/progress", "attribute 'last_frame_digest' is not 16 hexadecimal digits");
-    if (c.last_good_step > step) r.fail(progress + "last_good_step", "lies after the checkpoint's step " + std::to_string(step));
+    if (c.last_good_step > step)
+        r.fail(progress + "last_good_step", "lies after the checkpoint's step " + std::to_string(step));
     if (c.frames_written > step + 1)
         r.fail(progress + "frames_written", "more frames than steps + 1 (" + std::to_string(step + 1) + ")");
 

@@ -129,7 +129,8 @@ void write_checkpoint(const fs::path& path, const run_checkpoint& checkpoint) {
     std::error_code error;
     fs::rename(temporary, path, error);
     if (error)
-        throw std::runtime_error("cannot rename '" + temporary.string() + "' to '" + path.string() + "': " + error.message());
+        throw std::runtime_error("cannot rename '" + temporary.string() + "' to '" + path.string() +
+                                 "': " + error.message());
     sync_to_disk(directory_of(path), true);
 }
 
@@ -172,8 +173,8 @@ std::string checkpoint_digest(const run_checkpoint& c) {
     h.text(c.last_frame_digest);
     h.text(to_string(c.engine.precision));
     h.count(c.engine.step);
-    for (const auto* words : {&c.engine.position_hi, &c.engine.position_lo, &c.engine.velocity_hi,
-                              &c.engine.velocity_lo, &c.engine.force})
+    for (const auto* words :
+         {&c.engine.position_hi, &c.engine.position_lo, &c.engine.velocity_hi, &c.engine.velocity_lo, &c.engine.force})
         h.values(*words);
     if (!c.engine.history_hi.empty()) {  // Adams-Bashforth only: other checkpoints keep their digest
         h.values(c.engine.history_hi);

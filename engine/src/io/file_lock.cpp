@@ -39,7 +39,8 @@ std::optional<file_lock> file_lock::try_lock(const fs::path& file, std::string* 
     for (;;) {
         const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
         if (fd < 0)
-            throw input_error(file.string(), "", "", "cannot create the lock file '" + path.string() + "': " + std::strerror(errno));
+            throw input_error(file.string(), "", "",
+                              "cannot create the lock file '" + path.string() + "': " + std::strerror(errno));
         if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
             const int error = errno;
             if (holder != nullptr) *holder = holder_of(fd);
@@ -47,7 +48,8 @@ std::optional<file_lock> file_lock::try_lock(const fs::path& file, std::string* 
             if (error == EWOULDBLOCK) return std::nullopt;
             throw input_error(file.string(), "", "", "cannot lock '" + path.string() + "': " + std::strerror(error));
         }
-        struct stat opened {}, named {};
+        struct stat opened {
+        }, named{};
         if (::fstat(fd, &opened) == 0 && ::stat(path.c_str(), &named) == 0 && opened.st_dev == named.st_dev &&
             opened.st_ino == named.st_ino) {
             std::string pid = std::to_string(::getpid()) + "\n";

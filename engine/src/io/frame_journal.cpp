@@ -89,7 +89,8 @@ frame_journal::frame_journal(const fs::path& path, const journal_layout& layout,
         throw input_error(name, "", "", "cannot resume: " + why);
     };
     fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-    if (fd_ < 0) refuse(std::string("the frame journal the checkpoint counts on cannot be opened: ") + std::strerror(errno));
+    if (fd_ < 0)
+        refuse(std::string("the frame journal the checkpoint counts on cannot be opened: ") + std::strerror(errno));
     struct stat st {};
     if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) refuse("not a regular file");
     std::array<unsigned char, header_bytes> header{};
@@ -184,7 +185,8 @@ void frame_journal::write_pending() {
     const std::uint64_t offset = record_offset(written_frames_);
     std::size_t done = 0;
     while (done < pending_.size()) {
-        const ssize_t wrote = ::pwrite(fd_, pending_.data() + done, pending_.size() - done, static_cast<off_t>(offset + done));
+        const ssize_t wrote =
+            ::pwrite(fd_, pending_.data() + done, pending_.size() - done, static_cast<off_t>(offset + done));
         if (wrote < 0 && errno == EINTR) continue;
         if (wrote < 0) fail(std::string("cannot write: ") + std::strerror(errno));
         done += std::size_t(wrote);

@@ -74,7 +74,7 @@ private:
     journal_layout layout_;
     int fd_ = -1;
     std::uint64_t record_bytes_ = 0;
-    std::uint64_t frames_ = 0;        // records in the file and the buffer
+    std::uint64_t frames_ = 0;          // records in the file and the buffer
     std::uint64_t written_frames_ = 0;  // records in the file
     std::vector<unsigned char> pending_;
 };

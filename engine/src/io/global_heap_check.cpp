@@ -73,12 +73,11 @@ std::optional<std::string> walk_collection(const unsigned char* begin, std::uint
         const std::uint64_t index = little_endian(begin + p, 2);
         const std::uint64_t object_size = little_endian(begin + p + 8, lengths);
         if (object_size > size)
-            return "object " + std::to_string(index) + " claims " + std::to_string(object_size) + " bytes, more than the " +
-                   std::to_string(size) + " of its collection";
+            return "object " + std::to_string(index) + " claims " + std::to_string(object_size) +
+                   " bytes, more than the " + std::to_string(size) + " of its collection";
         const std::uint64_t need = index > 0 ? object_header + ((object_size + 7) & ~std::uint64_t{7}) : object_size;
         if (need == 0) return "object " + std::to_string(index) + " claims 0 bytes";
-        if (need > size - p)
-            return "object " + std::to_string(index) + " runs past the end of its collection";
+        if (need > size - p) return "object " + std::to_string(index) + " runs past the end of its collection";
         p += need;
     }
     return std::nullopt;

@@ -34,8 +34,10 @@ void append_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<co
     const hdf5::dataspace file_space(hdf5::check(H5Dget_space(dataset), "getting a dataspace"));
     hdf5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
                 "selecting a sample");
-    const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
-    hdf5::check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "writing a sample");
+    const hdf5::dataspace memory_space(
+        hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
+    hdf5::check(H5Dwrite(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
+                "writing a sample");
 }
 
 namespace {
@@ -49,8 +51,10 @@ void read_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<cons
     const hdf5::dataspace file_space(hdf5::check(H5Dget_space(dataset), "getting a dataspace"));
     hdf5::check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr),
                 "selecting a sample");
-    const hdf5::dataspace memory_space(hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
-    hdf5::check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data), "reading a sample");
+    const hdf5::dataspace memory_space(
+        hdf5::check(H5Screate_simple(rank, count.data(), nullptr), "creating a dataspace"));
+    hdf5::check(H5Dread(dataset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, data),
+                "reading a sample");
 }
 
 }  // namespace
@@ -74,19 +78,20 @@ hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t fi
     std::vector<hsize_t> max_dims{H5S_UNLIMITED};
     dims.insert(dims.end(), sample_shape.begin(), sample_shape.end());
     max_dims.insert(max_dims.end(), sample_shape.begin(), sample_shape.end());
-    const hdf5::dataspace space(
-        hdf5::check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data()), "creating a dataspace"));
+    const hdf5::dataspace space(hdf5::check(
+        H5Screate_simple(static_cast<int>(dims.size()), dims.data(), max_dims.data()), "creating a dataspace"));
     return hdf5::dataset(hdf5::check(
         H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, dataset_creation(chunk).get(), H5P_DEFAULT),
         std::string("creating dataset ") + name));
 }
 
 particle_element::particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
-                                   std::size_t element_bytes, std::size_t particles, const particle_element* time_source)
+                                   std::size_t element_bytes, std::size_t particles,
+                                   const particle_element* time_source)
     : memory_type_(memory_type), sample_shape_{particles, 3}, owns_time_(time_source == nullptr) {
-    group_ = hdf5::group(hdf5::check(
-        H5Gcreate2(particles_group, name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
-        "creating group " + name));
+    group_ = hdf5::group(
+        hdf5::check(H5Gcreate2(particles_group, name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
+                    "creating group " + name));
     const std::array<hsize_t, 1> scalar_chunk{scalar_chunk_samples};
     const std::array<hsize_t, 3> value_chunk = per_particle_chunk(particles, element_bytes);
     if (owns_time_) {

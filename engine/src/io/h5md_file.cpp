@@ -5,8 +5,8 @@
 #include <functional>
 #include <stdexcept>
 
-#include "io/hdf5_handles.hpp"
 #include "io/global_heap_check.hpp"
+#include "io/hdf5_handles.hpp"
 #include "io/hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
@@ -77,7 +77,8 @@ struct h5md_file::impl {
 
     hdf5::object open_object(const std::string& object_path, H5I_type_t expected, const char* kind) const {
         if (!hdf5::object_exists(file.get(), object_path)) fail(std::string("no ") + kind + " '" + object_path + "'");
-        hdf5::object object(check(H5Oopen(file.get(), object_path.c_str(), H5P_DEFAULT), "cannot open '" + object_path + "'"));
+        hdf5::object object(
+            check(H5Oopen(file.get(), object_path.c_str(), H5P_DEFAULT), "cannot open '" + object_path + "'"));
         if (expected != H5I_BADID && H5Iget_type(object.get()) != expected)
             fail("'" + object_path + "' is not a " + kind);
         return object;
@@ -90,8 +91,10 @@ struct h5md_file::impl {
         const hdf5::datatype type(check(H5Dget_type(dataset.get()), "cannot read the type of '" + dataset_path + "'"));
         const H5T_class_t type_class = H5Tget_class(type.get());
         if (type_class != H5T_INTEGER && type_class != H5T_FLOAT) fail("dataset '" + dataset_path + "' is not numeric");
-        const hdf5::dataspace space(check(H5Dget_space(dataset.get()), "cannot read the shape of '" + dataset_path + "'"));
-        const hssize_t count = check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of '" + dataset_path + "'");
+        const hdf5::dataspace space(
+            check(H5Dget_space(dataset.get()), "cannot read the shape of '" + dataset_path + "'"));
+        const hssize_t count =
+            check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of '" + dataset_path + "'");
         if (const auto problem = hdf5::unreadable_size(dataset.get(), static_cast<std::uint64_t>(count), sizeof(T)))
             fail("dataset '" + dataset_path + "' " + *problem);
         std::vector<T> values(static_cast<std::size_t>(count));
@@ -113,8 +116,8 @@ h5md_file::h5md_file(const std::filesystem::path& path) : impl_(std::make_unique
         hdf5::last_error();  // clear the stack H5Fis_hdf5 may have left
         impl_->fail("not a readable HDF5 file");
     }
-    impl_->file = hdf5::file(impl_->check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT),
-                                          "damaged or truncated HDF5 file"));
+    impl_->file =
+        hdf5::file(impl_->check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "damaged or truncated HDF5 file"));
     if (!hdf5::object_exists(impl_->file.get(), "/h5md")) impl_->fail("not an H5MD file (no /h5md group)");
 }
 
@@ -166,7 +169,8 @@ std::vector<std::size_t> h5md_file::shape(const std::string& dataset_path) const
     const hdf5::object dataset = impl_->open_object(dataset_path, H5I_DATASET, "dataset");
     const hdf5::dataspace space(
         impl_->check(H5Dget_space(dataset.get()), "cannot read the shape of '" + dataset_path + "'"));
-    const int rank = impl_->check(H5Sget_simple_extent_ndims(space.get()), "cannot read the shape of '" + dataset_path + "'");
+    const int rank =
+        impl_->check(H5Sget_simple_extent_ndims(space.get()), "cannot read the shape of '" + dataset_path + "'");
     std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
     impl_->check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr),
                  "cannot read the shape of '" + dataset_path + "'");
@@ -212,8 +216,8 @@ std::map<std::string, std::string> h5md_file::string_attributes(const std::strin
                     read_single_string(attribute.get(), [this] { impl_->check_global_heap(); }))
                 values.emplace(name, *value);
         } catch (const input_error&) {
-        throw;  // already names the file
-    } catch (const std::runtime_error& e) {
+            throw;  // already names the file
+        } catch (const std::runtime_error& e) {
             impl_->fail(std::string(e.what()) + " ('" + object_path + "' attribute '" + name + "')");
         }
     }

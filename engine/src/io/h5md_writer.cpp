@@ -55,8 +55,9 @@ void check_output_path(const fs::path& path, const fs::path& partial, bool force
         // On a read-only file system unlink fails even where there is nothing to remove.
         std::error_code ignored;
         const bool stale = fs::exists(fs::symlink_status(partial, ignored));
-        throw input_error(name, "", "", (stale ? "cannot remove stale '" : "cannot create '") + partial.string() + "': " +
-                                            error.message());
+        throw input_error(
+            name, "", "",
+            (stale ? "cannot remove stale '" : "cannot create '") + partial.string() + "': " + error.message());
     }
     // Probing with open(2) gives the real reason (permissions, read-only file system, ...),
     // which HDF5 would bury in its error stack.
@@ -120,7 +121,8 @@ struct h5md_writer::impl {
 
     // trajectory_digest of frame `index` as the file holds it.
     std::string frame_digest(hsize_t index, digest_algorithm algorithm) const {
-        return trajectory_digest(position->step_at(index), position->time_at(index), position->values_at(index), algorithm);
+        return trajectory_digest(position->step_at(index), position->time_at(index), position->values_at(index),
+                                 algorithm);
     }
 
     // H5MD 1.1 asks for fixed-length strings in /h5md and box/boundary.
@@ -148,8 +150,9 @@ struct h5md_writer::impl {
         {
             // box/edges as a time-dependent element sharing position's step and time (hard links):
             // MDAnalysis reads edges/value[frame]; H5MD allows either form.
-            const hdf5::group edges_group(hdf5::check(
-                H5Gcreate2(all.get(), "box/edges", H5P_DEFAULT, group_creation().get(), H5P_DEFAULT), "creating box/edges"));
+            const hdf5::group edges_group(
+                hdf5::check(H5Gcreate2(all.get(), "box/edges", H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
+                            "creating box/edges"));
             hdf5::check(H5Lcreate_hard(all.get(), "position/step", edges_group.get(), "step", H5P_DEFAULT, H5P_DEFAULT),
                         "linking box/edges/step");
             hdf5::check(H5Lcreate_hard(all.get(), "position/time", edges_group.get(), "time", H5P_DEFAULT, H5P_DEFAULT),
@@ -161,7 +164,8 @@ struct h5md_writer::impl {
         }
         // image is sampled with position: its step and time are hard links to position's (H5MD 1.1).
         if (box.periodic && options.write_image)
-            image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles, &*position);
+            image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles,
+                          &*position);
         if (options.write_velocity)
             velocity.emplace(all.get(), "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
         if (options.write_force)
@@ -185,8 +189,7 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
     impl_->create(options, author, box);
 }
 
-h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box,
-                         rebuild_tag)
+h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box, rebuild_tag)
     : impl_(std::make_unique<impl>()) {
     const hdf5::error_silencer quiet;
     if (particles == 0) throw std::invalid_argument("h5md_writer: a trajectory needs at least one particle");
@@ -200,7 +203,8 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
     std::error_code error;
     fs::remove(impl_->writing_path, error);  // what a failed or killed resume left
     if (error)
-        throw input_error(impl_->writing_path.string(), "", "", "cannot remove what an earlier resume left: " + error.message());
+        throw input_error(impl_->writing_path.string(), "", "",
+                          "cannot remove what an earlier resume left: " + error.message());
     try {
         impl_->create(options, author, box);
     } catch (const std::runtime_error& e) {
@@ -210,13 +214,14 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
 
 void h5md_writer::replace_partial() {
     impl_->require_open("replace_partial");
-    if (impl_->writing_path == impl_->partial_path) throw std::logic_error("h5md_writer::replace_partial: not rebuilding");
+    if (impl_->writing_path == impl_->partial_path)
+        throw std::logic_error("h5md_writer::replace_partial: not rebuilding");
     flush();
     std::error_code error;
     fs::rename(impl_->writing_path, impl_->partial_path, error);
     if (error)
-        throw std::runtime_error("cannot rename '" + impl_->writing_path.string() + "' to '" + impl_->partial_path.string() +
-                                 "': " + error.message());
+        throw std::runtime_error("cannot rename '" + impl_->writing_path.string() + "' to '" +
+                                 impl_->partial_path.string() + "': " + error.message());
     sync_to_disk(directory_of(impl_->partial_path), true);
     impl_->writing_path = impl_->partial_path;
 }
@@ -233,8 +238,9 @@ void h5md_writer::append_frame(const frame& f) {
     const hdf5::error_silencer quiet;
     auto require_size = [&](std::size_t size, const char* what) {
         if (size != impl_->particles)
-            throw std::invalid_argument("h5md_writer: frame " + std::to_string(f.step) + " has " + std::to_string(size) +
-                                        " " + what + " entries, expected " + std::to_string(impl_->particles));
+            throw std::invalid_argument("h5md_writer: frame " + std::to_string(f.step) + " has " +
+                                        std::to_string(size) + " " + what + " entries, expected " +
+                                        std::to_string(impl_->particles));
     };
     if (f.step > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
         throw std::invalid_argument("h5md_writer: step " + std::to_string(f.step) + " does not fit H5MD's int64 step");
@@ -265,7 +271,8 @@ void h5md_writer::write_time_series(const std::string& name, std::span<const std
     impl_->require_open("write_time_series");
     const hdf5::error_silencer quiet;
     if (step.size() != time.size() || step.size() != value.size())
-        throw std::invalid_argument("h5md_writer: time series '" + name + "' has step, time and value of different lengths");
+        throw std::invalid_argument("h5md_writer: time series '" + name +
+                                    "' has step, time and value of different lengths");
     std::vector<std::int64_t> steps;
     steps.reserve(step.size());
     for (const std::uint64_t s : step) {
@@ -301,7 +308,8 @@ void h5md_writer::write_result(const std::string& name, double value,
     const hdf5::error_silencer quiet;
     const auto [parent, leaf] = split_leaf("/analysis/" + name);
     const hdf5::group group = require_group(impl_->file.get(), parent);
-    const hdf5::dataset dataset = create_fixed_dataset(group.get(), leaf, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, &value);
+    const hdf5::dataset dataset =
+        create_fixed_dataset(group.get(), leaf, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {}, &value);
     write_string_attributes(dataset.get(), attributes);
 }
 
@@ -321,7 +329,8 @@ std::string h5md_writer::last_frame_digest() const {
 
 void h5md_writer::finish() {
     impl_->require_open("finish");
-    if (impl_->writing_path != impl_->partial_path) throw std::logic_error("h5md_writer::finish before replace_partial()");
+    if (impl_->writing_path != impl_->partial_path)
+        throw std::logic_error("h5md_writer::finish before replace_partial()");
     const hdf5::error_silencer quiet;
     impl_->close_objects();
     // With H5F_CLOSE_SEMI this fails if any object were still open, i.e. possibly unwritten.

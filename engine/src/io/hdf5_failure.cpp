@@ -19,7 +19,9 @@ std::string_view field(std::string_view text, std::string_view key, char end) {
     return rest.substr(0, rest.find(end));
 }
 
-bool out_of_space(int error_number) { return error_number == ENOSPC || error_number == EDQUOT || error_number == EFBIG; }
+bool out_of_space(int error_number) {
+    return error_number == ENOSPC || error_number == EDQUOT || error_number == EFBIG;
+}
 
 // strerror's text with a lower-case first letter: "no space left on device".
 std::string lower_reason(int error_number) {

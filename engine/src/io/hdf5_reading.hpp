@@ -36,8 +36,8 @@ inline std::optional<std::string> unreadable_size(hid_t dataset_id, std::uint64_
         if (filters < 0) filters = 0;
         if (H5Pget_layout(plist.get()) == H5D_COMPACT) {
             const datatype file_type(H5Dget_type(dataset_id));
-            const long double file_bytes =
-                static_cast<long double>(elements) * static_cast<long double>(file_type ? H5Tget_size(file_type.get()) : 0);
+            const long double file_bytes = static_cast<long double>(elements) *
+                                           static_cast<long double>(file_type ? H5Tget_size(file_type.get()) : 0);
             last_error();
             if (static_cast<long double>(stored) != file_bytes)
                 return "is stored compactly in " + std::to_string(stored) + " bytes, but its shape and type need " +

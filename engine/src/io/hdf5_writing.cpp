@@ -40,8 +40,9 @@ hdf5::group require_group(hid_t location, const std::string& path) {
     hdf5::group current(hdf5::check(H5Gopen2(location, start, H5P_DEFAULT), "opening group " + path));
     for (const std::string& name : hdf5::path_components(path)) {
         const htri_t exists = hdf5::check(H5Lexists(current.get(), name.c_str(), H5P_DEFAULT), "looking up " + path);
-        hid_t next = exists > 0 ? H5Gopen2(current.get(), name.c_str(), H5P_DEFAULT)
-                                : H5Gcreate2(current.get(), name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT);
+        hid_t next = exists > 0
+                         ? H5Gopen2(current.get(), name.c_str(), H5P_DEFAULT)
+                         : H5Gcreate2(current.get(), name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT);
         current = hdf5::group(hdf5::check(next, "opening or creating group " + path));
     }
     return current;
@@ -62,8 +63,8 @@ std::pair<std::string, std::string> split_leaf(const std::string& path) {
 hdf5::attribute replace_attribute(hid_t object, const std::string& name, hid_t type, hid_t space) {
     if (hdf5::check(H5Aexists(object, name.c_str()), "looking up attribute " + name) > 0)
         hdf5::check(H5Adelete(object, name.c_str()), "replacing attribute " + name);
-    return hdf5::attribute(
-        hdf5::check(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), "creating attribute " + name));
+    return hdf5::attribute(hdf5::check(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                                       "creating attribute " + name));
 }
 
 void write_string_attribute(hid_t object, const std::string& name, const std::string& value) {
@@ -135,8 +136,9 @@ hdf5::dataset create_fixed_dataset(hid_t parent, const std::string& name, hid_t 
                                    std::span<const hsize_t> shape, const void* data) {
     if (hdf5::check(H5Lexists(parent, name.c_str(), H5P_DEFAULT), "looking up " + name) > 0)
         throw std::invalid_argument("h5md_writer: '" + name + "' was already written");
-    const hdf5::dataspace space(shape.empty() ? H5Screate(H5S_SCALAR)
-                                              : H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
+    const hdf5::dataspace space(shape.empty()
+                                    ? H5Screate(H5S_SCALAR)
+                                    : H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr));
     hdf5::check(space.get(), "creating the dataspace of " + name);
     hdf5::dataset dataset(hdf5::check(
         H5Dcreate2(parent, name.c_str(), file_type, space.get(), H5P_DEFAULT, dataset_creation().get(), H5P_DEFAULT),
@@ -145,7 +147,6 @@ hdf5::dataset create_fixed_dataset(hid_t parent, const std::string& name, hid_t 
         hdf5::check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "writing " + name);
     return dataset;
 }
-
 
 // --- file system -------------------------------------------------------------------------------
 

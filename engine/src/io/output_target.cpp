@@ -32,12 +32,14 @@ void check_output_target(const fs::path& path, bool force, const std::vector<fs:
                          const std::string& option) {
     const std::string name = path.string();
     if (name.empty())
-        throw input_error("command line", option.empty() ? "--output" : option, "''", "expected a file name, not an empty one");
+        throw input_error("command line", option.empty() ? "--output" : option, "''",
+                          "expected a file name, not an empty one");
     struct stat status {};
     if (::stat(path.c_str(), &status) == 0) {
         if (S_ISDIR(status.st_mode)) throw input_error(name, "", "", "is a directory, expected an output file name");
         if (!S_ISREG(status.st_mode))
-            throw input_error(name, "", "", "is not a regular file (a device, FIFO or socket): refusing to write an output there");
+            throw input_error(name, "", "",
+                              "is not a regular file (a device, FIFO or socket): refusing to write an output there");
         if (is_an_input(status, inputs))
             throw input_error(name, option, "", "is also an input of this command: refusing to write over it");
         if (!force) throw input_error(name, "", "", "output file exists; use --force to replace it");
@@ -56,7 +58,8 @@ void write_file_atomically(const fs::path& path, std::string_view content) {
     const std::string name = path.string();
     auto fail = [&](const std::string& what, int error) {
         ::unlink(temporary.c_str());
-        throw input_error(name, "", "", what + ": " + std::strerror(error) + " (nothing written; an earlier file is kept)");
+        throw input_error(name, "", "",
+                          what + ": " + std::strerror(error) + " (nothing written; an earlier file is kept)");
     };
     const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) throw input_error(name, "", "", "cannot create '" + temporary.string() + "': " + std::strerror(errno));
@@ -76,7 +79,8 @@ void write_file_atomically(const fs::path& path, std::string_view content) {
         fail("cannot sync", error);
     }
     if (::close(fd) != 0) fail("cannot close", errno);
-    if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot rename '" + temporary.string() + "' onto it", errno);
+    if (::rename(temporary.c_str(), path.c_str()) != 0)
+        fail("cannot rename '" + temporary.string() + "' onto it", errno);
 }
 
 }  // namespace stokesian::io

@@ -17,13 +17,15 @@ void check_path_lengths(const std::filesystem::path& path, std::string_view suff
     const std::string file_name = path.filename().string();
     if (file_name.size() + suffix.size() > NAME_MAX)
         throw input_error(echoed(text), "", "",
-                          "the file name is " + std::to_string(file_name.size()) + " bytes; with '" + std::string(suffix) +
-                              "' it exceeds the " + std::to_string(NAME_MAX) + " bytes (NAME_MAX) a name may have");
+                          "the file name is " + std::to_string(file_name.size()) + " bytes; with '" +
+                              std::string(suffix) + "' it exceeds the " + std::to_string(NAME_MAX) +
+                              " bytes (NAME_MAX) a name may have");
     for (const auto& part : path.parent_path())
         if (part.string().size() > NAME_MAX)
             throw input_error(echoed(text), "", "",
-                              "the directory name '" + echoed(part.string()) + "' is " + std::to_string(part.string().size()) +
-                                  " bytes, more than the " + std::to_string(NAME_MAX) + " bytes (NAME_MAX) a name may have");
+                              "the directory name '" + echoed(part.string()) + "' is " +
+                                  std::to_string(part.string().size()) + " bytes, more than the " +
+                                  std::to_string(NAME_MAX) + " bytes (NAME_MAX) a name may have");
 }
 
 }  // namespace stokesian::io

@@ -31,15 +31,12 @@ namespace {
 // An argument as a POSIX shell would need it to reproduce the same argv: bare when it contains
 // only characters the shell leaves alone, otherwise in single quotes (a ' inside becomes '\'').
 std::string shell_quote(std::string_view argument) {
-    constexpr std::string_view safe =
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
+    constexpr std::string_view safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-";
     if (!argument.empty() && argument.find_first_not_of(safe) == std::string_view::npos) return std::string(argument);
     std::string quoted = "'";
     for (const char c : argument) {
-        if (c == '\'')
-            quoted += "'\\''";
-        else
-            quoted += c;
+        if (c == '\'') quoted += "'\\''";
+        else quoted += c;
     }
     return quoted + "'";
 }
@@ -69,7 +66,8 @@ std::string working_directory() {
 
 std::string user_name() {
     if (const char* user = std::getenv("USER"); user != nullptr && *user != '\0') return user;
-    if (const passwd* entry = ::getpwuid(::geteuid()); entry != nullptr && entry->pw_name != nullptr) return entry->pw_name;
+    if (const passwd* entry = ::getpwuid(::geteuid()); entry != nullptr && entry->pw_name != nullptr)
+        return entry->pw_name;
     return "unknown";
 }
 

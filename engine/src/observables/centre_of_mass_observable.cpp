@@ -10,8 +10,7 @@ namespace {
 
 class centre_of_mass_observable final : public observable {
 public:
-    centre_of_mass_observable(const box_settings& box, std::uint64_t block)
-        : box_(box), z_(block), vz_(block) {}
+    centre_of_mass_observable(const box_settings& box, std::uint64_t block) : box_(box), z_(block), vz_(block) {}
 
     void sample(const frame& f) override {
         const std::size_t n = f.position.size();
@@ -38,12 +37,14 @@ public:
         write_series(out, "centre_of_mass/z", z_);
         write_series(out, "centre_of_mass/velocity_z", vz_);
         out.write_result("centre_of_mass/mean_velocity_z", mean_velocity(),
-                             {{"meaning", "(z_cm(t_end) - z_cm(t_0)) / (t_end - t_0), unwrapped positions: "
-                                          "the sedimentation velocity over the run"}});
+                         {{"meaning",
+                           "(z_cm(t_end) - z_cm(t_0)) / (t_end - t_0), unwrapped positions: "
+                           "the sedimentation velocity over the run"}});
         out.write_result("centre_of_mass/mean_sampled_velocity_z", mean_sampled_velocity(),
-                         {{"meaning", "mean over the samples of the instantaneous <v_z> (the explicit Euler step "
-                                      "moves with the velocities of every step, so this can differ from "
-                                      "mean_velocity_z by the variation between samples)"}});
+                         {{"meaning",
+                           "mean over the samples of the instantaneous <v_z> (the explicit Euler step "
+                           "moves with the velocities of every step, so this can differ from "
+                           "mean_velocity_z by the variation between samples)"}});
     }
 
     void summarise(std::map<std::string, double>& summary) const override {

@@ -49,8 +49,9 @@ void periodicity_monitor::observe(double time) {
 }
 
 void periodicity_monitor::save(saved_state& s, const std::string& prefix) const {
-    s.put_reals(prefix + ".criteria", {criteria_.gap_factor, criteria_.jump_tolerance,
-                                       double(criteria_.reference_periods), double(criteria_.minimum_reference_periods)});
+    s.put_reals(prefix + ".criteria",
+                {criteria_.gap_factor, criteria_.jump_tolerance, double(criteria_.reference_periods),
+                 double(criteria_.minimum_reference_periods)});
     s.put_reals(prefix + ".recent_periods", {recent_periods_.begin(), recent_periods_.end()});
     s.put_count(prefix + ".have_maximum", have_maximum_ ? 1 : 0);
     s.put_real(prefix + ".last_maximum", last_maximum_);
@@ -109,8 +110,8 @@ std::vector<window_average> average_over_windows(std::span<const double> time, s
     return windows;
 }
 
-cycle_report analyse_cycle_run(const std::vector<extremum>& extrema, const periodicity_monitor& monitor,
-                               double origin, double end, double window) {
+cycle_report analyse_cycle_run(const std::vector<extremum>& extrema, const periodicity_monitor& monitor, double origin,
+                               double end, double window) {
     cycle_report r;
     r.all = analyse_cycles(extrema);
     r.horizon = monitor.lost() ? monitor.lost_time() : end;

@@ -22,8 +22,7 @@ std::string text(double x) {
 }
 
 double mean_of(const std::vector<double>& values) {
-    return values.empty() ? not_a_number
-                          : std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+    return values.empty() ? not_a_number : std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
 }
 
 class cycle_observable final : public observable {
@@ -59,7 +58,8 @@ public:
         const std::string regular = "cycles completed before the loss of periodicity (all of them if none)";
         out.write_result("cycle/regular_cycles", double(c.regular_period.size()),
                          {{"meaning", "number of periods (maximum to maximum) counted as regular: " + regular}});
-        out.write_result("cycle/period_mean", mean_of(c.regular_period), {{"meaning", "mean period of the " + regular}});
+        out.write_result("cycle/period_mean", mean_of(c.regular_period),
+                         {{"meaning", "mean period of the " + regular}});
         out.write_result("cycle/amplitude_mean", mean_of(c.regular_amplitude),
                          {{"meaning", "mean amplitude (x_max - x_min) / 2 of the " + regular}});
         write_drift(out, "period", c.period_drift, "period (maximum to maximum) against the cycle index k = 0, 1, ...");
@@ -118,37 +118,46 @@ private:
         return n;
     }
 
-    static void write_drift(io::h5md_writer& out, const std::string& name, const trend_fit& fit, const std::string& what) {
+    static void write_drift(io::h5md_writer& out, const std::string& name, const trend_fit& fit,
+                            const std::string& what) {
         const std::string base = "cycle/" + name + "_drift";
         const std::string fitted = "least-squares slope of the " + what + ", regular cycles only (the mean drift)";
         const std::string degree = std::to_string(fit.degree);
         out.write_result(base + "_per_cycle", fit.mean_slope.value,
                          {{"meaning", fitted}, {"points", std::to_string(fit.points)}});
         out.write_result(base + "_standard_error", fit.mean_slope.standard_error,
-                         {{"meaning", "standard error of the slope: s / sqrt(sum (k - mean k)^2), s from the residuals of "
-                                      "the trend polynomial (" + name + "_trend/degree) over the regular cycles, so "
-                                      "curvature is not counted as noise (engine/docs/studies.md)"}});
+                         {{"meaning",
+                           "standard error of the slope: s / sqrt(sum (k - mean k)^2), s from the residuals of "
+                           "the trend polynomial (" +
+                               name +
+                               "_trend/degree) over the regular cycles, so "
+                               "curvature is not counted as noise (engine/docs/studies.md)"}});
         out.write_result(base + "_ci95_half_width", fit.mean_slope.ci95_half_width,
-                         {{"meaning", "half-width of the 95% confidence interval of the slope: t_{0.975, n-d-1} x "
-                                      "standard error (Student's t, Boost.Math; d the trend's degree); NaN for n < 3"}});
+                         {{"meaning",
+                           "half-width of the 95% confidence interval of the slope: t_{0.975, n-d-1} x "
+                           "standard error (Student's t, Boost.Math; d the trend's degree); NaN for n < 3"}});
         out.write_result(base + "_intercept", fit.line_intercept, {{"meaning", "the least-squares line at cycle 0"}});
         // The trend itself: the polynomial of the lowest degree >= 2 the residuals support
         // (trend_fit.hpp), and what it says at the first cycle.
         const std::string trend = "cycle/" + name + "_trend/";
         const std::map<std::string, std::string> model{
             {"validity", to_string(fit.validity)},
-            {"meaning", "polynomial in the cycle index of the lowest degree >= 2 that passes the lack-of-fit F test "
-                        "(p >= 0.001) against degree min(5, n - 2), fitted to the first `cycles` regular cycles "
-                        "(all, or the longest leading half, quarter, ... that passes); engine/docs/studies.md"}};
+            {"meaning",
+             "polynomial in the cycle index of the lowest degree >= 2 that passes the lack-of-fit F test "
+             "(p >= 0.001) against degree min(5, n - 2), fitted to the first `cycles` regular cycles "
+             "(all, or the longest leading half, quarter, ... that passes); engine/docs/studies.md"}};
         out.write_result(trend + "degree", double(fit.degree), model);
         out.write_result(trend + "cycles", double(fit.window), model);
-        out.write_result(trend + "lack_of_fit_p", fit.lack_of_fit_p,
-                         {{"meaning", "p-value of the lack-of-fit F test of the chosen degree; NaN: too few cycles to test"}});
-        out.write_result(trend + "residual_runs_p", fit.residual_runs_p,
-                         {{"meaning", "p-value of the runs test of the residual signs (independent errors); NaN: < 10 cycles"}});
+        out.write_result(
+            trend + "lack_of_fit_p", fit.lack_of_fit_p,
+            {{"meaning", "p-value of the lack-of-fit F test of the chosen degree; NaN: too few cycles to test"}});
+        out.write_result(
+            trend + "residual_runs_p", fit.residual_runs_p,
+            {{"meaning", "p-value of the runs test of the residual signs (independent errors); NaN: < 10 cycles"}});
         out.write_result(trend + "interval_widening", fit.interval_widening,
-                         {{"meaning", "factor sqrt((1 + rho)/(1 - rho)) on the standard errors where the residuals are "
-                                      "positively correlated (lag-1 correlation rho), else 1"}});
+                         {{"meaning",
+                           "factor sqrt((1 + rho)/(1 - rho)) on the standard errors where the residuals are "
+                           "positively correlated (lag-1 correlation rho), else 1"}});
         out.write_result(trend + "at_first_cycle", fit.first.value, {{"meaning", "the trend at cycle 0"}});
         out.write_result(trend + "at_first_cycle_ci95_half_width", fit.first.ci95_half_width,
                          {{"meaning", "95% half-width, Student t with cycles - degree - 1 degrees of freedom"}});
@@ -167,8 +176,8 @@ private:
             const window_average& a = c.amplitude_windows[k];
             if (!w.complete) {
                 const std::map<std::string, std::string> partial{
-                    {"meaning", "the last window, cut short by the end of the analysed stretch (" +
-                                    text(c.horizon) + " tau_s); not comparable with the complete windows"}};
+                    {"meaning", "the last window, cut short by the end of the analysed stretch (" + text(c.horizon) +
+                                    " tau_s); not comparable with the complete windows"}};
                 out.write_result("cycle/partial_window/start_time", w.start, partial);
                 out.write_result("cycle/partial_window/end_time", c.horizon, partial);
                 out.write_result("cycle/partial_window/cycles", double(w.count), partial);
@@ -184,9 +193,10 @@ private:
         }
         const std::map<std::string, std::string> attrs{
             {"window_length", text(spec_.window)},
-            {"meaning", "averages over complete windows [t0 + k W, t0 + (k+1) W) of the regular cycles; a period "
-                        "belongs to the window holding its closing maximum, an amplitude to the window holding "
-                        "its later extremum"}};
+            {"meaning",
+             "averages over complete windows [t0 + k W, t0 + (k+1) W) of the regular cycles; a period "
+             "belongs to the window holding its closing maximum, an amplitude to the window holding "
+             "its later extremum"}};
         out.write_result("cycle/window/start_time", start, attrs);
         out.write_result("cycle/window/end_time", end, attrs);
         out.write_result("cycle/window/cycles", count, attrs);
@@ -200,17 +210,18 @@ private:
         const periodicity_criteria& k = monitor_.criteria();
         const std::map<std::string, std::string> attrs{
             {"status", monitor_.lost() ? "lost" : "none"},
-            {"reason", monitor_.lost() ? (monitor_.reason() == "gap"
-                                              ? "gap: no maximum for more than " + text(k.gap_factor) +
-                                                    " x the reference period"
-                                              : "jump: a period off the reference by more than " +
-                                                    text(k.jump_tolerance) + " relative")
-                                       : "none"},
+            {"reason",
+             monitor_.lost()
+                 ? (monitor_.reason() == "gap"
+                        ? "gap: no maximum for more than " + text(k.gap_factor) + " x the reference period"
+                        : "jump: a period off the reference by more than " + text(k.jump_tolerance) + " relative")
+                 : "none"},
             {"reference_period", "median of the last " + std::to_string(k.reference_periods) + " regular periods"},
             {"gap_factor", text(k.gap_factor)},
             {"jump_tolerance", text(k.jump_tolerance)},
-            {"meaning", "end of the last regular cycle (the maximum after which the motion stopped being "
-                        "periodic); NaN: periodic to the end (status none)"}};
+            {"meaning",
+             "end of the last regular cycle (the maximum after which the motion stopped being "
+             "periodic); NaN: periodic to the end (status none)"}};
         out.write_result("cycle/lost_periodicity_time", monitor_.lost_time(), attrs);
         out.write_result("cycle/lost_periodicity_detected_time", monitor_.detected_time(),
                          {{"meaning", "when the criterion fired; NaN: never"}});

@@ -55,7 +55,7 @@ bool extremum_finder::add(double time, double value) {
     // The middle sample is a discrete maximum (minimum) if it is >= (<=) all samples of the window
     // and strictly above (below) its left neighbour, so a flat top is reported once.
     const double mid = x_[half_];
-    bool is_max = x_[half_ - 1] < mid, is_min = x_[half_ - 1] > mid;
+    bool is_max = x_[half_ - 1]<mid, is_min = x_[half_ - 1]> mid;
     for (std::size_t i = 0; i < window; ++i) {
         if (x_[i] > mid) is_max = false;
         if (x_[i] < mid) is_min = false;

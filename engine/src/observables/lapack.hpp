@@ -7,8 +7,7 @@
 extern "C" {
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t uplo_length);
 void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n, double* a, const int* lda,
-             const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m,
-             double* w, double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork,
-             const int* liwork, int* info, std::size_t jobz_length, std::size_t range_length,
-             std::size_t uplo_length);
+             const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
+             double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork, const int* liwork,
+             int* info, std::size_t jobz_length, std::size_t range_length, std::size_t uplo_length);
 }

@@ -39,17 +39,20 @@ public:
         write_series(out, "lubrication_solver/relative_residual", residual_);
         write_series(out, "lubrication_solver/lubricated_pairs", pairs_);
         out.write_result("lubrication_solver/tolerance", tolerance_,
-                         {{"meaning", "convergence criterion: ||F - w - zeta mu w|| <= tolerance ||F||, the true "
-                                      "residual of the returned w (refined until met, else the run stops), sqrt(u) "
-                                      "of the working precision (engine/docs/lubrication.md)"}});
+                         {{"meaning",
+                           "convergence criterion: ||F - w - zeta mu w|| <= tolerance ||F||, the true "
+                           "residual of the returned w (refined until met, else the run stops), sqrt(u) "
+                           "of the working precision (engine/docs/lubrication.md)"}});
         out.write_result("lubrication_solver/most_iterations", double(most_iterations_),
                          {{"meaning", "most conjugate-gradient iterations of a sampled solve"}});
         out.write_result("lubrication_solver/mean_iterations", mean_iterations(),
-                         {{"meaning", "mean iterations over the sampled solves (samples without a lubricated pair "
-                                      "solve nothing and are left out); NaN: none"}});
+                         {{"meaning",
+                           "mean iterations over the sampled solves (samples without a lubricated pair "
+                           "solve nothing and are left out); NaN: none"}});
         out.write_result("lubrication_solver/largest_relative_residual", largest_residual_,
-                         {{"meaning", "largest true relative residual ||F - w - zeta mu w|| / ||F|| of a sampled "
-                                      "solve, recomputed from the returned w"}});
+                         {{"meaning",
+                           "largest true relative residual ||F - w - zeta mu w|| / ||F|| of a sampled "
+                           "solve, recomputed from the returned w"}});
         out.write_result("lubrication_solver/solved_samples", double(solved_samples_),
                          {{"meaning", "samples whose latest velocity evaluation had a lubricated pair"}});
     }
@@ -87,7 +90,8 @@ public:
 
 private:
     double mean_iterations() const {
-        return solved_samples_ ? double(iteration_sum_) / double(solved_samples_) : std::numeric_limits<double>::quiet_NaN();
+        return solved_samples_ ? double(iteration_sum_) / double(solved_samples_)
+                               : std::numeric_limits<double>::quiet_NaN();
     }
 
     double tolerance_;

@@ -26,10 +26,16 @@ public:
           force0_(forces.at(0)),
           force1_(forces.at(1)),
           critical_gap_(explicit_lubrication_critical_gap(system)),
-          gap_(block), speed_(block), observed_(block), predicted_(block), ratio_(block), amplification_(block) {}
+          gap_(block),
+          speed_(block),
+          observed_(block),
+          predicted_(block),
+          ratio_(block),
+          amplification_(block) {}
 
     void sample(const frame& f) override {
-        const pair_approach_prediction q = predict_pair_approach(f.position[0], f.position[1], force0_, force1_, system_);
+        const pair_approach_prediction q =
+            predict_pair_approach(f.position[0], f.position[1], force0_, force1_, system_);
         const box_geometry<double> box{system_.box.periodic, system_.box.edges};
         const vec3<double> r01 = minimum_image(f.position[0] - f.position[1], box);
         const vec3<double> e = (1.0 / std::sqrt(dot(r01, r01))) * r01;
@@ -80,16 +86,19 @@ public:
         write_series(out, "pair_gap/decay_rate_ratio", ratio_);
         write_series(out, "pair_gap/explicit_amplification", amplification_);
         out.write_result("pair_gap/minimum_gap", minimum_gap_, {{"meaning", "smallest sampled gap s = r/a - 2"}});
-        out.write_result("pair_gap/minimum_gap_time", minimum_gap_time_, {{"meaning", "time of the smallest sampled gap"}});
+        out.write_result("pair_gap/minimum_gap_time", minimum_gap_time_,
+                         {{"meaning", "time of the smallest sampled gap"}});
         out.write_result("pair_gap/critical_gap", critical_gap_,
-                         {{"meaning", "gap below which the explicit lubrication scheme is unstable: 2 (mu0 - "
-                                      "mu_par(r)) zeta(s) = 1 (engine/docs/observables.md); NaN: lubrication off or stable"}});
+                         {{"meaning",
+                           "gap below which the explicit lubrication scheme is unstable: 2 (mu0 - "
+                           "mu_par(r)) zeta(s) = 1 (engine/docs/observables.md); NaN: lubrication off or stable"}});
         out.write_result("pair_gap/critical_gap_crossing_time", crossing_time_,
                          {{"meaning", "first sample with s < critical_gap; NaN: never"}});
         out.write_result("pair_gap/sign_changes", double(sign_changes_),
-                         {{"meaning", "sign changes of the sampled separation speed e.(v_0 - v_1) between "
-                                      "consecutive samples (an even number of steps apart, the explicit scheme's "
-                                      "step-to-step alternation is aliased: sample every step to see it)"}});
+                         {{"meaning",
+                           "sign changes of the sampled separation speed e.(v_0 - v_1) between "
+                           "consecutive samples (an even number of steps apart, the explicit scheme's "
+                           "step-to-step alternation is aliased: sample every step to see it)"}});
         const std::map<std::string, std::string> stored{
             {"meaning", "samples at which the separation speed had changed sign (the first " +
                             std::to_string(max_stored_sign_changes) + ")"}};
@@ -138,7 +147,8 @@ public:
             throw std::invalid_argument("state 'sign_change_time' holds more than " +
                                         std::to_string(max_stored_sign_changes) + " entries");
         const std::uint64_t last_sign = s.count("last_sign");
-        if (last_sign > 2) throw std::invalid_argument("state 'last_sign' = " + std::to_string(last_sign) + ", expected 0, 1 or 2");
+        if (last_sign > 2)
+            throw std::invalid_argument("state 'last_sign' = " + std::to_string(last_sign) + ", expected 0, 1 or 2");
         gap_.restore(s, "gap");
         speed_.restore(s, "separation_speed");
         observed_.restore(s, "decay_rate_observed");
@@ -159,8 +169,12 @@ public:
     }
 
 private:
-    double first_sign_change_time() const { return sign_change_time_.empty() ? not_a_number : sign_change_time_.front(); }
-    double gap_at_first_sign_change() const { return sign_change_gap_.empty() ? not_a_number : sign_change_gap_.front(); }
+    double first_sign_change_time() const {
+        return sign_change_time_.empty() ? not_a_number : sign_change_time_.front();
+    }
+    double gap_at_first_sign_change() const {
+        return sign_change_gap_.empty() ? not_a_number : sign_change_gap_.front();
+    }
 
     system_parameters system_;
     vec3<double> force0_, force1_;

@@ -15,7 +15,9 @@ namespace {
 
 int fortran_size(std::size_t n) {
     // LAPACK's 32-bit INTEGER also indexes the n x n array internally.
-    if (n > 46340) throw std::invalid_argument("mobility check: matrix of order " + std::to_string(n) + " is too large for LAPACK");
+    if (n > 46340)
+        throw std::invalid_argument("mobility check: matrix of order " + std::to_string(n) +
+                                    " is too large for LAPACK");
     return static_cast<int>(n);
 }
 

@@ -41,15 +41,17 @@ public:
     }
 
     void write(io::h5md_writer& out) const override {
-        const std::string limits = "eigenvalue for N <= " + std::to_string(definiteness_limits{}.eigenvalue_max_particles) +
-                                   ", Cholesky for N <= " + std::to_string(definiteness_limits{}.cholesky_max_particles);
+        const std::string limits =
+            "eigenvalue for N <= " + std::to_string(definiteness_limits{}.eigenvalue_max_particles) +
+            ", Cholesky for N <= " + std::to_string(definiteness_limits{}.cholesky_max_particles);
         out.write_time_series("mobility/smallest_eigenvalue", step_, time_, eigenvalue_);
         out.write_time_series("mobility/positive_definite", step_, time_, success_);
         out.write_time_series("mobility/gershgorin_lower_bound", step_, time_, gershgorin_);
         const std::map<std::string, std::string> common{
             {"every_samples", std::to_string(every_)},
-            {"matrix", "dense 3N x 3N mobility in double, from hydrodynamic_contribution() (minimum image, tie "
-                       "rule), units of mu0"},
+            {"matrix",
+             "dense 3N x 3N mobility in double, from hydrodynamic_contribution() (minimum image, tie "
+             "rule), units of mu0"},
             {"limits", limits}};
         auto with = [&](const std::string& meaning) {
             auto attributes = common;
@@ -62,7 +64,8 @@ public:
                               "eigenvalue <= 0 where Cholesky was not attempted)"));
         out.write_result("mobility/undecided", double(undecided_),
                          with("checks above both LAPACK limits whose Gershgorin bound is not positive"));
-        out.write_result("mobility/first_failure_time", first_failure_time_, with("time of the first failure; NaN: none"));
+        out.write_result("mobility/first_failure_time", first_failure_time_,
+                         with("time of the first failure; NaN: none"));
         out.write_result("mobility/min_smallest_eigenvalue", minimum_eigenvalue_,
                          with("smallest eigenvalue (LAPACK dsyevr) over all checks; NaN: not computed (N above the "
                               "eigenvalue limit)"));
@@ -88,7 +91,8 @@ public:
         s.put_reals("smallest_eigenvalue", eigenvalue_);
         s.put_reals("positive_definite", success_);
         s.put_reals("gershgorin_lower_bound", gershgorin_);
-        s.put_reals("extremes", {minimum_eigenvalue_, minimum_eigenvalue_time_, first_failure_time_, largest_asymmetry_});
+        s.put_reals("extremes",
+                    {minimum_eigenvalue_, minimum_eigenvalue_time_, first_failure_time_, largest_asymmetry_});
     }
 
     void restore(const saved_state& s) override {
@@ -130,7 +134,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<observable> make_positive_definiteness_observable(const system_parameters& system, std::uint64_t every) {
+std::unique_ptr<observable> make_positive_definiteness_observable(const system_parameters& system,
+                                                                  std::uint64_t every) {
     return std::make_unique<positive_definiteness_observable>(system, every);
 }
 

@@ -20,8 +20,8 @@ double minimum_image_difference(double a, double b, double edge, bool periodic) 
 
 class tetrahedron_symmetry_observable final : public observable {
 public:
-    static constexpr std::array<const char*, 8> names{"y1", "y3", "x1_plus_x3", "z3_minus_z1",
-                                                      "z4_minus_z2", "x2", "x4", "y2_plus_y4"};
+    static constexpr std::array<const char*, 8> names{"y1",          "y3", "x1_plus_x3", "z3_minus_z1",
+                                                      "z4_minus_z2", "x2", "x4",         "y2_plus_y4"};
 
     explicit tetrahedron_symmetry_observable(const box_settings& box, std::uint64_t block) : box_(box) {
         series_.fill(decimated_series(block));
@@ -48,8 +48,8 @@ public:
             const std::string base = std::string("symmetry/") + names[k];
             const decimated_series s = write_series(out, base, series_[k]);
             out.write_result(base + "_block_max_abs", s.block_max_abs(),
-                                 {{"block_samples", std::to_string(s.block())},
-                                  {"meaning", "largest |residual| within each block ending at " + base + "/time"}});
+                             {{"block_samples", std::to_string(s.block())},
+                              {"meaning", "largest |residual| within each block ending at " + base + "/time"}});
             out.write_result(base + "_max_abs", s.max_abs());
         }
     }

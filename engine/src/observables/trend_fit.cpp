@@ -21,9 +21,9 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 // (periods ~517 varying by 1e-3: sums of squares of raw values would cancel).
 struct power_basis {
     double centre = 0.0, scale = 1.0;
-    std::vector<std::vector<double>> r;   // r[k][j], k <= j: upper triangle of R
-    std::vector<double> coefficient;      // q_j . (what was left of y after q_0 .. q_{j-1})
-    std::vector<double> rss;              // residual sum of squares after q_0 .. q_j
+    std::vector<std::vector<double>> r;         // r[k][j], k <= j: upper triangle of R
+    std::vector<double> coefficient;            // q_j . (what was left of y after q_0 .. q_{j-1})
+    std::vector<double> rss;                    // residual sum of squares after q_0 .. q_j
     std::vector<std::vector<double>> residual;  // the residuals after q_0 .. q_j
     int top() const { return int(coefficient.size()) - 1; }
 };

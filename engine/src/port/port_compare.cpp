@@ -120,10 +120,12 @@ port_record read_record(const std::filesystem::path& path) {
     const auto schema = root.find("schema");
     if (schema == root.end() || schema->second != record_schema)
         bad(path, "not a port-check record (root attribute schema is '" +
-                      (schema == root.end() ? std::string("missing") : schema->second) + "', expected '" + record_schema + "')");
+                      (schema == root.end() ? std::string("missing") : schema->second) + "', expected '" +
+                      record_schema + "')");
     const auto version = root.find("schema_version");
     if (version == root.end() || version->second != record_schema_version)
-        bad(path, "port-check record of schema version '" + (version == root.end() ? std::string("missing") : version->second) +
+        bad(path, "port-check record of schema version '" +
+                      (version == root.end() ? std::string("missing") : version->second) +
                       "', this build reads version " + record_schema_version);
     for (const char* g : {"/provenance/build", "/provenance/run", "/provenance/settings", "/configurations"})
         if (!f.is_group(g)) bad(path, std::string("missing group ") + g + " (not a complete port-check record)");
@@ -162,7 +164,7 @@ port_record read_record(const std::filesystem::path& path) {
             const std::string mb = base + "/" + m;
             mr.engine = f.string_attributes(mb);
             const auto storage = mr.engine.find("storage");
-            const std::string expected = mr.mode.hi == precision::f32 ? "float32"
+            const std::string expected = mr.mode.hi == precision::f32  ? "float32"
                                          : mr.mode.hi == precision::ds ? "float_float"
                                                                        : "float64";
             if (storage == mr.engine.end() || storage->second != expected)
@@ -199,7 +201,8 @@ comparison compare(const port_record& a, const port_record& b) {
                               "configuration " + ca.name + " differs from " + a.file.string() +
                                   " (positions or forces): records of different versions of the configuration set");
         for (const mode_record& ma : ca.modes) {
-            const auto mb_it = std::find_if(cb.modes.begin(), cb.modes.end(), [&](const mode_record& m) { return m.mode == ma.mode; });
+            const auto mb_it =
+                std::find_if(cb.modes.begin(), cb.modes.end(), [&](const mode_record& m) { return m.mode == ma.mode; });
             if (mb_it == cb.modes.end()) {
                 out.not_compared.push_back(ca.name + "/" + to_string(ma.mode) + ": only in " + a.file.string());
                 continue;
@@ -226,18 +229,22 @@ comparison compare(const port_record& a, const port_record& b) {
                 norm = std::sqrt(norm);
                 for (int k = 0; k < 3; ++k) {
                     const std::size_t x = 3 * i + std::size_t(k);
-                    const bool same = std::bit_cast<std::uint64_t>(ma.hi[x]) == std::bit_cast<std::uint64_t>(mb.hi[x]) &&
-                                      std::bit_cast<std::uint64_t>(ma.lo[x]) == std::bit_cast<std::uint64_t>(mb.lo[x]);
+                    const bool same =
+                        std::bit_cast<std::uint64_t>(ma.hi[x]) == std::bit_cast<std::uint64_t>(mb.hi[x]) &&
+                        std::bit_cast<std::uint64_t>(ma.lo[x]) == std::bit_cast<std::uint64_t>(mb.lo[x]);
                     const double u = same ? 0.0 : ulp_distance(ma.mode.hi, ma.hi[x], ma.lo[x], mb.hi[x], mb.lo[x]);
                     const double diff = double(std::fabs(((long double)ma.hi[x] - (long double)mb.hi[x]) +
                                                          ((long double)ma.lo[x] - (long double)mb.lo[x])));
                     const double rel = same ? 0.0 : norm > 0 ? diff / norm : std::numeric_limits<double>::infinity();
                     const double bound = factor * ca.absolute_sum[x] + floor;
-                    const double ratio = same ? 0.0 : std::isfinite(diff) ? diff / bound : std::numeric_limits<double>::infinity();
+                    const double ratio = same                  ? 0.0
+                                         : std::isfinite(diff) ? diff / bound
+                                                               : std::numeric_limits<double>::infinity();
                     if (!same) {
                         ++row.differing_components;
                         // NaN in one record and not the other: a failure
-                        if (std::isnan(ma.hi[x]) != std::isnan(mb.hi[x]) || std::isnan(diff)) row.max_bound_ratio = INFINITY;
+                        if (std::isnan(ma.hi[x]) != std::isnan(mb.hi[x]) || std::isnan(diff))
+                            row.max_bound_ratio = INFINITY;
                     }
                     ulps.push_back(u);
                     row.max_ulp = std::max(row.max_ulp, u);
@@ -267,8 +274,8 @@ comparison compare(const port_record& a, const port_record& b) {
                     row.run_max_position_difference =
                         std::max(row.run_max_position_difference, std::fabs(ma.run_position[x] - mb.run_position[x]));
                     if (vmax > 0)
-                        row.run_max_relative_velocity =
-                            std::max(row.run_max_relative_velocity, std::fabs(ma.run_velocity[x] - mb.run_velocity[x]) / vmax);
+                        row.run_max_relative_velocity = std::max(
+                            row.run_max_relative_velocity, std::fabs(ma.run_velocity[x] - mb.run_velocity[x]) / vmax);
                 }
             }
             const std::string key = to_string(row.mode);
@@ -280,10 +287,12 @@ comparison compare(const port_record& a, const port_record& b) {
                 out.not_compared.push_back(ca.name + "/" + to_string(mb.mode) + ": only in " + b.file.string());
     }
     for (const configuration_record& cb : b.configurations)
-        if (std::none_of(a.configurations.begin(), a.configurations.end(), [&](const auto& c) { return c.name == cb.name; }))
+        if (std::none_of(a.configurations.begin(), a.configurations.end(),
+                         [&](const auto& c) { return c.name == cb.name; }))
             out.not_compared.push_back(cb.name + ": only in " + b.file.string());
     if (out.rows.empty())
-        throw input_error(b.file.string(), "", "", "no configuration and precision mode in common with " + a.file.string());
+        throw input_error(b.file.string(), "", "",
+                          "no configuration and precision mode in common with " + a.file.string());
     return out;
 }
 

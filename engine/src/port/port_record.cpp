@@ -45,7 +45,10 @@ system_parameters periodic_system(double edge) {
 }
 
 configuration tetrahedron() {
-    configuration c{"tetrahedron", "four spheres on the paper's stretched tetrahedron (Sec. 5), L = 64a", periodic_system(64.0), {}};
+    configuration c{"tetrahedron",
+                    "four spheres on the paper's stretched tetrahedron (Sec. 5), L = 64a",
+                    periodic_system(64.0),
+                    {}};
     c.state.positions = {{5.0, 0.0, 5.0}, {0.0, 5.0, -5.0}, {-5.0, 0.0, 5.0}, {0.0, -5.0, -5.0}};
     c.state.external_forces.assign(4, {0.0, 0.0, -1.0});
     return c;
@@ -68,11 +71,13 @@ configuration random_uniform(std::size_t n, std::uint64_t seed) {
     configuration c{"random_" + std::to_string(n),
                     "uniform random in a periodic box at n = 0.05 a^-3, centres >= 2.1a apart (rejection), seed " +
                         std::to_string(seed),
-                    periodic_system(edge), {}};
+                    periodic_system(edge),
+                    {}};
     std::mt19937_64 g(seed);
     const box_geometry<double> box{true, {edge, edge, edge}};
     while (c.state.positions.size() < n) {
-        const vec3<double> r = wrap({(uniform(g) - 0.5) * edge, (uniform(g) - 0.5) * edge, (uniform(g) - 0.5) * edge}, edge);
+        const vec3<double> r =
+            wrap({(uniform(g) - 0.5) * edge, (uniform(g) - 0.5) * edge, (uniform(g) - 0.5) * edge}, edge);
         bool free = true;
         for (const auto& q : c.state.positions) {
             const vec3<double> d = minimum_image(r - q, box);
@@ -92,7 +97,8 @@ configuration near_contact() {
                     "open box, lubrication on: pairs along x at gaps 1e-1, 1e-2, 1e-3, 1e-4 a, an oblique pair at "
                     "gap 1e-2 a, a three-sphere cluster at gaps 1e-3 a; F = (0, 0, -1) (and a push together on "
                     "the oblique pair)",
-                    {}, {}};
+                    {},
+                    {}};
     c.system.lubrication.enabled = true;
     const double gaps[] = {1e-1, 1e-2, 1e-3, 1e-4};
     double y = 0.0;
@@ -174,15 +180,17 @@ void write_array(hid_t parent, const std::string& name, const std::vector<double
     io::hdf5::property_list dcpl = io::dataset_creation(std::span<const hsize_t>(shape, 2));
     io::hdf5::check(H5Pset_shuffle(dcpl.get()), "setting the shuffle filter");
     io::hdf5::check(H5Pset_deflate(dcpl.get(), 9), "setting the deflate filter");
-    const io::hdf5::dataset d(io::hdf5::check(
-        H5Dcreate2(parent, name.c_str(), as_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(),
-                   H5P_DEFAULT),
-        "creating " + name));
+    const io::hdf5::dataset d(
+        io::hdf5::check(H5Dcreate2(parent, name.c_str(), as_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, space.get(),
+                                   H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                        "creating " + name));
     if (as_float) {
         std::vector<float> f(data.begin(), data.end());  // exact: the words are floats widened
-        io::hdf5::check(H5Dwrite(d.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, f.data()), "writing " + name);
+        io::hdf5::check(H5Dwrite(d.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, f.data()),
+                        "writing " + name);
     } else {
-        io::hdf5::check(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), "writing " + name);
+        io::hdf5::check(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+                        "writing " + name);
     }
 }
 
@@ -198,7 +206,8 @@ std::string edges_text(const system_parameters& s) {
 std::vector<configuration> standard_configurations() {
     std::vector<configuration> set;
     set.push_back(tetrahedron());
-    set.push_back(fcc(5, 0.1, 500, "fcc_500", "fcc lattice, N = 500, n = 0.1 a^-3, coordinates perturbed by +-0.1a (seed 500)"));
+    set.push_back(
+        fcc(5, 0.1, 500, "fcc_500", "fcc lattice, N = 500, n = 0.1 a^-3, coordinates perturbed by +-0.1a (seed 500)"));
     set.push_back(fcc(10, 0.0, 0, "fcc_4000", "fcc lattice, N = 4000, n = 0.1 a^-3 (the paper's benchmark, Sec. 3.3)"));
     set.push_back(random_uniform(1000, 20120101));
     set.push_back(near_contact());
@@ -221,10 +230,12 @@ void record(const record_options& o, std::ostream& log) {
     const std::vector<std::string> known = standard_configuration_names();
     for (const auto& name : o.configurations)
         if (std::find(known.begin(), known.end(), name) == known.end())
-            throw input_error("", "--configs", name, "one of tetrahedron, fcc_500, fcc_4000, random_1000, near_contact");
+            throw input_error("", "--configs", name,
+                              "one of tetrahedron, fcc_500, fcc_4000, random_1000, near_contact");
     std::vector<configuration> configs;
     for (auto& c : standard_configurations())
-        if (o.configurations.empty() || std::find(o.configurations.begin(), o.configurations.end(), c.name) != o.configurations.end())
+        if (o.configurations.empty() ||
+            std::find(o.configurations.begin(), o.configurations.end(), c.name) != o.configurations.end())
             configs.push_back(std::move(c));
     if (fs::exists(o.output) && !o.force)
         throw input_error(o.output.string(), "", "", "exists (give --force to replace it)");
@@ -241,7 +252,8 @@ void record(const record_options& o, std::ostream& log) {
     try {
         {
             auto root = io::require_group(file.get(), "/");
-            io::write_string_attributes(root.get(), {{"schema", record_schema}, {"schema_version", record_schema_version}});
+            io::write_string_attributes(root.get(),
+                                        {{"schema", record_schema}, {"schema_version", record_schema_version}});
             auto h5md = io::require_group(file.get(), "/h5md");
             const int version[2] = {1, 1};
             io::write_int_attribute(h5md.get(), "version", std::span<const int>(version, 2), false);
@@ -260,16 +272,17 @@ void record(const record_options& o, std::ostream& log) {
                 return v == nullptr ? std::string("(unset)") : std::string(v);
             };
             auto settings = io::require_group(file.get(), "/provenance/settings");
-            io::write_string_attributes(settings.get(), {{"CUDA_FORCE_PTX_JIT", env("CUDA_FORCE_PTX_JIT")},
-                                                         {"CUDA_DISABLE_PTX_JIT", env("CUDA_DISABLE_PTX_JIT")},
-                                                         {"CUDA_CACHE_DISABLE", env("CUDA_CACHE_DISABLE")},
-                                                         {"backend", o.backend},
-                                                         {"hi_kernel", o.hi_kernel.empty() ? "(default)" : o.hi_kernel},
-                                                         {"modes", mode_list},
-                                                         {"configurations", config_list},
-                                                         {"steps", std::to_string(o.steps)},
-                                                         {"dt", std::to_string(o.dt)},
-                                                         {"swap", o.swap_from.empty() ? "" : o.swap_from + " stored as " + o.swap_to}});
+            io::write_string_attributes(settings.get(),
+                                        {{"CUDA_FORCE_PTX_JIT", env("CUDA_FORCE_PTX_JIT")},
+                                         {"CUDA_DISABLE_PTX_JIT", env("CUDA_DISABLE_PTX_JIT")},
+                                         {"CUDA_CACHE_DISABLE", env("CUDA_CACHE_DISABLE")},
+                                         {"backend", o.backend},
+                                         {"hi_kernel", o.hi_kernel.empty() ? "(default)" : o.hi_kernel},
+                                         {"modes", mode_list},
+                                         {"configurations", config_list},
+                                         {"steps", std::to_string(o.steps)},
+                                         {"dt", std::to_string(o.dt)},
+                                         {"swap", o.swap_from.empty() ? "" : o.swap_from + " stored as " + o.swap_to}});
         }
         bool device_written = false;
         for (const configuration& c : configs) {
@@ -277,13 +290,16 @@ void record(const record_options& o, std::ostream& log) {
             log << "port-check: " << c.name << " (N = " << n << ")" << std::flush;
             const std::string base = "/configurations/" + c.name;
             auto g = io::require_group(file.get(), base);
-            io::write_string_attributes(g.get(), {{"description", c.description},
-                                                  {"particles", std::to_string(n)},
-                                                  {"box", edges_text(c.system)},
-                                                  {"tensor", "rotne-prager"},
-                                                  {"lubrication", c.system.lubrication.enabled ? "on (explicit scheme; the short run: implicit solve)" : "off"},
-                                                  {"steps", std::to_string(o.steps)},
-                                                  {"dt", std::to_string(o.dt)}});
+            io::write_string_attributes(
+                g.get(),
+                {{"description", c.description},
+                 {"particles", std::to_string(n)},
+                 {"box", edges_text(c.system)},
+                 {"tensor", "rotne-prager"},
+                 {"lubrication",
+                  c.system.lubrication.enabled ? "on (explicit scheme; the short run: implicit solve)" : "off"},
+                 {"steps", std::to_string(o.steps)},
+                 {"dt", std::to_string(o.dt)}});
             write_array(g.get(), "position", flatten(c.state.positions), false);
             write_array(g.get(), "external_force", flatten(c.state.external_forces), false);
             write_array(g.get(), "absolute_sum", absolute_sums(c), false);

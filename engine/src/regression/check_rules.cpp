@@ -104,9 +104,10 @@ public:
     void reject_unknown_keys() const {
         for (const auto& [key, value] : table_)
             if (!seen_.contains(std::string(key.str())))
-                fail(std::string(key.str()), "", "unknown key (a rule accepts id, scenario, observable, case, precision, "
-                                                  "dt, backend_class, kind, tolerance, window, before_loss, until, against, "
-                                                  "measured_spread, derivation)");
+                fail(std::string(key.str()), "",
+                     "unknown key (a rule accepts id, scenario, observable, case, precision, "
+                     "dt, backend_class, kind, tolerance, window, before_loss, until, against, "
+                     "measured_spread, derivation)");
     }
 
 private:
@@ -136,11 +137,14 @@ check_rule read_rule(const toml::table& table, const std::string& origin, std::s
         if (c != "cpu" && c != "gpu") in.fail("backend_class", c, "expected \"cpu\" or \"gpu\"");
     const std::string kind = in.text("kind", true);
     const auto parsed = parse_tolerance_kind(kind);
-    if (!parsed) in.fail("kind", kind, "expected exact, absolute, relative, ci_overlap, band, expected_failure_window or not_before");
+    if (!parsed)
+        in.fail("kind", kind,
+                "expected exact, absolute, relative, ci_overlap, band, expected_failure_window or not_before");
     r.kind = *parsed;
     const std::optional<double> tolerance = in.number("tolerance");
     const bool needs_tolerance = r.kind != tolerance_kind::exact && r.kind != tolerance_kind::expected_failure_window;
-    if (needs_tolerance && !tolerance) in.fail("tolerance", "", "missing (required unless kind = exact or expected_failure_window)");
+    if (needs_tolerance && !tolerance)
+        in.fail("tolerance", "", "missing (required unless kind = exact or expected_failure_window)");
     r.window = in.numbers("window");
     if (r.kind == tolerance_kind::expected_failure_window && (r.window.size() != 2 || !(r.window[0] < r.window[1])))
         in.fail("window", "", "expected [earliest, latest] with 0 < earliest < latest (tau_s)");
@@ -200,7 +204,8 @@ check_rules parse_check_rules(const std::string& text, const std::string& origin
     out.source = origin;
     for (const auto& [key, value] : root)
         if (key.str() != "rule")
-            throw input_error(origin, std::string(key.str()), "", "unknown top-level key (the file holds [[rule]] tables)");
+            throw input_error(origin, std::string(key.str()), "",
+                              "unknown top-level key (the file holds [[rule]] tables)");
     const toml::array* rules = root["rule"].as_array();
     if (rules == nullptr || rules->empty()) throw input_error(origin, "rule", "", "no [[rule]] tables");
     std::map<std::string, int> per_observable;
@@ -212,7 +217,8 @@ check_rules parse_check_rules(const std::string& text, const std::string& origin
         const std::string base = r.scenario + "/" + r.observable;
         const int n = ++per_observable[base];
         if (r.id.empty()) r.id = base + "#" + std::to_string(n);
-        if (!ids.insert(r.id).second) throw input_error(origin, "rule[" + std::to_string(k) + "].id", r.id, "duplicate id");
+        if (!ids.insert(r.id).second)
+            throw input_error(origin, "rule[" + std::to_string(k) + "].id", r.id, "duplicate id");
         out.rules.push_back(std::move(r));
     }
     return out;

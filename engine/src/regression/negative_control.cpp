@@ -32,12 +32,13 @@ void replace_string(hid_t object, const char* name, const std::string& value) {
 
 }  // namespace
 
-void mark_negative_control(const std::filesystem::path& result, const std::string& description, const std::string& label) {
+void mark_negative_control(const std::filesystem::path& result, const std::string& description,
+                           const std::string& label) {
     const h5::error_silencer quiet;
     const h5::file file(h5::check(H5Fopen(result.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "opening " + result.string()));
-    const h5::group control(h5::check(H5Gcreate2(file.get(), "/parameters/negative_control", H5P_DEFAULT, H5P_DEFAULT,
-                                                 H5P_DEFAULT),
-                                      "creating /parameters/negative_control"));
+    const h5::group control(
+        h5::check(H5Gcreate2(file.get(), "/parameters/negative_control", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  "creating /parameters/negative_control"));
     replace_string(control.get(), "description", description);
     if (label.empty()) return;
     const precision_mode mode = parse_precision_mode(label);

@@ -65,7 +65,8 @@ double window_length_of(const io::h5md_file& f, const std::string& path) {
 }
 
 // Per-window averages: values over the complete windows, coordinate = each window's end time.
-std::function<bool(const io::h5md_file&, observed_value&)> per_window(const std::string& path, const std::string& unit) {
+std::function<bool(const io::h5md_file&, observed_value&)> per_window(const std::string& path,
+                                                                      const std::string& unit) {
     return [path, unit](const io::h5md_file& f, observed_value& out) {
         const std::string end = "/analysis/cycle/window/end_time";
         if (!f.exists(path) || !f.exists(end)) return false;
@@ -104,8 +105,8 @@ bool y1_window_maxima(const io::h5md_file& f, observed_value& out) {
     for (std::size_t b = 0; b < time.size(); ++b) {
         // A block ending exactly on a boundary belongs to the window that closes there.
         const double position = std::ceil((time[b] - start) / window) - 1.0;  // NaN for a NaN time: window 0
-        const std::size_t k = static_cast<std::size_t>(std::clamp(std::isnan(position) ? 0.0 : position, 0.0,
-                                                                   double(out.values.size() - 1)));
+        const std::size_t k = static_cast<std::size_t>(
+            std::clamp(std::isnan(position) ? 0.0 : position, 0.0, double(out.values.size() - 1)));
         out.values[k] = std::max(out.values[k], maxima[b]);
     }
     out.scalar = false;
@@ -131,7 +132,8 @@ std::function<bool(const io::h5md_file&, observed_value&)> early_drift(const std
         const std::string times = "/analysis/cycle/" + quantity + "_time", values = "/analysis/cycle/" + quantity;
         if (!f.exists(times) || !f.exists(values)) return false;
         const std::vector<double> t = f.read_doubles(times), v = f.read_doubles(values);
-        const auto steps = f.string_attribute("/parameters/run", "steps"), dt = f.string_attribute("/parameters/run", "dt");
+        const auto steps = f.string_attribute("/parameters/run", "steps"),
+                   dt = f.string_attribute("/parameters/run", "dt");
         const auto step_count = steps ? read_count(*steps) : std::nullopt;
         const auto step_length = dt ? read_number(*dt) : std::nullopt;
         if (t.size() != v.size() || !step_count || !step_length) return false;
@@ -170,7 +172,8 @@ bool largest_symmetry_residual(const io::h5md_file& f, observed_value& out) {
 const std::vector<catalogue_entry>& observable_catalogue() {
     static const std::vector<catalogue_entry> catalogue{
         // Tetrahedron (paper Sec. 5, Figs. 4 and 5).
-        {"cycle.first_period", "period of the first cycle (first two maxima of x1); T(dt) = T0 + c dt (engine/docs/tetrahedron.md)",
+        {"cycle.first_period",
+         "period of the first cycle (first two maxima of x1); T(dt) = T0 + c dt (engine/docs/tetrahedron.md)",
          [](const io::h5md_file& f, observed_value& out) {
              if (!f.exists("/analysis/cycle/period")) return false;
              const std::vector<double> p = f.read_doubles("/analysis/cycle/period");
@@ -178,8 +181,10 @@ const std::vector<catalogue_entry>& observable_catalogue() {
              out.unit = "tau_s";
              return true;
          }},
-        {"cycle.periods_found", "number of periods (maximum to maximum) found, regular or not", count_of("/analysis/cycle/period")},
-        {"cycle.regular_cycles", "periods before the loss of periodicity (all if none)", scalar("/analysis/cycle/regular_cycles", "")},
+        {"cycle.periods_found", "number of periods (maximum to maximum) found, regular or not",
+         count_of("/analysis/cycle/period")},
+        {"cycle.regular_cycles", "periods before the loss of periodicity (all if none)",
+         scalar("/analysis/cycle/regular_cycles", "")},
         {"cycle.windows", "complete averaging windows of 1e4 tau_s before the end or the loss of periodicity",
          scalar("/analysis/cycle/windows", "")},
         {"cycle.window_period", "mean period per complete window (paper Fig. 4, top)",
@@ -187,7 +192,8 @@ const std::vector<catalogue_entry>& observable_catalogue() {
         {"cycle.window_amplitude", "mean amplitude (x_max - x_min)/2 per complete window (paper Fig. 4, bottom)",
          per_window("/analysis/cycle/window/amplitude_mean", "a")},
         {"cycle.period_drift",
-         "least-squares slope of the period against the cycle index (mean drift), regular cycles, with 95% CI (noise from "
+         "least-squares slope of the period against the cycle index (mean drift), regular cycles, with 95% CI (noise "
+         "from "
          "the trend's residuals)",
          slope("/analysis/cycle/period_drift", "tau_s")},
         {"cycle.amplitude_drift", "least-squares slope of the amplitude per cycle, regular cycles, with 95% CI",
@@ -196,9 +202,11 @@ const std::vector<catalogue_entry>& observable_catalogue() {
          "slope of the period per cycle over the first half of the run, at most 1.5e5 tau_s, before any loss; 95% CI",
          early_drift("period", 1.0, "tau_s")},
         {"cycle.amplitude_drift_early",
-         "slope of the amplitude per cycle over the first half of the run, at most 1.5e5 tau_s, before any loss; 95% CI",
+         "slope of the amplitude per cycle over the first half of the run, at most 1.5e5 tau_s, before any loss; 95% "
+         "CI",
          early_drift("amplitude", 0.5, "a")},
-        {"cycle.lost_periodicity_time", "end of the last regular cycle before the motion stopped being periodic; NaN: never",
+        {"cycle.lost_periodicity_time",
+         "end of the last regular cycle before the motion stopped being periodic; NaN: never",
          scalar("/analysis/cycle/lost_periodicity_time", "tau_s")},
         {"symmetry.max_abs_y1", "largest |y1| (deviation of particle 1 from the xz-plane, paper Fig. 5)",
          scalar("/analysis/symmetry/y1_max_abs", "a")},
@@ -208,16 +216,20 @@ const std::vector<catalogue_entry>& observable_catalogue() {
         {"centre_of_mass.mean_velocity_z", "sedimentation velocity: (z_cm(end) - z_cm(0)) / run time",
          scalar("/analysis/centre_of_mass/mean_velocity_z", "mu0 F")},
         // Approaching pairs: the explicit lubrication scheme.
-        {"pair_gap.first_sign_change_time", "first sign change of the sampled approach speed (explicit scheme unstable); NaN: none",
+        {"pair_gap.first_sign_change_time",
+         "first sign change of the sampled approach speed (explicit scheme unstable); NaN: none",
          scalar("/analysis/pair_gap/first_sign_change_time", "tau_s")},
         {"pair_gap.gap_at_first_sign_change", "gap s = r/a - 2 at the first sign change; NaN: none",
          scalar("/analysis/pair_gap/gap_at_first_sign_change", "a")},
         {"pair_gap.minimum_gap", "smallest sampled gap s = r/a - 2", scalar("/analysis/pair_gap/minimum_gap", "a")},
-        {"pair_gap.minimum_gap_time", "time of the smallest sampled gap", scalar("/analysis/pair_gap/minimum_gap_time", "tau_s")},
-        {"pair_gap.sign_changes", "sign changes of the sampled approach speed", scalar("/analysis/pair_gap/sign_changes", "")},
+        {"pair_gap.minimum_gap_time", "time of the smallest sampled gap",
+         scalar("/analysis/pair_gap/minimum_gap_time", "tau_s")},
+        {"pair_gap.sign_changes", "sign changes of the sampled approach speed",
+         scalar("/analysis/pair_gap/sign_changes", "")},
         {"pair_gap.critical_gap_crossing_time", "first sample below the explicit scheme's critical gap s_c = 0.282",
          scalar("/analysis/pair_gap/critical_gap_crossing_time", "tau_s")},
-        {"mobility.checks", "configurations whose 3N x 3N mobility was checked", scalar("/analysis/mobility/checks", "")},
+        {"mobility.checks", "configurations whose 3N x 3N mobility was checked",
+         scalar("/analysis/mobility/checks", "")},
         {"mobility.failures", "checked configurations whose mobility was not positive definite",
          scalar("/analysis/mobility/failures", "")},
         {"mobility.min_smallest_eigenvalue", "smallest eigenvalue of the mobility along the run",

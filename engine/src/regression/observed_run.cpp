@@ -88,9 +88,9 @@ digest_algorithm digests_of(const attributes& run, const std::string& file) {
     const std::optional<digest_algorithm> algorithm =
         digest_algorithm_of(tag == run.end() ? std::nullopt : std::optional<std::string>(tag->second));
     if (!algorithm)
-        throw input_error(file, std::string("/parameters/run ") + digest_algorithm_key, tag->second,
-                          "names no digest algorithm this stokesian knows (expected '" +
-                              digest_tag(current_digest_algorithm) + "')");
+        throw input_error(
+            file, std::string("/parameters/run ") + digest_algorithm_key, tag->second,
+            "names no digest algorithm this stokesian knows (expected '" + digest_tag(current_digest_algorithm) + "')");
     return *algorithm;
 }
 
@@ -124,7 +124,8 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     const std::string name = result.string();
     const io::h5md_file f(result);  // throws input_error for anything that is not an H5MD file
     for (const char* group : {"/parameters/run", "/parameters/scenario", "/parameters/engine"})
-        if (!f.is_group(group)) throw input_error(name, "", "", std::string("not a stokesian result (no ") + group + ")");
+        if (!f.is_group(group))
+            throw input_error(name, "", "", std::string("not a stokesian result (no ") + group + ")");
     const attributes run = f.string_attributes("/parameters/run");
     const attributes scenario = f.string_attributes("/parameters/scenario");
     const attributes engine = f.string_attributes("/parameters/engine");
@@ -174,7 +175,8 @@ observed_run read_observed_run(const std::filesystem::path& result) {
         const attributes control = f.string_attributes("/parameters/negative_control");
         r.negative_control = "NEGATIVE CONTROL: " + get(control, "description");
         if (!get(control, "labelled_as").empty())
-            r.negative_control += " (ran " + get(control, "precision_that_ran") + ", labelled " + get(control, "labelled_as") + ")";
+            r.negative_control +=
+                " (ran " + get(control, "precision_that_ran") + ", labelled " + get(control, "labelled_as") + ")";
     }
 
     for (const catalogue_entry& entry : observable_catalogue()) {

@@ -72,8 +72,13 @@ double loss_time(const std::map<std::string, reference_value>& values) {
 // the check table's column).
 std::string run_length_text(std::uint64_t steps, std::uint64_t sample_interval_steps) {
     const std::uint64_t k = sample_interval_steps, tens = k % 100;
-    const char* suffix = tens >= 11 && tens <= 13 ? "th" : k % 10 == 1 ? "st" : k % 10 == 2 ? "nd" : k % 10 == 3 ? "rd" : "th";
-    return std::to_string(steps) + " steps, " + (k == 1 ? std::string("every step") : "every " + std::to_string(k) + suffix);
+    const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                         : k % 10 == 1            ? "st"
+                         : k % 10 == 2            ? "nd"
+                         : k % 10 == 3            ? "rd"
+                                                  : "th";
+    return std::to_string(steps) + " steps, " +
+           (k == 1 ? std::string("every step") : "every " + std::to_string(k) + suffix);
 }
 
 void add_run_rows(const observed_run& run, const reference_entry& entry, run_check& out) {
@@ -81,11 +86,13 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
     length.observed = run_length_text(run.planned_steps, run.sample_interval_steps);
     length.reference = run_length_text(entry.planned_steps, entry.sample_interval_steps);
     length.tolerance = "exact";
-    length.passed = run.planned_steps == entry.planned_steps && run.sample_interval_steps == entry.sample_interval_steps;
+    length.passed =
+        run.planned_steps == entry.planned_steps && run.sample_interval_steps == entry.sample_interval_steps;
     if (!length.passed)
         length.detail = "the reference is for " + format_number(entry.planned_time()) + " tau_s sampled every " +
                         std::to_string(entry.sample_interval_steps) + " steps, this run planned " +
-                        format_number(run.planned_time()) + " tau_s every " + std::to_string(run.sample_interval_steps) +
+                        format_number(run.planned_time()) + " tau_s every " +
+                        std::to_string(run.sample_interval_steps) +
                         " steps: use the reference directory for this run length (reference_data/README.md)";
     out.rows.push_back(length);
 
@@ -104,8 +111,9 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
     scenario.tolerance = "exact";
     scenario.passed = scenario.observed == scenario.reference;
     if (!scenario.passed)
-        scenario.detail = "the scenario's physics, box, particles or observables differ from those of the reference run: "
-                          "references recorded for another configuration do not apply";
+        scenario.detail =
+            "the scenario's physics, box, particles or observables differ from those of the reference run: "
+            "references recorded for another configuration do not apply";
     out.rows.push_back(scenario);
 }
 

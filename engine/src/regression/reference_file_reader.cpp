@@ -61,7 +61,8 @@ public:
 
     reference_set read() const {
         std::error_code error;
-        if (!std::filesystem::is_regular_file(path_, error)) throw input_error(path_.string(), "", "", "no such reference file");
+        if (!std::filesystem::is_regular_file(path_, error))
+            throw input_error(path_.string(), "", "", "no such reference file");
         const h5::error_silencer quiet;
         if (H5Fis_hdf5(path_.c_str()) <= 0) {
             h5::last_error();
@@ -73,7 +74,8 @@ public:
             fail("root attribute schema is not \"" + std::string(reference_schema_name) + "\"");
         const std::string version = text(root, "schema_version", "/");
         if (version != std::to_string(reference_schema_version))
-            fail("schema version " + version + " (this build reads version " + std::to_string(reference_schema_version) + ")");
+            fail("schema version " + version + " (this build reads version " +
+                 std::to_string(reference_schema_version) + ")");
         reference_set set;
         set.scenario = text(root, "scenario", "/");
         if (const std::string why = unsafe_name_reason(set.scenario); !why.empty())
@@ -111,7 +113,8 @@ private:
             if (required) fail("'" + where + "' has no attribute '" + name + "'");
             return {};
         }
-        if (!std::holds_alternative<std::string>(it->second)) fail("attribute '" + name + "' of '" + where + "' is not a string");
+        if (!std::holds_alternative<std::string>(it->second))
+            fail("attribute '" + name + "' of '" + where + "' is not a string");
         return std::get<std::string>(it->second);
     }
 
@@ -127,7 +130,8 @@ private:
         return std::get<std::vector<double>>(it->second);
     }
 
-    double number(const std::map<std::string, attribute_value>& a, const std::string& name, const std::string& where) const {
+    double number(const std::map<std::string, attribute_value>& a, const std::string& name,
+                  const std::string& where) const {
         const std::vector<double> v = numbers(a, name, where, true);
         if (v.size() != 1) fail("attribute '" + name + "' of '" + where + "' is not a single number");
         return v.front();
@@ -144,12 +148,11 @@ private:
         for (const std::string& name : members(group)) {
             const std::string child = path + "/" + name;
             const h5::object object(check(H5Oopen(group, name.c_str(), H5P_DEFAULT), "cannot open '" + child + "'"));
-            if (H5Iget_type(object.get()) != H5I_GROUP) fail("'" + child + "' lies outside an entry (a dataset above the key)");
+            if (H5Iget_type(object.get()) != H5I_GROUP)
+                fail("'" + child + "' lies outside an entry (a dataset above the key)");
             const auto a = attributes(object.get(), child);
-            if (a.contains("planned_steps"))
-                read_entry(object.get(), child, a, set);
-            else
-                walk(object.get(), child, set);
+            if (a.contains("planned_steps")) read_entry(object.get(), child, a, set);
+            else walk(object.get(), child, set);
         }
     }
 
@@ -162,7 +165,8 @@ private:
             fail(error.what());
         }
         if (const std::string why = unsafe_name_reason(e.key.case_name); !e.key.case_name.empty() && !why.empty())
-            fail("entry '" + path + "': case " + quoted_printable(e.key.case_name) + " is not a safe file name: " + why);
+            fail("entry '" + path + "': case " + quoted_printable(e.key.case_name) +
+                 " is not a safe file name: " + why);
         for (const auto& [name, value] : a)
             if (std::holds_alternative<std::string>(value)) e.attributes[name] = std::get<std::string>(value);
         e.planned_steps = count(text(a, "planned_steps", path), "planned_steps", path);

@@ -27,8 +27,8 @@ void write_string_attribute(hid_t object, const std::string& name, const std::st
 
 void write_number_attribute(hid_t object, const std::string& name, const std::vector<double>& values, bool scalar) {
     const hsize_t count = values.size();
-    const h5::dataspace space(h5::check(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr),
-                                        "creating a dataspace"));
+    const h5::dataspace space(
+        h5::check(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), "creating a dataspace"));
     const h5::attribute attribute(
         h5::check(H5Acreate2(object, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
                   "creating attribute '" + name + "'"));
@@ -38,11 +38,11 @@ void write_number_attribute(hid_t object, const std::string& name, const std::ve
 void write_value(hid_t entry, const std::string& name, const reference_value& v) {
     const hsize_t count = v.value.values.size();
     const bool scalar = v.value.scalar && count == 1;
-    const h5::dataspace space(h5::check(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr),
-                                        "creating a dataspace"));
-    const h5::dataset dataset(h5::check(H5Dcreate2(entry, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                                   H5P_DEFAULT, H5P_DEFAULT),
-                                        "creating dataset '" + name + "'"));
+    const h5::dataspace space(
+        h5::check(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr), "creating a dataspace"));
+    const h5::dataset dataset(
+        h5::check(H5Dcreate2(entry, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                  "creating dataset '" + name + "'"));
     if (count > 0)
         h5::check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.value.values.data()),
                   "writing dataset '" + name + "'");

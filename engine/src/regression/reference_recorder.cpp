@@ -83,7 +83,8 @@ std::vector<recorded_entry> record_references(const record_request& request) {
                               "a result of scenario '" + run.key.scenario + "' cannot go into " +
                                   request.reference_file.string() + " (scenario '" + set.scenario + "')");
         if (!run.negative_control.empty())
-            throw input_error(run.file.string(), "", "", "a negative control is never a reference (" + run.negative_control + ")");
+            throw input_error(run.file.string(), "", "",
+                              "a negative control is never a reference (" + run.negative_control + ")");
         if (run.status != "completed" || run.steps != run.planned_steps)
             throw input_error(run.file.string(), "", "", "the run did not complete (" + run.status + "): not recorded");
         const std::string path = run.key.group_path();
@@ -112,7 +113,8 @@ std::vector<recorded_entry> record_references(const record_request& request) {
     if (!existing.empty()) {
         std::string list;
         for (const std::string& e : existing) list += (list.empty() ? "" : ", ") + e;
-        throw entry_exists_error(request.reference_file.string() + ": entries exist, not replaced without --force: " + list);
+        throw entry_exists_error(request.reference_file.string() +
+                                 ": entries exist, not replaced without --force: " + list);
     }
     write_reference_file(request.reference_file, set);
     return report;

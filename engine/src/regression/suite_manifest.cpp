@@ -19,10 +19,22 @@ namespace stokesian::regression {
 
 namespace {
 
-const std::set<std::string> run_keys{"name",      "scenario",      "case",           "precision",
-                                     "dt",        "time",          "sample_every",   "integrator",
-                                     "backend",   "cpu_hi_kernel", "cuda_hi_kernel", "threads",
-                                     "write_trajectory", "scalable", "relabel_precision", "negative_control"};
+const std::set<std::string> run_keys{"name",
+                                     "scenario",
+                                     "case",
+                                     "precision",
+                                     "dt",
+                                     "time",
+                                     "sample_every",
+                                     "integrator",
+                                     "backend",
+                                     "cpu_hi_kernel",
+                                     "cuda_hi_kernel",
+                                     "threads",
+                                     "write_trajectory",
+                                     "scalable",
+                                     "relabel_precision",
+                                     "negative_control"};
 
 std::string list_of(const std::set<std::string>& keys) {
     std::string out;
@@ -156,13 +168,15 @@ suite_manifest parse_suite_manifest(const std::string& text, const std::filesyst
     const toml::table root = parse_toml(text, origin.string());
     for (const auto& [key, value] : root)
         if (key.str() != "suite" && key.str() != "defaults" && key.str() != "run")
-            throw input_error(origin.string(), std::string(key.str()), "", "unknown table (expected [suite], [defaults], [[run]])");
+            throw input_error(origin.string(), std::string(key.str()), "",
+                              "unknown table (expected [suite], [defaults], [[run]])");
     suite_manifest m;
     m.source = origin;
     if (const toml::table* suite = root["suite"].as_table()) {
         for (const auto& [key, value] : *suite)
             if (key.str() != "name" && key.str() != "description")
-                throw input_error(origin.string(), "suite." + std::string(key.str()), "", "unknown key (name, description)");
+                throw input_error(origin.string(), "suite." + std::string(key.str()), "",
+                                  "unknown key (name, description)");
         m.name = (*suite)["name"].value_or(std::string());
         m.description = (*suite)["description"].value_or(std::string());
     }
@@ -177,7 +191,8 @@ suite_manifest parse_suite_manifest(const std::string& text, const std::filesyst
     std::set<std::string> names;
     for (std::size_t k = 0; k < runs->size(); ++k) {
         const toml::table* table = runs->get(k)->as_table();
-        if (table == nullptr) throw input_error(origin.string(), "run[" + std::to_string(k) + "]", "", "expected a table");
+        if (table == nullptr)
+            throw input_error(origin.string(), "run[" + std::to_string(k) + "]", "", "expected a table");
         suite_run_spec r = read_run(*table, defaults, origin, k);
         if (!names.insert(r.name).second)
             throw input_error(origin.string(), "run[" + std::to_string(k) + "].name", r.name, "duplicate run name");

@@ -97,7 +97,8 @@ std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const su
             throw input_error(p.output.string(), "", "", "exists (use --force to replace it)");
         out.push_back(std::move(p));
     }
-    if (out.empty()) throw input_error("command line", "--only", "", "no run of " + manifest.source.string() + " matches");
+    if (out.empty())
+        throw input_error("command line", "--only", "", "no run of " + manifest.source.string() + " matches");
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = concurrent_runs(out, options.jobs);
     for (prepared_run& p : out) {

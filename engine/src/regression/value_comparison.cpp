@@ -40,8 +40,9 @@ element_outcome compare_element(double o, double r, double o_ci, double r_ci, co
             e.passed = run_end < latest;
             e.ratio = e.passed ? 0.0 : INFINITY;
             if (!e.passed)
-                e.reason = "the known failure (negative control) did not happen: expected between " + format_number(earliest) +
-                           " and " + format_number(latest) + "; a change hides a known weakness";
+                e.reason = "the known failure (negative control) did not happen: expected between " +
+                           format_number(earliest) + " and " + format_number(latest) +
+                           "; a change hides a known weakness";
             return e;
         }
         e.passed = o >= earliest && o <= latest;
@@ -91,7 +92,9 @@ element_outcome compare_element(double o, double r, double o_ci, double r_ci, co
             }
             const double factor = std::max(std::fabs(o) / std::fabs(r), std::fabs(r) / std::fabs(o));
             e.passed = (o > 0.0) == (r > 0.0) && factor <= rule.tolerance;
-            e.ratio = factor == 1.0 ? 0.0 : rule.tolerance > 1.0 ? std::log(factor) / std::log(rule.tolerance) : INFINITY;
+            e.ratio = factor == 1.0          ? 0.0
+                      : rule.tolerance > 1.0 ? std::log(factor) / std::log(rule.tolerance)
+                                             : INFINITY;
             if (!e.passed) e.reason = "off by a factor " + format_number(factor);
             return e;
         }
@@ -149,8 +152,9 @@ comparison_outcome compare_value(const observed_value& observed, const reference
             out.ratio = INFINITY;
             return out;
         }
-        const element_outcome e = compare_element(observed.values[0], reference.value.values[0], observed.ci95_half_width,
-                                                  reference.value.ci95_half_width, rule, context.observed_end);
+        const element_outcome e =
+            compare_element(observed.values[0], reference.value.values[0], observed.ci95_half_width,
+                            reference.value.ci95_half_width, rule, context.observed_end);
         out.passed = e.passed;
         out.ratio = e.ratio;
         out.detail = e.reason;

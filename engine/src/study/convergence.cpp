@@ -23,7 +23,8 @@ line_estimate fit_line_with_errors(std::span<const double> x, std::span<const do
     // Var(intercept) = s^2 (1/n + xbar^2 / Sxx), and SE(slope)^2 = s^2 / Sxx.
     const double s2 = f.residual_standard_deviation * f.residual_standard_deviation;
     e.slope_standard_error = f.slope_standard_error;
-    e.intercept_standard_error = std::sqrt(s2 / double(n) + mean_x * mean_x * f.slope_standard_error * f.slope_standard_error);
+    e.intercept_standard_error =
+        std::sqrt(s2 / double(n) + mean_x * mean_x * f.slope_standard_error * f.slope_standard_error);
     const double t = student_t_quantile(0.975, double(n - 2));
     e.slope_ci95 = t * e.slope_standard_error;
     e.intercept_ci95 = t * e.intercept_standard_error;
@@ -77,8 +78,7 @@ order_fit fit_convergence_order(std::span<const difference_point> differences, d
     }
     std::size_t positive = 0;
     for (const difference_point& q : used) positive += q.value > 0.0 ? 1 : 0;
-    if (positive != 0 && positive != used.size())
-        out.note = "differences change sign: not in the asymptotic range";
+    if (positive != 0 && positive != used.size()) out.note = "differences change sign: not in the asymptotic range";
     // Plain log-log slope first (exact for a geometric sequence of dt), then the correction for
     // unequal ratios, iterated to a fixed point.
     std::vector<double> x, y;

@@ -26,7 +26,8 @@ double scalar(const io::h5md_file& f, const std::string& path) {
     return v.size() == 1 ? v.front() : nan;
 }
 
-std::vector<double> before(const io::h5md_file& f, const std::string& values, const std::string& times, double horizon) {
+std::vector<double> before(const io::h5md_file& f, const std::string& values, const std::string& times,
+                           double horizon) {
     if (!f.exists(values) || !f.exists(times)) return {};
     const std::vector<double> v = f.read_doubles(values), t = f.read_doubles(times);
     std::vector<double> out;
@@ -70,7 +71,9 @@ run_summary read_run_summary(const std::filesystem::path& result) {
     r.dt = attribute_number(f, "dt");
     r.wall_seconds = attribute_number(f, "wall_seconds");
     const auto steps = read_count(text("/parameters/run", "steps"));
-    if (!steps) throw input_error(result.string(), "/parameters/run steps", text("/parameters/run", "steps"), "expected an integer");
+    if (!steps)
+        throw input_error(result.string(), "/parameters/run steps", text("/parameters/run", "steps"),
+                          "expected an integer");
     r.steps = *steps;
     r.evaluations = double(r.steps) * evaluations_per_step(r.integrator);
     r.lost_periodicity_time = scalar(f, "/analysis/cycle/lost_periodicity_time");
@@ -188,13 +191,15 @@ study_report analyse_study(const study_settings& s, const std::filesystem::path&
                     cost.dt_needed.push_back(dt);
                     cost.evaluations_per_tau.push_back(cost.evaluations_per_step / dt);
                     cost.wall_per_tau.push_back(cost.evaluations_per_step / dt * cost.wall_per_evaluation);
-                    cost.beyond_range.push_back(dt < group.back()->dt * (1 - 1e-9) || dt > group.front()->dt * (1 + 1e-9));
+                    cost.beyond_range.push_back(dt < group.back()->dt * (1 - 1e-9) ||
+                                                dt > group.front()->dt * (1 + 1e-9));
                 }
             } else {
                 cost.note = "no drift model: " + (drift.note.empty() ? std::string("no order fitted") : drift.note);
                 if (drift.unresolved > 0) {
                     char text[96];
-                    std::snprintf(text, sizeof text, " (drift differences below %.2g tau_s per cycle)", drift.resolution);
+                    std::snprintf(text, sizeof text, " (drift differences below %.2g tau_s per cycle)",
+                                  drift.resolution);
                     cost.note += text;
                 }
             }

@@ -64,7 +64,8 @@ std::string study_manifest_text(const study_settings& s) {
     if (!s.backend.empty()) m << "backend = " << quoted(s.backend) << "\n";
     for (const study_run& r : study_matrix(s)) {
         if (!multiple_of(r.time, r.dt))
-            throw input_error("command line", r.trajectory ? "--trajectory-time" : "--time", regression::dt_text(r.time),
+            throw input_error("command line", r.trajectory ? "--trajectory-time" : "--time",
+                              regression::dt_text(r.time),
                               "expected a multiple of every dt (" + regression::dt_text(r.dt) + ")");
         if (!multiple_of(s.sample_every, r.dt))
             throw input_error("command line", "--sample-every", regression::dt_text(s.sample_every),

@@ -52,7 +52,8 @@ void flipped_copy(const fs::path& from, const fs::path& to, double fraction, std
 void stalled_global_heap_copy(const fs::path& from, const fs::path& to) {
     std::string bytes = bytes_of(from);
     const std::size_t collection = bytes.find("GCOL");
-    if (collection == std::string::npos) throw std::runtime_error("bad_hdf5_corpus: no global heap in " + from.string());
+    if (collection == std::string::npos)
+        throw std::runtime_error("bad_hdf5_corpus: no global heap in " + from.string());
     const std::size_t object = collection + 16;  // signature, version, reserved, 8-byte size
     for (std::size_t k = 0; k < 16; ++k)
         if (k < 2 || k >= 8) bytes[object + k] = 0;  // index 0 (free space), size 0
@@ -74,7 +75,9 @@ void changed_copy(const fs::path& from, const fs::path& to, const std::function<
     check(H5Fclose(file), "closing " + to.string());
 }
 
-void remove_object(hid_t file, const char* path) { check(H5Ldelete(file, path, H5P_DEFAULT), std::string("deleting ") + path); }
+void remove_object(hid_t file, const char* path) {
+    check(H5Ldelete(file, path, H5P_DEFAULT), std::string("deleting ") + path);
+}
 
 // A dataset of `type` with `dims` (filled from `data` when given; chunked and unwritten otherwise).
 void put_dataset(hid_t file, const char* path, hid_t type, std::vector<hsize_t> dims, const void* data) {
@@ -195,7 +198,8 @@ struct corpus_writer {
     }
 
     // A checkpoint that is well-formed HDF5 with a valid content digest but wrong contents.
-    void semantic(const std::string& name, const std::string& expected, const std::function<void(io::run_checkpoint&)>& change) {
+    void semantic(const std::string& name, const std::string& expected,
+                  const std::function<void(io::run_checkpoint&)>& change) {
         io::run_checkpoint c = io::read_checkpoint(valid_checkpoint());
         change(c);
         io::write_checkpoint(add(name, bad_file_role::checkpoint, expected), c);
@@ -237,35 +241,43 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
     fs::create_directories(w.add("checkpoint_is_directory", role::checkpoint, "not a regular file"));
     for (const double fraction : {0.001, 0.1, 0.5, 0.9, 0.999})
         truncated_copy(checkpoint,
-                       w.add("checkpoint_truncated_" + std::to_string(int(fraction * 1000)) + "_permille", role::checkpoint,
-                             "out.h5.checkpoint: "),
+                       w.add("checkpoint_truncated_" + std::to_string(int(fraction * 1000)) + "_permille",
+                             role::checkpoint, "out.h5.checkpoint: "),
                        fraction);
-    flipped_copy(checkpoint, w.add("checkpoint_signature_flipped", role::checkpoint, "not a readable HDF5 file"), 0.0, 8);
+    flipped_copy(checkpoint, w.add("checkpoint_signature_flipped", role::checkpoint, "not a readable HDF5 file"), 0.0,
+                 8);
     // Flipped bytes in metadata or values are refused (the content digest covers every value
     // read); flipped bytes in space the file does not use change nothing, and the resume that
     // follows must then be exactly the one from the intact checkpoint.
     for (const double fraction : {0.002, 0.05, 0.25, 0.5, 0.75, 0.95})
         flipped_copy(checkpoint,
-                     w.add("checkpoint_flipped_at_" + std::to_string(int(fraction * 1000)) + "_permille", role::checkpoint,
-                           "out.h5.checkpoint: ", true),
+                     w.add("checkpoint_flipped_at_" + std::to_string(int(fraction * 1000)) + "_permille",
+                           role::checkpoint, "out.h5.checkpoint: ", true),
                      fraction, 16);
 
     // ---- checkpoints: the wrong schema ----------------------------------------------------------
-    fs::copy_file(output, w.add("checkpoint_is_an_h5md_file", role::checkpoint, "not a stokesian checkpoint (no /checkpoint group)"));
-    changed_copy(checkpoint, w.add("checkpoint_format_other", role::checkpoint, "not a stokesian checkpoint"),
-                 [](hid_t f) { put_string_attribute(f, "/checkpoint", "format", "somebody else's checkpoint", false); });
-    changed_copy(checkpoint, w.add("checkpoint_variable_length_string", role::checkpoint,
-                                   "attribute 'format' is a variable-length string (not written by stokesian)"),
+    fs::copy_file(output, w.add("checkpoint_is_an_h5md_file", role::checkpoint,
+                                "not a stokesian checkpoint (no /checkpoint group)"));
+    changed_copy(
+        checkpoint, w.add("checkpoint_format_other", role::checkpoint, "not a stokesian checkpoint"),
+        [](hid_t f) { put_string_attribute(f, "/checkpoint", "format", "somebody else's checkpoint", false); });
+    changed_copy(checkpoint,
+                 w.add("checkpoint_variable_length_string", role::checkpoint,
+                       "attribute 'format' is a variable-length string (not written by stokesian)"),
                  [](hid_t f) { put_string_attribute(f, "/checkpoint", "format", "stokesian checkpoint"); });
-    changed_copy(checkpoint, w.add("checkpoint_version_2", role::checkpoint, "version 2, this stokesian reads version 1"),
+    changed_copy(checkpoint,
+                 w.add("checkpoint_version_2", role::checkpoint, "version 2, this stokesian reads version 1"),
                  [](hid_t f) { put_string_attribute(f, "/checkpoint", "version", "2", false); });
-    changed_copy(checkpoint, w.add("checkpoint_version_number", role::checkpoint, "attribute 'version' is not a single string"),
+    changed_copy(checkpoint,
+                 w.add("checkpoint_version_number", role::checkpoint, "attribute 'version' is not a single string"),
                  [](hid_t f) { put_number_attribute(f, "/checkpoint", "version", 1.0); });
     changed_copy(checkpoint, w.add("checkpoint_missing_force", role::checkpoint, "'/checkpoint/engine/force': missing"),
                  [](hid_t f) { remove_object(f, "/checkpoint/engine/force"); });
-    changed_copy(checkpoint, w.add("checkpoint_missing_progress", role::checkpoint, "'/checkpoint/progress/step': missing"),
+    changed_copy(checkpoint,
+                 w.add("checkpoint_missing_progress", role::checkpoint, "'/checkpoint/progress/step': missing"),
                  [](hid_t f) { remove_object(f, "/checkpoint/progress"); });
-    changed_copy(checkpoint, w.add("checkpoint_position_two_columns", role::checkpoint, "entries along axis 1, expected 3"),
+    changed_copy(checkpoint,
+                 w.add("checkpoint_position_two_columns", role::checkpoint, "entries along axis 1, expected 3"),
                  [](hid_t f) {
                      const double values[4] = {1, 2, 3, 4};
                      put_dataset(f, "/checkpoint/engine/position_lo", H5T_IEEE_F64LE, {2, 2}, values);
@@ -292,25 +304,27 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                  });
     changed_copy(checkpoint, w.add("checkpoint_step_string", role::checkpoint, "expected unsigned 64-bit integers"),
                  [](hid_t f) { put_string_dataset(f, "/checkpoint/progress/step"); });
-    changed_copy(checkpoint, w.add("checkpoint_step_array", role::checkpoint, "has rank 1, expected 0"),
+    changed_copy(checkpoint, w.add("checkpoint_step_array", role::checkpoint, "has rank 1, expected 0"), [](hid_t f) {
+        const std::uint64_t steps[2] = {300, 300};
+        put_dataset(f, "/checkpoint/progress/step", H5T_STD_U64LE, {2}, steps);
+    });
+    changed_copy(checkpoint,
+                 w.add("checkpoint_claims_2_to_40_particles", role::checkpoint, "claims 3298534883328 elements"),
                  [](hid_t f) {
-                     const std::uint64_t steps[2] = {300, 300};
-                     put_dataset(f, "/checkpoint/progress/step", H5T_STD_U64LE, {2}, steps);
+                     put_dataset(f, "/checkpoint/engine/position_hi", H5T_IEEE_F64LE, {hsize_t{1} << 40, 3}, nullptr);
                  });
-    changed_copy(checkpoint, w.add("checkpoint_claims_2_to_40_particles", role::checkpoint, "claims 3298534883328 elements"),
-                 [](hid_t f) { put_dataset(f, "/checkpoint/engine/position_hi", H5T_IEEE_F64LE, {hsize_t{1} << 40, 3}, nullptr); });
-    changed_copy(checkpoint, w.add("checkpoint_engine_is_a_dataset", role::checkpoint, "attribute 'precision' is missing"),
+    changed_copy(checkpoint,
+                 w.add("checkpoint_engine_is_a_dataset", role::checkpoint, "attribute 'precision' is missing"),
                  [](hid_t f) {
                      remove_object(f, "/checkpoint/engine");
                      const double one = 1.0;
                      put_dataset(f, "/checkpoint/engine", H5T_IEEE_F64LE, {}, &one);
                  });
-    changed_copy(checkpoint, w.add("checkpoint_observables_numbered_with_a_gap", role::checkpoint, "without gaps"),
-                 [](hid_t f) {
-                     check(H5Lmove(f, "/checkpoint/observables/001", f, "/checkpoint/observables/007", H5P_DEFAULT,
-                                   H5P_DEFAULT),
-                           "renaming");
-                 });
+    changed_copy(
+        checkpoint, w.add("checkpoint_observables_numbered_with_a_gap", role::checkpoint, "without gaps"), [](hid_t f) {
+            check(H5Lmove(f, "/checkpoint/observables/001", f, "/checkpoint/observables/007", H5P_DEFAULT, H5P_DEFAULT),
+                  "renaming");
+        });
     changed_copy(checkpoint, w.add("checkpoint_observable_reals_is_a_dataset", role::checkpoint, "expected a group"),
                  [](hid_t f) {
                      remove_object(f, "/checkpoint/observables/000/reals");
@@ -321,24 +335,29 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                  [](hid_t f) { put_string_attribute(f, "/checkpoint", "content_fnv1a64", "0123456789abcdef", false); });
     changed_copy(checkpoint, w.add("checkpoint_position_changed_on_disk", role::checkpoint, "content digest mismatch"),
                  [](hid_t f) { change_last_sample(f, "/checkpoint/engine/position_hi"); });
-    changed_copy(checkpoint, w.add("checkpoint_engine_step_differs", role::checkpoint, "differs from /checkpoint/progress/step"),
+    changed_copy(checkpoint,
+                 w.add("checkpoint_engine_step_differs", role::checkpoint, "differs from /checkpoint/progress/step"),
                  [](hid_t f) {
                      const std::uint64_t step = 301;
                      put_dataset(f, "/checkpoint/progress/step", H5T_STD_U64LE, {}, &step);
                  });
-    changed_copy(checkpoint, w.add("checkpoint_engine_precision_unknown", role::checkpoint,
-                                   "attribute 'precision' = 'hi=f16,int=f64'"),
-                 [](hid_t f) { put_string_attribute(f, "/checkpoint/engine", "precision", "hi=f16,int=f64", false); });
-    changed_copy(checkpoint, w.add("checkpoint_run_entry_a_number", role::checkpoint,
-                                   "'/checkpoint/run/dt': expected text as bytes"),
-                 [](hid_t f) {
-                     const double dt = 0.001;
-                     put_dataset(f, "/checkpoint/run/dt", H5T_IEEE_F64LE, {}, &dt);
-                 });
+    changed_copy(
+        checkpoint,
+        w.add("checkpoint_engine_precision_unknown", role::checkpoint, "attribute 'precision' = 'hi=f16,int=f64'"),
+        [](hid_t f) { put_string_attribute(f, "/checkpoint/engine", "precision", "hi=f16,int=f64", false); });
+    changed_copy(
+        checkpoint,
+        w.add("checkpoint_run_entry_a_number", role::checkpoint, "'/checkpoint/run/dt': expected text as bytes"),
+        [](hid_t f) {
+            const double dt = 0.001;
+            put_dataset(f, "/checkpoint/run/dt", H5T_IEEE_F64LE, {}, &dt);
+        });
 
     // ---- checkpoints: well-formed, digest valid, contents wrong ---------------------------------
-    w.semantic("checkpoint_precision_unknown", "attribute 'precision' = 'hi=f16,int=f64'",
-               [](io::run_checkpoint& c) { c.run["precision"] = "hi=f16,int=f64"; c.engine.precision = {precision::f64, precision::f64}; });
+    w.semantic("checkpoint_precision_unknown", "attribute 'precision' = 'hi=f16,int=f64'", [](io::run_checkpoint& c) {
+        c.run["precision"] = "hi=f16,int=f64";
+        c.engine.precision = {precision::f64, precision::f64};
+    });
     w.semantic("checkpoint_three_particles", "checkpoint holds 3 particles, the run has 2", [](io::run_checkpoint& c) {
         for (auto* v : {&c.engine.position_hi, &c.engine.position_lo, &c.engine.velocity_hi, &c.engine.velocity_lo,
                         &c.engine.force})
@@ -378,8 +397,8 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
     truncated_copy(output, w.add("output_truncated_half", role::output, "out.h5: "), 0.5);
     changed_copy(output, w.add("output_completed", role::output, "cannot resume a run with status 'completed'"),
                  [](hid_t f) { put_string_attribute(f, "/parameters/run", "status", "completed"); });
-    stalled_global_heap_copy(output, w.add("output_global_heap_object_of_size_0", role::output,
-                                           "claims 0 bytes (damaged file)"));
+    stalled_global_heap_copy(
+        output, w.add("output_global_heap_object_of_size_0", role::output, "claims 0 bytes (damaged file)"));
 
     // ---- what a kill leaves as out.h5.partial: the resume rebuilds the output without it ----------
     write_bytes(w.add("partial_text", role::partial, ""), "interrupted\n");
@@ -390,21 +409,23 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                  [](hid_t f) { cut_samples(f, "/particles/all/position/value", 3); });
     changed_copy(output, w.add("partial_last_frame_changed", role::partial, ""),
                  [](hid_t f) { change_last_sample(f, "/particles/all/position/value"); });
-    changed_copy(output, w.add("partial_three_particles", role::partial, ""),
-                 [](hid_t f) { put_dataset(f, "/particles/all/velocity/value", H5T_IEEE_F64LE, {40, 3, 3}, nullptr); });
+    changed_copy(output, w.add("partial_three_particles", role::partial, ""), [](hid_t f) {
+        put_dataset(f, "/particles/all/velocity/value", H5T_IEEE_F64LE, {40, 3, 3}, nullptr);
+    });
     stalled_global_heap_copy(output, w.add("partial_global_heap_object_of_size_0", role::partial, ""));
     w.add("partial_missing", role::partial, "");
 
     // ---- the frame journal the resume rebuilds the trajectory from -------------------------------
     w.add("journal_missing", role::journal, "the frame journal the checkpoint counts on cannot be opened");
     write_bytes(w.add("journal_text", role::journal, "not the frame journal of this run"), "frames\n");
-    flipped_copy(w.valid_journal(), w.add("journal_byte_order_flipped", role::journal, "not the frame journal of this run"),
-                 0.0, 16);
+    flipped_copy(w.valid_journal(),
+                 w.add("journal_byte_order_flipped", role::journal, "not the frame journal of this run"), 0.0, 16);
     truncated_copy(w.valid_journal(), w.add("journal_truncated_half", role::journal, "holds fewer than the"), 0.5);
     {
         // Record k starts at the 32-byte header + k * (record size); its first word is k.
         const std::string bytes = bytes_of(w.valid_journal());
-        const std::size_t frames = io::read_checkpoint(checkpoint).frames_written, record = (bytes.size() - 32) / frames;
+        const std::size_t frames = io::read_checkpoint(checkpoint).frames_written,
+                          record = (bytes.size() - 32) / frames;
         std::string renumbered = bytes, changed = bytes;
         renumbered[32 + 5 * record] = 9;
         changed[32 + (frames - 1) * record + 24] ^= 1;  // the last counted frame's first coordinate
@@ -417,30 +438,34 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
     write_bytes(w.add("analyzed_empty", role::analyzed, "not a readable HDF5 file"), "");
     write_bytes(w.add("analyzed_text", role::analyzed, "not a readable HDF5 file"), "time,x\n0,1\n");
     for (const double fraction : {0.01, 0.3, 0.6, 0.99})
-        truncated_copy(complete, w.add("analyzed_truncated_" + std::to_string(int(fraction * 100)) + "_percent",
-                                       role::analyzed, "out.h5: "),
-                       fraction);
+        truncated_copy(
+            complete,
+            w.add("analyzed_truncated_" + std::to_string(int(fraction * 100)) + "_percent", role::analyzed, "out.h5: "),
+            fraction);
     for (const double fraction : {0.003, 0.1, 0.4, 0.8})
-        flipped_copy(complete, w.add("analyzed_flipped_at_" + std::to_string(int(fraction * 1000)) + "_permille",
-                                     role::analyzed, "out.h5", true),
+        flipped_copy(complete,
+                     w.add("analyzed_flipped_at_" + std::to_string(int(fraction * 1000)) + "_permille", role::analyzed,
+                           "out.h5", true),
                      fraction, 16);
     fs::copy_file(checkpoint, w.add("analyzed_a_checkpoint", role::analyzed, "not an H5MD file (no /h5md group)"));
-    stalled_global_heap_copy(complete, w.add("analyzed_global_heap_object_of_size_0", role::analyzed,
-                                             "global heap collection at byte"));
+    stalled_global_heap_copy(
+        complete, w.add("analyzed_global_heap_object_of_size_0", role::analyzed, "global heap collection at byte"));
     changed_copy(complete, w.add("analyzed_result_is_text", role::analyzed, "is not numeric"),
                  [](hid_t f) { put_string_dataset(f, "/analysis/cycle/period_mean"); });
-    changed_copy(complete, w.add("analyzed_result_claims_2_to_40_values", role::analyzed, "claims 1099511627776 elements"),
-                 [](hid_t f) { put_dataset(f, "/analysis/cycle/period", H5T_IEEE_F64LE, {hsize_t{1} << 40}, nullptr); });
+    changed_copy(
+        complete, w.add("analyzed_result_claims_2_to_40_values", role::analyzed, "claims 1099511627776 elements"),
+        [](hid_t f) { put_dataset(f, "/analysis/cycle/period", H5T_IEEE_F64LE, {hsize_t{1} << 40}, nullptr); });
     changed_copy(complete, w.add("analyzed_dangling_link", role::analyzed, "no dataset '/analysis/cycle/dangling'"),
                  [](hid_t f) {
-                     check(H5Lcreate_soft("/nowhere", f, "/analysis/cycle/dangling", H5P_DEFAULT, H5P_DEFAULT), "linking");
-                 });
-    changed_copy(complete, w.add("analyzed_external_link_to_nothing", role::analyzed, "no dataset '/analysis/cycle/elsewhere'"),
-                 [](hid_t f) {
-                     check(H5Lcreate_external("no_such_file.h5", "/x", f, "/analysis/cycle/elsewhere", H5P_DEFAULT,
-                                              H5P_DEFAULT),
+                     check(H5Lcreate_soft("/nowhere", f, "/analysis/cycle/dangling", H5P_DEFAULT, H5P_DEFAULT),
                            "linking");
                  });
+    changed_copy(
+        complete, w.add("analyzed_external_link_to_nothing", role::analyzed, "no dataset '/analysis/cycle/elsewhere'"),
+        [](hid_t f) {
+            check(H5Lcreate_external("no_such_file.h5", "/x", f, "/analysis/cycle/elsewhere", H5P_DEFAULT, H5P_DEFAULT),
+                  "linking");
+        });
     return w.cases;
 }
 

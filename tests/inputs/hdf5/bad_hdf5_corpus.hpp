@@ -23,7 +23,7 @@ enum class bad_file_role {
 };
 
 struct bad_file_case {
-    std::string name;      // directory of the case under the corpus directory
+    std::string name;  // directory of the case under the corpus directory
     bad_file_role role;
     std::string expected;  // a part of the one-line error
     // Flipped bytes may land where they change nothing a reader uses (unused space) or, in an H5MD

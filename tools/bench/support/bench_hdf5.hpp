@@ -15,8 +15,9 @@ namespace hdf5 = io::hdf5;
 inline void write_string_attribute(hid_t object, const std::string& name, const std::string& value) {
     const hdf5::dataspace space(hdf5::check(H5Screate(H5S_SCALAR), "creating a dataspace"));
     const hdf5::datatype type = hdf5::utf8_string_type();
-    const hdf5::attribute attribute(hdf5::check(
-        H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), "creating attribute " + name));
+    const hdf5::attribute attribute(
+        hdf5::check(H5Acreate2(object, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                    "creating attribute " + name));
     const char* text = value.c_str();
     hdf5::check(H5Awrite(attribute.get(), type.get(), &text), "writing attribute " + name);
 }
@@ -24,8 +25,8 @@ inline void write_string_attribute(hid_t object, const std::string& name, const 
 // A float64 dataset of the given shape from `values` (row-major, size = product of the shape).
 inline void write_doubles(hid_t location, const std::string& name, const std::vector<hsize_t>& shape,
                           const std::vector<double>& values) {
-    const hdf5::dataspace space(hdf5::check(
-        H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr), "creating a dataspace"));
+    const hdf5::dataspace space(
+        hdf5::check(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr), "creating a dataspace"));
     const hdf5::dataset set(hdf5::check(
         H5Dcreate2(location, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
         "creating dataset " + name));
@@ -46,9 +47,9 @@ inline void write_strings(hid_t location, const std::string& name, const std::ve
     const hsize_t size = values.size();
     const hdf5::dataspace space(hdf5::check(H5Screate_simple(1, &size, nullptr), "creating a dataspace"));
     const hdf5::datatype type = hdf5::utf8_string_type();
-    const hdf5::dataset set(hdf5::check(
-        H5Dcreate2(location, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-        "creating dataset " + name));
+    const hdf5::dataset set(
+        hdf5::check(H5Dcreate2(location, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                    "creating dataset " + name));
     std::vector<const char*> pointers;
     for (const auto& v : values) pointers.push_back(v.c_str());
     if (!pointers.empty())

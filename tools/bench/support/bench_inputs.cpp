@@ -108,10 +108,9 @@ namespace {
 std::vector<vec3<double>> read_vectors(const input_file& file, const std::string& path, bool trajectory,
                                        const std::string& name) {
     const std::vector<std::size_t> shape = file.shape(path);
-    const bool ok = trajectory ? (shape.size() == 3 && shape[0] >= 1 && shape[2] == 3)
-                               : (shape.size() == 2 && shape[1] == 3);
-    if (!ok)
-        throw input_error(name + ": expected '" + path + "' of shape " + (trajectory ? "[T, N, 3]" : "[N, 3]"));
+    const bool ok =
+        trajectory ? (shape.size() == 3 && shape[0] >= 1 && shape[2] == 3) : (shape.size() == 2 && shape[1] == 3);
+    if (!ok) throw input_error(name + ": expected '" + path + "' of shape " + (trajectory ? "[T, N, 3]" : "[N, 3]"));
     const std::size_t n = trajectory ? shape[1] : shape[0];
     const std::vector<double> flat = file.read_doubles(path);
     std::vector<vec3<double>> out(n);
@@ -182,7 +181,8 @@ void write_hi_update(const std::filesystem::path& path, const frame& f, const sy
                      const std::map<std::string, std::string>& attributes) {
     const hdf5::error_silencer quiet;
     try {
-        hdf5::file file(hdf5::check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "creating the file"));
+        hdf5::file file(
+            hdf5::check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "creating the file"));
         h5::write_vectors(file.get(), "positions", f.position);
         h5::write_vectors(file.get(), "forces", f.force);
         h5::write_vectors(file.get(), "velocities", f.velocity);

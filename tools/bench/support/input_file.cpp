@@ -58,10 +58,13 @@ bool input_file::has_dataset(const std::string& dataset_path) const {
 std::vector<std::size_t> input_file::shape(const std::string& dataset_path) const {
     const hdf5::error_silencer quiet;
     const hdf5::dataset set = impl_->open(dataset_path);
-    const hdf5::dataspace space(impl_->check(H5Dget_space(set.get()), "cannot read the shape of '" + dataset_path + "'"));
-    const int rank = impl_->check(H5Sget_simple_extent_ndims(space.get()), "cannot read the shape of '" + dataset_path + "'");
+    const hdf5::dataspace space(
+        impl_->check(H5Dget_space(set.get()), "cannot read the shape of '" + dataset_path + "'"));
+    const int rank =
+        impl_->check(H5Sget_simple_extent_ndims(space.get()), "cannot read the shape of '" + dataset_path + "'");
     std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
-    impl_->check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), "cannot read the shape of '" + dataset_path + "'");
+    impl_->check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr),
+                 "cannot read the shape of '" + dataset_path + "'");
     return {dims.begin(), dims.end()};
 }
 
@@ -70,9 +73,12 @@ std::vector<double> input_file::read_doubles(const std::string& dataset_path) co
     const hdf5::dataset set = impl_->open(dataset_path);
     const hdf5::datatype type(impl_->check(H5Dget_type(set.get()), "cannot read the type of '" + dataset_path + "'"));
     const H5T_class_t type_class = H5Tget_class(type.get());
-    if (type_class != H5T_INTEGER && type_class != H5T_FLOAT) impl_->fail("dataset '" + dataset_path + "' is not numeric");
-    const hdf5::dataspace space(impl_->check(H5Dget_space(set.get()), "cannot read the shape of '" + dataset_path + "'"));
-    const hssize_t count = impl_->check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of '" + dataset_path + "'");
+    if (type_class != H5T_INTEGER && type_class != H5T_FLOAT)
+        impl_->fail("dataset '" + dataset_path + "' is not numeric");
+    const hdf5::dataspace space(
+        impl_->check(H5Dget_space(set.get()), "cannot read the shape of '" + dataset_path + "'"));
+    const hssize_t count =
+        impl_->check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of '" + dataset_path + "'");
     std::vector<double> values(static_cast<std::size_t>(count));
     if (count > 0)
         impl_->check(H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
@@ -86,7 +92,8 @@ std::optional<std::string> input_file::root_attribute(const std::string& name) c
         hdf5::last_error();
         return std::nullopt;
     }
-    const hdf5::attribute attribute(impl_->check(H5Aopen(impl_->file.get(), name.c_str(), H5P_DEFAULT), "cannot open attribute " + name));
+    const hdf5::attribute attribute(
+        impl_->check(H5Aopen(impl_->file.get(), name.c_str(), H5P_DEFAULT), "cannot open attribute " + name));
     const hdf5::datatype type(impl_->check(H5Aget_type(attribute.get()), "cannot read attribute " + name));
     if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0) return std::nullopt;
     const hdf5::datatype memory_type = hdf5::utf8_string_type();

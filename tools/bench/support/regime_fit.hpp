@@ -37,10 +37,10 @@ quadratic_fit fit_quadratic(const std::vector<double>& n, const std::vector<doub
 struct regime_split {
     std::optional<linear_fit> linear;  // absent when there are too few points for a split
     quadratic_fit quadratic;
-    std::size_t linear_points = 0;     // the first linear_points measurements (sorted by N)
-    std::size_t quadratic_points = 0;  // the rest
-    double linear_max_n = 0.0;         // largest N of the linear part (0 without one)
-    double quadratic_min_n = 0.0;      // smallest N of the quadratic part
+    std::size_t linear_points = 0;      // the first linear_points measurements (sorted by N)
+    std::size_t quadratic_points = 0;   // the rest
+    double linear_max_n = 0.0;          // largest N of the linear part (0 without one)
+    double quadratic_min_n = 0.0;       // smallest N of the quadratic part
     std::optional<double> crossover_n;  // a N + b = c N^2, when the lines meet at N > 0
 };
 

@@ -35,8 +35,7 @@ void results_table::add_row(const std::map<std::string, cell>& values) {
         if (columns_[k].type == kind::number)
             numbers_[k].push_back(found == values.end() ? std::numeric_limits<double>::quiet_NaN()
                                                         : std::get<double>(found->second));
-        else
-            texts_[k].push_back(found == values.end() ? std::string() : std::get<std::string>(found->second));
+        else texts_[k].push_back(found == values.end() ? std::string() : std::get<std::string>(found->second));
     }
     ++rows_;
 }
@@ -94,16 +93,17 @@ void write_tables_h5(const std::filesystem::path& path,
                      const std::map<std::string, std::string>& attributes) {
     const hdf5::error_silencer quiet;
     try {
-        hdf5::file file(hdf5::check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "creating the file"));
+        hdf5::file file(
+            hdf5::check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "creating the file"));
         for (const auto& [name, value] : attributes) h5::write_string_attribute(file.get(), name, value);
         for (const auto& [group_name, table] : tables) {
-            const hdf5::group group(hdf5::check(
-                H5Gcreate2(file.get(), group_name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating group " + group_name));
+            const hdf5::group group(
+                hdf5::check(H5Gcreate2(file.get(), group_name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                            "creating group " + group_name));
             for (const auto& c : table->columns()) {
                 if (c.type == results_table::kind::number)
                     h5::write_doubles(group.get(), c.name, {table->rows()}, table->numbers(c.name));
-                else
-                    h5::write_strings(group.get(), c.name, table->texts(c.name));
+                else h5::write_strings(group.get(), c.name, table->texts(c.name));
             }
         }
         if (!file.reset()) throw std::runtime_error("closing the file failed");

@@ -42,7 +42,7 @@ private:
     std::size_t index_of(const std::string& name) const;
 
     std::vector<column> columns_;
-    std::vector<std::vector<double>> numbers_;    // per column (empty for text columns)
+    std::vector<std::vector<double>> numbers_;     // per column (empty for text columns)
     std::vector<std::vector<std::string>> texts_;  // per column (empty for number columns)
     std::size_t rows_ = 0;
 };

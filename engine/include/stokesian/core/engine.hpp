@@ -19,10 +19,10 @@ struct engine_config {
     system_parameters system;
     precision_mode precision = reference_precision_mode;
     integrator_kind integrator = integrator_kind::euler;
-    std::string backend = "cpu";    // cpu | cuda | auto
-    std::string hi_kernel;          // empty: the backend's default
-    double dt = 0.01;               // tau_s
-    unsigned threads = 0;           // CPU worker threads, 0: hardware concurrency
+    std::string backend = "cpu";  // cpu | cuda | auto
+    std::string hi_kernel;        // empty: the backend's default
+    double dt = 0.01;             // tau_s
+    unsigned threads = 0;         // CPU worker threads, 0: hardware concurrency
     // Non-zero (a signal number): the CPU engine abandons the step in progress, within one target
     // particle's sum, and throws step_interrupted (engine/docs/reliability.md). Not owned; null: never.
     const std::atomic<int>* interrupt = nullptr;
@@ -45,10 +45,10 @@ private:
 // What the implicit lubrication scheme's latest velocity evaluation did (core/lubrication_solver.hpp).
 // With the explicit scheme nothing is solved: all zero.
 struct lubrication_solve_report {
-    bool solved = false;                 // false: explicit scheme, or no pair within s < 1 (v = mu F exactly)
-    std::uint32_t iterations = 0;        // conjugate-gradient iterations (all passes)
-    std::uint32_t refinements = 0;       // passes restarted from the true residual (core/lubrication_solver.hpp)
-    std::uint64_t lubricated_pairs = 0;  // pairs with s < 1
+    bool solved = false;                     // false: explicit scheme, or no pair within s < 1 (v = mu F exactly)
+    std::uint32_t iterations = 0;            // conjugate-gradient iterations (all passes)
+    std::uint32_t refinements = 0;           // passes restarted from the true residual (core/lubrication_solver.hpp)
+    std::uint64_t lubricated_pairs = 0;      // pairs with s < 1
     double initial_relative_residual = 0.0;  // ||F - w0 - zeta mu w0|| / ||F|| of the starting guess
     double relative_residual = 0.0;          // the same for the returned w, recomputed from it
 };
@@ -60,7 +60,7 @@ struct frame {
     std::vector<vec3<double>> position;  // wrapped into the box
     std::vector<vec3<int>> image;        // periodic image counts: unwrapped = position + image * L
     std::vector<vec3<double>> velocity;
-    std::vector<vec3<double>> force;     // total force of the last force evaluation
+    std::vector<vec3<double>> force;       // total force of the last force evaluation
     lubrication_solve_report lubrication;  // the implicit lubrication scheme's latest solve
 };
 

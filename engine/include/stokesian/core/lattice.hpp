@@ -37,7 +37,6 @@ double fcc_lattice_constant(double density);
 // then wraps it into [-L/2, L/2) (L = edges). Portable: std::mt19937_64 seeded with `seed` and our
 // own mapping of its 64-bit output to [0, 1) (the top 53 bits times 2^-53), not
 // std::uniform_real_distribution, whose output differs between standard libraries.
-void perturb_positions(std::vector<vec3<double>>& positions, double amplitude, std::uint64_t seed,
-                       vec3<double> edges);
+void perturb_positions(std::vector<vec3<double>>& positions, double amplitude, std::uint64_t seed, vec3<double> edges);
 
 }  // namespace stokesian

@@ -83,13 +83,13 @@ inline constexpr std::uint32_t max_lubrication_refinements = 10;
 // The vectors of the iteration, named; the backends map them to their storage (3N values of the
 // working precision each). solution is the engine's force array.
 enum class krylov_vector : std::uint8_t {
-    rhs,                // F = F_ext + F_int
-    solution,           // w, the effective force
-    residual,           // r = F - w - zeta mu w
-    preconditioned,     // z = mu r
-    direction,          // p (velocity space)
-    force_direction,    // q, p = mu q
-    operator_product,   // t = A p = q + zeta p (and scratch)
+    rhs,               // F = F_ext + F_int
+    solution,          // w, the effective force
+    residual,          // r = F - w - zeta mu w
+    preconditioned,    // z = mu r
+    direction,         // p (velocity space)
+    force_direction,   // q, p = mu q
+    operator_product,  // t = A p = q + zeta p (and scratch)
 };
 inline constexpr int krylov_vector_count = 7;
 
@@ -150,8 +150,9 @@ lubrication_solve_report solve_implicit_lubrication(Ops& ops, std::uint32_t max_
         ops.combine(k::residual, 1.0, k::residual, 1.0, k::operator_product);
         return std::sqrt(ops.dot(k::residual, k::residual)) / rhs_norm;
     };
-    const std::string indefinite = ": the mobility is not positive definite on the Krylov space (a periodic box's "
-                                   "nearest-image mobility can be indefinite, engine/docs/lubrication.md)";
+    const std::string indefinite =
+        ": the mobility is not positive definite on the Krylov space (a periodic box's "
+        "nearest-image mobility can be indefinite, engine/docs/lubrication.md)";
     // One pass of conjugate gradients from the residual in `residual` (relative size `relative`)
     // until the recurrence residual is <= target.
     auto conjugate_gradients = [&](double relative, double target) {

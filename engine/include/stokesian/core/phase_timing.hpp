@@ -117,7 +117,7 @@ struct phase_timing {
     std::uint64_t steps = 0;
     std::array<duration_statistics, step_phase_count> phase{};  // indexed by step_phase
     duration_statistics step;                                   // the sum of the phases, per step
-    std::map<std::string, std::string> description;            // engine::description()
+    std::map<std::string, std::string> description;             // engine::description()
 
     const duration_statistics& of(step_phase p) const { return phase[static_cast<std::size_t>(p)]; }
 };
@@ -158,7 +158,8 @@ template <class Engine, class Timer>
 phase_timing run_phase_benchmark(Engine& engine, Timer& timer, const phase_run& run) {
     engine_state initial;
     engine.save_state(initial);
-    const std::uint64_t chunk_size = run.reset_every ? run.reset_every : (run.max_seconds > 0.0 ? 1 : ~std::uint64_t{0});
+    const std::uint64_t chunk_size =
+        run.reset_every ? run.reset_every : (run.max_seconds > 0.0 ? 1 : ~std::uint64_t{0});
     // Runs up to `steps` steps in chunks (resetting before each when asked); `stop` is asked after
     // each chunk.
     auto advance_in_chunks = [&](std::uint64_t steps, auto&& stop) {

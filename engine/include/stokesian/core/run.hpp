@@ -28,29 +28,29 @@ struct run_progress {
     std::uint64_t step;
     std::uint64_t total_steps;
     double simulated_time;
-    double wall_seconds;          // of this process's run so far
+    double wall_seconds;           // of this process's run so far
     std::uint64_t first_step = 0;  // where this process started (a resumed run's checkpoint step)
 };
 
 struct run_request {
-    scenario scenario_;                              // with command-line overrides applied
+    scenario scenario_;  // with command-line overrides applied
     io::h5md_options output;
-    std::map<std::string, std::string> invocation;   // host, user, date, command (provenance)
+    std::map<std::string, std::string> invocation;         // host, user, date, command (provenance)
     std::function<void(const run_progress&)> on_progress;  // called a few times a second
-    const std::atomic<int>* stop_signal = nullptr;   // non-zero: stop after the current step
-    unsigned threads = 0;                            // CPU worker threads (0: all cores)
-    double checkpoint_wall_seconds = 600.0;          // wall-clock checkpoint interval (0: none by the clock)
-    bool resume = false;                             // continue output.path's interrupted run from its checkpoint
-    std::optional<std::uint64_t> stop_after_step;    // stop there as if interrupted (tests; splitting long runs)
+    const std::atomic<int>* stop_signal = nullptr;         // non-zero: stop after the current step
+    unsigned threads = 0;                                  // CPU worker threads (0: all cores)
+    double checkpoint_wall_seconds = 600.0;                // wall-clock checkpoint interval (0: none by the clock)
+    bool resume = false;                                   // continue output.path's interrupted run from its checkpoint
+    std::optional<std::uint64_t> stop_after_step;          // stop there as if interrupted (tests; splitting long runs)
 };
 
 struct run_result {
     std::filesystem::path output;
-    std::string status;                     // "completed", "interrupted by signal N ...", "numerical blow-up ..."
-    bool failed = false;                    // a numerical blow-up stopped the run (the file is still valid)
-    bool resumable = false;                 // stopped early with a checkpoint: resume = true continues it
+    std::string status;      // "completed", "interrupted by signal N ...", "numerical blow-up ..."
+    bool failed = false;     // a numerical blow-up stopped the run (the file is still valid)
+    bool resumable = false;  // stopped early with a checkpoint: resume = true continues it
     int signal = 0;
-    std::filesystem::path checkpoint;       // the checkpoint of this run ("" when it has none)
+    std::filesystem::path checkpoint;              // the checkpoint of this run ("" when it has none)
     std::optional<std::uint64_t> checkpoint_step;  // the step of the last checkpoint written or resumed from
     std::uint64_t resumed_from_step = 0;
     std::uint64_t steps = 0;
@@ -58,7 +58,7 @@ struct run_result {
     double wall_seconds = 0.0;
     std::map<std::string, double> summary;  // observables' headline numbers
     std::map<std::string, std::string> engine;
-    std::string final_state_digest;         // state_digest of the final frame (hex)
+    std::string final_state_digest;  // state_digest of the final frame (hex)
     // The same under the legacy basis (core/digest.hpp): references recorded before issue #17 store
     // that one, and still tell whether a run ends bit for bit where theirs did.
     std::string legacy_final_state_digest;
@@ -68,8 +68,7 @@ run_result run_scenario(const run_request& request);
 
 // The identity and settings of a run as text, as its checkpoints record them (io::run_checkpoint::run);
 // the scenario text's digest under `algorithm` (a checkpoint's own, to compare with it).
-std::map<std::string, std::string> run_record(const scenario& s,
-                                              digest_algorithm algorithm = current_digest_algorithm);
+std::map<std::string, std::string> run_record(const scenario& s, digest_algorithm algorithm = current_digest_algorithm);
 // The scenario of a checkpointed run: its stored scenario text parsed again, with the stored run
 // settings (command-line overrides included). Throws input_error naming the checkpoint file.
 scenario scenario_from_checkpoint(const io::run_checkpoint& c, const std::filesystem::path& checkpoint_path);

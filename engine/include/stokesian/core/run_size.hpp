@@ -11,15 +11,15 @@ namespace stokesian {
 
 struct run_size_estimate {
     std::size_t particles = 0;
-    bool measured = false;                 // false: a small system (<= run_size_min_particles), nothing estimated
-    std::string backend;                   // the backend that ran the measurement (auto resolved)
-    std::size_t measured_particles = 0;    // the subset timed: the first M particles
-    double seconds_per_evaluation = 0.0;   // one velocity evaluation of all N particles
-    int evaluations_per_step = 1;          // of the integrator
-    bool implicit_lubrication = false;     // a step adds one evaluation per conjugate-gradient iteration
-    double seconds_to_first_step = 0.0;    // the initial evaluation and the first step
-    double bytes = 0.0;                    // host memory of the run
-    double available_bytes = 0.0;          // MemAvailable of /proc/meminfo (0: unknown)
+    bool measured = false;                // false: a small system (<= run_size_min_particles), nothing estimated
+    std::string backend;                  // the backend that ran the measurement (auto resolved)
+    std::size_t measured_particles = 0;   // the subset timed: the first M particles
+    double seconds_per_evaluation = 0.0;  // one velocity evaluation of all N particles
+    int evaluations_per_step = 1;         // of the integrator
+    bool implicit_lubrication = false;    // a step adds one evaluation per conjugate-gradient iteration
+    double seconds_to_first_step = 0.0;   // the initial evaluation and the first step
+    double bytes = 0.0;                   // host memory of the run
+    double available_bytes = 0.0;         // MemAvailable of /proc/meminfo (0: unknown)
 };
 
 // Below this many particles a velocity evaluation is at most 1.7e7 pair terms, well under a second

@@ -13,19 +13,19 @@
 namespace stokesian {
 
 struct run_settings {
-    double dt = 0.01;                        // tau_s
-    std::optional<double> time;              // run length in tau_s ...
-    std::optional<std::uint64_t> steps;      // ... or in steps (exactly one of them)
-    double sample_every = 1.0;               // tau_s between samples (a multiple of dt)
-    std::string backend = "cpu";             // cpu | cuda | auto
-    std::string hi_kernel;                   // empty: backend default
+    double dt = 0.01;                    // tau_s
+    std::optional<double> time;          // run length in tau_s ...
+    std::optional<std::uint64_t> steps;  // ... or in steps (exactly one of them)
+    double sample_every = 1.0;           // tau_s between samples (a multiple of dt)
+    std::string backend = "cpu";         // cpu | cuda | auto
+    std::string hi_kernel;               // empty: backend default
     precision_mode precision = reference_precision_mode;
     integrator_kind integrator = integrator_kind::euler;
     bool write_trajectory = true;            // particles/ group (positions, velocities, forces)
     std::optional<double> checkpoint_every;  // tau_s between checkpoints (a multiple of dt); none: wall clock only
     double min_separation = 1.0;             // a: a blow-up when two centres come closer (0: off)
 
-    std::uint64_t total_steps() const;       // from time or steps
+    std::uint64_t total_steps() const;  // from time or steps
     std::uint64_t sample_interval_steps() const;
     std::uint64_t checkpoint_interval_steps() const;  // 0 without checkpoint_every
 };
@@ -53,9 +53,9 @@ struct observable_settings {
 struct scenario {
     std::string name;
     std::string description;
-    std::string case_name;           // for files with [cases]
+    std::string case_name;  // for files with [cases]
     std::filesystem::path source_path;
-    std::string source_text;         // the file as read (stored as provenance)
+    std::string source_text;  // the file as read (stored as provenance)
     system_parameters system;
     initial_state particles;
     run_settings run;

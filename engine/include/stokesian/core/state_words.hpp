@@ -9,15 +9,32 @@
 namespace stokesian {
 
 // (hi, lo) words of a stored value, widened exactly.
-inline void to_words(float x, double& hi, double& lo) { hi = x; lo = 0.0; }
-inline void to_words(double x, double& hi, double& lo) { hi = x; lo = 0.0; }
-inline void to_words(float_float x, double& hi, double& lo) { hi = x.hi; lo = x.lo; }
+inline void to_words(float x, double& hi, double& lo) {
+    hi = x;
+    lo = 0.0;
+}
+inline void to_words(double x, double& hi, double& lo) {
+    hi = x;
+    lo = 0.0;
+}
+inline void to_words(float_float x, double& hi, double& lo) {
+    hi = x.hi;
+    lo = x.lo;
+}
 
 // The exact inverse of to_words (the words came from a value of type T).
-template <class T> T from_words(double hi, double lo);
-template <> inline float from_words<float>(double hi, double) { return static_cast<float>(hi); }
-template <> inline double from_words<double>(double hi, double) { return hi; }
-template <> inline float_float from_words<float_float>(double hi, double lo) {
+template <class T>
+T from_words(double hi, double lo);
+template <>
+inline float from_words<float>(double hi, double) {
+    return static_cast<float>(hi);
+}
+template <>
+inline double from_words<double>(double hi, double) {
+    return hi;
+}
+template <>
+inline float_float from_words<float_float>(double hi, double lo) {
     return {static_cast<float>(hi), static_cast<float>(lo)};
 }
 
@@ -45,8 +62,8 @@ inline void check_state_fits(const engine_state& s, std::size_t n, precision_mod
     if (!(s.precision == mode))
         throw std::invalid_argument("checkpoint precision " + to_string(s.precision) + " does not match the run's " +
                                     to_string(mode));
-    const bool history = (s.history_hi.empty() && s.history_lo.empty()) ||
-                         (s.history_hi.size() == n && s.history_lo.size() == n);
+    const bool history =
+        (s.history_hi.empty() && s.history_lo.empty()) || (s.history_hi.size() == n && s.history_lo.size() == n);
     const bool sizes = s.position_hi.size() == n && s.position_lo.size() == n && s.image.size() == n &&
                        s.velocity_hi.size() == n && s.velocity_lo.size() == n && s.force.size() == n && history;
     if (!sizes)

@@ -20,12 +20,12 @@ namespace stokesian {
 //    velocity evaluation by preconditioned conjugate gradients (core/lubrication_solver.hpp).
 enum class lubrication_scheme : std::uint8_t { explicit_update, implicit_solve };
 
-std::string_view to_string(lubrication_scheme s) noexcept;                 // "explicit" | "implicit"
-lubrication_scheme parse_lubrication_scheme(std::string_view name);       // throws std::invalid_argument
+std::string_view to_string(lubrication_scheme s) noexcept;           // "explicit" | "implicit"
+lubrication_scheme parse_lubrication_scheme(std::string_view name);  // throws std::invalid_argument
 
 struct lubrication_settings {
     bool enabled = false;
-    double min_gap = 1e-6;  // floor of the gap s in the resistance functions
+    double min_gap = 1e-6;                                            // floor of the gap s in the resistance functions
     lubrication_scheme scheme = lubrication_scheme::explicit_update;  // the paper's, for fidelity
     // Conjugate-gradient iterations allowed per solve (implicit scheme): more is a failed run.
     std::uint32_t max_iterations = 1000;
@@ -72,8 +72,8 @@ interaction_parameters<W> make_interaction_parameters(const system_parameters& s
     p.lubrication = {s.lubrication.enabled, a, mu0, static_cast<W>(s.lubrication.min_gap)};
     p.pair = {s.pair_force.kind, static_cast<W>(s.pair_force.strength), static_cast<W>(s.pair_force.range),
               static_cast<W>(s.pair_force.cutoff), a};
-    p.box = {s.box.periodic, {static_cast<W>(s.box.edges.x), static_cast<W>(s.box.edges.y),
-                              static_cast<W>(s.box.edges.z)}};
+    p.box = {s.box.periodic,
+             {static_cast<W>(s.box.edges.x), static_cast<W>(s.box.edges.y), static_cast<W>(s.box.edges.z)}};
     p.short_range_cutoff = static_cast<W>(s.short_range_cutoff());
     return p;
 }

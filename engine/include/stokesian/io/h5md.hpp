@@ -48,7 +48,7 @@ struct h5md_options {
     std::string author;          // /h5md/author name; empty: h5md_author (io/provenance.hpp) chooses
     bool write_velocity = true;
     bool write_force = true;
-    bool write_image = true;     // only used with periodic boxes
+    bool write_image = true;  // only used with periodic boxes
 };
 
 struct box_description {
@@ -79,13 +79,12 @@ public:
     void write_parameters(const std::string& group, const std::map<std::string, std::string>& attributes);
 
     // /observables/<name>/{step,time,value}: a time series of scalars (written in one go).
-    void write_time_series(const std::string& name, std::span<const std::uint64_t> step,
-                           std::span<const double> time, std::span<const double> value);
+    void write_time_series(const std::string& name, std::span<const std::uint64_t> step, std::span<const double> time,
+                           std::span<const double> value);
     // /analysis/<name>: a time-independent result (scalar or 1-D dataset) with string attributes.
     void write_result(const std::string& name, std::span<const double> value,
                       const std::map<std::string, std::string>& attributes = {});
-    void write_result(const std::string& name, double value,
-                      const std::map<std::string, std::string>& attributes = {});
+    void write_result(const std::string& name, double value, const std::map<std::string, std::string>& attributes = {});
 
     // Makes what was written so far durable (H5Fflush, then fsync): the partial file stays
     // readable with every frame written so far even if the process is killed afterwards.
@@ -120,8 +119,8 @@ public:
     h5md_file& operator=(const h5md_file&) = delete;
 
     bool exists(const std::string& object_path) const;
-    bool is_group(const std::string& object_path) const;  // false when missing or not a group
-    std::vector<std::string> list(const std::string& group_path) const;  // member names, sorted
+    bool is_group(const std::string& object_path) const;                      // false when missing or not a group
+    std::vector<std::string> list(const std::string& group_path) const;       // member names, sorted
     std::vector<double> read_doubles(const std::string& dataset_path) const;  // flattened
     std::vector<std::int64_t> read_integers(const std::string& dataset_path) const;
     std::vector<std::size_t> shape(const std::string& dataset_path) const;

@@ -137,8 +137,7 @@ STOKESIAN_HD_INLINE float to_float(float_float x) { return x.hi; }
 // hi + lo rounded once to double: exact when lo is within 29 binades of hi (the usual case),
 // otherwise within 2^-53 relative. Keeps the sign of a zero hi.
 STOKESIAN_HD_INLINE double to_double(float_float x) {
-    return x.lo == 0.0f ? static_cast<double>(x.hi)
-                        : static_cast<double>(x.hi) + static_cast<double>(x.lo);
+    return x.lo == 0.0f ? static_cast<double>(x.hi) : static_cast<double>(x.hi) + static_cast<double>(x.lo);
 }
 
 STOKESIAN_HD_INLINE float_float operator-(float_float x) { return {-x.hi, -x.lo}; }
@@ -172,8 +171,7 @@ STOKESIAN_HD_INLINE float_float operator+(float_float x, float_float y) {
     const eft::pair v = eft::fast_two_sum(s.hi, c);
     const float w = eft::add_rn(t.lo, v.lo);
     const eft::pair z = eft::fast_two_sum(v.hi, w);
-    if (!eft::is_finite(z.hi))
-        return {!eft::is_finite(s.hi) ? s.hi : (!eft::is_finite(v.hi) ? v.hi : z.hi), 0.0f};
+    if (!eft::is_finite(z.hi)) return {!eft::is_finite(s.hi) ? s.hi : (!eft::is_finite(v.hi) ? v.hi : z.hi), 0.0f};
     return {z.hi, z.lo};
 }
 STOKESIAN_HD_INLINE float_float operator-(float_float x, float_float y) { return x + (-y); }
@@ -206,12 +204,20 @@ STOKESIAN_HD_INLINE float_float operator*(float_float x, float_float y) {
     return {z.hi, z.lo};
 }
 
-STOKESIAN_HD_INLINE float_float& operator+=(float_float& x, float y) { x = x + y; return x; }
-STOKESIAN_HD_INLINE float_float& operator+=(float_float& x, float_float y) { x = x + y; return x; }
+STOKESIAN_HD_INLINE float_float& operator+=(float_float& x, float y) {
+    x = x + y;
+    return x;
+}
+STOKESIAN_HD_INLINE float_float& operator+=(float_float& x, float_float y) {
+    x = x + y;
+    return x;
+}
 
 // Comparisons of normalised pairs: lexicographic on (hi, lo).
 STOKESIAN_HD_INLINE bool operator==(float_float x, float_float y) { return x.hi == y.hi && x.lo == y.lo; }
-STOKESIAN_HD_INLINE bool operator<(float_float x, float_float y) { return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo); }
+STOKESIAN_HD_INLINE bool operator<(float_float x, float_float y) {
+    return x.hi < y.hi || (x.hi == y.hi && x.lo < y.lo);
+}
 STOKESIAN_HD_INLINE bool operator>(float_float x, float_float y) { return y < x; }
 STOKESIAN_HD_INLINE bool operator<(float_float x, float y) { return x < float_float::exact(y); }
 STOKESIAN_HD_INLINE bool operator>(float_float x, float y) { return float_float::exact(y) < x; }

@@ -43,10 +43,20 @@ inline constexpr std::array<precision_mode, 5> paper_precision_modes{{
 }};
 inline constexpr precision_mode reference_precision_mode{precision::f64, precision::f64};
 
-template <precision P> struct storage_of;
-template <> struct storage_of<precision::f32> { using type = float; };
-template <> struct storage_of<precision::ds> { using type = float_float; };
-template <> struct storage_of<precision::f64> { using type = double; };
+template <precision P>
+struct storage_of;
+template <>
+struct storage_of<precision::f32> {
+    using type = float;
+};
+template <>
+struct storage_of<precision::ds> {
+    using type = float_float;
+};
+template <>
+struct storage_of<precision::f64> {
+    using type = double;
+};
 
 template <precision Hi, precision Int>
 struct precision_policy {
@@ -65,24 +75,30 @@ struct precision_policy {
 // ---- named value conversions --------------------------------------------------------------
 // value_cast<To>(x): the only way between float, float_float and double in the engine.
 // Widening conversions are exact; narrowing ones round to nearest.
-template <class To> struct value_cast_t;
-template <> struct value_cast_t<float> {
+template <class To>
+struct value_cast_t;
+template <>
+struct value_cast_t<float> {
     STOKESIAN_HD static float from(float x) { return x; }
     STOKESIAN_HD static float from(double x) { return static_cast<float>(x); }
     STOKESIAN_HD static float from(float_float x) { return to_float(x); }
 };
-template <> struct value_cast_t<double> {
+template <>
+struct value_cast_t<double> {
     STOKESIAN_HD static double from(float x) { return static_cast<double>(x); }
     STOKESIAN_HD static double from(double x) { return x; }
     STOKESIAN_HD static double from(float_float x) { return to_double(x); }
 };
-template <> struct value_cast_t<float_float> {
+template <>
+struct value_cast_t<float_float> {
     STOKESIAN_HD static float_float from(float x) { return float_float::exact(x); }
     STOKESIAN_HD static float_float from(double x) { return float_float::from_double(x); }
     STOKESIAN_HD static float_float from(float_float x) { return x; }
 };
 template <class To, class From>
-STOKESIAN_HD_INLINE To value_cast(From x) { return value_cast_t<To>::from(x); }
+STOKESIAN_HD_INLINE To value_cast(From x) {
+    return value_cast_t<To>::from(x);
+}
 template <class To, class From>
 STOKESIAN_HD_INLINE vec3<To> value_cast(vec3<From> v) {
     return {value_cast<To>(v.x), value_cast<To>(v.y), value_cast<To>(v.z)};

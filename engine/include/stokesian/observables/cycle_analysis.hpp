@@ -18,9 +18,9 @@ namespace stokesian {
 
 // When the motion counts as no longer periodic (defaults derived in engine/docs/observables.md).
 struct periodicity_criteria {
-    double gap_factor = 2.0;              // no maximum for more than gap_factor x the reference period
-    double jump_tolerance = 0.05;         // a period off the reference by more than this, relative
-    std::size_t reference_periods = 10;   // the reference is the median of the last this many periods
+    double gap_factor = 2.0;                    // no maximum for more than gap_factor x the reference period
+    double jump_tolerance = 0.05;               // a period off the reference by more than this, relative
+    std::size_t reference_periods = 10;         // the reference is the median of the last this many periods
     std::size_t minimum_reference_periods = 3;  // periods needed before a jump can be judged
 };
 
@@ -78,16 +78,16 @@ std::vector<window_average> average_over_windows(std::span<const double> time, s
 
 // Everything the cycle observable reports, from the extrema of a run.
 struct cycle_report {
-    cycle_statistics all;                       // every period and amplitude found
-    std::vector<double> regular_period_time, regular_period;       // before the loss of periodicity
+    cycle_statistics all;                                     // every period and amplitude found
+    std::vector<double> regular_period_time, regular_period;  // before the loss of periodicity
     std::vector<double> regular_amplitude_time, regular_amplitude;
-    trend_fit period_drift;                     // period vs cycle index k = 0, 1, ...: slopes per cycle
-    trend_fit amplitude_drift;                  // amplitude vs half-cycle index / 2: slopes per cycle
+    trend_fit period_drift;     // period vs cycle index k = 0, 1, ...: slopes per cycle
+    trend_fit amplitude_drift;  // amplitude vs half-cycle index / 2: slopes per cycle
     std::vector<window_average> period_windows, amplitude_windows;  // the last may be partial
-    double horizon = 0.0;                       // end of the analysed stretch
+    double horizon = 0.0;                                           // end of the analysed stretch
 };
 // origin: time of the first sample; end: time of the last; window: averaging length (tau_s).
-cycle_report analyse_cycle_run(const std::vector<extremum>& extrema, const periodicity_monitor& monitor,
-                               double origin, double end, double window);
+cycle_report analyse_cycle_run(const std::vector<extremum>& extrema, const periodicity_monitor& monitor, double origin,
+                               double end, double window);
 
 }  // namespace stokesian

@@ -10,7 +10,9 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/saved_state.hpp"
 
-namespace stokesian::io { class h5md_writer; }
+namespace stokesian::io {
+class h5md_writer;
+}
 
 namespace stokesian {
 

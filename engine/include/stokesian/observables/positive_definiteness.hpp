@@ -27,11 +27,11 @@ struct definiteness_report {
     std::size_t particles = 0;
     bool cholesky_attempted = false;
     bool cholesky_succeeded = false;
-    int cholesky_info = 0;             // dpotrf's INFO: k > 0 means the leading minor of order k is not PD
+    int cholesky_info = 0;  // dpotrf's INFO: k > 0 means the leading minor of order k is not PD
     bool eigenvalue_computed = false;
-    double smallest_eigenvalue = 0.0;  // NaN when not computed
+    double smallest_eigenvalue = 0.0;     // NaN when not computed
     double gershgorin_lower_bound = 0.0;  // min_i (a_ii - sum_{j != i} |a_ij|) <= smallest eigenvalue
-    double asymmetry = 0.0;            // max |a_ij - a_ji| / max |a_ij|: mu_ij = mu_ji^T up to rounding
+    double asymmetry = 0.0;               // max |a_ij - a_ji| / max |a_ij|: mu_ij = mu_ji^T up to rounding
 
     // The verdict: Cholesky where attempted, else the eigenvalue where computed, else only a positive
     // Gershgorin bound proves it (a bound <= 0 leaves it undecided).
@@ -51,8 +51,8 @@ definiteness_report check_mobility_positive_definiteness(const std::vector<vec3<
                                                          const definiteness_limits& limits = {});
 
 // The pieces, on a symmetric matrix (only the lower triangle is read by LAPACK).
-bool cholesky_factorises(const dense_matrix& m, int& info);       // dpotrf on a copy
-double smallest_eigenvalue(const dense_matrix& m);                 // dsyevr, RANGE = 'I', IL = IU = 1
+bool cholesky_factorises(const dense_matrix& m, int& info);  // dpotrf on a copy
+double smallest_eigenvalue(const dense_matrix& m);           // dsyevr, RANGE = 'I', IL = IU = 1
 double gershgorin_lower_bound(const dense_matrix& m);
 double relative_asymmetry(const dense_matrix& m);
 

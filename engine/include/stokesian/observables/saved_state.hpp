@@ -30,7 +30,8 @@ public:
     const std::string& text(const std::string& name) const { return find(texts, name, "text"); }
     bool flag(const std::string& name) const {
         const std::uint64_t value = count(name);
-        if (value > 1) throw std::invalid_argument("state '" + name + "' = " + std::to_string(value) + ", expected 0 or 1");
+        if (value > 1)
+            throw std::invalid_argument("state '" + name + "' = " + std::to_string(value) + ", expected 0 or 1");
         return value == 1;
     }
 
@@ -39,7 +40,8 @@ public:
         if (a.counts != b.counts || a.texts != b.texts || a.reals.size() != b.reals.size()) return false;
         for (auto i = a.reals.begin(), j = b.reals.begin(); i != a.reals.end(); ++i, ++j) {
             if (i->first != j->first || i->second.size() != j->second.size()) return false;
-            if (!i->second.empty() && std::memcmp(i->second.data(), j->second.data(), i->second.size() * sizeof(double)) != 0)
+            if (!i->second.empty() &&
+                std::memcmp(i->second.data(), j->second.data(), i->second.size() * sizeof(double)) != 0)
                 return false;
         }
         return true;

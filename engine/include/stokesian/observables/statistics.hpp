@@ -13,7 +13,7 @@ namespace stokesian {
 struct line_fit {
     std::size_t points = 0;
     double slope = 0.0;
-    double intercept = 0.0;            // at x = 0
+    double intercept = 0.0;  // at x = 0
     double slope_standard_error = 0.0;
     double slope_ci95_half_width = 0.0;
     double residual_standard_deviation = 0.0;

@@ -43,7 +43,8 @@ struct interval_estimate {
 // half cycles alternate): smooth estimates average this out, the intervals are conservative;
 // untested: too few points to test (n < 5), the polynomial is assumed.
 enum class trend_validity { adequate, lack_of_fit, correlated_residuals, alternating_residuals, untested };
-std::string to_string(trend_validity v);  // "adequate", "lack of fit", "correlated residuals", "alternating residuals", "untested"
+std::string to_string(
+    trend_validity v);  // "adequate", "lack of fit", "correlated residuals", "alternating residuals", "untested"
 
 // significance: a test speaks against the model below this p-value. 0.001, not 0.05: the quadratic
 // is what Euler's drift predicts, and a higher degree or a shorter window chosen on weak evidence
@@ -57,10 +58,10 @@ struct trend_options {
 };
 
 struct trend_fit {
-    std::size_t points = 0;   // points of the series
-    std::size_t window = 0;   // leading points the polynomial for first/initial_slope was fitted to
-    int degree = -1;          // its degree (1 with 3 points, else >= 2); -1: no fit (< 3 points)
-    double lack_of_fit_p = std::numeric_limits<double>::quiet_NaN();  // of that choice; NaN: untested
+    std::size_t points = 0;  // points of the series
+    std::size_t window = 0;  // leading points the polynomial for first/initial_slope was fitted to
+    int degree = -1;         // its degree (1 with 3 points, else >= 2); -1: no fit (< 3 points)
+    double lack_of_fit_p = std::numeric_limits<double>::quiet_NaN();    // of that choice; NaN: untested
     double residual_runs_p = std::numeric_limits<double>::quiet_NaN();  // runs test of its residuals; NaN: < 10
     double residual_lag1_correlation = std::numeric_limits<double>::quiet_NaN();  // rho-hat of its residuals
     double interval_widening = 1.0;  // sqrt((1 + rho)/(1 - rho)) on the SEs where correlated (rho > 0), else 1

@@ -41,8 +41,13 @@ STOKESIAN_HD_INLINE vec3<W> minimum_image(vec3<W> d, const box_geometry<W>& box)
 // A step never moves a particle by more than L/2, so one shift suffices.
 template <class P>
 STOKESIAN_HD_INLINE void wrap_component(P& x, int& image, P edge, P half_edge) {
-    if (!(x < half_edge)) { x = x - edge; ++image; }
-    else if (x < -half_edge) { x = x + edge; --image; }
+    if (!(x < half_edge)) {
+        x = x - edge;
+        ++image;
+    } else if (x < -half_edge) {
+        x = x + edge;
+        --image;
+    }
 }
 
 }  // namespace stokesian

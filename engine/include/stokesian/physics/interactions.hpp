@@ -58,7 +58,7 @@ STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interac
 // mu_ij . F_j, for i == j the Stokes self term.
 template <class W, bool Fast = false>
 STOKESIAN_HD_INLINE vec3<W> hydrodynamic_contribution(bool self, vec3<W> r_i, vec3<W> r_j, vec3<W> f_j,
-                                                     const interaction_parameters<W>& p) {
+                                                      const interaction_parameters<W>& p) {
     if (self) return self_velocity(f_j, p.mobility.self_mobility);
     return pair_velocity<W, Fast>(minimum_image(r_i - r_j, p.box), f_j, p);
 }

@@ -38,7 +38,9 @@ STOKESIAN_HD_INLINE lubrication_resistance<W> jeffrey_onishi_resistance(W gap) {
 
 // The lubrication range: r < 3a, i.e. s < 1.
 template <class W>
-STOKESIAN_HD_INLINE W lubrication_cutoff(W radius) { return W(3) * radius; }
+STOKESIAN_HD_INLINE W lubrication_cutoff(W radius) {
+    return W(3) * radius;
+}
 
 // Whether the pair feels lubrication at all: the force below is exactly zero otherwise (the
 // implicit scheme skips its solve when no pair does, core/lubrication_solver.hpp).

@@ -25,14 +25,15 @@ inline double stokes_self_mobility(double viscosity, double radius) {
 
 template <class W>
 struct mobility_parameters {
-    W radius;          // a
-    W self_mobility;   // mu0
+    W radius;         // a
+    W self_mobility;  // mu0
     hydrodynamic_tensor tensor;
     W inverse_radius;  // 1/a (the overlap form multiplies by it: no division per pair)
 };
 
 template <class W>
-STOKESIAN_HD_INLINE mobility_parameters<W> make_mobility_parameters(W radius, W self_mobility, hydrodynamic_tensor tensor) {
+STOKESIAN_HD_INLINE mobility_parameters<W> make_mobility_parameters(W radius, W self_mobility,
+                                                                    hydrodynamic_tensor tensor) {
     return {radius, self_mobility, tensor, W(1) / radius};
 }
 
@@ -78,7 +79,7 @@ STOKESIAN_HD_INLINE pair_tensor<W> rotne_prager_tensor(W r2, const mobility_para
     W r, inv_r;
     distance_and_inverse<W, Fast>(r2, r, inv_r);
     const W a_over_r = p.radius * inv_r;
-    const W far = W(0.75) * a_over_r;                        // 3a/(4r)
+    const W far = W(0.75) * a_over_r;                          // 3a/(4r)
     const W near = W(0.5) * (a_over_r * a_over_r * a_over_r);  // a^3/(2r^3)
     const W far_identity = far + near, far_dyadic = (far - W(3) * near) * (inv_r * inv_r);
     const W overlap_identity = W(1) - (W(9) / W(32)) * (r * p.inverse_radius);

@@ -61,12 +61,12 @@ std::vector<precision_mode> all_precision_modes();
 struct record_options {
     std::filesystem::path output;
     bool force = false;
-    std::string backend = "cpu";     // cpu | cuda | auto
-    std::string hi_kernel;           // empty: the backend's default
-    std::vector<precision_mode> modes;            // empty: all nine
-    std::vector<std::string> configurations;      // empty: the whole standard set
-    std::uint64_t steps = 0;         // short run after the evaluation (0: none; with lubrication: implicit scheme)
-    double dt = 1e-3;                // tau_s, for the short run
+    std::string backend = "cpu";              // cpu | cuda | auto
+    std::string hi_kernel;                    // empty: the backend's default
+    std::vector<precision_mode> modes;        // empty: all nine
+    std::vector<std::string> configurations;  // empty: the whole standard set
+    std::uint64_t steps = 0;  // short run after the evaluation (0: none; with lubrication: implicit scheme)
+    double dt = 1e-3;         // tau_s, for the short run
     unsigned threads = 0;
     std::map<std::string, std::string> invocation;  // io::run_provenance()
     // Test hook (negative controls): store the velocities of mode `swap_from` under mode `swap_to`.
@@ -81,9 +81,9 @@ void record(const record_options& options, std::ostream& log);
 
 struct mode_record {
     precision_mode mode;
-    std::string storage;                       // float32 | float_float | float64
-    std::vector<double> hi, lo;                // 3N words each (lo: zero unless float_float)
-    std::map<std::string, std::string> engine; // the engine's description
+    std::string storage;                             // float32 | float_float | float64
+    std::vector<double> hi, lo;                      // 3N words each (lo: zero unless float_float)
+    std::map<std::string, std::string> engine;       // the engine's description
     std::vector<double> run_position, run_velocity;  // after `steps` steps (empty: no run)
 };
 
@@ -131,8 +131,8 @@ struct mode_comparison {
     std::uint64_t differing_components = 0;
     double max_ulp = 0.0, median_ulp = 0.0;
     double max_relative = 0.0, rms_relative = 0.0;
-    double max_bound_ratio = 0.0;   // max |dv| / B over the components (<= 1: within the bound)
-    double bound_factor = 0.0;      // f of rounding_bound_factor
+    double max_bound_ratio = 0.0;  // max |dv| / B over the components (<= 1: within the bound)
+    double bound_factor = 0.0;     // f of rounding_bound_factor
     std::size_t worst_particle = 0;
     int worst_component = 0;
     histogram ulp, relative;
@@ -144,8 +144,8 @@ struct mode_comparison {
 
 struct comparison {
     std::vector<mode_comparison> rows;
-    std::map<std::string, verdict> per_mode;   // the worst over the configurations, by mode name
-    std::vector<std::string> not_compared;     // "config/mode: only in A" ...
+    std::map<std::string, verdict> per_mode;  // the worst over the configurations, by mode name
+    std::vector<std::string> not_compared;    // "config/mode: only in A" ...
     bool passed() const;
 };
 

@@ -26,7 +26,7 @@ std::string to_string(tolerance_kind k);
 std::optional<tolerance_kind> parse_tolerance_kind(const std::string& name);
 
 struct check_rule {
-    std::string id;                            // "tetrahedron/cycle.window_period#1" unless given
+    std::string id;  // "tetrahedron/cycle.window_period#1" unless given
     std::string scenario, observable;
     // Selectors; empty = any.
     std::vector<std::string> cases, precisions, backend_classes;
@@ -43,8 +43,8 @@ struct check_rule {
     std::vector<double> window;
     // Compare with this precision mode's entry (same case, dt, integrator, class) instead of this one's.
     std::string against;
-    std::string measured_spread;               // what was measured (text)
-    std::string derivation;                    // why this tolerance (text)
+    std::string measured_spread;  // what was measured (text)
+    std::string derivation;       // why this tolerance (text)
 
     bool matches(const reference_key& key, const std::string& observable_name) const;
 };

@@ -11,6 +11,7 @@ namespace stokesian::regression {
 // with a non-empty `label`, /parameters/run precision (and hi_precision, integration_precision)
 // becomes `label` and the mode that really ran is kept there too. Throws std::runtime_error on
 // HDF5 failures.
-void mark_negative_control(const std::filesystem::path& result, const std::string& description, const std::string& label);
+void mark_negative_control(const std::filesystem::path& result, const std::string& description,
+                           const std::string& label);
 
 }  // namespace stokesian::regression

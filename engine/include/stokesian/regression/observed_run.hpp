@@ -18,12 +18,12 @@ namespace stokesian::regression {
 inline constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
 
 struct observed_value {
-    std::vector<double> values;                // one element for a scalar
+    std::vector<double> values;  // one element for a scalar
     bool scalar = true;
-    std::vector<double> coordinate;            // arrays over windows: the end time of each window
-    double window_length = not_a_number;       // arrays over windows: tau_s per window
-    double ci95_half_width = not_a_number;     // slopes: half-width of the 95% confidence interval
-    std::string unit;                          // "tau_s", "a", "mu0 F", "" ...
+    std::vector<double> coordinate;         // arrays over windows: the end time of each window
+    double window_length = not_a_number;    // arrays over windows: tau_s per window
+    double ci95_half_width = not_a_number;  // slopes: half-width of the 95% confidence interval
+    std::string unit;                       // "tau_s", "a", "mu0 F", "" ...
 };
 
 // A run's identity under one digest algorithm (core/digest.hpp).
@@ -34,18 +34,18 @@ struct run_digests {
 
 struct observed_run {
     std::filesystem::path file;
-    std::string name;                          // the file's stem (the suite's run name)
+    std::string name;  // the file's stem (the suite's run name)
     reference_key key;
     std::uint64_t planned_steps = 0, steps = 0, sample_interval_steps = 0;
-    std::string status;                        // "completed", "interrupted ...", "numerical blow-up ..."
-    std::string final_state_digest;            // as the result stores it, under `digests`
+    std::string status;                                   // "completed", "interrupted ...", "numerical blow-up ..."
+    std::string final_state_digest;                       // as the result stores it, under `digests`
     digest_algorithm digests = current_digest_algorithm;  // the result's tag; none: the legacy basis
-    std::string cuda_fp_profile;               // "ieee" or "paper-fast" on CUDA, empty on the CPU
-    bool short_range_forces = false;           // lubrication or a pair force (CPU and CUDA differ by libm)
-    std::string scenario_fingerprint;          // of the resolved physics, box, particles, observables (`digests`)
+    std::string cuda_fp_profile;                          // "ieee" or "paper-fast" on CUDA, empty on the CPU
+    bool short_range_forces = false;                      // lubrication or a pair force (CPU and CUDA differ by libm)
+    std::string scenario_fingerprint;  // of the resolved physics, box, particles, observables (`digests`)
     // Both digests under each algorithm: a reference entry is compared under its own (reference_check.cpp).
     std::map<digest_algorithm, run_digests> by_algorithm;
-    std::string negative_control;              // non-empty: a deliberately perturbed run (what was done)
+    std::string negative_control;                   // non-empty: a deliberately perturbed run (what was done)
     std::map<std::string, std::string> provenance;  // recorded on reference entries (reference_data/README.md)
     std::map<std::string, observed_value> observables;
 

@@ -17,16 +17,16 @@ struct check_row {
     std::string run, observable, kind;
     std::string observed, reference, tolerance;
     bool passed = false;
-    double ratio = 0.0;   // deviation / allowed (NaN where not applicable)
-    std::string detail;   // why it failed, or which element was the worst
+    double ratio = 0.0;  // deviation / allowed (NaN where not applicable)
+    std::string detail;  // why it failed, or which element was the worst
 };
 
 struct run_check {
     std::string run;
     std::string result_file;
     std::string reference_file;
-    std::string entry;        // group path used ("" if none)
-    std::string note;         // e.g. a cpu entry standing in for a gpu result
+    std::string entry;               // group path used ("" if none)
+    std::string note;                // e.g. a cpu entry standing in for a gpu result
     bool bitwise_identical = false;  // final state digest equal to the reference run's
     std::vector<check_row> rows;
     bool passed() const;

@@ -25,7 +25,7 @@ struct recorded_observable {
 
 struct recorded_entry {
     std::string run;
-    std::string entry;               // group path
+    std::string entry;  // group path
     bool replaced = false;
     std::vector<recorded_observable> observables;
     std::vector<std::string> notes;  // e.g. an expected failure beyond this run's length
@@ -36,7 +36,7 @@ struct record_request {
     std::filesystem::path reference_file;
     check_rules rules;
     bool force = false;
-    std::string command;             // the recording command line (provenance)
+    std::string command;  // the recording command line (provenance)
     // How long to wait for another record into the same file; then an input_error.
     std::chrono::milliseconds lock_patience{60000};
 };

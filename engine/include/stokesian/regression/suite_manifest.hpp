@@ -11,25 +11,25 @@
 namespace stokesian::regression {
 
 struct suite_run_spec {
-    std::string name;                      // output file <name>.h5; [A-Za-z0-9_.-]+, unique
-    std::filesystem::path scenario;        // resolved against the manifest's directory
+    std::string name;                // output file <name>.h5; [A-Za-z0-9_.-]+, unique
+    std::filesystem::path scenario;  // resolved against the manifest's directory
     std::string case_name;
-    std::string precision;                 // "hi=X,int=Y"
-    double dt = 0.0;                       // tau_s
-    double time = 0.0;                     // run length in tau_s
-    double sample_every = 1.0;             // tau_s
+    std::string precision;      // "hi=X,int=Y"
+    double dt = 0.0;            // tau_s
+    double time = 0.0;          // run length in tau_s
+    double sample_every = 1.0;  // tau_s
     std::string integrator = "euler";
-    std::string backend;                   // empty: the suite's default ("auto")
-    std::string cpu_hi_kernel;             // HI kernel on the CPU (empty: all-pairs)
-    std::string cuda_hi_kernel;            // HI kernel on CUDA ("fused" for the tetrahedron)
-    unsigned threads = 0;                  // CPU threads (0: cores / concurrent runs)
+    std::string backend;         // empty: the suite's default ("auto")
+    std::string cpu_hi_kernel;   // HI kernel on the CPU (empty: all-pairs)
+    std::string cuda_hi_kernel;  // HI kernel on CUDA ("fused" for the tetrahedron)
+    unsigned threads = 0;        // CPU threads (0: cores / concurrent runs)
     bool write_trajectory = false;
-    bool scalable = true;                  // --scale shortens it (false: already short, keep its length)
+    bool scalable = true;  // --scale shortens it (false: already short, keep its length)
     // Negative controls only (reference_data/suites/negative_control.toml): after the run, label the
     // result as this precision mode, as a bug that runs the wrong mode would; the result keeps a
     // /parameters/negative_control group saying so.
     std::string relabel_precision;
-    std::string negative_control;          // what the perturbation is (text; required with relabel_precision)
+    std::string negative_control;  // what the perturbation is (text; required with relabel_precision)
 };
 
 struct suite_manifest {

@@ -22,7 +22,7 @@
 namespace stokesian::regression {
 
 struct suite_options {
-    std::string backend;                            // overrides the runs' backend ("" : theirs, or auto)
+    std::string backend;  // overrides the runs' backend ("" : theirs, or auto)
     std::filesystem::path output_dir = ".";
     unsigned jobs = 0;                              // 0: every run at once on CUDA, one per core on the CPU
     double scale = 1.0;                             // multiplies the run lengths (scalable runs)
@@ -35,9 +35,9 @@ struct suite_options {
 struct suite_run_status {
     std::string name;
     std::filesystem::path output;
-    std::string backend;        // cpu or cuda, as resolved
+    std::string backend;            // cpu or cuda, as resolved
     std::string state = "waiting";  // waiting, running, completed, failed, interrupted
-    std::string message;        // the run's status line or the error
+    std::string message;            // the run's status line or the error
     std::uint64_t steps = 0, total_steps = 0;
     double wall_seconds = 0.0;
 };

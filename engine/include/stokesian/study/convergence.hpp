@@ -50,13 +50,13 @@ struct difference_point {
 };
 
 struct order_fit {
-    std::size_t points = 0;          // resolved differences used in the fit
-    std::size_t unresolved = 0;      // differences within `resolution` standard errors of zero
-    double order = nan;              // p
-    double order_ci95 = nan;         // 95% half-width (needs >= 3 points; Student t, n - 2 dof)
-    double coefficient = nan;        // c, signed: Q(dt) = Q0 + c dt^p
-    double resolution = nan;         // largest |D| that counted as unresolved (0 if none)
-    std::string note;                // why no order, sign changes, ...
+    std::size_t points = 0;      // resolved differences used in the fit
+    std::size_t unresolved = 0;  // differences within `resolution` standard errors of zero
+    double order = nan;          // p
+    double order_ci95 = nan;     // 95% half-width (needs >= 3 points; Student t, n - 2 dof)
+    double coefficient = nan;    // c, signed: Q(dt) = Q0 + c dt^p
+    double resolution = nan;     // largest |D| that counted as unresolved (0 if none)
+    std::string note;            // why no order, sign changes, ...
 };
 
 // Fits p and c from the successive differences (>= 2 resolved ones needed). A difference is

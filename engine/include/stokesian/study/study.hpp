@@ -19,16 +19,16 @@
 namespace stokesian::study {
 
 struct study_settings {
-    std::string kind;                       // "precision" or "timestep"
-    std::filesystem::path scenario;         // absolute
+    std::string kind;                // "precision" or "timestep"
+    std::filesystem::path scenario;  // absolute
     std::string case_name;
     std::vector<precision_mode> modes;
-    std::vector<double> dts;                // tau_s, as given (each run's dt)
+    std::vector<double> dts;  // tau_s, as given (each run's dt)
     std::vector<integrator_kind> integrators;
-    double time = 0.0;                      // run length, tau_s (a multiple of every dt)
-    double sample_every = 1.0;              // tau_s (a multiple of every dt)
-    double trajectory_time = 0.0;           // 0: no trajectory run (Fig. 3b)
-    std::string backend = "auto";           // cpu | cuda | auto
+    double time = 0.0;                           // run length, tau_s (a multiple of every dt)
+    double sample_every = 1.0;                   // tau_s (a multiple of every dt)
+    double trajectory_time = 0.0;                // 0: no trajectory run (Fig. 3b)
+    std::string backend = "auto";                // cpu | cuda | auto
     std::string cuda_hi_kernel_euler = "fused";  // the fused path runs explicit Euler only
     // Cycles (from the first) that the convergence analysis compares: the drift itself drifts
     // (Euler: 0.22 -> 0.73 tau_s per cycle over 1000 cycles at dt = 0.01), so the period and drift
@@ -38,12 +38,12 @@ struct study_settings {
 
 // One run of the matrix.
 struct study_run {
-    std::string name;                       // <integrator>_dt<dt>_<hi>-<int>, or trajectory_...
+    std::string name;  // <integrator>_dt<dt>_<hi>-<int>, or trajectory_...
     precision_mode mode;
     double dt = 0.0;
     integrator_kind integrator = integrator_kind::euler;
     double time = 0.0;
-    bool trajectory = false;                // the short run that stores positions (Fig. 3b)
+    bool trajectory = false;  // the short run that stores positions (Fig. 3b)
 };
 
 std::string run_name(precision_mode mode, double dt, integrator_kind integrator);
@@ -69,13 +69,13 @@ struct run_summary {
     trend_fit period_trend, amplitude_trend;
     double period_first = nan, period_first_ci95 = nan;  // the trend at cycle 0
     double period_mean = nan;
-    double period_drift = nan, period_drift_ci95 = nan;  // d period / d cycle at cycle 0, tau_s per cycle
+    double period_drift = nan, period_drift_ci95 = nan;            // d period / d cycle at cycle 0, tau_s per cycle
     double period_drift_mean = nan, period_drift_mean_ci95 = nan;  // line slope over the regular cycles
     double amplitude_mean = nan;
     double amplitude_drift = nan, amplitude_drift_ci95 = nan;  // d amplitude / d cycle at cycle 0, a per cycle
     double amplitude_drift_mean = nan, amplitude_drift_mean_ci95 = nan;
-    double lost_periodicity_time = nan;     // NaN: periodic to the end
-    double max_abs_y1 = nan;                // NaN: not measured
+    double lost_periodicity_time = nan;  // NaN: periodic to the end
+    double max_abs_y1 = nan;             // NaN: not measured
     bool completed = false;
 };
 
@@ -83,17 +83,17 @@ run_summary read_run_summary(const std::filesystem::path& result);
 
 // One convergence analysis: a quantity of one (mode, integrator) over the time steps.
 struct convergence_series {
-    std::string quantity;                   // "period_first" or "period_drift"
+    std::string quantity;  // "period_first" or "period_drift"
     precision_mode mode;
     integrator_kind integrator = integrator_kind::euler;
-    std::vector<double> dts;                // descending
-    std::vector<double> values;             // the quantity per dt (each run's own estimate)
+    std::vector<double> dts;                    // descending
+    std::vector<double> values;                 // the quantity per dt (each run's own estimate)
     std::vector<difference_point> differences;  // paired, between neighbouring dts
     order_fit fit;
-    double extrapolated = nan;              // Q0
-    std::vector<double> bias;               // values - extrapolated (or - finest value, if no fit)
-    std::string bias_reference;             // "extrapolated" or "finest dt"
-    std::size_t cycles = 0;                 // cycles paired per difference
+    double extrapolated = nan;   // Q0
+    std::vector<double> bias;    // values - extrapolated (or - finest value, if no fit)
+    std::string bias_reference;  // "extrapolated" or "finest dt"
+    std::size_t cycles = 0;      // cycles paired per difference
 };
 
 // Cost of stability: the fitted drift model |drift| = |c| dt^q and the cost per simulated tau_s.
@@ -101,21 +101,21 @@ struct cost_entry {
     precision_mode mode;
     integrator_kind integrator = integrator_kind::euler;
     int evaluations_per_step = 1;
-    double wall_per_evaluation = nan;       // s, median over the integrator's runs
+    double wall_per_evaluation = nan;                   // s, median over the integrator's runs
     double drift_coefficient = nan, drift_order = nan;  // |period drift| = c dt^q (tau_s per cycle)
     // For each target drift: the dt, evaluations per tau_s and wall seconds per tau_s needed.
     std::vector<double> targets, dt_needed, evaluations_per_tau, wall_per_tau;
-    std::vector<bool> beyond_range;         // dt_needed outside the time steps the model was fitted on
-    double dt_min = nan, dt_max = nan;      // that range
+    std::vector<bool> beyond_range;     // dt_needed outside the time steps the model was fitted on
+    double dt_min = nan, dt_max = nan;  // that range
     std::string note;
 };
 
 struct study_report {
     study_settings settings;
-    std::vector<run_summary> runs;          // matrix runs (not the trajectory run)
+    std::vector<run_summary> runs;  // matrix runs (not the trajectory run)
     std::vector<convergence_series> convergence;
     std::vector<cost_entry> cost;
-    std::vector<double> drift_targets;      // tau_s per cycle
+    std::vector<double> drift_targets;  // tau_s per cycle
     double wall_seconds = nan;
 };
 
