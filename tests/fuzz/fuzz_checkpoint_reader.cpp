@@ -6,8 +6,8 @@
 
 #include "fuzz_input_file.hpp"
 #include "stokesian/core/errors.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "stokesian/run/run.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const stokesian::fuzz::input_file file(data, size, ".checkpoint");

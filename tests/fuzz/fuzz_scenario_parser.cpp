@@ -5,9 +5,9 @@
 #include <string>
 
 #include "stokesian/core/errors.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/observable.hpp"
+#include "stokesian/run/run.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -7,8 +7,8 @@
 #include "cuda/cuda_backend.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lattice.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/run/run.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;

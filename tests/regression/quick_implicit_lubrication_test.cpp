@@ -9,10 +9,10 @@
 #include <cmath>
 #include <filesystem>
 
-#include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/pair_approach.hpp"
+#include "stokesian/run/run.hpp"
 #include "support/cli_process.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 

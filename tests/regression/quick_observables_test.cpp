@@ -9,13 +9,13 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/pair_approach.hpp"
 #include "stokesian/observables/statistics.hpp"
 #include "stokesian/observables/trend_fit.hpp"
 #include "stokesian/regression/observed_run.hpp"
+#include "stokesian/run/run.hpp"
 #include "stokesian/study/convergence.hpp"
 #include "stokesian/study/study.hpp"
 

@@ -11,8 +11,8 @@
 #include <fstream>
 
 #include "stokesian/core/errors.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/run/run.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/stoppable_run.hpp"

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/number_text.hpp"
-#include "core/toml_parsing.hpp"
+#include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/port/port_check.hpp"

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "stokesian/core/digest.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/regression/observed_run.hpp"
+#include "stokesian/run/run.hpp"
 
 using namespace stokesian;
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/text_input.hpp"
 #include "io/hdf5_failure.hpp"
+#include "settings/text_input.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"

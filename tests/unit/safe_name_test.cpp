@@ -9,11 +9,11 @@
 #include <string>
 
 #include "stokesian/core/errors.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/regression/reference_store.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
+#include "stokesian/run/run.hpp"
 #include "support/scratch_directory.hpp"
 
 using namespace stokesian;

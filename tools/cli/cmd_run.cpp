@@ -11,10 +11,10 @@
 #include "option_values.hpp"
 #include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/file_lock.hpp"
 #include "stokesian/io/provenance.hpp"
+#include "stokesian/run/run.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {

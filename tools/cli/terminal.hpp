@@ -3,7 +3,7 @@
 #include <atomic>
 #include <string>
 
-#include "stokesian/core/run.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian::cli {
 

@@ -11,9 +11,9 @@
 
 #include <toml++/toml.h>
 
-#include "core/text_input.hpp"
-#include "core/toml_parsing.hpp"
 #include "observable_catalogue.hpp"
+#include "settings/text_input.hpp"
+#include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 
 namespace stokesian::regression {

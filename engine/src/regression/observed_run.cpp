@@ -9,8 +9,8 @@
 #include <toml++/toml.h>
 
 #include "core/number_text.hpp"
-#include "core/toml_parsing.hpp"
 #include "observable_catalogue.hpp"
+#include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/io/h5md.hpp"

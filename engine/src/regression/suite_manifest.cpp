@@ -9,8 +9,8 @@
 
 #include <toml++/toml.h>
 
-#include "core/text_input.hpp"
-#include "core/toml_parsing.hpp"
+#include "settings/text_input.hpp"
+#include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/numeric/precision.hpp"

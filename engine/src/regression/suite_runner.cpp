@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "stokesian/core/run.hpp"
 #include "stokesian/regression/negative_control.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian::regression {
 

@@ -11,9 +11,9 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "stokesian/core/run.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian::test_inputs {
 

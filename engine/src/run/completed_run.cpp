@@ -1,4 +1,4 @@
-#include "core/completed_run.hpp"
+#include "run/completed_run.hpp"
 
 #include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "stokesian/core/run.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian {
 

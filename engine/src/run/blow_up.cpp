@@ -1,4 +1,4 @@
-#include "core/blow_up.hpp"
+#include "run/blow_up.hpp"
 
 #include <cmath>
 

@@ -1,13 +1,13 @@
 // What a checkpoint records about its run (core/run.hpp): the identity a resumed run must share
 // with it, and the settings that rebuild the scenario without the scenario file.
-#include "core/run_record.hpp"
+#include "run/run_record.hpp"
 
 #include <cstdio>
 #include <cstring>
 
 #include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
-#include "stokesian/core/run.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian {
 

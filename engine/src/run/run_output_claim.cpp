@@ -1,5 +1,5 @@
 // Output names and the run's lock (run_output_claim.hpp).
-#include "core/run_output_claim.hpp"
+#include "run/run_output_claim.hpp"
 
 #include "io/path_limits.hpp"
 #include "stokesian/io/output_target.hpp"

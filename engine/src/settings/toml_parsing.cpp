@@ -1,8 +1,8 @@
-#include "core/toml_parsing.hpp"
+#include "settings/toml_parsing.hpp"
 
 #include <algorithm>
 
-#include "core/toml_text_guard.hpp"
+#include "settings/toml_text_guard.hpp"
 #include "stokesian/core/errors.hpp"
 
 namespace stokesian {

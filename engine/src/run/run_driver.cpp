@@ -7,19 +7,19 @@
 #include <optional>
 #include <sstream>
 
-#include "core/blow_up.hpp"
-#include "core/completed_run.hpp"
 #include "core/number_text.hpp"
-#include "core/run_files.hpp"
-#include "core/run_output_claim.hpp"
-#include "core/run_record.hpp"
 #include "io/frame_journal.hpp"
+#include "run/blow_up.hpp"
+#include "run/completed_run.hpp"
+#include "run/run_files.hpp"
+#include "run/run_output_claim.hpp"
+#include "run/run_record.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
-#include "stokesian/core/run.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/observables/observable.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian {
 

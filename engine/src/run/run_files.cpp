@@ -1,4 +1,4 @@
-#include "core/run_files.hpp"
+#include "run/run_files.hpp"
 
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"

@@ -1,4 +1,4 @@
-#include "core/text_input.hpp"
+#include "settings/text_input.hpp"
 
 #include <sys/stat.h>
 

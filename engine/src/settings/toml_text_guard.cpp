@@ -1,4 +1,4 @@
-#include "core/toml_text_guard.hpp"
+#include "settings/toml_text_guard.hpp"
 
 #include <cstdio>
 #include <string>

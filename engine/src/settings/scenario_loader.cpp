@@ -20,8 +20,8 @@
 #include <toml++/toml.h>
 
 #include "core/close_pair.hpp"
-#include "core/text_input.hpp"
-#include "core/toml_parsing.hpp"
+#include "settings/text_input.hpp"
+#include "settings/toml_parsing.hpp"
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"

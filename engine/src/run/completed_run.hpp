@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "stokesian/core/run.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian {
 
