@@ -7,6 +7,7 @@
 #include <atomic>
 #include <csignal>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@
 
 using namespace stokesian;
 namespace fs = std::filesystem;
+
+namespace stokesian {
+// Events by name in GoogleTest's messages.
+void PrintTo(run_event event, std::ostream* os) { *os << to_string(event); }
+}  // namespace stokesian
 
 namespace {
 
