@@ -1,5 +1,5 @@
 #pragma once
-// Numerical blow-up of a run, detected at every sample (core/run.hpp).
+// Numerical blow-up of a run, detected at every sample (run/run.hpp).
 #include <string>
 
 #include "stokesian/core/engine.hpp"
