@@ -7,6 +7,9 @@
 
 namespace stokesian {
 
+// Every component finite.
+bool finite_vector(const vec3<double>& v);
+
 // The first sign of a numerical blow-up in a sampled frame, or "" when the frame is sane:
 // - a non-finite position, velocity or force;
 // - (periodic boxes) a particle that would move by more than half a box in one step, which the

@@ -2,22 +2,20 @@
 #include "run/checkpoint_contents.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
+#include "run/blow_up.hpp"
 #include "stokesian/core/errors.hpp"
 
 namespace stokesian {
 
 bool finite_state(const engine_state& s) {
-    auto finite = [](const std::vector<vec3<double>>& values) {
-        return std::all_of(values.begin(), values.end(), [](const vec3<double>& v) {
-            return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-        });
+    auto all_finite = [](const std::vector<vec3<double>>& values) {
+        return std::all_of(values.begin(), values.end(), [](const vec3<double>& v) { return finite_vector(v); });
     };
-    return finite(s.position_hi) && finite(s.position_lo) && finite(s.velocity_hi) && finite(s.velocity_lo) &&
-           finite(s.force);
+    return all_finite(s.position_hi) && all_finite(s.position_lo) && all_finite(s.velocity_hi) &&
+           all_finite(s.velocity_lo) && all_finite(s.force);
 }
 
 void save_observables(const std::vector<std::unique_ptr<observable>>& observables, io::run_checkpoint& c) {
