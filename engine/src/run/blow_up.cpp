@@ -7,19 +7,15 @@
 
 namespace stokesian {
 
-namespace {
-
-bool finite(const vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-}  // namespace
+bool finite_vector(const vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 std::string blow_up_in(const frame& f, const scenario& s) {
     const auto& box = s.system.box;
     for (std::size_t i = 0; i < f.position.size(); ++i) {
         const std::string particle = "particle " + std::to_string(i);
-        if (!finite(f.position[i])) return "non-finite position of " + particle;
-        if (!finite(f.velocity[i])) return "non-finite velocity of " + particle;
-        if (i < f.force.size() && !finite(f.force[i])) return "non-finite force on " + particle;
+        if (!finite_vector(f.position[i])) return "non-finite position of " + particle;
+        if (!finite_vector(f.velocity[i])) return "non-finite velocity of " + particle;
+        if (i < f.force.size() && !finite_vector(f.force[i])) return "non-finite force on " + particle;
         if (box.periodic) {
             const vec3<double> v = f.velocity[i];
             const double dt = s.run.dt;

@@ -1,11 +1,14 @@
 #pragma once
-// Numerical blow-up of a run, detected at every sample (core/run.hpp).
+// Numerical blow-up of a run, detected at every sample (run/run.hpp).
 #include <string>
 
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 
 namespace stokesian {
+
+// Every component finite.
+bool finite_vector(const vec3<double>& v);
 
 // The first sign of a numerical blow-up in a sampled frame, or "" when the frame is sane:
 // - a non-finite position, velocity or force;

@@ -1,6 +1,7 @@
 #include "run/completed_run.hpp"
 
 #include "core/number_text.hpp"
+#include "run/run_files.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
 
@@ -10,7 +11,7 @@ namespace fs = std::filesystem;
 
 std::optional<run_result> completed_run_at(const fs::path& output, const scenario& s) {
     std::error_code error;
-    if (!fs::is_regular_file(output, error) || fs::exists(fs::path(output) += ".partial", error)) return std::nullopt;
+    if (!fs::is_regular_file(output, error) || fs::exists(partial_of(output), error)) return std::nullopt;
     try {
         const io::h5md_file file(output);
         if (!file.exists("/parameters/run") || !file.exists("/parameters/scenario")) return std::nullopt;

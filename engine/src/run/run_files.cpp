@@ -7,9 +7,7 @@ namespace stokesian {
 
 namespace fs = std::filesystem;
 
-namespace {
 fs::path partial_of(const fs::path& output) { return fs::path(output) += ".partial"; }
-}  // namespace
 
 void refuse_stale_checkpoint(const fs::path& output, const fs::path& checkpoint, bool force) {
     std::error_code error;

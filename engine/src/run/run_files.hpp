@@ -4,6 +4,9 @@
 
 namespace stokesian {
 
+// "<output>.partial": the output while its run goes on.
+std::filesystem::path partial_of(const std::filesystem::path& output);
+
 // A fresh run must not silently discard an interrupted run's checkpoint: without `force` it
 // throws input_error telling how to resume or start afresh.
 void refuse_stale_checkpoint(const std::filesystem::path& output, const std::filesystem::path& checkpoint, bool force);

@@ -2,6 +2,7 @@
 #include "run/run_output_claim.hpp"
 
 #include "io/path_limits.hpp"
+#include "run/run_files.hpp"
 #include "stokesian/io/output_target.hpp"
 
 namespace stokesian {
@@ -11,7 +12,7 @@ io::file_lock claim_run_output(const std::filesystem::path& output, bool force, 
     // is the longest name a run derives from its output (io/h5md_writer.cpp).
     io::check_path_lengths(output, ".partial.rebuild");
     std::error_code error;
-    const std::filesystem::path partial = std::filesystem::path(output) += ".partial";
+    const std::filesystem::path partial = partial_of(output);
     const bool interrupted_file_at_output = resume && !std::filesystem::exists(partial, error);
     // A fresh run meets an existing output later, after the checkpoint check, whose message tells
     // how to continue an interrupted run (run_files.hpp); here only what no --force allows.

@@ -1,4 +1,4 @@
-// What a checkpoint records about its run (core/run.hpp): the identity a resumed run must share
+// What a checkpoint records about its run (run/run.hpp): the identity a resumed run must share
 // with it, and the settings that rebuild the scenario without the scenario file.
 #include "run/run_record.hpp"
 

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include <optional>
 
@@ -32,6 +33,16 @@ struct run_progress {
     std::uint64_t first_step = 0;  // where this process started (a resumed run's checkpoint step)
 };
 
+// The events of a run (run_session, engine/README.md "The run layer"), in the order they come:
+// start once the engine stands at the run's first step (fresh, or resumed from the checkpoint);
+// sample after every chunk of steps the run advances (about 0.2 s of wall time, at least one step;
+// its samples recorded and fed to the observables); checkpoint after each checkpoint written;
+// interrupt when a signal or stop_after_step stops the run (its checkpoint follows); blow_up when
+// a numerical blow-up or a failed lubrication solve ends it; finish once the output is closed.
+// A resume of a run that had already completed hears none.
+enum class run_event { start, sample, checkpoint, interrupt, blow_up, finish };
+std::string_view to_string(run_event event);
+
 struct run_request {
     scenario scenario_;  // with command-line overrides applied
     io::h5md_options output;
@@ -42,6 +53,10 @@ struct run_request {
     double checkpoint_wall_seconds = 600.0;                // wall-clock checkpoint interval (0: none by the clock)
     bool resume = false;                                   // continue output.path's interrupted run from its checkpoint
     std::optional<std::uint64_t> stop_after_step;          // stop there as if interrupted (tests; splitting long runs)
+
+    // Hears every run_event with the progress at that moment (where observers subscribe, e.g. a
+    // heartbeat on the sample event). Called on the run's thread; it must not throw.
+    std::function<void(run_event, const run_progress&)> on_event;
 };
 
 struct run_result {

@@ -1,0 +1,126 @@
+#pragma once
+// One run of a scenario as a sequence of events (run.hpp's run_event); run_scenario is the loop
+// that calls them (run_driver.cpp):
+//
+//   start()                      claim the output, resume or open it, build engine and observables
+//   while phase() is running:
+//     sample()                   advance one chunk of steps, record its samples, feed observables
+//     stop_requested()? interrupt()   a signal or stop_after_step: checkpoint, last frame, stop
+//     checkpoint_due()? checkpoint()
+//   phase() failed? blow_up()    a numerical blow-up or a failed lubrication solve
+//   finish()                     write results and provenance, close the output, release the files
+//
+// The guarantees each event keeps (checkpoint cadence, frame journal, resume) are those of
+// engine/docs/reliability.md.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/frame_journal.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/io/checkpoint.hpp"
+#include "stokesian/io/file_lock.hpp"
+#include "stokesian/io/h5md.hpp"
+#include "stokesian/observables/observable.hpp"
+#include "stokesian/run/run.hpp"
+
+namespace stokesian {
+
+// Where a run stands between two events.
+enum class run_phase {
+    running,    // steps remain
+    completed,  // every planned step done
+    failed,     // a numerical blow-up or a failed lubrication solve stopped it
+};
+
+class run_session {
+public:
+    // `request` must outlive the session.
+    explicit run_session(const run_request& request);
+    run_session(const run_session&) = delete;
+    run_session& operator=(const run_session&) = delete;
+
+    // Checks the settings, claims and locks the output, then resumes from the checkpoint and the
+    // frame journal or opens a fresh output, builds the engine and observables and records the
+    // first sample. Returns the stored result when a resumed run had already completed (nothing
+    // else to do); input_error for what does not fit, before any file is touched.
+    std::optional<run_result> start();
+    run_phase phase() const;
+    // Advances one chunk: about 0.2 s of steps, never past the next sample, checkpoint, requested
+    // stop or the end; records its samples. Returns phase().
+    run_phase sample();
+    // A signal arrived or stop_after_step is reached (records the signal for the result).
+    bool stop_requested();
+    // Stops the run resumably: a checkpoint at this step, the state as a last frame.
+    void interrupt();
+    // run.checkpoint_every of simulated time, or checkpoint_wall_seconds of wall time, has passed.
+    bool checkpoint_due() const;
+    // Writes the checkpoint (the frames first), unless the state is not a good one to go back to.
+    void checkpoint();
+    // Ends a failed run: its status names the step, the reason, the last good sample and checkpoint.
+    void blow_up();
+    // The final state's digest, observables, provenance; closes the output under its final name; a
+    // completed run removes its journal and checkpoint. Then releases engine, files and lock.
+    run_result finish();
+
+private:
+    using clock = std::chrono::steady_clock;
+
+    std::optional<run_result> resume_output();
+    void open_fresh_output();
+    void build_engine();
+    void record_sample(const frame& sample);
+    void take_sample();
+    void consume_batch();
+    void settle_cut_chunk(bool sampled);
+    run_progress progress(clock::time_point now) const;
+    void notify(run_event event);
+    void release();
+
+    const run_request& req_;
+    const scenario& s_;
+    engine_config config_;
+    io::h5md_options opts_;
+    io::box_description box_;
+    io::journal_layout layout_;
+    std::filesystem::path checkpoint_path_;
+    std::filesystem::path journal_path_;
+    // Declared first, released last: no other run touches this output, its partial or its checkpoint.
+    std::optional<io::file_lock> output_lock_;
+    std::optional<io::frame_journal> journal_;  // with a trajectory: the crash-consistent copy of its frames
+    std::unique_ptr<io::h5md_writer> out_;
+    std::unique_ptr<engine> eng_;
+    std::vector<std::unique_ptr<observable>> observables_;
+    std::optional<io::run_checkpoint> resumed_;
+
+    run_result result_;
+    std::map<std::string, std::string> record_;  // the run's identity as its checkpoints hold it
+    std::uint64_t total_ = 0;
+    std::uint64_t interval_ = 0;
+    std::uint64_t checkpoint_interval_ = 0;
+
+    frame f_;
+    std::string blow_up_;
+    std::string solver_failure_;  // the implicit lubrication solve failed in step `done_` + 1
+    std::uint64_t last_good_step_ = 0;
+    bool have_good_sample_ = false;
+    std::string last_frame_digest_;
+    double earlier_wall_seconds_ = 0.0;
+    std::vector<frame> batch_;             // samples of one advance_sampled call
+    std::optional<frame> blown_up_frame_;  // a blow-up inside a batch: the engine has run past it
+
+    clock::time_point start_;
+    clock::time_point last_checkpoint_wall_;
+    clock::time_point last_report_;
+    clock::time_point sampled_at_;  // the end of the latest chunk (when progress was reported)
+    std::uint64_t done_ = 0;
+    double steps_per_second_ = 0.0;
+    int signal_ = 0;
+    bool stopped_ = false;
+};
+
+}  // namespace stokesian

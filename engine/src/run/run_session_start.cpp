@@ -1,0 +1,133 @@
+// The start event of a run (run_session.hpp): the output claimed and locked, then resumed from the
+// checkpoint and the frame journal or opened afresh, the engine built. Everything that can be
+// checked is checked before a file is touched (engine/docs/reliability.md, "Resume").
+#include <stdexcept>
+
+#include "run/checkpoint_contents.hpp"
+#include "run/completed_run.hpp"
+#include "run/run_files.hpp"
+#include "run/run_output_claim.hpp"
+#include "run/run_provenance.hpp"
+#include "run/run_record.hpp"
+#include "run/run_session.hpp"
+#include "stokesian/core/errors.hpp"
+
+namespace stokesian {
+
+namespace fs = std::filesystem;
+
+run_session::run_session(const run_request& request) : req_(request), s_(request.scenario_) {}
+
+std::optional<run_result> run_session::start() {
+    validate_run_settings(s_.run, s_.source_path.string());
+    config_ = make_engine_config(s_);
+    config_.threads = req_.threads;
+    config_.interrupt = req_.stop_signal;  // a signal abandons a long step (engine/docs/reliability.md)
+    opts_ = req_.output;
+    if (!s_.run.write_trajectory) opts_.write_velocity = opts_.write_force = false;
+    box_ = {s_.system.box.periodic, s_.system.box.edges};
+    checkpoint_path_ = io::checkpoint_path_for(opts_.path);
+    output_lock_.emplace(claim_run_output(opts_.path, opts_.force, req_.resume));
+    journal_path_ = io::frame_journal_path_for(opts_.path);
+    layout_ = {s_.particles.size(), box_.periodic && opts_.write_image, opts_.write_velocity, opts_.write_force};
+    observables_ = make_observables(s_);
+    if (req_.resume) {
+        if (std::optional<run_result> done = resume_output()) return done;
+    } else {
+        open_fresh_output();
+    }
+
+    result_.output = opts_.path;
+    result_.engine = eng_->description();
+    record_ = run_record(s_);
+    record_engine(record_, result_.engine);
+    total_ = s_.run.total_steps();
+    interval_ = s_.run.sample_interval_steps();
+    checkpoint_interval_ = s_.run.checkpoint_interval_steps();
+    last_good_step_ = resumed_ ? resumed_->last_good_step : 0;
+    have_good_sample_ = resumed_.has_value();
+    last_frame_digest_ = resumed_ ? out_->last_frame_digest() : "";
+    earlier_wall_seconds_ = resumed_ ? resumed_->wall_seconds : 0.0;
+    if (resumed_) {
+        result_.checkpoint = checkpoint_path_;
+        result_.checkpoint_step = resumed_->engine.step;
+        result_.resumed_from_step = resumed_->engine.step;
+    }
+    start_ = clock::now();
+    last_checkpoint_wall_ = start_;
+    done_ = resumed_ ? resumed_->engine.step : 0;
+    if (!resumed_) take_sample();
+    last_report_ = start_;
+    notify(run_event::start);
+    return std::nullopt;
+}
+
+// The one place a run builds its engine.
+void run_session::build_engine() { eng_ = make_engine(config_, s_.particles); }
+
+std::optional<run_result> run_session::resume_output() {
+    require_checkpoint(opts_.path, checkpoint_path_);
+    resumed_ = io::read_checkpoint(checkpoint_path_);
+    check_same_run(s_, *resumed_, checkpoint_path_);
+    // Killed between the output's final rename and the checkpoint's removal: the run is done.
+    if (std::optional<run_result> done = completed_run_at(opts_.path, s_)) {
+        io::remove_frame_journal(journal_path_);
+        remove_checkpoint(checkpoint_path_);
+        return done;
+    }
+    build_engine();
+    check_same_engine(eng_->description(), *resumed_, checkpoint_path_);
+    try {
+        eng_->restore_state(resumed_->engine);
+    } catch (const std::invalid_argument& e) {
+        throw input_error(checkpoint_path_.string(), "/checkpoint/engine", "", e.what());
+    }
+    restore_observables(observables_, *resumed_, checkpoint_path_);
+    // The output is rebuilt from the checkpoint and the frame journal, never reopened: the
+    // interrupted run's partial file is replaced only once the rebuilt one is complete.
+    const bool moved = reclaim_output_for_resume(opts_.path);
+    try {
+        if (s_.run.write_trajectory) {
+            journal_.emplace(journal_path_, layout_, resumed_->frames_written, resumed_->last_frame_digest,
+                             resumed_->digests);
+            journal_->cut_to_frames();
+        }
+        out_ = std::make_unique<io::h5md_writer>(opts_, s_.particles.size(), box_, io::rebuild_tag{});
+        write_identity(*out_, req_);
+        out_->write_parameters("engine", eng_->description());
+        frame durable;
+        for (std::uint64_t k = 0; journal_ && k < journal_->frames(); ++k) {
+            journal_->read(k, durable);
+            out_->append_frame(durable);
+        }
+        out_->replace_partial();
+    } catch (...) {
+        if (out_) out_->abandon();
+        if (moved) undo_reclaim(opts_.path);
+        throw;
+    }
+    return std::nullopt;
+}
+
+void run_session::open_fresh_output() {
+    // Open the output before the (possibly long) set-up so a bad path fails at once.
+    if (!opts_.force && fs::exists(checkpoint_path_) && completed_run_at(opts_.path, s_))
+        throw input_error(opts_.path.string(), "", "", completed_run_note);
+    refuse_stale_checkpoint(opts_.path, checkpoint_path_, opts_.force);
+    out_ = std::make_unique<io::h5md_writer>(opts_, s_.particles.size(), box_);
+    remove_checkpoint(checkpoint_path_);  // a stale one, replaced with --force
+    io::remove_frame_journal(journal_path_);
+    try {
+        write_identity(*out_, req_);
+        out_->flush();
+        build_engine();
+        out_->write_parameters("engine", eng_->description());
+        out_->flush();
+        if (s_.run.write_trajectory) journal_.emplace(journal_path_, layout_);
+    } catch (...) {
+        out_->abandon();  // the run never started: no partial output to keep
+        throw;
+    }
+}
+
+}  // namespace stokesian
