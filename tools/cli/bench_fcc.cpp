@@ -108,8 +108,9 @@ double as_number(const std::map<std::string, std::string>& d, const std::string&
     return v.empty() ? NAN : std::stod(v);
 }
 
-measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
-                    const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
+// The engine of one timed configuration.
+engine_config engine_config_for(const std::string& backend, const std::string& kernel, precision_mode mode,
+                                const bench::benchmark_system& s, const fcc_options& o) {
     engine_config c;
     c.system = s.system;
     c.precision = mode;
@@ -117,6 +118,12 @@ measurement measure(const std::string& backend, const std::string& kernel, preci
     c.hi_kernel = kernel;
     c.dt = o.dt;
     c.threads = o.threads;
+    return c;
+}
+
+measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
+                    const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
+    const engine_config c = engine_config_for(backend, kernel, mode, s, o);
     phase_run run;
     run.reset_every = o.reset_every;
     phase_timing t;
@@ -210,13 +217,7 @@ std::vector<bench::benchmark_system> systems_to_run(const fcc_options& o) {
 
 void write_velocities(const fcc_options& o, const bench::benchmark_system& s, const std::string& backend,
                       const std::string& kernel, precision_mode mode) {
-    engine_config c;
-    c.system = s.system;
-    c.precision = mode;
-    c.backend = backend;
-    c.hi_kernel = kernel;
-    c.dt = o.dt;
-    c.threads = o.threads;
+    const engine_config c = engine_config_for(backend, kernel, mode, s, o);
     const auto e = make_engine(c, s.state);  // computes the forces and one HI update at construction
     frame f;
     e->read_frame(f);
