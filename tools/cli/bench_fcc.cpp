@@ -25,6 +25,10 @@
 #include "bench_fcc_results.hpp"
 #include "core/number_text.hpp"
 #include "cpu/phase_benchmark.hpp"
+#include "option_values.hpp"
+#include "options_backend.hpp"
+#include "options_common.hpp"
+#include "options_precision.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
@@ -38,11 +42,14 @@ namespace stokesian::cli {
 
 namespace {
 
+// What `--precision all` meant here (now 'paper'; 'all' is all nine).
+const std::vector<precision_mode> fcc_former_all{paper_precision_modes.begin(), paper_precision_modes.end()};
+
 struct fcc_options {
-    std::string backend = "both";
-    std::string kernels = "small-tiling,tiling";
+    std::vector<std::string> backends{"cpu", "cuda"};
+    std::vector<std::string> kernels{"small-tiling", "tiling"};
     std::string cpu_kernel = "all-pairs";
-    std::string precision = "all";
+    std::vector<precision_mode> modes = fcc_former_all;
     std::string sizes_cells;
     std::size_t max_n = 0;
     bool large = false;
@@ -101,8 +108,9 @@ double as_number(const std::map<std::string, std::string>& d, const std::string&
     return v.empty() ? NAN : std::stod(v);
 }
 
-measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
-                    const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
+// The engine of one timed configuration.
+engine_config engine_config_for(const std::string& backend, const std::string& kernel, precision_mode mode,
+                                const bench::benchmark_system& s, const fcc_options& o) {
     engine_config c;
     c.system = s.system;
     c.precision = mode;
@@ -110,6 +118,12 @@ measurement measure(const std::string& backend, const std::string& kernel, preci
     c.hi_kernel = kernel;
     c.dt = o.dt;
     c.threads = o.threads;
+    return c;
+}
+
+measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
+                    const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
+    const engine_config c = engine_config_for(backend, kernel, mode, s, o);
     phase_run run;
     run.reset_every = o.reset_every;
     phase_timing t;
@@ -181,7 +195,7 @@ std::vector<bench::benchmark_system> systems_to_run(const fcc_options& o) {
     const bool lubrication = o.lubrication == "on";
     if (!o.input.empty()) return {bench::read_system(o.input, periodic, o.density, lubrication)};
     std::vector<int> cells;
-    for (const std::string& item : split_list(o.sizes_cells, ',')) {
+    for (const std::string& item : split_list(o.sizes_cells, ",")) {
         // Whole numbers only (stoi took "1e3" for 1), at most the scenario format's largest lattice.
         const auto m = read_count(item);
         if (!m || *m < 1 || *m > std::uint64_t(max_fcc_cells))
@@ -203,13 +217,7 @@ std::vector<bench::benchmark_system> systems_to_run(const fcc_options& o) {
 
 void write_velocities(const fcc_options& o, const bench::benchmark_system& s, const std::string& backend,
                       const std::string& kernel, precision_mode mode) {
-    engine_config c;
-    c.system = s.system;
-    c.precision = mode;
-    c.backend = backend;
-    c.hi_kernel = kernel;
-    c.dt = o.dt;
-    c.threads = o.threads;
+    const engine_config c = engine_config_for(backend, kernel, mode, s, o);
     const auto e = make_engine(c, s.state);  // computes the forces and one HI update at construction
     frame f;
     e->read_frame(f);
@@ -225,14 +233,28 @@ void write_velocities(const fcc_options& o, const bench::benchmark_system& s, co
                 o.write_velocities.c_str());
 }
 
+bool listed(const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The GPU is timed for --backend cuda, and for auto where a device is; the CPU for cpu, and for
+// auto where none is.
+bool auto_finds_a_device(const fcc_options& o) {
+#if defined(STOKESIAN_HAVE_CUDA)
+    return listed(o.backends, "auto") && cuda::device_available();
+#else
+    (void)o;
+    return false;
+#endif
+}
+
 int bench_fcc(const fcc_options& o) {
-    if (o.backend != "cuda" && o.backend != "cpu" && o.backend != "both")
-        throw input_error("--backend: expected cuda, cpu or both, got '" + o.backend + "'");
-    const bool use_gpu = o.backend != "cpu", use_cpu = o.backend != "cuda";
-    const std::vector<precision_mode> modes = precision_modes_from(o.precision);
-    const std::vector<std::string> kernels = split_list(o.kernels, ',');
-    if (modes.empty() || (use_gpu && kernels.empty()))
-        throw input_error("--precision and --kernels must name at least one");
+    const bool auto_gpu = auto_finds_a_device(o);
+    const bool use_gpu = listed(o.backends, "cuda") || auto_gpu;
+    const bool use_cpu = listed(o.backends, "cpu") || (listed(o.backends, "auto") && !auto_gpu);
+    const std::string backend_text = use_gpu && use_cpu ? "cpu,cuda" : use_gpu ? "cuda" : "cpu";
+    const std::vector<precision_mode>& modes = o.modes;
+    const std::vector<std::string>& kernels = o.kernels;
     // Every output checked before the timings, which may take long (secondary_output.hpp).
     std::vector<std::filesystem::path> inputs;
     if (!o.input.empty()) inputs.push_back(o.input);
@@ -247,7 +269,7 @@ int bench_fcc(const fcc_options& o) {
     if (use_gpu) {
 #if defined(STOKESIAN_HAVE_CUDA)
         if (!cuda::device_available())
-            throw std::runtime_error("bench fcc --backend " + o.backend +
+            throw std::runtime_error("bench fcc --backend " + backend_text +
                                      " needs a CUDA device; none is available "
                                      "(--backend cpu times the CPU alone)");
         device = cuda::device_description();
@@ -262,7 +284,7 @@ int bench_fcc(const fcc_options& o) {
             std::printf("peak (SMs x lanes x 2 x max SM clock): FP32 %.0f Gflop/s, FP64 %.0f Gflop/s\n",
                         *peak.fp32_gflops, peak.fp64_gflops ? *peak.fp64_gflops : NAN);
 #else
-        throw std::runtime_error("bench fcc --backend " + o.backend +
+        throw std::runtime_error("bench fcc --backend " + backend_text +
                                  " needs the CUDA backend, which this build does not "
                                  "have (--backend cpu times the CPU alone)");
 #endif
@@ -333,11 +355,10 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     auto* c = bench.add_subcommand("fcc",
                                    "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
                                    "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
-    c->add_option("--backend", o->backend, "cuda | cpu | both")->capture_default_str();
-    c->add_option("--kernels", o->kernels, "GPU HI kernels, comma-separated")->capture_default_str();
+    add_backend_list_option(*c, o->backends, "default cpu,cuda: the GPU and the CPU");
+    add_hi_kernel_list_option(*c, o->kernels, "GPU kernels timed; default small-tiling,tiling", {"--kernels"});
     c->add_option("--cpu-kernel", o->cpu_kernel, "CPU HI loop: all-pairs | symmetric")->capture_default_str();
-    c->add_option("--precision", o->precision, "'all' (the paper's four and f64) or modes separated by ';'")
-        ->capture_default_str();
+    add_precision_list_option(*c, o->modes, {"default: the paper's four and f64", {}, fcc_former_all});
     c->add_option(
         "--sizes-cells", o->sizes_cells,
         "fcc unit cells per side, comma-separated: N = 4 m^3 (default 4,6,8,10,14,20,30,37: N = 256 ... 202 612)");
@@ -370,7 +391,7 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     c->add_option("--cpu-steps", o->cpu_steps, "CPU: timed steps at most")->capture_default_str();
     c->add_option("--cpu-warmup", o->cpu_warmup, "CPU: untimed steps first")->capture_default_str();
     c->add_option("--cpu-max-n", o->cpu_max_n, "CPU: only sizes up to this N")->capture_default_str();
-    c->add_option("--threads", o->threads, "CPU threads (0: all hardware threads)")->capture_default_str();
+    add_threads_option(*c, o->threads);
     c->add_option("--csv", o->csv, "measurements as CSV; the fits go to <name>_fits.csv");
     c->add_option("--h5", o->h5, "measurements and fits as HDF5 (one dataset per column, provenance attributes)");
     c->add_flag("--force", o->force, "replace existing --csv (and its _fits file), --h5 and --write-velocities files");

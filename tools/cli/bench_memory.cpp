@@ -14,6 +14,7 @@
 
 #include "bench/support/results_table.hpp"
 #include "bench_commands.hpp"
+#include "option_values.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
@@ -58,15 +59,15 @@ int bench_memory(const memory_options& o) {
     std::vector<std::uint32_t> sizes;
     if (o.sizes.empty()) sizes = default_sizes(o.max_n);
     else
-        for (const std::string& item : split_list(o.sizes, ','))
+        for (const std::string& item : split_list(o.sizes, ","))
             sizes.push_back(static_cast<std::uint32_t>(std::stoul(item)));
     std::sort(sizes.begin(), sizes.end());
     std::vector<cuda::memory_kernel> kernels;
     std::vector<cuda::access_pattern> patterns;
     std::vector<cuda::memory_element> types;
-    for (const auto& k : split_list(o.kernels, ',')) kernels.push_back(cuda::parse_memory_kernel(k));
-    for (const auto& p : split_list(o.patterns, ',')) patterns.push_back(cuda::parse_access_pattern(p));
-    for (const auto& t : split_list(o.types, ',')) types.push_back(cuda::parse_memory_element(t));
+    for (const auto& k : split_list(o.kernels, ",")) kernels.push_back(cuda::parse_memory_kernel(k));
+    for (const auto& p : split_list(o.patterns, ",")) patterns.push_back(cuda::parse_access_pattern(p));
+    for (const auto& t : split_list(o.types, ",")) types.push_back(cuda::parse_memory_element(t));
 
     const auto device = cuda::device_description();
     std::printf("device: %s (cc %s, %s SMs, SM clock %s kHz, memory clock %s kHz), driver %s, runtime %s\n",

@@ -3,6 +3,7 @@
 //   bench hi               one hydrodynamic velocity update on the GPU, per kernel, mode and N
 //   bench fcc              the paper's benchmark (Section 3.3, Fig. 2): bench_fcc.cpp
 //   bench memory           the appendix's memory-access study (Figs. 6, 7): bench_memory.cpp
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,10 @@
 #include "bench/support/bench_inputs.hpp"
 #include "bench_commands.hpp"
 #include "commands.hpp"
+#include "option_values.hpp"
+#include "options_backend.hpp"
+#include "options_common.hpp"
+#include "options_precision.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -22,27 +27,14 @@
 
 namespace stokesian::cli {
 
-std::vector<std::string> split_list(const std::string& text, char separator) {
-    std::vector<std::string> out;
-    std::stringstream s(text);
-    std::string item;
-    while (std::getline(s, item, separator))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
-std::vector<precision_mode> precision_modes_from(const std::string& text) {
-    if (text == "all") return {paper_precision_modes.begin(), paper_precision_modes.end()};
-    std::vector<precision_mode> list;
-    // Modes are separated by ';' since each contains a ','.
-    for (const std::string& item : split_list(text, ';')) list.push_back(parse_precision_mode(item));
-    return list;
-}
-
 namespace {
 
+// What `--precision all` meant in `bench steps` and `bench fcc` (now 'paper'; 'all' is all nine).
+const std::vector<precision_mode> bench_former_all{paper_precision_modes.begin(), paper_precision_modes.end()};
+
 struct steps_options {
-    std::string scenario, case_name, backend = "cpu", precision = "all", hi_kernel, csv;
+    std::string scenario, case_name, backend = "cpu", hi_kernel, csv;
+    std::vector<precision_mode> modes = bench_former_all;
     std::uint64_t steps = 0, warmup = 0;
     unsigned threads = 0;
     bool force = false;
@@ -55,7 +47,7 @@ int bench_steps(const steps_options& o) {
     csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step\n";
     std::printf("%-18s %8s %-6s %-13s %-16s %10s %12s %12s\n", "scenario", "N", "backend", "hi-kernel", "precision",
                 "steps", "steps/s", "ms/step");
-    for (const precision_mode m : precision_modes_from(o.precision)) {
+    for (const precision_mode m : o.modes) {
         engine_config c = make_engine_config(s);
         c.backend = o.backend;
         c.hi_kernel = o.hi_kernel;
@@ -85,9 +77,10 @@ int bench_steps(const steps_options& o) {
 }
 
 struct hi_options {
-    std::string sizes = "1000,10000,200000", kernels = "naive,tiling,small-tiling,multi-target",
-                precisions = "f32,ds,f64";
-    std::string csv;
+    std::string sizes = "1000,10000,200000", csv;
+    std::vector<std::string> kernels{"naive", "tiling", "small-tiling", "multi-target"};
+    std::vector<precision_mode> modes{
+        {precision::f32, precision::f32}, {precision::ds, precision::ds}, {precision::f64, precision::f64}};
     int repeats = 20;
     unsigned block = 128;
     double density = 0.1;
@@ -108,7 +101,10 @@ int bench_hi(const hi_options& o) {
     csv << "device,particles,kernel,hi_precision,block,median_ms,min_ms,max_ms,gpairs_per_second,repeats\n";
     std::printf("%9s %-13s %-4s %6s %11s %11s %11s %10s\n", "N", "kernel", "hi", "block", "median ms", "min ms",
                 "max ms", "Gpair/s");
-    for (const std::string& size : split_list(o.sizes, ',')) {
+    std::vector<precision> his;  // the HI kernels time the accumulation only: each hi= once
+    for (const precision_mode m : o.modes)
+        if (std::find(his.begin(), his.end(), m.hi) == his.end()) his.push_back(m.hi);
+    for (const std::string& size : split_list(o.sizes, ",")) {
         const std::size_t n = std::stoull(size);
         // Uniform random positions at density n in a periodic box, forces (0, 0, -1) (the HI kernels
         // do not care about overlaps): the same generator as `bench fcc --generator uniform`.
@@ -116,9 +112,9 @@ int bench_hi(const hi_options& o) {
         const system_parameters& system = s.system;
         const std::vector<vec3<double>>& r = s.state.positions;
         const std::vector<vec3<double>>& f = s.state.external_forces;
-        for (const std::string& hi : split_list(o.precisions, ','))
-            for (const std::string& kernel : split_list(o.kernels, ',')) {
-                const precision p = parse_precision_mode("hi=" + hi + ",int=f64").hi;
+        for (const precision p : his)
+            for (const std::string& kernel : o.kernels) {
+                const std::string hi(to_string(p));
                 const auto t = cuda::time_hi_kernel(kernel, p, system, r, f, o.repeats, o.block);
                 const double gpairs = double(n) * double(n) / (t.median_ms * 1e-3) / 1e9;
                 std::printf("%9zu %-13s %-4s %6u %11.4g %11.4g %11.4g %10.4g\n", n, kernel.c_str(), hi.c_str(), t.block,
@@ -145,20 +141,21 @@ action register_bench(CLI::App& app) {
     auto so = std::make_shared<steps_options>();
     auto* steps = bench->add_subcommand("steps", "Steps per second of a scenario, per precision mode");
     steps->add_option("scenario", so->scenario, "scenario file")->required();
-    steps->add_option("--case", so->case_name, "case of the scenario");
-    steps->add_option("--backend", so->backend, "cpu | cuda | auto");
-    steps->add_option("--precision", so->precision, "'all' (the paper's four and f64) or modes separated by ';'");
-    steps->add_option("--hi-kernel", so->hi_kernel, "HI kernel");
+    add_case_option(*steps, so->case_name);
+    add_backend_option(*steps, so->backend, "default cpu");
+    add_precision_list_option(*steps, so->modes, {"default: the paper's four and f64", {}, bench_former_all});
+    add_hi_kernel_option(*steps, so->hi_kernel, "default: the backend's");
     steps->add_option("--steps", so->steps, "timed steps (default: the scenario's run length)");
     steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth)");
-    steps->add_option("--threads", so->threads, "CPU threads (0: all cores)");
+    add_threads_option(*steps, so->threads);
     steps->add_option("--csv", so->csv, "also write the table as CSV");
     steps->add_flag("--force", so->force, "replace an existing --csv file");
     auto ho = std::make_shared<hi_options>();
     auto* hi = bench->add_subcommand("hi", "One HI velocity update on the GPU, per kernel, precision and N");
     hi->add_option("--sizes", ho->sizes, "particle numbers, comma-separated");
-    hi->add_option("--kernels", ho->kernels, "kernels, comma-separated");
-    hi->add_option("--precisions", ho->precisions, "HI accumulation precisions, comma-separated (f32,ds,f64)");
+    add_hi_kernel_list_option(*hi, ho->kernels, "default naive,tiling,small-tiling,multi-target", {"--kernels"});
+    add_precision_list_option(
+        *hi, ho->modes, {"the hi= part is timed; default f32,ds,f64: hi=f32, hi=ds, hi=f64", {"--precisions"}, {}});
     hi->add_option("--repeats", ho->repeats, "timed launches (median reported)");
     hi->add_option("--block", ho->block, "threads per block");
     hi->add_option("--density", ho->density, "number density n (a^-3)");

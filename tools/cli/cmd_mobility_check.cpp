@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "json.hpp"
+#include "options_common.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
 #include "terminal.hpp"
@@ -77,7 +78,7 @@ action register_mobility_check(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "mobility-check", "Check that the mobility matrix of a scenario's initial configuration is positive definite");
     cmd->add_option("scenario", o->scenario_path, "scenario file (TOML)")->required();
-    cmd->add_option("--case", o->case_name, "case of a scenario file with [cases] (default: the first)");
+    add_case_option(*cmd, o->case_name);
     cmd->add_option("--eigenvalue-limit", o->limits.eigenvalue_max_particles,
                     "compute the smallest eigenvalue up to this many particles")
         ->capture_default_str();

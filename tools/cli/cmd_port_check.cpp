@@ -1,6 +1,6 @@
 // `stokesian port-check`: validate a port (new GPU, CUDA release, build flags, PTX JIT) against a
 // recorded one (engine/docs/porting.md).
-//   stokesian port-check record OUT.h5 [--backend cpu|cuda|auto] [--hi-kernel K] [--modes M;M...]
+//   stokesian port-check record OUT.h5 [--backend cpu|cuda|auto] [--hi-kernel K] [--precision M;M...]
 //                               [--configs C,...] [--steps N --dt X] [--threads N] [--force]
 //   stokesian port-check compare A.h5 B.h5 [--report DIR] [--reference-dir DIR --results R.h5...]
 //                               [--no-plots] [--python EXE]
@@ -13,6 +13,9 @@
 #include "cmd_port_check_report.hpp"
 #include "commands.hpp"
 #include "option_values.hpp"
+#include "options_backend.hpp"
+#include "options_common.hpp"
+#include "options_precision.hpp"
 #include "plot_script.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
@@ -25,8 +28,9 @@ namespace stokesian::cli {
 namespace {
 
 struct record_cli {
-    std::string output, backend = "cpu", hi_kernel, modes, configs, swap;
-    std::string steps = "0";  // step_count_option; 0: no short run
+    std::string output, backend = "cpu", hi_kernel, configs, swap;
+    std::vector<precision_mode> modes;  // empty: all nine
+    std::string steps = "0";            // step_count_option; 0: no short run
     double dt = 1e-3;
     unsigned threads = 0;
     bool force = false;
@@ -38,21 +42,6 @@ struct compare_cli {
     bool no_plots = false, force = false;
 };
 
-// "a;b;c" -> {a, b, c} (modes contain commas, so ';' separates them).
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> out;
-    std::string item;
-    for (const char c : text + ";") {
-        if (c == ';') {
-            if (!item.empty()) out.push_back(item);
-            item.clear();
-        } else if (c != ' ') {
-            item += c;
-        }
-    }
-    return out;
-}
-
 int run_record(const record_cli& c) {
     port::record_options o;
     o.output = c.output;
@@ -62,28 +51,13 @@ int run_record(const record_cli& c) {
     o.steps = c.steps == "0" ? 0 : step_count_option(c.steps, "--steps");
     o.dt = c.dt;
     o.threads = c.threads;
-    if (!c.modes.empty() && c.modes != "all")
-        for (const std::string& m : split_list(c.modes)) {
-            try {
-                o.modes.push_back(parse_precision_mode(m));
-            } catch (const std::invalid_argument& e) {
-                throw input_error("", "--modes", m, e.what());
-            }
-        }
-    if (!c.configs.empty() && c.configs != "all")
-        for (std::size_t start = 0; start <= c.configs.size();) {
-            const std::size_t end = c.configs.find(',', start);
-            const std::string name =
-                c.configs.substr(start, end == std::string::npos ? std::string::npos : end - start);
-            if (!name.empty()) o.configurations.push_back(name);
-            if (end == std::string::npos) break;
-            start = end + 1;
-        }
+    o.modes = c.modes;
+    if (c.configs != "all") o.configurations = split_list(c.configs, ",");
     if (!c.swap.empty()) {  // FROM:TO (negative control)
         const std::size_t colon = c.swap.find(':');
         if (colon == std::string::npos) throw input_error("", "--swap-mode", c.swap, "FROM:TO, two precision modes");
-        o.swap_from = to_string(parse_precision_mode(c.swap.substr(0, colon)));
-        o.swap_to = to_string(parse_precision_mode(c.swap.substr(colon + 1)));
+        o.swap_from = to_string(parse_one_precision(c.swap.substr(0, colon), "--swap-mode"));
+        o.swap_to = to_string(parse_one_precision(c.swap.substr(colon + 1), "--swap-mode"));
     }
     o.invocation = io::run_provenance(invocation_argc(), invocation_argv());
     port::record(o, std::cerr);
@@ -132,18 +106,15 @@ action register_port_check(CLI::App& app) {
     auto* r = cmd->add_subcommand(
         "record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
     r->add_option("output", rec->output, "record file to write (HDF5)")->required();
-    r->add_option("--backend", rec->backend, "cpu | cuda | auto (default cpu)");
-    r->add_option("--hi-kernel", rec->hi_kernel,
-                  "HI kernel (CPU: all-pairs|symmetric; CUDA: naive|tiling|small-tiling|"
-                  "multi-target|split|fast-tiling|fast-multi-target|fast-split)");
-    r->add_option("--modes", rec->modes,
-                  "precision modes separated by ';' (e.g. 'hi=ds,int=f32;hi=f64,int=f64'), default all nine");
+    add_backend_option(*r, rec->backend, "default cpu");
+    add_hi_kernel_option(*r, rec->hi_kernel, "default: the backend's");
+    add_precision_list_option(*r, rec->modes, {"default all nine", {"--modes"}, {}});
     r->add_option(
         "--configs", rec->configs,
         "configurations, comma separated: tetrahedron,fcc_500,fcc_4000,random_1000,near_contact (default all)");
     r->add_option("--steps", rec->steps, "also store the state after a short run of N steps (default 0: none)");
     r->add_option("--dt", rec->dt, "time step of the short run in tau_s (default 0.001)");
-    r->add_option("--threads", rec->threads, "CPU worker threads (0: all cores)");
+    add_threads_option(*r, rec->threads);
     r->add_flag("--force", rec->force, "replace an existing record");
     r->add_option("--swap-mode", rec->swap, "negative control: store mode FROM's velocities as mode TO (FROM:TO)")
         ->group("");

@@ -9,6 +9,9 @@
 #include "core/number_text.hpp"
 #include "json.hpp"
 #include "option_values.hpp"
+#include "options_backend.hpp"
+#include "options_common.hpp"
+#include "options_precision.hpp"
 #include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/checkpoint.hpp"
@@ -235,10 +238,10 @@ action register_run(CLI::App& app) {
     cmd->add_option("scenario", o->scenario_path, "scenario file (TOML); optional with --resume");
     cmd->add_option("--resume", o->resume,
                     "continue the interrupted run of OUTPUT (or OUTPUT.checkpoint) bit for bit from its checkpoint");
-    cmd->add_option("--case", o->case_name, "case of a scenario file with [cases] (default: the first)");
-    cmd->add_option("--backend", o->backend, "cpu | cuda | auto (overrides run.backend)");
-    cmd->add_option("--precision", o->precision, "e.g. hi=ds,int=f32 (each of f32, ds, f64)");
-    cmd->add_option("--hi-kernel", o->hi_kernel, "HI summation kernel (cpu: all-pairs | symmetric)");
+    add_case_option(*cmd, o->case_name);
+    add_backend_option(*cmd, o->backend, "overrides run.backend");
+    add_precision_option(*cmd, o->precision, "overrides run.precision");
+    add_hi_kernel_option(*cmd, o->hi_kernel, "overrides run.hi_kernel");
     cmd->add_option("--integrator", o->integrator,
                     "euler | heun | rk4 | ab2 (engine/include/stokesian/core/integrator.hpp)");
     cmd->add_option("--dt", o->dt, "time step in tau_s");
@@ -246,7 +249,7 @@ action register_run(CLI::App& app) {
     auto* steps = cmd->add_option("--steps", o->steps, "run length in steps");
     time->excludes(steps);
     cmd->add_option("--sample-every", o->sample_every, "sampling interval in tau_s");
-    cmd->add_option("--threads", o->threads, "CPU worker threads (0: all cores)");
+    add_threads_option(*cmd, o->threads);
     cmd->add_option("--checkpoint-every", o->checkpoint_every,
                     "checkpoint every TAU of simulated time (a multiple of dt; overrides run.checkpoint_every)");
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,

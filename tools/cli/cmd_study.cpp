@@ -10,6 +10,10 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "option_values.hpp"
+#include "options_backend.hpp"
+#include "options_common.hpp"
+#include "options_precision.hpp"
 #include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -30,67 +34,18 @@ using regression::suite_run_status;
 
 struct study_cli_options {
     std::string kind, scenario, case_name, backend = "auto", output_dir;
-    std::vector<std::string> modes, dts, integrators;
+    std::vector<precision_mode> modes;  // empty: the kind's default
+    std::vector<std::string> dts, integrators;
     double time = std::nan(""), sample_every = std::nan(""), trajectory_time = -1.0;
     unsigned jobs = 0;
     std::size_t fit_cycles = 10;
     bool force = false, no_plots = false;
 };
 
-std::vector<std::string> split(const std::string& text, const std::string& separators) {
-    std::vector<std::string> out;
-    std::string item;
-    for (const char c : text) {
-        if (separators.find(c) != std::string::npos) {
-            if (!item.empty()) out.push_back(item);
-            item.clear();
-        } else {
-            item += c;
-        }
-    }
-    if (!item.empty()) out.push_back(item);
-    return out;
-}
-
-// Modes: "hi=ds,int=f32" pairs (several may follow each other, comma-separated, or separated by
-// ';' or spaces), the shorthand "ds/f32", or "paper" (the paper's four and the f64 reference).
-std::vector<precision_mode> parse_modes(const std::vector<std::string>& given) {
-    std::vector<precision_mode> out;
-    auto add = [&](const precision_mode m) {
-        for (const precision_mode& k : out)
-            if (k == m) return;
-        out.push_back(m);
-    };
-    for (const std::string& group : given)
-        for (const std::string& piece : split(group, "; ")) {
-            std::vector<std::string> tokens = split(piece, ",");
-            for (std::size_t k = 0; k < tokens.size(); ++k) {
-                std::string text = tokens[k];
-                if (text == "paper" || text == "all") {
-                    add(reference_precision_mode);
-                    for (const precision_mode& m : paper_precision_modes) add(m);
-                    continue;
-                }
-                if (const auto slash = text.find('/'); slash != std::string::npos)
-                    text = "hi=" + text.substr(0, slash) + ",int=" + text.substr(slash + 1);
-                else if (k + 1 < tokens.size() && text.rfind("hi=", 0) == 0 && tokens[k + 1].rfind("int=", 0) == 0)
-                    text += "," + tokens[++k];
-                else if (k + 1 < tokens.size() && text.rfind("int=", 0) == 0 && tokens[k + 1].rfind("hi=", 0) == 0)
-                    text += "," + tokens[++k];
-                try {
-                    add(parse_precision_mode(text));
-                } catch (const std::invalid_argument& e) {
-                    throw input_error("command line", "--modes", text, e.what());
-                }
-            }
-        }
-    return out;
-}
-
 std::vector<double> parse_dts(const std::vector<std::string>& given) {
     std::vector<double> out;
     for (const std::string& group : given)
-        for (const std::string& text : split(group, ",; ")) {
+        for (const std::string& text : split_list(group, ",; ")) {
             char* end = nullptr;
             const double dt = std::strtod(text.c_str(), &end);
             if (end == text.c_str() || *end != '\0' || !std::isfinite(dt) || dt <= 0.0)
@@ -105,7 +60,7 @@ std::vector<double> parse_dts(const std::vector<std::string>& given) {
 std::vector<integrator_kind> parse_integrators(const std::vector<std::string>& given) {
     std::vector<integrator_kind> out;
     for (const std::string& group : given)
-        for (const std::string& text : split(group, ",; ")) {
+        for (const std::string& text : split_list(group, ",; ")) {
             if (text == "all") {
                 for (const auto k :
                      {integrator_kind::euler, integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
@@ -135,9 +90,9 @@ study::study_settings settings_from(const study_cli_options& o) {
     s.case_name = o.case_name;
     s.backend = o.backend;
     s.fit_cycles = o.fit_cycles;
-    s.modes = o.modes.empty()
-                  ? (o.kind == "precision" ? parse_modes({"paper"}) : std::vector<precision_mode>{sc.run.precision})
-                  : parse_modes(o.modes);
+    s.modes = !o.modes.empty()        ? o.modes
+              : o.kind == "precision" ? parse_precision_list("paper", "--precision")
+                                      : std::vector<precision_mode>{sc.run.precision};
     const double dt = sc.run.dt;
     s.dts = !o.dts.empty()          ? parse_dts(o.dts)
             : o.kind == "precision" ? std::vector<double>{dt}
@@ -146,7 +101,7 @@ study::study_settings settings_from(const study_cli_options& o) {
                     : o.kind == "precision" ? std::vector<integrator_kind>{sc.run.integrator}
                                             : parse_integrators({"all"});
     if (s.modes.empty() || s.dts.empty() || s.integrators.empty())
-        throw input_error("command line", "--modes/--dt/--integrators", "", "empty list");
+        throw input_error("command line", "--precision/--dt/--integrators", "", "empty list");
     if (!std::isnan(o.time) && !(o.time > 0.0 && std::isfinite(o.time)))
         throw input_error("command line", "--time", regression::dt_text(o.time), "expected a number > 0 (tau_s)");
     if (!std::isnan(o.sample_every) && !(o.sample_every > 0.0 && std::isfinite(o.sample_every)))
@@ -280,10 +235,12 @@ int execute(const study_cli_options& o) {
 
 void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o) {
     cmd->add_option("scenario", o->scenario, "scenario file (TOML) with a cycle observable")->required();
-    cmd->add_option("--case", o->case_name, "scenario case");
-    cmd->add_option("--modes", o->modes,
-                    "precision modes: 'hi=ds,int=f32,hi=f64,int=f64', 'ds/f32;f64/f64' or 'paper' (the paper's four "
-                    "and f64)");
+    add_case_option(*cmd, o->case_name);
+    add_precision_list_option(*cmd, o->modes,
+                              {"default: paper for a precision study, the scenario's for a time-step study",
+                               {"--modes"},
+                               parse_precision_list("paper", "--precision"),
+                               true});
     cmd->add_option("--dt", o->dts, "time steps, e.g. 0.04,0.02,0.01,0.005 (tau_s)");
     cmd->add_option("--integrators", o->integrators, "euler, heun, rk4, ab2 or all (comma-separated)");
     cmd->add_option("--time", o->time, "length of every run in tau_s (default: the scenario's)");
@@ -294,10 +251,8 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o) {
     cmd->add_option("--fit-cycles", o->fit_cycles,
                     "cycles (from the first) over which the convergence in dt is fitted (default 10)")
         ->check(CLI::Range(std::size_t{3}, std::size_t{1000000}));
-    cmd->add_option("--backend", o->backend, "cpu | cuda | auto (default auto)")
-        ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
-    cmd->add_option("--jobs", o->jobs, "runs at once (default: all on CUDA, one per core on the CPU)")
-        ->check(CLI::Range(1u, 4096u));
+    add_backend_option(*cmd, o->backend, "default auto");
+    add_jobs_option(*cmd, o->jobs);
     cmd->add_option("--output-dir", o->output_dir, "study folder (default study_<kind>_<scenario>)");
     cmd->add_flag("--force", o->force, "replace an existing study folder's contents");
     cmd->add_flag("--no-plots", o->no_plots, "skip the figures (tools/plot/plot_study.py)");

@@ -8,6 +8,8 @@
 
 #include "commands.hpp"
 #include "json.hpp"
+#include "options_backend.hpp"
+#include "options_common.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
@@ -111,11 +113,9 @@ action register_suite(CLI::App& app) {
     suite->require_subcommand(1);
     auto* run = suite->add_subcommand("run", "Run every run of a suite manifest concurrently");
     run->add_option("manifest", o->manifest, "suite manifest (TOML)")->required();
-    run->add_option("--backend", o->backend, "cpu | cuda | auto: overrides the runs' backend")
-        ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+    add_backend_option(*run, o->backend, "overrides the runs' backend");
     run->add_option("--output-dir", o->output_dir, "directory for <run name>.h5 and suite-summary.json (default .)");
-    run->add_option("--jobs", o->jobs, "runs at once (default: all on CUDA, one per core on the CPU)")
-        ->check(CLI::Range(1u, 4096u));
+    add_jobs_option(*run, o->jobs);
     run->add_option("--scale", o->scale,
                     "multiply the run lengths by this fraction (0 < F <= 1), e.g. 0.01 for a smoke run");
     run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "options_deprecated.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
     CLI::App app{"stokesian: reproducibility and regression-test toolkit for GPU Stokesian dynamics"};
     app.set_version_flag("--version", std::string("stokesian ") + stokesian::git_describe());
     app.require_subcommand(1);
+    // One line, as for every other bad input (exit code 2 below).
+    app.failure_message(
+        [](const CLI::App*, const CLI::Error& e) { return "stokesian: " + std::string(e.what()) + "\n"; });
     stokesian::cli::set_invocation(argc, argv);
     stokesian::cli::register_commands(app);
     try {
@@ -39,7 +43,9 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     }
     try {
-        return stokesian::cli::run_selected(app);
+        const int status = stokesian::cli::run_selected(app);
+        stokesian::cli::print_deprecation_notes(std::cerr);
+        return status;
     } catch (const stokesian::input_error& e) {
         std::cerr << "stokesian: " << e.what() << "\n";
         return 2;
@@ -55,6 +61,7 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "stokesian: error: " << e.what() << "\n";
+        stokesian::cli::print_deprecation_notes(std::cerr);  // not after bad input (exit 2): one line there
         return 1;
     }
 }

@@ -1,0 +1,186 @@
+// One command-line vocabulary across the subcommands (README "Command-line vocabulary", issue #12
+// item 5): --backend, --precision and --hi-kernel are spelled, read and checked alike everywhere;
+// the old spellings (--modes, --precisions, --kernels, --backend both, --precision all where it
+// meant the paper's five) still work for one release with a one-line note on stderr; bad values
+// are one line and exit code 2.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "support/cli_process.hpp"
+#include "support/scratch_directory.hpp"
+
+namespace fs = std::filesystem;
+using outcome = stokesian::test_support::cli_outcome;
+using stokesian::test_support::run_cli;
+
+namespace {
+
+const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
+
+class CliVocabulary : public stokesian::test_support::scratch_directory_test {
+protected:
+    CliVocabulary() : scratch_directory_test("stokesian_cli_vocabulary") {}
+    std::string file(const std::string& name) const { return (dir_ / name).string(); }
+};
+
+std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(), s.end(), '\n')); }
+
+std::vector<std::string> csv_rows(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> rows;
+    for (std::string line; std::getline(in, line);) rows.push_back(line);
+    if (!rows.empty()) rows.erase(rows.begin());  // the header
+    return rows;
+}
+
+std::string note(const std::string& old_spelling, const std::string& new_spelling) {
+    return "stokesian: note: " + old_spelling + " is deprecated and goes in the next release; use " + new_spelling +
+           "\n";
+}
+
+std::size_t notes(const std::string& err) {
+    std::size_t n = 0;
+    for (std::size_t at = err.find("stokesian: note: "); at != std::string::npos;
+         at = err.find("stokesian: note: ", at + 1))
+        ++n;
+    return n;
+}
+
+// The command's stderr ends with exactly this one note (port-check record logs before it).
+void expect_one_note(const std::string& err, const std::string& expected) {
+    EXPECT_EQ(notes(err), 1u) << err;
+    EXPECT_TRUE(err.ends_with(expected)) << "expected '" << expected << "' at the end of: " << err;
+}
+
+// Short, CPU-only invocations of every subcommand that chooses a backend, precision or HI kernel.
+std::vector<std::string> bench_steps(const std::string& csv) {
+    return {"bench", "steps", tetrahedron, "--steps", "2", "--warmup", "1", "--threads", "1", "--csv", csv};
+}
+std::vector<std::string> bench_fcc() {
+    return {"bench", "fcc", "--sizes-cells", "2", "--cpu-steps", "1", "--cpu-warmup", "1", "--threads", "1"};
+}
+std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+}
+
+}  // namespace
+
+TEST_F(CliVocabulary, EverySubcommandTakesTheNewSpellings) {
+    const outcome run = run_cli({"run", tetrahedron, "--time", "1", "--backend", "cpu", "--precision", "ds/f32",
+                                 "--hi-kernel", "all-pairs", "--threads", "1", "-o", file("t.h5"), "--json"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find("\"precision\":\"hi=ds,int=f32\""), std::string::npos) << run.out;
+    EXPECT_EQ(run.err, "");
+
+    const outcome steps = run_cli(
+        with(bench_steps(file("s.csv")), {"--backend", "cpu", "--hi-kernel", "all-pairs", "--precision", "f64"}));
+    ASSERT_EQ(steps.exit_code, 0) << steps.err;
+    EXPECT_EQ(steps.err, "");
+
+    const outcome fcc = run_cli(
+        with(bench_fcc(), {"--backend", "cpu", "--hi-kernel", "tiling,naive", "--precision", "hi=f64,int=f64"}));
+    ASSERT_EQ(fcc.exit_code, 0) << fcc.err;
+    EXPECT_EQ(fcc.err, "");
+
+    const outcome record =
+        run_cli({"port-check", "record", file("p.h5"), "--configs", "tetrahedron", "--backend", "cpu", "--precision",
+                 "hi=f64,int=f64", "--hi-kernel", "all-pairs", "--threads", "1"});
+    ASSERT_EQ(record.exit_code, 0) << record.err;
+    EXPECT_EQ(notes(record.err), 0u) << record.err;
+
+    // bench hi needs a device: without one it says so (exit 1), after reading the options.
+    const outcome hi = run_cli({"bench", "hi", "--sizes", "64", "--repeats", "1", "--hi-kernel", "naive", "--precision",
+                                "f32", "--csv", file("hi.csv")});
+    EXPECT_TRUE(hi.exit_code == 0 || (hi.exit_code == 1 && hi.err.find("CUDA") != std::string::npos)) << hi.err;
+
+    // A study reads its options before anything runs: this one stops at --time, after them.
+    const outcome study = run_cli({"study", "precision", tetrahedron, "--backend", "cpu", "--precision", "ds/f32;f64",
+                                   "--time", "-1", "--output-dir", file("study")});
+    EXPECT_EQ(study.exit_code, 2) << study.err;
+    EXPECT_NE(study.err.find("key '--time'"), std::string::npos) << study.err;
+}
+
+// A list separates modes by ';', and by ',' or spaces between complete modes: "hi=ds,int=f32" is
+// one mode, each mode is timed once, in the order given; 'paper' is the reference and the
+// paper's four.
+TEST_F(CliVocabulary, PrecisionListsKeepHiIntPairsTogether) {
+    const outcome o = run_cli(with(bench_steps(file("s.csv")),
+                                   {"--precision", "hi=ds,int=f32,hi=f64,int=f64", "--precision", "f32/ds; ds/f32"}));
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    const std::vector<std::string> rows = csv_rows(file("s.csv"));
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_NE(rows[0].find("\"hi=ds,int=f32\""), std::string::npos) << rows[0];
+    EXPECT_NE(rows[1].find("\"hi=f64,int=f64\""), std::string::npos) << rows[1];
+    EXPECT_NE(rows[2].find("\"hi=f32,int=ds\""), std::string::npos) << rows[2];
+
+    ASSERT_EQ(run_cli(with(bench_steps(file("p.csv")), {"--precision", "paper"})).exit_code, 0);
+    const std::vector<std::string> paper = csv_rows(file("p.csv"));
+    ASSERT_EQ(paper.size(), 5u);
+    EXPECT_NE(paper[0].find("\"hi=f64,int=f64\""), std::string::npos) << paper[0];
+}
+
+TEST_F(CliVocabulary, OldSpellingsWorkWithAOneLineNote) {
+    const outcome modes =
+        run_cli({"port-check", "record", file("p.h5"), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"});
+    ASSERT_EQ(modes.exit_code, 0) << modes.err;
+    expect_one_note(modes.err, note("--modes", "--precision"));
+
+    const outcome kernels =
+        run_cli(with(bench_fcc(), {"--backend", "cpu", "--kernels", "tiling", "--precision", "f64"}));
+    ASSERT_EQ(kernels.exit_code, 0) << kernels.err;
+    expect_one_note(kernels.err, note("--kernels", "--hi-kernel"));
+
+    // 'all' meant the reference and the paper's four in bench: still, for one release.
+    const outcome all = run_cli(with(bench_steps(file("a.csv")), {"--precision", "all"}));
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_EQ(csv_rows(file("a.csv")).size(), 5u);
+    expect_one_note(all.err,
+                    note("--precision all (here: the reference and the paper's four modes)", "--precision paper"));
+
+    // Where this build or machine has no GPU the command stops (exit 1), and still notes the
+    // old spellings it read.
+    const outcome both = run_cli(with(bench_fcc(), {"--backend", "both", "--precision", "f64"}));
+    EXPECT_NE(both.err.find(note("--backend both", "--backend cpu,cuda")), std::string::npos) << both.err;
+    const outcome hi = run_cli({"bench", "hi", "--sizes", "64", "--repeats", "1", "--kernels", "naive", "--precisions",
+                                "f32", "--csv", file("hi.csv")});
+    EXPECT_NE(hi.err.find(note("--kernels", "--hi-kernel")), std::string::npos) << hi.err;
+    EXPECT_NE(hi.err.find(note("--precisions", "--precision")), std::string::npos) << hi.err;
+}
+
+TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
+    const std::string p = file("p.h5");
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+        {{"run", tetrahedron, "--backend", "quantum"}, "key '--backend' = quantum: expected cpu, cuda or auto"},
+        {{"run", tetrahedron, "--precision", "hi=f32,int=f32;f64"}, "key '--precision'"},
+        {{"run", tetrahedron, "--precision", "paper"}, "one precision mode here"},
+        {with(bench_steps(file("s.csv")), {"--precision", "hi=f16,int=f32"}), "'f16' is not one of f32, ds, f64"},
+        {with(bench_steps(file("s.csv")), {"--backend", "gpu"}), "key '--backend' = gpu"},
+        {with(bench_fcc(), {"--backend", "cpu,gpu"}), "key '--backend' = gpu"},
+        {with(bench_fcc(), {"--precision", "hi=ds"}), "both hi= and int= are required"},
+        {with(bench_fcc(), {"--hi-kernel", ","}), "key '--hi-kernel': empty list"},
+        {{"bench", "hi", "--precision", "x/f32"}, "key '--precision'"},
+        {{"port-check", "record", p, "--precision", "hi=ds,int=f32,int=f64"}, "key '--precision'"},
+        {{"port-check", "record", p, "--backend", "gpu"}, "key '--backend' = gpu"},
+        {{"port-check", "record", p, "--modes", "hi=f16,int=f32"}, "key '--modes'"},  // no note: the error alone
+        {{"port-check", "record", p, "--modes", "f64", "--precision", "f64"}, "--precision"},
+        {{"suite", "run", tetrahedron, "--backend", "gpu"}, "key '--backend' = gpu"},
+        {{"study", "precision", tetrahedron, "--precision", "hi=f16,int=f32"}, "key '--precision'"},
+        {{"study", "timestep", tetrahedron, "--backend", "both"}, "key '--backend' = both"},
+    };
+    for (const auto& [args, expected] : cases) {
+        const outcome o = run_cli(args);
+        std::string line;
+        for (const auto& a : args) line += a + " ";
+        EXPECT_EQ(o.exit_code, 2) << line << "\n" << o.err;
+        EXPECT_EQ(lines(o.err), 1u) << line << "\n" << o.err;
+        EXPECT_EQ(o.err.rfind("stokesian: ", 0), 0u) << line << "\n" << o.err;
+        EXPECT_NE(o.err.find(expected), std::string::npos) << line << "\nexpected '" << expected << "' in " << o.err;
+    }
+    EXPECT_FALSE(fs::exists(p));
+}

@@ -1,0 +1,97 @@
+#include "options_backend.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+#include "option_values.hpp"
+#include "options_deprecated.hpp"
+#include "stokesian/core/errors.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+const char* const kernel_help =
+    "HI summation kernel (cpu: all-pairs | symmetric; cuda: naive | tiling | small-tiling | multi-target | "
+    "split | fast-tiling | fast-multi-target | fast-split)";
+
+void add_once(std::vector<std::string>& list, const std::string& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+}
+
+void check_backend(const std::string& name, const std::string& option) {
+    const auto& names = backend_names();
+    if (std::find(names.begin(), names.end(), name) == names.end())
+        throw CLI::ValidationError(input_error("command line", option, name, "expected cpu, cuda or auto").what());
+}
+
+// Option values given as lists: comma-separated, or the option given again. The first occurrence
+// replaces the default; `each_item` checks one item and adds it.
+CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& list,
+                             const std::string& help,
+                             std::function<void(const std::string&, std::vector<std::string>&)> each_item) {
+    return cmd
+        .add_option_function<std::vector<std::string>>(
+            name,
+            [&list, name, each_item](const std::vector<std::string>& texts) {
+                list.clear();
+                for (const std::string& text : texts)
+                    for (const std::string& item : split_list(text, ", \t")) each_item(item, list);
+                if (list.empty())
+                    throw CLI::ValidationError(input_error("command line", name, "", "empty list").what());
+            },
+            help)
+        ->type_size(1)
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false);
+}
+
+}  // namespace
+
+const std::vector<std::string>& backend_names() {
+    static const std::vector<std::string> names{"cpu", "cuda", "auto"};
+    return names;
+}
+
+CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend, const std::string& default_help) {
+    return cmd.add_option_function<std::string>(
+        "--backend",
+        [&backend](const std::string& name) {
+            check_backend(name, "--backend");
+            backend = name;
+        },
+        "cpu | cuda | auto (auto: CUDA where a device is, else the CPU) (" + default_help + ")");
+}
+
+CLI::Option* add_backend_list_option(CLI::App& cmd, std::vector<std::string>& backends,
+                                     const std::string& default_help) {
+    return add_list_option(cmd, "--backend", backends,
+                           "cpu | cuda | auto, or several, comma-separated (cpu,cuda) (" + default_help + ")",
+                           [](const std::string& name, std::vector<std::string>& list) {
+                               if (name == "both") {  // the old spelling of cpu,cuda
+                                   note_deprecated("--backend both", "--backend cpu,cuda");
+                                   add_once(list, "cpu");
+                                   add_once(list, "cuda");
+                                   return;
+                               }
+                               check_backend(name, "--backend");
+                               add_once(list, name);
+                           });
+}
+
+CLI::Option* add_hi_kernel_option(CLI::App& cmd, std::string& kernel, const std::string& default_help) {
+    return cmd.add_option("--hi-kernel", kernel, std::string(kernel_help) + " (" + default_help + ")");
+}
+
+CLI::Option* add_hi_kernel_list_option(CLI::App& cmd, std::vector<std::string>& kernels,
+                                       const std::string& default_help, const std::vector<std::string>& old_options) {
+    return add_with_deprecated_aliases("--hi-kernel", old_options, [&](const std::string& name) {
+        return add_list_option(cmd, name, kernels,
+                               std::string(kernel_help) + ", several comma-separated (" + default_help + ")",
+                               [](const std::string& item, std::vector<std::string>& list) { add_once(list, item); });
+    });
+}
+
+}  // namespace stokesian::cli

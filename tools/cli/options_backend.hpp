@@ -1,0 +1,31 @@
+#pragma once
+// The backend and HI-kernel option families (README "Command-line vocabulary"): `--backend
+// cpu|cuda|auto` wherever a backend is chosen (a list where a command times several), `--hi-kernel
+// NAME` (a list where a command times several). The kernel names are checked by the backend that
+// runs them.
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace stokesian::cli {
+
+// cpu, cuda, auto: the names a backend is chosen by.
+const std::vector<std::string>& backend_names();
+
+// `--backend cpu|cuda|auto` into `backend`; `default_help` says what applies without it.
+CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend, const std::string& default_help);
+
+// `--backend LIST` (comma-separated or given again) into `backends`, each name once, replacing the
+// default. The old value 'both' still means cpu,cuda for one release (with a note).
+CLI::Option* add_backend_list_option(CLI::App& cmd, std::vector<std::string>& backends,
+                                     const std::string& default_help);
+
+// `--hi-kernel NAME` into `kernel`.
+CLI::Option* add_hi_kernel_option(CLI::App& cmd, std::string& kernel, const std::string& default_help);
+
+// `--hi-kernel LIST` (comma-separated or given again) into `kernels`, each once, replacing the
+// default; `old_options`: deprecated spellings (--kernels).
+CLI::Option* add_hi_kernel_list_option(CLI::App& cmd, std::vector<std::string>& kernels,
+                                       const std::string& default_help, const std::vector<std::string>& old_options);
+
+}  // namespace stokesian::cli

@@ -1,0 +1,141 @@
+#include "options_precision.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "option_values.hpp"
+#include "options_deprecated.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/port/port_check.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+const char* const mode_spellings = "hi=<f32|ds|f64>,int=<f32|ds|f64>, e.g. hi=ds,int=f32, or ds/f32";
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+// The items of a list as modes are spelled in full: a hi= token and the int= token next to it
+// (either order) join; "ds/f32" and "f64" are written out; keywords stay.
+std::vector<std::string> precision_items(std::string_view text) {
+    std::vector<std::string> items;
+    for (const std::string& group : split_list(text, ";")) {
+        const std::vector<std::string> tokens = split_list(group, ", \t");
+        for (std::size_t k = 0; k < tokens.size(); ++k) {
+            const std::string& t = tokens[k];
+            const bool pair = k + 1 < tokens.size() && ((starts_with(t, "hi=") && starts_with(tokens[k + 1], "int=")) ||
+                                                        (starts_with(t, "int=") && starts_with(tokens[k + 1], "hi=")));
+            if (pair) {
+                items.push_back(t + "," + tokens[++k]);
+            } else if (const auto slash = t.find('/'); slash != std::string::npos) {
+                items.push_back("hi=" + t.substr(0, slash) + ",int=" + t.substr(slash + 1));
+            } else if (t == "f32" || t == "ds" || t == "f64") {
+                items.push_back("hi=" + t + ",int=" + t);
+            } else {
+                items.push_back(t);
+            }
+        }
+    }
+    return items;
+}
+
+precision_mode parse_item(const std::string& item, const std::string& option) {
+    try {
+        return parse_precision_mode(item);
+    } catch (const std::invalid_argument& e) {
+        throw input_error("command line", option, "", e.what());
+    }
+}
+
+std::vector<precision_mode> paper_modes() {
+    std::vector<precision_mode> modes{reference_precision_mode};
+    for (const precision_mode m : paper_precision_modes)
+        if (m != reference_precision_mode) modes.push_back(m);
+    return modes;
+}
+
+void add_once(std::vector<precision_mode>& modes, const std::vector<precision_mode>& more) {
+    for (const precision_mode m : more)
+        if (std::find(modes.begin(), modes.end(), m) == modes.end()) modes.push_back(m);
+}
+
+std::vector<precision_mode> parse_list(std::string_view text, const std::string& option,
+                                       const std::vector<precision_mode>& former_all) {
+    std::vector<precision_mode> modes;
+    for (const std::string& item : precision_items(text)) {
+        if (item == "paper") {
+            add_once(modes, paper_modes());
+        } else if (item == "all" && !former_all.empty()) {
+            note_deprecated(option + " all (here: the reference and the paper's four modes)", option + " paper");
+            add_once(modes, former_all);
+        } else if (item == "all") {
+            add_once(modes, port::all_precision_modes());
+        } else {
+            add_once(modes, {parse_item(item, option)});
+        }
+    }
+    if (modes.empty()) throw input_error("command line", option, std::string(text), "no precision mode given");
+    return modes;
+}
+
+// CLI11 reports its own exceptions (main(): one line, exit 2); ours become one of them.
+template <class F>
+void as_parse_error(F&& f) {
+    try {
+        f();
+    } catch (const input_error& e) {
+        throw CLI::ValidationError(e.what());
+    }
+}
+
+}  // namespace
+
+std::vector<precision_mode> parse_precision_list(std::string_view text, const std::string& option) {
+    return parse_list(text, option, {});
+}
+
+precision_mode parse_one_precision(std::string_view text, const std::string& option) {
+    const std::vector<std::string> items = precision_items(text);
+    if (items.size() == 1 && items.front() != "paper" && items.front() != "all")
+        return parse_item(items.front(), option);
+    if (items.empty()) return parse_item(std::string(text), option);
+    throw input_error("command line", option, std::string(text),
+                      std::string("one precision mode here, not a list (") + mode_spellings + ")");
+}
+
+CLI::Option* add_precision_option(CLI::App& cmd, std::string& mode_text, const std::string& default_help) {
+    return cmd.add_option_function<std::string>(
+        "--precision",
+        [&mode_text](const std::string& text) {
+            as_parse_error([&] { mode_text = to_string(parse_one_precision(text, "--precision")); });
+        },
+        std::string("precision mode: ") + mode_spellings + " (" + default_help + ")");
+}
+
+CLI::Option* add_precision_list_option(CLI::App& cmd, std::vector<precision_mode>& modes,
+                                       const precision_list_spec& spec) {
+    const std::string help = std::string("precision modes: ") + mode_spellings +
+                             ", f64 (hi=f64,int=f64); several separated by ';' or given again; 'paper' (the "
+                             "reference and the paper's four), 'all' (all nine) (" +
+                             spec.default_help + ")";
+    // One set of modes whichever spelling gave it: the first occurrence replaces the default.
+    auto given = std::make_shared<bool>(false);
+    return add_with_deprecated_aliases("--precision", spec.old_options, [&](const std::string& name) {
+        auto* option = cmd.add_option_function<std::vector<std::string>>(
+            name,
+            [&modes, given, name, former_all = spec.former_all](const std::vector<std::string>& texts) {
+                as_parse_error([&] {
+                    if (!*given) modes.clear();
+                    *given = true;
+                    for (const std::string& text : texts) add_once(modes, parse_list(text, name, former_all));
+                });
+            },
+            help);
+        option->type_size(1)->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+        // One value per use, so a positional after it stays one; an old spelling keeps its arity.
+        return option->allow_extra_args(name != "--precision" && spec.old_options_take_several);
+    });
+}
+
+}  // namespace stokesian::cli
