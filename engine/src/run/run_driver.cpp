@@ -127,6 +127,7 @@ run_result run_scenario(const run_request& req) {
     config.threads = req.threads;
     config.interrupt = req.stop_signal;  // a signal abandons a long step (engine/docs/reliability.md)
     io::h5md_options opts = req.output;
+    opts.scenario_author = s.output.author;  // below --author and $STOKESIAN_AUTHOR (io/provenance.hpp)
     if (!s.run.write_trajectory) opts.write_velocity = opts.write_force = false;
     const io::box_description box{s.system.box.periodic, s.system.box.edges};
     const fs::path checkpoint_path = io::checkpoint_path_for(opts.path);
