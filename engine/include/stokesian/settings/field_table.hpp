@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "stokesian/numeric/vec3.hpp"
 
@@ -45,7 +46,8 @@ using derived_count = std::uint64_t (*)(const S&);
 template <class S>
 using field_member = std::variant<std::monostate, double S::*, std::optional<double> S::*, std::uint64_t S::*,
                                   std::optional<std::uint64_t> S::*, std::uint32_t S::*, std::int64_t S::*, bool S::*,
-                                  std::string S::*, vec3<double> S::*, text_member<S>, derived_count<S>>;
+                                  std::string S::*, vec3<double> S::*, std::vector<std::string> S::*,
+                                  std::vector<double> S::*, text_member<S>, derived_count<S>>;
 
 // The README's row: type, default and constraint as a reader of the format wants them.
 struct field_doc {
