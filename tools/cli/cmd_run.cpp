@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "core/number_text.hpp"
 #include "json.hpp"
 #include "option_values.hpp"
 #include "options_backend.hpp"
@@ -18,6 +17,7 @@
 #include "stokesian/io/file_lock.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/run_overrides.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {
@@ -38,50 +38,20 @@ struct run_options {
     bool output_given = false;  // -o '' is an error, not the default name
 };
 
-// Command-line values override the scenario's; the result is validated like a scenario file.
+// Command-line values override the scenario's [run] keys through its field table; the result is
+// validated like a scenario file.
 void apply_overrides(scenario& s, const run_options& o) {
-    if (!o.backend.empty()) s.run.backend = o.backend;
-    if (!o.hi_kernel.empty()) s.run.hi_kernel = o.hi_kernel;
-    if (!o.precision.empty()) {
-        try {
-            s.run.precision = parse_precision_mode(o.precision);
-        } catch (const std::invalid_argument& e) {
-            throw input_error("command line", "--precision", "", e.what());
-        }
-    }
-    if (!o.integrator.empty()) {
-        try {
-            s.run.integrator = parse_integrator(o.integrator);
-        } catch (const std::invalid_argument& e) {
-            throw input_error("command line", "--integrator", "", e.what());
-        }
-    }
-    // --dt alone keeps the scenario's simulated time (run length, sampling and checkpoints are
-    // physics in tau_s): a length given in steps becomes the same time at the new dt.
-    const bool steps_kept_as_time = o.dt && !o.time && !o.steps && s.run.steps;
-    if (steps_kept_as_time) {
-        s.run.time = double(*s.run.steps) * s.run.dt;
-        s.run.steps.reset();
-    }
-    if (o.dt) s.run.dt = *o.dt;
-    if (o.time) {
-        s.run.time = o.time;
-        s.run.steps.reset();
-    }
-    if (o.steps) {
-        s.run.steps = step_count_option(*o.steps, "--steps");
-        s.run.time.reset();
-    }
-    if (o.sample_every) s.run.sample_every = *o.sample_every;
-    if (o.no_trajectory) s.run.write_trajectory = false;
-    if (o.checkpoint_every) s.run.checkpoint_every = *o.checkpoint_every;
-    try {
-        validate_run_settings(s.run, "command line");
-    } catch (const input_error& e) {
-        if (!steps_kept_as_time) throw;
-        throw input_error(std::string(e.what()) + " (--dt keeps the scenario's run length of " +
-                          short_number(*s.run.time) + " tau_s; give --steps or --time for another)");
-    }
+    std::vector<settings::run_override> overrides;
+    for (const auto& [key, text] : {std::pair{"backend", &o.backend}, std::pair{"hi_kernel", &o.hi_kernel},
+                                    std::pair{"precision", &o.precision}, std::pair{"integrator", &o.integrator}})
+        if (!text->empty()) overrides.push_back({key, *text});
+    if (o.dt) overrides.push_back({"dt", *o.dt});
+    if (o.time) overrides.push_back({"time", *o.time});
+    if (o.steps) overrides.push_back({"steps", step_count_option(*o.steps, "--steps")});
+    if (o.sample_every) overrides.push_back({"sample_every", *o.sample_every});
+    if (o.no_trajectory) overrides.push_back({"write_trajectory", false});
+    if (o.checkpoint_every) overrides.push_back({"checkpoint_every", *o.checkpoint_every});
+    settings::apply_run_overrides(s.run, overrides);
 }
 
 std::string default_output(const scenario& s) {

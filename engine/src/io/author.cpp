@@ -72,7 +72,7 @@ std::optional<std::string> author_problem(std::string_view name) {
 
 }  // namespace
 
-std::string h5md_author(const std::optional<std::string>& given) {
+std::string h5md_author(const std::optional<std::string>& given, const std::string& scenario_author) {
     if (given) {
         if (const auto problem = author_problem(*given)) throw input_error("command line", "--author", "", *problem);
         return *given;
@@ -82,6 +82,8 @@ std::string h5md_author(const std::optional<std::string>& given) {
             throw input_error("environment", author_variable, "", *problem);
         return variable;
     }
+    // Checked by the scenario reader (settings/scenario_table.cpp); TOML strings are UTF-8.
+    if (!scenario_author.empty() && !author_problem(scenario_author)) return scenario_author;
     const std::string account = user_name();
     return author_problem(account) ? "unknown" : account;
 }

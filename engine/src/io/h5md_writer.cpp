@@ -182,7 +182,8 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
     impl_->force = options.force;
     impl_->particles = particles;
     impl_->periodic = box.periodic;
-    const std::string author = h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author));
+    const std::string author =
+        h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author), options.scenario_author);
     check_output_path(impl_->final_path, impl_->partial_path, options.force);
 
     impl_->writing_path = impl_->partial_path;
@@ -199,7 +200,8 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
     impl_->force = options.force;
     impl_->particles = particles;
     impl_->periodic = box.periodic;
-    const std::string author = h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author));
+    const std::string author =
+        h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author), options.scenario_author);
     std::error_code error;
     fs::remove(impl_->writing_path, error);  // what a failed or killed resume left
     if (error)

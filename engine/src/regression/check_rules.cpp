@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
+#include <type_traits>
 
 #include <toml++/toml.h>
 
@@ -15,6 +17,7 @@
 #include "settings/text_input.hpp"
 #include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/settings/field_table.hpp"
 
 namespace stokesian::regression {
 
@@ -32,6 +35,45 @@ const std::map<std::string, tolerance_kind>& kind_names() {
     return names;
 }
 
+constexpr std::string_view backend_classes[] = {"cpu", "gpu"};
+
+void set_kind(check_rule& r, const std::string& text) {
+    const auto parsed = parse_tolerance_kind(text);
+    if (!parsed)
+        throw std::invalid_argument(
+            "expected exact, absolute, relative, ci_overlap, band, expected_failure_window or not_before");
+    r.kind = *parsed;
+}
+
+// The keys of a [[rule]], in the order they are read (reference_data/README.md documents them).
+const settings::field<check_rule> rule_fields[] = {
+    {.key = "id", .member = &check_rule::id},
+    {.key = "scenario", .member = &check_rule::scenario, .missing = "required"},
+    {.key = "observable", .member = &check_rule::observable, .missing = "required"},
+    {.key = "case", .member = &check_rule::cases},
+    {.key = "precision", .member = &check_rule::precisions},
+    {.key = "dt", .member = &check_rule::dts},
+    {.key = "backend_class",
+     .member = &check_rule::backend_classes,
+     .rule = {.choices = backend_classes, .what = "expected \"cpu\" or \"gpu\""}},
+    {.key = "kind",
+     .member = settings::text_member<check_rule>{[](const check_rule& r) { return to_string(r.kind); }, set_kind},
+     .missing = "required"},
+    {.key = "tolerance", .member = &check_rule::tolerance},
+    {.key = "window", .member = &check_rule::window},
+    {.key = "before_loss", .member = &check_rule::before_loss},
+    {.key = "until", .member = &check_rule::until},
+    {.key = "against", .member = &check_rule::against},
+    {.key = "measured_spread", .member = &check_rule::measured_spread},
+    {.key = "derivation", .member = &check_rule::derivation, .missing = "required"},
+};
+
+std::string accepted_keys() {
+    std::string keys;
+    for (const auto& f : rule_fields) keys.append(keys.empty() ? "" : ", ").append(f.key);
+    return keys;
+}
+
 class rule_reader {
 public:
     rule_reader(const toml::table& table, std::string origin, std::string where)
@@ -41,73 +83,72 @@ public:
         throw input_error(origin_, where_ + (key.empty() ? "" : "." + key), value, expected);
     }
 
-    std::string text(const std::string& key, bool required) {
+    // One key through its field, with the checks and messages of the rules format; nothing
+    // written leaves the struct's default.
+    void read(const settings::field<check_rule>& f, check_rule& r) {
+        const std::string key(f.key);
         seen_.insert(key);
         const toml::node* node = table_.get(key);
         if (node == nullptr) {
-            if (required) fail(key, "", "missing (required)");
-            return {};
+            if (!f.missing.empty()) fail(key, "", "missing (required)");
+            return;
         }
-        const auto* s = node->as_string();
-        if (s == nullptr) fail(key, "", "expected a string");
-        return s->get();
+        std::visit(
+            [&](auto member) {
+                using M = decltype(member);
+                using S = check_rule;
+                if constexpr (std::is_same_v<M, std::string S::*> || std::is_same_v<M, settings::text_member<S>>) {
+                    const auto* s = node->as_string();
+                    if (s == nullptr) fail(key, "", "expected a string");
+                    if constexpr (std::is_same_v<M, std::string S::*>) {
+                        r.*member = s->get();
+                    } else {
+                        try {
+                            member.set(r, s->get());
+                        } catch (const std::invalid_argument& e) {
+                            fail(key, s->get(), e.what());
+                        }
+                    }
+                } else if constexpr (std::is_same_v<M, std::vector<std::string> S::*>) {
+                    const auto* array = node->as_array();
+                    if (array == nullptr) fail(key, "", "expected an array of strings");
+                    for (const toml::node& item : *array) {
+                        const auto* s = item.as_string();
+                        if (s == nullptr) fail(key, "", "expected an array of strings");
+                        (r.*member).push_back(s->get());
+                    }
+                    const auto& choices = f.rule.choices;
+                    for (const std::string& text : r.*member)
+                        if (!choices.empty() && std::find(choices.begin(), choices.end(), text) == choices.end())
+                            fail(key, text, std::string(f.rule.what));
+                } else if constexpr (std::is_same_v<M, std::vector<double> S::*>) {
+                    const auto* array = node->as_array();
+                    if (array == nullptr) fail(key, "", "expected an array of numbers");
+                    for (const toml::node& item : *array) {
+                        const std::optional<double> x = item.value<double>();
+                        if (!x || !std::isfinite(*x) || *x <= 0.0)
+                            fail(key, "", "expected an array of positive numbers");
+                        (r.*member).push_back(*x);
+                    }
+                } else if constexpr (std::is_same_v<M, double S::*>) {
+                    const std::optional<double> x = node->value<double>();
+                    if (!x || !std::isfinite(*x)) fail(key, "", "expected a finite number");
+                    r.*member = *x;
+                } else if constexpr (std::is_same_v<M, bool S::*>) {
+                    const auto* b = node->as_boolean();
+                    if (b == nullptr) fail(key, "", "expected true or false");
+                    r.*member = b->get();
+                }
+            },
+            f.member);
     }
 
-    std::vector<std::string> texts(const std::string& key) {
-        seen_.insert(key);
-        std::vector<std::string> out;
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) return out;
-        const auto* array = node->as_array();
-        if (array == nullptr) fail(key, "", "expected an array of strings");
-        for (const toml::node& item : *array) {
-            const auto* s = item.as_string();
-            if (s == nullptr) fail(key, "", "expected an array of strings");
-            out.push_back(s->get());
-        }
-        return out;
-    }
-
-    std::vector<double> numbers(const std::string& key) {
-        seen_.insert(key);
-        std::vector<double> out;
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) return out;
-        const auto* array = node->as_array();
-        if (array == nullptr) fail(key, "", "expected an array of numbers");
-        for (const toml::node& item : *array) {
-            const std::optional<double> x = item.value<double>();
-            if (!x || !std::isfinite(*x) || *x <= 0.0) fail(key, "", "expected an array of positive numbers");
-            out.push_back(*x);
-        }
-        return out;
-    }
-
-    std::optional<double> number(const std::string& key) {
-        seen_.insert(key);
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) return std::nullopt;
-        const std::optional<double> x = node->value<double>();
-        if (!x || !std::isfinite(*x)) fail(key, "", "expected a finite number");
-        return x;
-    }
-
-    bool flag(const std::string& key) {
-        seen_.insert(key);
-        const toml::node* node = table_.get(key);
-        if (node == nullptr) return false;
-        const auto* b = node->as_boolean();
-        if (b == nullptr) fail(key, "", "expected true or false");
-        return b->get();
-    }
+    bool has(std::string_view key) const { return table_.get(key) != nullptr; }
 
     void reject_unknown_keys() const {
         for (const auto& [key, value] : table_)
             if (!seen_.contains(std::string(key.str())))
-                fail(std::string(key.str()), "",
-                     "unknown key (a rule accepts id, scenario, observable, case, precision, "
-                     "dt, backend_class, kind, tolerance, window, before_loss, until, against, "
-                     "measured_spread, derivation)");
+                fail(std::string(key.str()), "", "unknown key (a rule accepts " + accepted_keys() + ")");
     }
 
 private:
@@ -124,44 +165,27 @@ bool known_observable(const std::string& name) {
 check_rule read_rule(const toml::table& table, const std::string& origin, std::size_t index) {
     rule_reader in(table, origin, "rule[" + std::to_string(index) + "]");
     check_rule r;
-    r.id = in.text("id", false);
-    r.scenario = in.text("scenario", true);
-    r.observable = in.text("observable", true);
-    if (!known_observable(r.observable))
-        in.fail("observable", r.observable, "not a regression observable (see reference_data/README.md)");
-    r.cases = in.texts("case");
-    r.precisions = in.texts("precision");
-    r.dts = in.numbers("dt");
-    r.backend_classes = in.texts("backend_class");
-    for (const std::string& c : r.backend_classes)
-        if (c != "cpu" && c != "gpu") in.fail("backend_class", c, "expected \"cpu\" or \"gpu\"");
-    const std::string kind = in.text("kind", true);
-    const auto parsed = parse_tolerance_kind(kind);
-    if (!parsed)
-        in.fail("kind", kind,
-                "expected exact, absolute, relative, ci_overlap, band, expected_failure_window or not_before");
-    r.kind = *parsed;
-    const std::optional<double> tolerance = in.number("tolerance");
-    const bool needs_tolerance = r.kind != tolerance_kind::exact && r.kind != tolerance_kind::expected_failure_window;
-    if (needs_tolerance && !tolerance)
-        in.fail("tolerance", "", "missing (required unless kind = exact or expected_failure_window)");
-    r.window = in.numbers("window");
-    if (r.kind == tolerance_kind::expected_failure_window && (r.window.size() != 2 || !(r.window[0] < r.window[1])))
-        in.fail("window", "", "expected [earliest, latest] with 0 < earliest < latest (tau_s)");
-    if (r.kind != tolerance_kind::expected_failure_window && !r.window.empty())
-        in.fail("window", "", "only for kind = expected_failure_window");
-    r.tolerance = tolerance.value_or(0.0);
-    if (r.tolerance < 0.0) in.fail("tolerance", std::to_string(r.tolerance), "expected a number >= 0");
-    if (r.kind == tolerance_kind::band && r.tolerance < 1.0)
-        in.fail("tolerance", std::to_string(r.tolerance), "a band is a factor >= 1");
-    r.before_loss = in.flag("before_loss");
-    if (const std::optional<double> until = in.number("until")) {
-        if (*until <= 0.0) in.fail("until", std::to_string(*until), "expected a time > 0 (tau_s)");
-        r.until = *until;
+    for (const auto& f : rule_fields) {
+        in.read(f, r);
+        // The rules across keys, right after the later key of each.
+        if (f.key == "observable" && !known_observable(r.observable))
+            in.fail("observable", r.observable, "not a regression observable (see reference_data/README.md)");
+        if (f.key == "tolerance" && !in.has("tolerance") && r.kind != tolerance_kind::exact &&
+            r.kind != tolerance_kind::expected_failure_window)
+            in.fail("tolerance", "", "missing (required unless kind = exact or expected_failure_window)");
+        if (f.key == "window") {
+            if (r.kind == tolerance_kind::expected_failure_window &&
+                (r.window.size() != 2 || !(r.window[0] < r.window[1])))
+                in.fail("window", "", "expected [earliest, latest] with 0 < earliest < latest (tau_s)");
+            if (r.kind != tolerance_kind::expected_failure_window && !r.window.empty())
+                in.fail("window", "", "only for kind = expected_failure_window");
+            if (r.tolerance < 0.0) in.fail("tolerance", std::to_string(r.tolerance), "expected a number >= 0");
+            if (r.kind == tolerance_kind::band && r.tolerance < 1.0)
+                in.fail("tolerance", std::to_string(r.tolerance), "a band is a factor >= 1");
+        }
+        if (f.key == "until" && in.has("until") && r.until <= 0.0)
+            in.fail("until", std::to_string(r.until), "expected a time > 0 (tau_s)");
     }
-    r.against = in.text("against", false);
-    r.measured_spread = in.text("measured_spread", false);
-    r.derivation = in.text("derivation", true);
     in.reject_unknown_keys();
     return r;
 }

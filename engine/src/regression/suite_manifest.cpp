@@ -2,10 +2,12 @@
 // table, each [[run]] overrides them; every key is checked.
 #include "stokesian/regression/suite_manifest.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include <toml++/toml.h>
 
@@ -14,27 +16,84 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/numeric/precision.hpp"
+#include "stokesian/settings/field_table.hpp"
 
 namespace stokesian::regression {
 
 namespace {
 
-const std::set<std::string> run_keys{"name",
-                                     "scenario",
-                                     "case",
-                                     "precision",
-                                     "dt",
-                                     "time",
-                                     "sample_every",
-                                     "integrator",
-                                     "backend",
-                                     "cpu_hi_kernel",
-                                     "cuda_hi_kernel",
-                                     "threads",
-                                     "write_trajectory",
-                                     "scalable",
-                                     "relabel_precision",
-                                     "negative_control"};
+constexpr std::string_view backends[] = {"cpu", "cuda", "auto"};
+
+// Precision modes in their canonical spelling ("hi=X,int=Y"); relabel_precision may be empty (not set).
+void set_precision(suite_run_spec& r, const std::string& text) { r.precision = to_string(parse_precision_mode(text)); }
+void set_relabel_precision(suite_run_spec& r, const std::string& text) {
+    r.relabel_precision = text.empty() ? text : to_string(parse_precision_mode(text));
+}
+
+// The keys of a [[run]] (and of [defaults], but for the name), read through the field-table
+// mechanism of the scenario format (stokesian/settings/field_table.hpp).
+const settings::field<suite_run_spec> run_fields[] = {
+    {.key = "name",
+     .member = &suite_run_spec::name,
+     .doc = {"string", "required", "the output file <name>.h5; a safe file name, unique"},
+     .missing = "required"},
+    {.key = "scenario",
+     .member =
+         settings::text_member<suite_run_spec>{[](const suite_run_spec& r) { return r.scenario.string(); },
+                                               [](suite_run_spec& r, const std::string& text) { r.scenario = text; }},
+     .doc = {"string", "required", "the scenario file, relative to the manifest's directory"},
+     .missing = "required"},
+    {.key = "case", .member = &suite_run_spec::case_name, .doc = {"string", "`\"\"`", "the scenario's case"}},
+    {.key = "precision",
+     .member =
+         settings::text_member<suite_run_spec>{[](const suite_run_spec& r) { return r.precision; }, set_precision},
+     .doc = {"string", "required", "hi=X,int=Y"},
+     .missing = "required"},
+    {.key = "dt",
+     .member = &suite_run_spec::dt,
+     .rule = {.sign = settings::sign_rule::positive},
+     .doc = {"number", "required", "> 0; tau_s"},
+     .missing = "required"},
+    {.key = "time",
+     .member = &suite_run_spec::time,
+     .rule = {.sign = settings::sign_rule::positive},
+     .doc = {"number", "required", "> 0; the run length in tau_s, a multiple of dt"},
+     .missing = "required"},
+    {.key = "sample_every",
+     .member = &suite_run_spec::sample_every,
+     .rule = {.sign = settings::sign_rule::positive},
+     .doc = {"number", "1", "> 0; tau_s, a multiple of dt"}},
+    {.key = "integrator", .member = &suite_run_spec::integrator, .doc = {"string", "`\"euler\"`", ""}},
+    {.key = "backend",
+     .member = &suite_run_spec::backend,
+     .rule = {.choices = backends, .what = "expected \"cpu\", \"cuda\" or \"auto\""},
+     .doc = {"string", "the suite's", "`\"cpu\"`, `\"cuda\"` or `\"auto\"`"}},
+    {.key = "cpu_hi_kernel", .member = &suite_run_spec::cpu_hi_kernel, .doc = {"string", "all-pairs", ""}},
+    {.key = "cuda_hi_kernel", .member = &suite_run_spec::cuda_hi_kernel, .doc = {"string", "the backend's", ""}},
+    {.key = "threads",
+     .member = &suite_run_spec::threads,
+     .rule = {.min = 0, .max = 4096},
+     .doc = {"integer", "0", "CPU threads (0: cores / concurrent runs)"}},
+    {.key = "write_trajectory", .member = &suite_run_spec::write_trajectory, .doc = {"boolean", "`false`", ""}},
+    {.key = "scalable",
+     .member = &suite_run_spec::scalable,
+     .doc = {"boolean", "`true`", "--scale shortens it (false: already short, keep its length)"}},
+    {.key = "negative_control",
+     .member = &suite_run_spec::negative_control,
+     .doc = {"string", "", "what the perturbation is; required with relabel_precision"}},
+    {.key = "relabel_precision",
+     .member = settings::text_member<suite_run_spec>{[](const suite_run_spec& r) { return r.relabel_precision; },
+                                                     set_relabel_precision},
+     .doc = {"string", "", "negative controls: label the result as this precision mode"}},
+};
+
+std::set<std::string> keys_of_runs() {
+    std::set<std::string> keys;
+    for (const auto& f : run_fields) keys.emplace(f.key);
+    return keys;
+}
+
+const std::set<std::string> run_keys = keys_of_runs();
 
 std::string list_of(const std::set<std::string>& keys) {
     std::string out;
@@ -57,40 +116,51 @@ public:
         return defaults_ ? defaults_->get(key) : nullptr;
     }
 
-    std::string text(const std::string& key, bool required, const std::string& fallback = {}) const {
+    // One key of the run through its field: the run's value, else the default's, else the
+    // struct's default; the checks and messages of the manifest format.
+    void read(const settings::field<suite_run_spec>& f, suite_run_spec& r) const {
+        const std::string key(f.key);
         const toml::node* n = find(key);
         if (n == nullptr) {
-            if (required) fail(key, "missing (required)");
-            return fallback;
+            if (!f.missing.empty()) fail(key, "missing (required)");
+            return;
         }
-        if (!n->is_string()) fail(key, "expected a string");
-        return n->as_string()->get();
-    }
-
-    double positive(const std::string& key, bool required, double fallback = 0.0) const {
-        const toml::node* n = find(key);
-        if (n == nullptr) {
-            if (required) fail(key, "missing (required)");
-            return fallback;
-        }
-        const std::optional<double> x = n->value<double>();
-        if (!x || !std::isfinite(*x) || *x <= 0.0) fail(key, "expected a number > 0");
-        return *x;
-    }
-
-    bool flag(const std::string& key, bool fallback) const {
-        const toml::node* n = find(key);
-        if (n == nullptr) return fallback;
-        if (!n->is_boolean()) fail(key, "expected true or false");
-        return n->as_boolean()->get();
-    }
-
-    unsigned count(const std::string& key) const {
-        const toml::node* n = find(key);
-        if (n == nullptr) return 0;
-        const std::optional<std::int64_t> x = n->value<std::int64_t>();
-        if (!n->is_integer() || !x || *x < 0 || *x > 4096) fail(key, "expected an integer 0..4096");
-        return static_cast<unsigned>(*x);
+        std::visit(
+            [&](auto member) {
+                using M = decltype(member);
+                using S = suite_run_spec;
+                if constexpr (std::is_same_v<M, std::string S::*> || std::is_same_v<M, settings::text_member<S>>) {
+                    if (!n->is_string()) fail(key, "expected a string");
+                    const std::string text = n->as_string()->get();
+                    const auto& choices = f.rule.choices;
+                    if (!text.empty() && !choices.empty() &&
+                        std::find(choices.begin(), choices.end(), text) == choices.end())
+                        fail(key, std::string(f.rule.what));
+                    if constexpr (std::is_same_v<M, std::string S::*>) {
+                        r.*member = text;
+                    } else {
+                        try {
+                            member.set(r, text);
+                        } catch (const std::invalid_argument& e) {
+                            fail(key, e.what());
+                        }
+                    }
+                } else if constexpr (std::is_same_v<M, double S::*>) {
+                    const std::optional<double> x = n->value<double>();
+                    if (!x || !std::isfinite(*x) || *x <= 0.0) fail(key, "expected a number > 0");
+                    r.*member = *x;
+                } else if constexpr (std::is_same_v<M, bool S::*>) {
+                    if (!n->is_boolean()) fail(key, "expected true or false");
+                    r.*member = n->as_boolean()->get();
+                } else if constexpr (std::is_same_v<M, std::uint32_t S::*>) {
+                    const std::optional<std::int64_t> x = n->value<std::int64_t>();
+                    if (!n->is_integer() || !x || *x < f.rule.min || *x > f.rule.max)
+                        fail(key,
+                             "expected an integer " + std::to_string(f.rule.min) + ".." + std::to_string(f.rule.max));
+                    r.*member = static_cast<std::uint32_t>(*x);
+                }
+            },
+            f.member);
     }
 
 private:
@@ -114,41 +184,18 @@ suite_run_spec read_run(const toml::table& table, const toml::table* defaults, c
                               "unknown key (a run accepts " + list_of(run_keys) + ")");
     const layered in(&table, defaults, origin.string(), where);
     suite_run_spec r;
-    r.name = in.text("name", true);
-    // The name becomes the run's output file name <name>.h5 (stokesian/core/safe_name.hpp).
-    if (const std::string why = unsafe_name_reason(r.name); !why.empty())
-        in.fail("name", quoted_printable(r.name) + " is not a safe file name: " + why);
-    const std::string scenario = in.text("scenario", true);
-    r.scenario = std::filesystem::path(scenario).is_absolute() ? std::filesystem::path(scenario)
-                                                               : origin.parent_path() / scenario;
-    r.case_name = in.text("case", false);
-    r.precision = in.text("precision", true);
-    try {
-        r.precision = to_string(parse_precision_mode(r.precision));
-    } catch (const std::invalid_argument& e) {
-        in.fail("precision", e.what());
-    }
-    r.dt = in.positive("dt", true);
-    r.time = in.positive("time", true);
-    r.sample_every = in.positive("sample_every", false, 1.0);
-    if (!multiple_of(r.time, r.dt)) in.fail("time", "expected an integer multiple of dt");
-    if (!multiple_of(r.sample_every, r.dt)) in.fail("sample_every", "expected an integer multiple of dt");
-    r.integrator = in.text("integrator", false, "euler");
-    r.backend = in.text("backend", false);
-    if (!r.backend.empty() && r.backend != "cpu" && r.backend != "cuda" && r.backend != "auto")
-        in.fail("backend", "expected \"cpu\", \"cuda\" or \"auto\"");
-    r.cpu_hi_kernel = in.text("cpu_hi_kernel", false);
-    r.cuda_hi_kernel = in.text("cuda_hi_kernel", false);
-    r.threads = in.count("threads");
-    r.write_trajectory = in.flag("write_trajectory", false);
-    r.scalable = in.flag("scalable", true);
-    r.negative_control = in.text("negative_control", false);
-    r.relabel_precision = in.text("relabel_precision", false);
-    if (!r.relabel_precision.empty()) {
-        try {
-            r.relabel_precision = to_string(parse_precision_mode(r.relabel_precision));
-        } catch (const std::invalid_argument& e) {
-            in.fail("relabel_precision", e.what());
+    for (const auto& f : run_fields) {
+        in.read(f, r);
+        if (f.key == "name") {
+            // The name becomes the run's output file name <name>.h5 (stokesian/core/safe_name.hpp).
+            if (const std::string why = unsafe_name_reason(r.name); !why.empty())
+                in.fail("name", quoted_printable(r.name) + " is not a safe file name: " + why);
+        } else if (f.key == "scenario") {
+            if (!r.scenario.is_absolute()) r.scenario = origin.parent_path() / r.scenario;
+        } else if (f.key == "sample_every") {
+            // dt, time and sample_every as the scenario loader demands.
+            if (!multiple_of(r.time, r.dt)) in.fail("time", "expected an integer multiple of dt");
+            if (!multiple_of(r.sample_every, r.dt)) in.fail("sample_every", "expected an integer multiple of dt");
         }
     }
     if (!r.relabel_precision.empty() && r.negative_control.empty())

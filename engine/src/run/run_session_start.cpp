@@ -24,6 +24,7 @@ std::optional<run_result> run_session::start() {
     config_.threads = req_.threads;
     config_.interrupt = req_.stop_signal;  // a signal abandons a long step (engine/docs/reliability.md)
     opts_ = req_.output;
+    opts_.scenario_author = s_.output.author;  // below --author and $STOKESIAN_AUTHOR (io/provenance.hpp)
     if (!s_.run.write_trajectory) opts_.write_velocity = opts_.write_force = false;
     box_ = {s_.system.box.periodic, s_.system.box.edges};
     checkpoint_path_ = io::checkpoint_path_for(opts_.path);

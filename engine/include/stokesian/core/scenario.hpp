@@ -1,6 +1,7 @@
 #pragma once
 // A scenario file (scenarios/*.toml), validated and with units resolved. The format is
-// documented in scenarios/README.md; every key is checked, unknown keys are errors.
+// documented in scenarios/README.md; every key is checked, unknown keys are errors. The keys of
+// each struct are listed once, in the field tables of engine/src/settings/*_table.cpp.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -50,6 +51,13 @@ struct observable_settings {
     bool velocity_spread = false;  // mean velocity and spread over the particles per sample
 };
 
+// Where and how the run is written.
+struct output_settings {
+    // /h5md/author name. Precedence: --author, then $STOKESIAN_AUTHOR, then this, then the account
+    // name (io/provenance.hpp); empty: not set by the scenario.
+    std::string author;
+};
+
 struct scenario {
     std::string name;
     std::string description;
@@ -60,6 +68,7 @@ struct scenario {
     initial_state particles;
     run_settings run;
     observable_settings observables;
+    output_settings output;
 };
 
 // Reads and validates a scenario file; `case_name` selects one of its [cases] (empty: the first).

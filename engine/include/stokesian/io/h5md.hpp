@@ -43,9 +43,10 @@
 namespace stokesian::io {
 
 struct h5md_options {
-    std::filesystem::path path;  // final name
-    bool force = false;          // replace an existing file at `path`
-    std::string author;          // /h5md/author name; empty: h5md_author (io/provenance.hpp) chooses
+    std::filesystem::path path;   // final name
+    bool force = false;           // replace an existing file at `path`
+    std::string author;           // /h5md/author name; empty: h5md_author (io/provenance.hpp) chooses
+    std::string scenario_author;  // the scenario's output.author: used without --author and $STOKESIAN_AUTHOR
     bool write_velocity = true;
     bool write_force = true;
     bool write_image = true;  // only used with periodic boxes

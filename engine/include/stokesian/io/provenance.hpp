@@ -18,11 +18,11 @@ std::map<std::string, std::string> run_provenance(int argc, char** argv);
 std::string user_name();
 
 // The /h5md/author name of a new output (author.cpp): `given` (the --author option) when set, else
-// the environment variable STOKESIAN_AUTHOR when set, else user_name() when that is a valid name,
-// else "unknown". A valid name is 1 to max_author_bytes bytes of UTF-8 without control characters
+// the environment variable STOKESIAN_AUTHOR when set, else `scenario_author` (the scenario's
+// output.author) when not empty, else user_name() when that is a valid name, else "unknown". A valid name is 1 to max_author_bytes bytes of UTF-8 without control characters
 // (one line). A name given by option or variable that is not valid throws input_error: one line
 // naming the option or the variable and what is wrong, never the raw bytes.
 inline constexpr std::size_t max_author_bytes = 256;
-std::string h5md_author(const std::optional<std::string>& given);
+std::string h5md_author(const std::optional<std::string>& given, const std::string& scenario_author = {});
 
 }  // namespace stokesian::io

@@ -1,0 +1,145 @@
+// The [physics] and [box] tables: sphere radius and mobility, the tensor, lubrication, pair force,
+// the boundary.
+#include "settings/field_reader.hpp"
+#include "settings/scenario_tables.hpp"
+#include "stokesian/physics/mobility.hpp"
+
+namespace stokesian::settings {
+
+namespace {
+
+// Both spellings are checked wherever written; the one of the highest layer gives mu0.
+void resolve_self_mobility(const field_reader& r, system_parameters& system) {
+    r.table().number("viscosity", sign_rule::positive);
+    if (const auto e = r.table().exclusive("self_mobility", "viscosity")) {
+        const double x = r.check().number(*e, sign_rule::positive);
+        system.self_mobility = e->key.ends_with("viscosity") ? stokes_self_mobility(x, system.radius) : x;
+    }
+}
+
+constexpr std::string_view tensors[] = {"rotne-prager", "oseen"};
+constexpr std::string_view schemes[] = {"explicit", "implicit"};
+constexpr std::string_view pair_force_kinds[] = {"none", "exponential"};
+constexpr std::string_view boundaries[] = {"periodic", "open"};
+
+const field<system_parameters> physics[] = {
+    {.key = "radius",
+     .member = &system_parameters::radius,
+     .rule = {.sign = sign_rule::positive},
+     .doc = {"number", "1", "> 0; the sphere radius a"}},
+    {.key = "self_mobility",
+     .member = &system_parameters::self_mobility,
+     .rule = {.sign = sign_rule::positive},
+     .doc = {"number", "1", "> 0; the Stokes mobility mu0"}},
+    {.key = "viscosity",
+     .member = std::monostate{},
+     .doc = {"number", "", "> 0; instead of `self_mobility`: mu0 = 1 / (6 pi eta a). Set at most one of the two"},
+     .after = resolve_self_mobility,
+     .excludes = "self_mobility"},
+    {.key = "tensor",
+     .member = text_member<system_parameters>{[](const system_parameters& p) -> std::string {
+                                                  return p.tensor == hydrodynamic_tensor::oseen ? "oseen"
+                                                                                                : "rotne-prager";
+                                              },
+                                              [](system_parameters& p, const std::string& text) {
+                                                  p.tensor = text == "oseen" ? hydrodynamic_tensor::oseen
+                                                                             : hydrodynamic_tensor::rotne_prager;
+                                              }},
+     .rule = {.choices = tensors},
+     .doc = {"string", "`\"rotne-prager\"`",
+             "`\"rotne-prager\"` (Rotne-Prager, with the Rotne-Prager-Yamakawa form for overlapping spheres) or "
+             "`\"oseen\"` (point-particle limit)"}},
+};
+
+// An upper limit keeps a typo from turning a failing solve into hours of iterations.
+constexpr std::int64_t most_iterations = 1000000;
+
+const field<lubrication_settings> lubrication[] = {
+    {.key = "enabled",
+     .member = &lubrication_settings::enabled,
+     .doc = {"boolean", "`false`", "the Jeffrey-Onishi correction for surface gaps s = r/a - 2 < 1"}},
+    {.key = "min_gap",
+     .member = &lubrication_settings::min_gap,
+     .rule = {.unit_interval = true, .note = "(in units of a)"},
+     .doc = {"number", "1e-6", "0 < min_gap < 1; floor of s in the resistance functions"}},
+    {.key = "scheme",
+     .member = text_member<lubrication_settings>{
+         [](const lubrication_settings& l) { return std::string(to_string(l.scheme)); },
+         [](lubrication_settings& l, const std::string& text) { l.scheme = parse_lubrication_scheme(text); }},
+     .rule = {.choices = schemes},
+     .doc = {"string", "`\"explicit\"`",
+             "`\"explicit\"`: the paper's scheme (Sec. 3.1), forces corrected with the previous step's velocities; "
+             "unstable once the spectral radius of zeta mu exceeds 1 (a pair below s = 0.282, the fcc lattice at n = "
+             "0.1), independently of dt. `\"implicit\"`: v = mu (I + zeta mu)^-1 F (the paper's Eq. "
+             "(mobilityCorrection)) solved in every velocity evaluation by preconditioned conjugate gradients to a "
+             "true relative residual of sqrt(u) of the working precision (1.05e-8 in double, 2.4e-4 in float; "
+             "refined where the recurrence drifts, and the run stops with exit code 1 where float cannot get there, "
+             "typically gaps below a few 1e-4 a). Needs a positive definite mobility (open boundaries; a periodic "
+             "box's nearest-image mobility can be indefinite and the solve then stops the run). Not with `hi_kernel "
+             "= \"fused\"` ([engine/docs/lubrication.md](../engine/docs/lubrication.md))"}},
+    {.key = "max_iterations",
+     .member = &lubrication_settings::max_iterations,
+     .rule = {.min = 1, .max = most_iterations},
+     .doc = {"integer", "1000",
+             "1 ... 1000000; conjugate-gradient iterations allowed per solve (implicit scheme); a solve that needs "
+             "more stops the run (exit code 1, the output stays valid)"}},
+};
+
+const field<pair_force_settings> pair_force[] = {
+    {.key = "kind",
+     .member = text_member<pair_force_settings>{[](const pair_force_settings& p) -> std::string {
+                                                    return p.kind == pair_force_kind::exponential ? "exponential"
+                                                                                                  : "none";
+                                                },
+                                                [](pair_force_settings& p, const std::string& text) {
+                                                    p.kind = text == "exponential" ? pair_force_kind::exponential
+                                                                                   : pair_force_kind::none;
+                                                }},
+     .rule = {.choices = pair_force_kinds},
+     .doc = {"string", "`\"none\"`", "`\"none\"` or `\"exponential\"`"}},
+    {.key = "strength",
+     .member = &pair_force_settings::strength,
+     .rule = {.sign = sign_rule::non_negative},
+     .doc = {"number", "0", ">= 0; F0 in units of F"}},
+    {.key = "range",
+     .member = &pair_force_settings::range,
+     .rule = {.sign = sign_rule::positive},
+     .doc = {"number", "0.1", "> 0; lambda in a"}},
+    {.key = "cutoff",
+     .member = &pair_force_settings::cutoff,
+     .rule = {.sign = sign_rule::positive},
+     .doc = {"number", "2.5", "> 0; r_c in a"}},
+};
+
+void edges_only_when_periodic(const field_reader& r, box_settings& box) {
+    if (!box.periodic)
+        if (const auto e = r.table().find("edges"))
+            r.check().fail(*e, "box.edges is only allowed with boundary = \"periodic\"");
+}
+
+const field<box_settings> box[] = {
+    {.key = "boundary",
+     .member = text_member<box_settings>{
+         [](const box_settings& b) -> std::string { return b.periodic ? "periodic" : "open"; },
+         [](box_settings& b, const std::string& text) { b.periodic = text == "periodic"; }},
+     .rule = {.choices = boundaries},
+     .doc = {"string", "required", "`\"periodic\"` or `\"open\"`"},
+     .missing = "\"periodic\" or \"open\""},
+    {.key = "edges",
+     .member = &box_settings::edges,
+     .rule = {.sign = sign_rule::positive, .note = "(the box edges in a)"},
+     .doc = {"vector", "",
+             "each > 0. Required for a periodic box with explicit positions; not allowed for an open box, nor with "
+             "`[particles.lattice]` (the lattice computes them)"},
+     .after = edges_only_when_periodic,
+     .written = [](const box_settings& b) { return b.periodic; }},
+};
+
+}  // namespace
+
+std::span<const field<system_parameters>> physics_fields() { return physics; }
+std::span<const field<lubrication_settings>> lubrication_fields() { return lubrication; }
+std::span<const field<pair_force_settings>> pair_force_fields() { return pair_force; }
+std::span<const field<box_settings>> box_fields() { return box; }
+
+}  // namespace stokesian::settings

@@ -1,0 +1,44 @@
+#pragma once
+// The field tables of the scenario format, one per settings struct (stokesian/settings/
+// field_table.hpp). Adding a key is one entry in one of them (engine/README.md, "How to add a
+// scenario key"): the reader, the resolved configuration, the README key tables and the
+// command-line overrides follow from the entry.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/field_table.hpp"
+
+namespace stokesian::settings {
+
+// [particles.lattice]: a generated initial configuration (initial_state.cpp builds it).
+struct lattice_settings {
+    std::string kind;
+    std::int64_t cells = 0;
+    double density = 0.0;
+    double perturbation = 0.0;
+    std::uint64_t seed = 1;
+};
+
+using cycle_spec = observable_settings::cycle_spec;
+using positive_definiteness_spec = observable_settings::positive_definiteness_spec;
+
+std::span<const field<scenario>> scenario_fields();  // [scenario]: name, description
+std::span<const field<system_parameters>> physics_fields();
+std::span<const field<lubrication_settings>> lubrication_fields();
+std::span<const field<pair_force_settings>> pair_force_fields();
+std::span<const field<box_settings>> box_fields();
+std::span<const field<initial_state>> particles_fields();  // documented here, read in initial_state.cpp
+std::span<const field<lattice_settings>> lattice_fields();
+std::span<const field<run_settings>> run_fields();
+std::span<const field<observable_settings>> observables_fields();
+std::span<const field<cycle_spec>> cycle_fields();
+std::span<const field<positive_definiteness_spec>> positive_definiteness_fields();
+std::span<const field<output_settings>> output_fields();
+
+// The sub-tables each logical table accepts ("" is the top level, "case" a [cases.NAME] table).
+std::span<const std::string_view> sub_tables(std::string_view table);
+
+}  // namespace stokesian::settings

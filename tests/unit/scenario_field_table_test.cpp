@@ -1,0 +1,129 @@
+// The field tables of the scenario format (stokesian/settings/): the README's key reference is the
+// generated one, a key added to a table is read, written and documented, and command-line
+// overrides go through the [run] table.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <toml++/toml.h>
+
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/run_overrides.hpp"
+#include "stokesian/settings/scenario_reference.hpp"
+
+using namespace stokesian;
+
+namespace {
+
+const std::string readme_path = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/README.md";
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+const std::string minimal = R"(
+[scenario]
+name = "pair"
+[box]
+boundary = "open"
+[particles]
+positions = [[-2.0, 0.0, 0.0], [2.0, 0.0, 0.0]]
+force = [0.0, 0.0, -1.0]
+[run]
+dt = 0.01
+steps = 100
+)";
+
+std::string error_of(const std::string& text) {
+    try {
+        (void)parse_scenario(text, "x.toml");
+    } catch (const input_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+// STOKESIAN_UPDATE_DOCS=1 rewrites the README's generated tables instead of failing.
+TEST(ScenarioReference, ReadmeTablesAreTheGeneratedOnes) {
+    const std::string readme = read_file(readme_path);
+    const std::string generated = settings::with_generated_key_tables(readme);
+    if (std::getenv("STOKESIAN_UPDATE_DOCS") != nullptr && generated != readme) std::ofstream(readme_path) << generated;
+    EXPECT_EQ(readme, generated) << "scenarios/README.md's key tables differ from the field tables; run with "
+                                    "STOKESIAN_UPDATE_DOCS=1 to rewrite them";
+    for (const auto& name : settings::scenario_table_names())
+        EXPECT_NE(readme.find("<!-- scenario-keys: " + name + " -->"), std::string::npos) << name;
+}
+
+TEST(ScenarioReference, EveryReadKeyHasARowAndDerivedCountsHaveNone) {
+    const std::string run = settings::scenario_key_table("run");
+    for (const char* key : {"`dt`", "`time`", "`steps`", "`sample_every`", "`precision`", "`checkpoint_every`"})
+        EXPECT_NE(run.find(key), std::string::npos) << key;
+    EXPECT_EQ(run.find("total_steps"), std::string::npos);
+    EXPECT_THROW((void)settings::scenario_key_table("no_such_table"), std::invalid_argument);
+}
+
+TEST(ScenarioOutputAuthor, IsReadWrittenAndDocumented) {
+    const scenario plain = parse_scenario(minimal, "x.toml");
+    EXPECT_EQ(plain.output.author, "");
+    // Not written while unset: the configurations of existing runs stay as they were.
+    EXPECT_EQ(resolved_configuration(plain).find("[output]"), std::string::npos);
+
+    const scenario authored = parse_scenario(minimal + "[output]\nauthor = \"Grace Hopper\"\n", "x.toml");
+    EXPECT_EQ(authored.output.author, "Grace Hopper");
+    const toml::table written = toml::parse(resolved_configuration(authored));
+    EXPECT_EQ(written["output"]["author"].value_or(std::string()), "Grace Hopper");
+    EXPECT_NE(settings::scenario_key_table("output").find("| `author` | string |"), std::string::npos);
+}
+
+TEST(ScenarioOutputAuthor, BadValuesAreOneLineErrorsNamingTheKey) {
+    EXPECT_EQ(error_of(minimal + "[output]\nauthor = 7\n"), "x.toml: key 'output.author' = 7: expected a string");
+    EXPECT_EQ(error_of(minimal + "[output]\nauthor = \"\"\n"),
+              "x.toml: key 'output.author' = \"\": expected a non-empty name");
+    EXPECT_NE(error_of(minimal + "[output]\nauthor = \"two\\nlines\"\n").find("control characters"), std::string::npos);
+    EXPECT_NE(error_of(minimal + "[output]\nauthor = \"" + std::string(257, 'a') + "\"\n").find("at most 256 bytes"),
+              std::string::npos);
+    EXPECT_NE(
+        error_of(minimal + "[output]\nname = \"x\"\n").find("unknown key 'output.name' ([output] accepts author)"),
+        std::string::npos);
+}
+
+TEST(RunOverrides, GoThroughTheRunTable) {
+    run_settings run = parse_scenario(minimal, "x.toml").run;
+    settings::apply_run_overrides(run, {{"precision", std::string("hi=ds,int=f32")}, {"time", 2.0}});
+    EXPECT_EQ(to_string(run.precision), "hi=ds,int=f32");
+    EXPECT_EQ(run.time, 2.0);
+    EXPECT_FALSE(run.steps.has_value());  // time replaces steps
+    settings::apply_run_overrides(run, {{"steps", std::uint64_t{50}}, {"write_trajectory", false}});
+    EXPECT_EQ(run.steps, 50u);
+    EXPECT_FALSE(run.time.has_value());
+    EXPECT_FALSE(run.write_trajectory);
+}
+
+TEST(RunOverrides, DtAloneKeepsTheRunLengthInTime) {
+    run_settings run = parse_scenario(minimal, "x.toml").run;  // 100 steps of 0.01
+    settings::apply_run_overrides(run, {{"dt", 0.001}});
+    ASSERT_TRUE(run.time.has_value());
+    EXPECT_DOUBLE_EQ(*run.time, 1.0);
+    EXPECT_EQ(run.total_steps(), 1000u);
+}
+
+TEST(RunOverrides, BadValuesNameTheOption) {
+    run_settings run = parse_scenario(minimal, "x.toml").run;
+    try {
+        settings::apply_run_overrides(run, {{"precision", std::string("hi=f16")}});
+        FAIL() << "accepted hi=f16";
+    } catch (const input_error& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("command line: key '--precision'", 0), 0u) << e.what();
+    }
+    EXPECT_THROW(settings::apply_run_overrides(run, {{"sample_every", 0.015}}), input_error);  // not k dt
+    EXPECT_THROW(settings::apply_run_overrides(run, {{"no_such_key", 1.0}}), std::invalid_argument);
+}
