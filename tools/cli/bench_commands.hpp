@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "stokesian/numeric/precision.hpp"
+#include "stokesian/core/precision_modes.hpp"
 
 namespace stokesian::cli {
 

@@ -86,7 +86,7 @@ int bench_steps(const steps_options& o) {
 
 struct hi_options {
     std::string sizes = "1000,10000,200000", kernels = "naive,tiling,small-tiling,multi-target",
-                precisions = "f32,ds,f64";
+                precisions = precision_names(",");
     std::string csv;
     int repeats = 20;
     unsigned block = 128;

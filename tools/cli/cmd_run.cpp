@@ -237,7 +237,7 @@ action register_run(CLI::App& app) {
                     "continue the interrupted run of OUTPUT (or OUTPUT.checkpoint) bit for bit from its checkpoint");
     cmd->add_option("--case", o->case_name, "case of a scenario file with [cases] (default: the first)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto (overrides run.backend)");
-    cmd->add_option("--precision", o->precision, "e.g. hi=ds,int=f32 (each of f32, ds, f64)");
+    cmd->add_option("--precision", o->precision, "e.g. hi=ds,int=f32 (each of " + precision_names(", ") + ")");
     cmd->add_option("--hi-kernel", o->hi_kernel, "HI summation kernel (cpu: all-pairs | symmetric)");
     cmd->add_option("--integrator", o->integrator,
                     "euler | heun | rk4 | ab2 (engine/include/stokesian/core/integrator.hpp)");
