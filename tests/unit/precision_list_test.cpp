@@ -71,14 +71,15 @@ TEST(PrecisionList, TraitsAgreeWithTheStorageType) {
             EXPECT_EQ(info.name, traits::name);
             EXPECT_EQ(sizeof(storage), std::size_t(info.words) * sizeof(typename traits::word)) << traits::name;
             EXPECT_EQ(info.word_bits, int(8 * sizeof(typename traits::word))) << traits::name;
-            if (traits::words == 1)
+            if constexpr (traits::words == 1)
                 EXPECT_EQ(traits::unit_roundoff, double(std::numeric_limits<storage>::epsilon()) / 2) << traits::name;
             // one third, rounded to the storage: its words fit, and nudging the low word breaks them
             const storage third = value_cast<storage>(1.0 / 3.0);
             double hi = 0, lo = 0;
             to_words(third, hi, lo);
             EXPECT_TRUE(words_fit<storage>(hi, lo)) << traits::name;
-            EXPECT_FALSE(words_fit<storage>(hi, lo + 0x1p-80)) << traits::name;
+            const double nudged_lo = lo == 0.0 ? 0x1p-80 : lo * (1.0 + 0x1p-40);  // no longer a word
+            EXPECT_FALSE(words_fit<storage>(hi, nudged_lo)) << traits::name;
             EXPECT_EQ(traits::ulp_distance(hi, lo, hi, lo), 0.0) << traits::name;
         });
 }
