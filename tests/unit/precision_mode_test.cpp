@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "stokesian/numeric/precision.hpp"
+#include "stokesian/core/precision_modes.hpp"
 
 using namespace stokesian;
 

@@ -50,12 +50,7 @@ struct options {
     std::exit(error.empty() ? 0 : 2);
 }
 
-std::vector<precision_mode> all_modes() {
-    std::vector<precision_mode> m;
-    for (precision hi : {precision::f32, precision::ds, precision::f64})
-        for (precision in : {precision::f32, precision::ds, precision::f64}) m.push_back({hi, in});
-    return m;
-}
+std::vector<precision_mode> all_modes() { return {precision_modes.begin(), precision_modes.end()}; }
 
 options parse(int argc, char** argv) {
     options o;

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "stokesian/core/precision_modes.hpp"
 
 namespace stokesian::cli {
 

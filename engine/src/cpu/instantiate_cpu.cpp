@@ -1,4 +1,4 @@
-// The one place where the CPU backend's precision modes are instantiated (all nine).
+// The one place where the CPU backend's precision modes are instantiated (all of the list).
 #include <memory>
 #include <stdexcept>
 
@@ -14,17 +14,7 @@ hi_loop parse_hi_loop(const std::string& name) {
     throw std::invalid_argument("unknown CPU hi-kernel '" + name + "' (expected all-pairs or symmetric)");
 }
 
-#define STOKESIAN_INSTANTIATE(HI, INT) template class cpu_engine<precision_policy<precision::HI, precision::INT>>;
-STOKESIAN_INSTANTIATE(f32, f32)
-STOKESIAN_INSTANTIATE(f32, ds)
-STOKESIAN_INSTANTIATE(f32, f64)
-STOKESIAN_INSTANTIATE(ds, f32)
-STOKESIAN_INSTANTIATE(ds, ds)
-STOKESIAN_INSTANTIATE(ds, f64)
-STOKESIAN_INSTANTIATE(f64, f32)
-STOKESIAN_INSTANTIATE(f64, ds)
-STOKESIAN_INSTANTIATE(f64, f64)
-#undef STOKESIAN_INSTANTIATE
+STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cpu_engine)
 
 std::unique_ptr<engine> make_cpu_engine(const engine_config& config, const initial_state& state) {
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<engine> {

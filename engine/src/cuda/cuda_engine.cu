@@ -346,17 +346,7 @@ std::map<std::string, std::string> cuda_engine<Policy>::description() const {
     return d;
 }
 
-#define STOKESIAN_INSTANTIATE(HI, INT) template class cuda_engine<precision_policy<precision::HI, precision::INT>>;
-STOKESIAN_INSTANTIATE(f32, f32)
-STOKESIAN_INSTANTIATE(f32, ds)
-STOKESIAN_INSTANTIATE(f32, f64)
-STOKESIAN_INSTANTIATE(ds, f32)
-STOKESIAN_INSTANTIATE(ds, ds)
-STOKESIAN_INSTANTIATE(ds, f64)
-STOKESIAN_INSTANTIATE(f64, f32)
-STOKESIAN_INSTANTIATE(f64, ds)
-STOKESIAN_INSTANTIATE(f64, f64)
-#undef STOKESIAN_INSTANTIATE
+STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cuda_engine)
 
 std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const initial_state& state) {
     if (parse_hi_kernel(config.hi_kernel) == hi_kernel::fused) return make_fused_engine(config, state);

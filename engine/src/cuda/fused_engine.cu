@@ -308,20 +308,9 @@ template <class Policy>
 fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, const std::vector<batch_member>& members)
     : systems_(config, member_states(members), member_dts(members)) {}
 
-#define STOKESIAN_INSTANTIATE(HI, INT)                                                 \
-    template class fused_systems<precision_policy<precision::HI, precision::INT>>;     \
-    template class fused_engine_impl<precision_policy<precision::HI, precision::INT>>; \
-    template class fused_batch_engine<precision_policy<precision::HI, precision::INT>>;
-STOKESIAN_INSTANTIATE(f32, f32)
-STOKESIAN_INSTANTIATE(f32, ds)
-STOKESIAN_INSTANTIATE(f32, f64)
-STOKESIAN_INSTANTIATE(ds, f32)
-STOKESIAN_INSTANTIATE(ds, ds)
-STOKESIAN_INSTANTIATE(ds, f64)
-STOKESIAN_INSTANTIATE(f64, f32)
-STOKESIAN_INSTANTIATE(f64, ds)
-STOKESIAN_INSTANTIATE(f64, f64)
-#undef STOKESIAN_INSTANTIATE
+STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_systems)
+STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_engine_impl)
+STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_batch_engine)
 
 std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const initial_state& state) {
     check_particle_count(state.size());

@@ -50,12 +50,11 @@ hi_timing time_hi_kernel(const std::string& kernel, precision hi, const system_p
                          const std::vector<vec3<double>>& positions, const std::vector<vec3<double>>& forces,
                          int repeats, unsigned block) {
     const hi_kernel k = parse_hi_kernel(kernel);
-    hi_timing t{};
-    switch (hi) {
-        case precision::f32: t = time_with<float, float>(k, system, positions, forces, repeats, block); break;
-        case precision::ds: t = time_with<float, float_float>(k, system, positions, forces, repeats, block); break;
-        case precision::f64: t = time_with<double, double>(k, system, positions, forces, repeats, block); break;
-    }
+    hi_timing t = visit_precision(hi, [&]<class P>(P) {
+        using policy = precision_policy<P::value, P::value>;  // the integration precision plays no part
+        return time_with<typename policy::working, typename policy::accumulator>(k, system, positions, forces, repeats,
+                                                                                 block);
+    });
     t.hi = hi;
     return t;
 }

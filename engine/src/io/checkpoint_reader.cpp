@@ -10,6 +10,7 @@
 #include "io/hdf5_handles.hpp"
 #include "io/hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/state_words.hpp"
 #include "stokesian/io/checkpoint.hpp"
 
 namespace stokesian::io {
@@ -218,21 +219,12 @@ private:
     hdf5::file file_;
 };
 
-// Whether x is a value of the stored type T, widened: a float is a float, a double anything.
-bool fits_float(double x) { return static_cast<double>(static_cast<float>(x)) == x || std::isnan(x); }
-
-// The words of one stored component in precision p: f32 a float (lo 0), ds a normalised float
-// pair (hi = fl(hi + lo)), f64 a double (lo 0); always finite (checkpoints hold sane states).
+// The words of one stored component in precision p: those of a value of its storage type
+// (core/state_words.hpp), always finite (checkpoints hold sane states).
 bool words_fit(precision p, double hi, double lo) {
     if (!std::isfinite(hi) || !std::isfinite(lo)) return false;
-    switch (p) {
-        case precision::f32: return fits_float(hi) && lo == 0.0;
-        case precision::ds:
-            return fits_float(hi) && fits_float(lo) &&
-                   static_cast<float>(static_cast<float>(hi) + static_cast<float>(lo)) == static_cast<float>(hi);
-        case precision::f64: return lo == 0.0;
-    }
-    return false;
+    return visit_precision(
+        p, [&]<class P>(P) { return stokesian::words_fit<typename precision_traits<P::value>::storage>(hi, lo); });
 }
 
 void check_words(const checkpoint_reader& r, const std::string& path, precision p, const std::vector<vec3<double>>& hi,
@@ -268,9 +260,9 @@ engine_state read_engine_state(const checkpoint_reader& r) {
         s.history_lo = r.vectors<double>(base + "history_lo", element::f64, n);
         check_words(r, base + "history_hi", s.precision.hi, s.history_hi, s.history_lo);
     }
-    // Forces are stored in the working type: float unless the HI sum is f64.
+    // Forces are stored in the working type of the HI sum.
     const std::vector<vec3<double>> zeros(n, vec3<double>{0.0, 0.0, 0.0});
-    check_words(r, base + "force", s.precision.hi == precision::f64 ? precision::f64 : precision::f32, s.force, zeros);
+    check_words(r, base + "force", working_precision(s.precision.hi), s.force, zeros);
     return s;
 }
 

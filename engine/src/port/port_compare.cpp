@@ -27,28 +27,6 @@ std::vector<double> read_array(const io::h5md_file& f, const std::filesystem::pa
     return f.read_doubles(path);
 }
 
-// Order-preserving integer image of a float / double (for ULP distances).
-std::int64_t ordered(float x) {
-    const auto b = std::bit_cast<std::int32_t>(x);
-    return b < 0 ? std::int64_t(std::numeric_limits<std::int32_t>::min()) - b : b;
-}
-long double ordered(double x) {
-    const auto b = std::bit_cast<std::int64_t>(x);
-    return b < 0 ? (long double)std::numeric_limits<std::int64_t>::min() - (long double)b : (long double)b;
-}
-
-// ULP distance in the storage type of the mode.
-double ulp_distance(precision p, double ha, double la, double hb, double lb) {
-    if (p == precision::f32) return double(std::llabs(ordered(float(ha)) - ordered(float(hb))));
-    if (p == precision::f64) return double(std::fabs(ordered(ha) - ordered(hb)));
-    // float_float: units of the 48-bit significand of a's high word.
-    const long double diff = ((long double)ha - (long double)hb) + ((long double)la - (long double)lb);
-    if (diff == 0) return 0.0;
-    const float h = float(ha);
-    const long double ulp = h == 0.0f ? std::ldexp(1.0L, -149 - 24) : std::ldexp(1.0L, std::ilogb(h) - 47);
-    return double(std::fabs(diff) / ulp);
-}
-
 std::size_t ulp_bin(double ulps) {
     if (ulps <= 0) return 0;
     // (0, 1] -> 1, (1, 2] -> 2, (2, 4] -> 3, ..., (2^29, 2^30] -> 31, more -> 32
@@ -100,10 +78,8 @@ bool comparison::passed() const {
     return !per_mode.empty();
 }
 
-double accumulator_unit_roundoff(precision_mode m) {
-    return m.hi == precision::f32 ? 0x1p-24 : m.hi == precision::ds ? 0x1p-47 : 0x1p-53;
-}
-double working_unit_roundoff(precision_mode m) { return m.hi == precision::f64 ? 0x1p-53 : 0x1p-24; }
+double accumulator_unit_roundoff(precision_mode m) { return precision_info_of(m.hi).unit_roundoff; }
+double working_unit_roundoff(precision_mode m) { return precision_info_of(working_precision(m.hi)).unit_roundoff; }
 
 double rounding_bound_factor(precision_mode m, std::size_t particles) {
     const double ua = accumulator_unit_roundoff(m), uw = working_unit_roundoff(m);
@@ -164,16 +140,14 @@ port_record read_record(const std::filesystem::path& path) {
             const std::string mb = base + "/" + m;
             mr.engine = f.string_attributes(mb);
             const auto storage = mr.engine.find("storage");
-            const std::string expected = mr.mode.hi == precision::f32  ? "float32"
-                                         : mr.mode.hi == precision::ds ? "float_float"
-                                                                       : "float64";
+            const std::string expected(precision_info_of(mr.mode.hi).storage_name);
             if (storage == mr.engine.end() || storage->second != expected)
                 bad(path, mb + ": storage '" + (storage == mr.engine.end() ? std::string("missing") : storage->second) +
                               "' does not match the mode (expected " + expected + ")");
             mr.storage = expected;
             mr.hi = read_array(f, path, mb + "/velocity", c.particles);
-            mr.lo = mr.mode.hi == precision::ds ? read_array(f, path, mb + "/velocity_lo", c.particles)
-                                                : std::vector<double>(3 * c.particles, 0.0);
+            mr.lo = precision_info_of(mr.mode.hi).words == 2 ? read_array(f, path, mb + "/velocity_lo", c.particles)
+                                                             : std::vector<double>(3 * c.particles, 0.0);
             if (c.steps > 0) {
                 mr.run_position = read_array(f, path, mb + "/run_position", c.particles);
                 mr.run_velocity = read_array(f, path, mb + "/run_velocity", c.particles);
@@ -214,6 +188,7 @@ comparison compare(const port_record& a, const port_record& b) {
             row.particles = ca.particles;
             row.ulp = ulp_histogram();
             row.relative = relative_histogram();
+            const auto ulp_distance = precision_info_of(ma.mode.hi).ulp_distance;  // in the storage type
             const double factor = rounding_bound_factor(ma.mode, ca.particles);
             const double floor = double(ca.particles) * 0x1p-125;
             row.bound_factor = factor;
@@ -232,7 +207,7 @@ comparison compare(const port_record& a, const port_record& b) {
                     const bool same =
                         std::bit_cast<std::uint64_t>(ma.hi[x]) == std::bit_cast<std::uint64_t>(mb.hi[x]) &&
                         std::bit_cast<std::uint64_t>(ma.lo[x]) == std::bit_cast<std::uint64_t>(mb.lo[x]);
-                    const double u = same ? 0.0 : ulp_distance(ma.mode.hi, ma.hi[x], ma.lo[x], mb.hi[x], mb.lo[x]);
+                    const double u = same ? 0.0 : ulp_distance(ma.hi[x], ma.lo[x], mb.hi[x], mb.lo[x]);
                     const double diff = double(std::fabs(((long double)ma.hi[x] - (long double)mb.hi[x]) +
                                                          ((long double)ma.lo[x] - (long double)mb.lo[x])));
                     const double rel = same ? 0.0 : norm > 0 ? diff / norm : std::numeric_limits<double>::infinity();

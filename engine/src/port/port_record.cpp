@@ -162,10 +162,6 @@ std::vector<double> absolute_sums(const configuration& c) {
     return out;
 }
 
-std::string storage_name(precision p) {
-    return p == precision::f32 ? "float32" : p == precision::ds ? "float_float" : "float64";
-}
-
 std::vector<double> flatten(const std::vector<vec3<double>>& v) {
     std::vector<double> out;
     out.reserve(3 * v.size());
@@ -218,12 +214,7 @@ std::vector<std::string> standard_configuration_names() {
     return {"tetrahedron", "fcc_500", "fcc_4000", "random_1000", "near_contact"};
 }
 
-std::vector<precision_mode> all_precision_modes() {
-    std::vector<precision_mode> modes;
-    for (const precision hi : {precision::f64, precision::ds, precision::f32})
-        for (const precision in : {precision::f64, precision::ds, precision::f32}) modes.push_back({hi, in});
-    return modes;
-}
+std::vector<precision_mode> all_precision_modes() { return {precision_modes.rbegin(), precision_modes.rend()}; }
 
 void record(const record_options& o, std::ostream& log) {
     const std::vector<precision_mode> modes = o.modes.empty() ? all_precision_modes() : o.modes;
@@ -350,10 +341,11 @@ void record(const record_options& o, std::ostream& log) {
                 auto mg = io::require_group(file.get(), base + "/" + to_string(m));
                 std::map<std::string, std::string> attrs = descriptions[source];
                 attrs["precision"] = to_string(m);
-                attrs["storage"] = storage_name(m.hi);
+                const precision_info storage = precision_info_of(m.hi);
+                attrs["storage"] = storage.storage_name;
                 io::write_string_attributes(mg.get(), attrs);
-                write_array(mg.get(), "velocity", flatten(s.velocity_hi), m.hi != precision::f64);
-                if (m.hi == precision::ds) write_array(mg.get(), "velocity_lo", flatten(s.velocity_lo), true);
+                write_array(mg.get(), "velocity", flatten(s.velocity_hi), storage.word_bits == 32);
+                if (storage.words == 2) write_array(mg.get(), "velocity_lo", flatten(s.velocity_lo), true);
                 if (o.steps > 0) {
                     write_array(mg.get(), "run_position", flatten(runs[source].position), false);
                     write_array(mg.get(), "run_velocity", flatten(runs[source].velocity), false);

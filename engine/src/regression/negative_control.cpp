@@ -2,7 +2,7 @@
 #include "stokesian/regression/negative_control.hpp"
 
 #include "io/hdf5_handles.hpp"
-#include "stokesian/numeric/precision.hpp"
+#include "stokesian/core/precision_modes.hpp"
 
 namespace stokesian::regression {
 

@@ -14,6 +14,7 @@
 #include "settings/text_input.hpp"
 #include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/settings/field_table.hpp"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "stokesian/core/integrator.hpp"
+#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/system.hpp"
-#include "stokesian/numeric/precision.hpp"
 
 namespace stokesian {
 

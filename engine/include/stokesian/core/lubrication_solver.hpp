@@ -67,7 +67,8 @@ double lubrication_tolerance() {
 
 // The tolerance of a precision mode (the working precision follows hi: numeric/precision.hpp).
 inline double lubrication_tolerance(precision_mode m) {
-    return m.hi == precision::f64 ? lubrication_tolerance<double>() : lubrication_tolerance<float>();
+    return dispatch_precision(m,
+                              []<class Policy>(Policy) { return lubrication_tolerance<typename Policy::working>(); });
 }
 
 // Iterative refinement (solve_implicit_lubrication): a refinement pass restarts conjugate gradients

@@ -38,6 +38,19 @@ inline float_float from_words<float_float>(double hi, double lo) {
     return {static_cast<float>(hi), static_cast<float>(lo)};
 }
 
+// Whether (hi, lo) are the words to_words writes for a value of type T: a float with lo 0, a
+// normalised pair of floats (hi = fl(hi + lo)), a double with lo 0 (checkpoint_reader's check).
+inline bool is_normalised(float) { return true; }
+inline bool is_normalised(double) { return true; }
+inline bool is_normalised(float_float x) { return static_cast<float>(x.hi + x.lo) == x.hi; }
+template <class T>
+bool words_fit(double hi, double lo) {
+    const T value = from_words<T>(hi, lo);
+    double value_hi = 0.0, value_lo = 0.0;
+    to_words(value, value_hi, value_lo);
+    return value_hi == hi && value_lo == lo && is_normalised(value);
+}
+
 template <class T>
 void split_words(const std::vector<vec3<T>>& values, std::vector<vec3<double>>& hi, std::vector<vec3<double>>& lo) {
     hi.resize(values.size());

@@ -1,61 +1,29 @@
 #pragma once
 // Precision modes (paper, Section 5): the precision of (a) the accumulation of hydrodynamic
 // interactions v_i = sum_j mu_ij F_j ("hi") and (b) the stored positions and their update
-// ("integration") are chosen independently at run time, each one of f32, ds (float-float), f64.
+// ("integration") are chosen independently at run time, each one of the list of storage precisions
+// (numeric/precision_traits.hpp: f32, ds (float-float), f64).
 //
-// A mode is a type, precision_policy<Hi, Int>; the run-time name is mapped to the type once, by
-// dispatch_precision() below, and every supported mode is instantiated explicitly in one place
-// per backend (engine/src/*/instantiate_*.cpp).
-#include <array>
-#include <cstdint>
-#include <string>
-#include <string_view>
+// A mode is a type, precision_policy<Hi, Int>; the run-time mode is mapped to the type once, by
+// dispatch_precision() below, and every mode is instantiated explicitly once per backend by
+// STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE, both generated from the list. The run-time names,
+// parsing and the list of modes as values: core/precision_modes.hpp.
+#include <boost/preprocessor/seq/elem.hpp>
+#include <boost/preprocessor/seq/for_each_product.hpp>
+
 #include <type_traits>
 
 #include "stokesian/config.hpp"
 #include "stokesian/numeric/float_float.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/numeric/vec3.hpp"
 
 namespace stokesian {
-
-enum class precision : std::uint8_t { f32, ds, f64 };
 
 struct precision_mode {
     precision hi = precision::f64;           // accumulation of hydrodynamic interactions
     precision integration = precision::f64;  // stored positions and the position update
     friend bool operator==(precision_mode, precision_mode) = default;
-};
-
-std::string_view to_string(precision p) noexcept;
-// "hi=ds,int=f32"
-std::string to_string(precision_mode m);
-// Parses "hi=ds,int=f32" (also "int=f32,hi=ds"); throws std::invalid_argument with a message that
-// lists the accepted spellings.
-precision_mode parse_precision_mode(std::string_view text);
-
-// The paper's four combinations (Figs. 4 and 5) and the double-precision reference.
-inline constexpr std::array<precision_mode, 5> paper_precision_modes{{
-    {precision::ds, precision::ds},
-    {precision::ds, precision::f32},
-    {precision::f32, precision::ds},
-    {precision::f32, precision::f32},
-    {precision::f64, precision::f64},
-}};
-inline constexpr precision_mode reference_precision_mode{precision::f64, precision::f64};
-
-template <precision P>
-struct storage_of;
-template <>
-struct storage_of<precision::f32> {
-    using type = float;
-};
-template <>
-struct storage_of<precision::ds> {
-    using type = float_float;
-};
-template <>
-struct storage_of<precision::f64> {
-    using type = double;
 };
 
 template <precision Hi, precision Int>
@@ -64,12 +32,12 @@ struct precision_policy {
     static constexpr precision integration = Int;
     static constexpr precision_mode mode{Hi, Int};
     // The HI sum is accumulated in this type; the velocity is stored in it, too.
-    using accumulator = typename storage_of<Hi>::type;
+    using accumulator = typename precision_traits<Hi>::storage;
     // Pair tensors, forces and the positions fed to them: single precision for f32 and ds
     // accumulation (as in the paper), double for f64.
-    using working = std::conditional_t<Hi == precision::f64, double, float>;
+    using working = typename precision_traits<precision_traits<Hi>::working>::storage;
     // Stored positions, time step and the position update r <- r + dt v.
-    using position = typename storage_of<Int>::type;
+    using position = typename precision_traits<Int>::storage;
 };
 
 // ---- named value conversions --------------------------------------------------------------
@@ -104,22 +72,30 @@ STOKESIAN_HD_INLINE vec3<To> value_cast(vec3<From> v) {
     return {value_cast<To>(v.x), value_cast<To>(v.y), value_cast<To>(v.z)};
 }
 
-// ---- run-time name -> type ----------------------------------------------------------------
-// Calls f(precision_policy<Hi, Int>{}) for the mode m. All nine combinations are supported.
+// ---- run-time mode -> type ----------------------------------------------------------------
+// Calls f(precision_policy<Hi, Int>{}) for the mode m; every combination of the list is supported.
 template <class F>
 decltype(auto) dispatch_precision(precision_mode m, F&& f) {
-    auto with_int = [&]<precision Hi>() -> decltype(auto) {
-        switch (m.integration) {
-            case precision::f32: return f(precision_policy<Hi, precision::f32>{});
-            case precision::ds: return f(precision_policy<Hi, precision::ds>{});
-            default: return f(precision_policy<Hi, precision::f64>{});
-        }
-    };
-    switch (m.hi) {
-        case precision::f32: return with_int.template operator()<precision::f32>();
-        case precision::ds: return with_int.template operator()<precision::ds>();
-        default: return with_int.template operator()<precision::f64>();
-    }
+    return visit_precision(m.hi, [&]<class Hi>(Hi) -> decltype(auto) {
+        return visit_precision(m.integration, [&]<class Int>(Int) -> decltype(auto) {
+            return f(precision_policy<Hi::value, Int::value>{});
+        });
+    });
 }
+
+// The working precision (pair terms, forces) of a sum in precision hi.
+constexpr precision working_precision(precision hi) { return precision_info_of(hi).working; }
+
+// ---- explicit instantiation, once per backend ----------------------------------------------
+// STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cpu_engine) declares
+//   template class cpu_engine<precision_policy<precision::Hi, precision::Int>>;
+// for every (Hi, Int) of STOKESIAN_PRECISIONS x STOKESIAN_PRECISIONS (in the namespace of the template).
+#define STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(TEMPLATE)              \
+    BOOST_PP_SEQ_FOR_EACH_PRODUCT(STOKESIAN_INSTANTIATE_ONE_PRECISION_MODE_, \
+                                  ((TEMPLATE))(STOKESIAN_PRECISIONS)(STOKESIAN_PRECISIONS))
+#define STOKESIAN_INSTANTIATE_ONE_PRECISION_MODE_(r, product)                                            \
+    template class BOOST_PP_SEQ_ELEM(                                                                    \
+        0, product)<::stokesian::precision_policy<::stokesian::precision::BOOST_PP_SEQ_ELEM(1, product), \
+                                                  ::stokesian::precision::BOOST_PP_SEQ_ELEM(2, product)>>;
 
 }  // namespace stokesian

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "stokesian/core/engine.hpp"
-#include "stokesian/numeric/precision.hpp"
+#include "stokesian/core/precision_modes.hpp"
 
 namespace stokesian::port {
 
@@ -55,7 +55,7 @@ struct configuration {
 std::vector<configuration> standard_configurations();
 std::vector<std::string> standard_configuration_names();
 
-// The nine precision modes, f64 first.
+// Every precision mode (core/precision_modes.hpp), in reverse order: f64 first.
 std::vector<precision_mode> all_precision_modes();
 
 struct record_options {
@@ -109,8 +109,9 @@ port_record read_record(const std::filesystem::path& path);
 enum class verdict : std::uint8_t { bitwise, within_bound, fail };
 std::string to_string(verdict v);
 
-// The unit roundoffs of a mode: of the accumulator (f32 2^-24; ds 2^-47, the relative error bound
-// 2u^2 of DWPlusFP, Joldes, Muller & Popescu 2017; f64 2^-53) and of the working type of the terms.
+// The unit roundoffs of a mode (precision_traits<P>::unit_roundoff): of the accumulator (f32 2^-24;
+// ds 2^-47, the relative error bound 2u^2 of DWPlusFP, Joldes, Muller & Popescu 2017; f64 2^-53) and
+// of the working type of the terms.
 double accumulator_unit_roundoff(precision_mode m);
 double working_unit_roundoff(precision_mode m);
 // The factor f with B_ic = f A_ic + N 2^-125 (see the header): 2 [gamma_{N-1}(u_a)(1 + k u_w) + k u_w].

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "stokesian/core/integrator.hpp"
-#include "stokesian/numeric/precision.hpp"
+#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/observables/trend_fit.hpp"
 #include "stokesian/study/convergence.hpp"
 

@@ -1,4 +1,4 @@
-#include "stokesian/numeric/precision.hpp"
+#include "stokesian/core/precision_modes.hpp"
 
 #include <stdexcept>
 
@@ -6,13 +6,11 @@
 
 namespace stokesian {
 
-std::string_view to_string(precision p) noexcept {
-    switch (p) {
-        case precision::f32: return "f32";
-        case precision::ds: return "ds";
-        case precision::f64: return "f64";
-    }
-    return "?";
+std::string precision_names(std::string_view separator) {
+    std::string names;
+    for (const precision p : precisions)
+        names += (names.empty() ? "" : std::string(separator)) + std::string(to_string(p));
+    return names;
 }
 
 std::string to_string(precision_mode m) {
@@ -20,14 +18,24 @@ std::string to_string(precision_mode m) {
 }
 
 namespace {
+// The precision named `word`, or nullptr.
+const precision* find_precision(std::string_view word) {
+    for (const precision& p : precisions)
+        if (word == to_string(p)) return &p;
+    return nullptr;
+}
+
 precision parse_precision(std::string_view word, std::string_view whole) {
-    if (word == "f32") return precision::f32;
-    if (word == "ds") return precision::ds;
-    if (word == "f64") return precision::f64;
-    throw std::invalid_argument("precision '" + echoed(whole) + "': '" + echoed(word) +
-                                "' is not one of f32, ds, f64 (expected e.g. hi=ds,int=f32)");
+    if (const precision* p = find_precision(word)) return *p;
+    throw std::invalid_argument("precision '" + echoed(whole) + "': '" + echoed(word) + "' is not one of " +
+                                precision_names(", ") + " (expected e.g. hi=ds,int=f32)");
 }
 }  // namespace
+
+precision parse_precision(std::string_view word) {
+    if (const precision* p = find_precision(word)) return *p;
+    throw std::invalid_argument("precision '" + echoed(word) + "' is not one of " + precision_names(", "));
+}
 
 precision_mode parse_precision_mode(std::string_view text) {
     precision_mode m;
@@ -40,7 +48,8 @@ precision_mode parse_precision_mode(std::string_view text) {
         const auto eq = item.find('=');
         const std::string_view key = item.substr(0, eq);
         if (eq == std::string_view::npos || (key != "hi" && key != "int"))
-            throw std::invalid_argument("precision '" + echoed(text) + "': expected hi=<f32|ds|f64>,int=<f32|ds|f64>");
+            throw std::invalid_argument("precision '" + echoed(text) + "': expected hi=<" + precision_names("|") +
+                                        ">,int=<" + precision_names("|") + ">");
         const precision p = parse_precision(item.substr(eq + 1), text);
         if (key == "hi") {
             if (have_hi) throw std::invalid_argument("precision '" + echoed(text) + "': hi given twice");
