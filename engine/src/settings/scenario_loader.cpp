@@ -402,8 +402,7 @@ void read_physics(const checker& check, const section& physics, system_parameter
         const double x = check.number(*e, sign_rule::positive);
         system.self_mobility = e->key.ends_with("viscosity") ? stokes_self_mobility(x, system.radius) : x;
     }
-    if (auto t = physics.one_of("tensor", {"rotne-prager", "oseen"}))
-        system.tensor = *t == "oseen" ? hydrodynamic_tensor::oseen : hydrodynamic_tensor::rotne_prager;
+    if (auto t = physics.one_of("tensor", tensor_names())) system.tensor = *parse_tensor(*t);
 
     const section lubrication = physics.sub("lubrication", lubrication_keys);
     if (auto on = lubrication.boolean("enabled")) system.lubrication.enabled = *on;
@@ -897,7 +896,7 @@ std::string resolved_configuration(const scenario& s) {
     w.section("physics");
     w.number("radius", p.radius);
     w.number("self_mobility", p.self_mobility);
-    w.string("tensor", p.tensor == hydrodynamic_tensor::oseen ? "oseen" : "rotne-prager");
+    w.string("tensor", std::string(to_string(p.tensor)));
     w.section("physics.lubrication");
     w.boolean("enabled", p.lubrication.enabled);
     w.number("min_gap", p.lubrication.min_gap);
