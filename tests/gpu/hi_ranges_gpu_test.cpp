@@ -13,6 +13,7 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/hi_launch.cuh"
 #include "stokesian/core/system.hpp"
+#include "stokesian/physics/accumulate.hpp"
 #include "support/require_device.hpp"
 #include "test_tensor_kernels.hpp"
 
