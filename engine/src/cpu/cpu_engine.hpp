@@ -69,10 +69,8 @@ private:
     void check_interrupt() const;
     bool step_worth_interrupting() const;
     void refresh_working_positions();
-    // velocity <- mu force (the selected HI loop); velocity must not alias force.
+    // velocity <- mu force (the selected HI loop of hi_loops.hpp); velocity must not alias force.
     void apply_mobility(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
-    void mobility_all_pairs(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
-    void mobility_symmetric(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity);
 
     // The implicit lubrication scheme (core/lubrication_solver.hpp; cpu_engine_lubrication.hpp).
     struct krylov_ops;

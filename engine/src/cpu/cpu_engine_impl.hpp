@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "cpu_engine.hpp"
+#include "hi_loops.hpp"
 #include "stokesian/core/state_words.hpp"
 #include "stokesian/physics/drift.hpp"
 
@@ -222,49 +223,20 @@ void cpu_engine<Policy>::update_velocities() {
 
 template <class Policy>
 void cpu_engine<Policy>::apply_mobility(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
+    const std::size_t n = position_.size();
     velocity.resize(force.size());
-    if (loop_ == hi_loop::symmetric) mobility_symmetric(force, velocity);
-    else mobility_all_pairs(force, velocity);
-}
-
-template <class Policy>
-void cpu_engine<Policy>::mobility_all_pairs(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
-    const std::size_t n = position_.size();
-    pool_.parallel_for(
-        n,
-        [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) {
-                check_interrupt();  // N pair terms per target: a signal waits at most one sum
-                vec3<A> acc = zero_vector<A>();
-                const vec3<W> r_i = position_w_[i];
-                for (std::size_t j = 0; j < n; ++j)
-                    accumulate(acc, hydrodynamic_contribution(i == j, r_i, position_w_[j], force[j], params_));
-                velocity[i] = acc;
-            }
-        },
-        64);
-}
-
-template <class Policy>
-void cpu_engine<Policy>::mobility_symmetric(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
-    const std::size_t n = position_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        velocity[i] = zero_vector<A>();
-        accumulate(velocity[i], self_velocity(force[i], params_.mobility.self_mobility));
-    }
-    // mu_ji = mu_ij (the tensor is even in r_ij): each tensor evaluation serves both directions.
-    const W mu0 = params_.mobility.self_mobility;
-    for (std::size_t i = 0; i < n; ++i) {
-        check_interrupt();
-        for (std::size_t j = i + 1; j < n; ++j) {
-            const vec3<W> r_ij = minimum_image(position_w_[i] - position_w_[j], params_.box);
-            const pair_tensor<W> t = pair_mobility_tensor(r_ij, params_.mobility);
-            const tie_split<W> r = split_ties(r_ij, params_.box);
-            const vec3<W> to_i = apply_pair_tensor(t, r, force[j], mu0), to_j = apply_pair_tensor(t, r, force[i], mu0);
-            accumulate(velocity[i], to_i);
-            accumulate(velocity[j], to_j);
-        }
-    }
+    // N pair terms per target: a signal waits at most one sum (one row of the symmetric loop).
+    const auto check = [this] { check_interrupt(); };
+    dispatch_tensor(params_.mobility.tensor, [&]<class Tensor>(Tensor) {
+        if (loop_ == hi_loop::symmetric)
+            return mobility_symmetric<Tensor, W, A>({0, n}, position_w_, force, velocity, params_, check);
+        pool_.parallel_for(
+            n,
+            [&](std::size_t begin, std::size_t end) {
+                mobility_all_pairs<Tensor, W, A>({begin, end}, position_w_, force, velocity, params_, check);
+            },
+            64);
+    });
 }
 
 template <class Policy>

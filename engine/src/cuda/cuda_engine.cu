@@ -258,7 +258,8 @@ void cuda_engine<Policy>::update_velocities() {
         solve_pending_ = false;
         return;
     }
-    launch_hi_kernel<W, A>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(), n_, params_);
+    launch_hi_kernel<W, A>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(),
+                           target_range{0, n_}, n_, params_);
     if (implicit_lubrication_) solver_statistics_.record({});  // v = mu F: nothing to solve
 }
 

@@ -26,7 +26,7 @@ struct cuda_engine<Policy>::krylov_ops {
 
     void mobility_of_solution() {
         launch_hi_kernel<W, A>(e.kernel_, e.block_size_, e.position_w_.data(), e.force_.data(), e.velocity_.data(),
-                               e.n_, e.params_);
+                               target_range{0, e.n_}, e.n_, e.params_);
     }
 
     void lubrication_of_velocities(krylov_vector out) {
@@ -38,7 +38,7 @@ struct cuda_engine<Policy>::krylov_ops {
 
     void apply_mobility(krylov_vector in, krylov_vector out) {
         launch_hi_kernel<W, A>(e.kernel_, e.block_size_, e.position_w_.data(), e.krylov_data(in),
-                               e.mobility_output_.data(), e.n_, e.params_);
+                               e.mobility_output_.data(), target_range{0, e.n_}, e.n_, e.params_);
         to_working_kernel<W, A><<<blocks_for(e.n_, 256), 256>>>(e.mobility_output_.data(), e.n_, e.krylov_data(out));
         check_launch("to_working_kernel");
     }

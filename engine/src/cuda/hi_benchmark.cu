@@ -23,7 +23,8 @@ hi_timing time_with(hi_kernel kernel, const system_parameters& system, const std
     f_d.upload(f);
     device_buffer<vec3<A>> v_d(n, "velocities");
     const interaction_parameters<W> p = make_interaction_parameters<W>(system);
-    for (int w = 0; w < 3; ++w) launch_hi_kernel<W, A>(kernel, block, r_d.data(), f_d.data(), v_d.data(), n, p);
+    for (int w = 0; w < 3; ++w)
+        launch_hi_kernel<W, A>(kernel, block, r_d.data(), f_d.data(), v_d.data(), target_range{0, n}, n, p);
     check(cudaDeviceSynchronize(), "warm-up");
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "cudaEventCreate");
@@ -31,7 +32,7 @@ hi_timing time_with(hi_kernel kernel, const system_parameters& system, const std
     std::vector<double> ms;
     for (int k = 0; k < repeats; ++k) {
         check(cudaEventRecord(start), "cudaEventRecord");
-        launch_hi_kernel<W, A>(kernel, block, r_d.data(), f_d.data(), v_d.data(), n, p);
+        launch_hi_kernel<W, A>(kernel, block, r_d.data(), f_d.data(), v_d.data(), target_range{0, n}, n, p);
         check(cudaEventRecord(stop), "cudaEventRecord");
         check(cudaEventSynchronize(stop), "cudaEventSynchronize");
         float t = 0.0f;

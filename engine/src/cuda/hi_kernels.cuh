@@ -1,5 +1,9 @@
 #pragma once
-// Hydrodynamic-interaction kernels: v_i = sum_{j=0}^{N-1} mu_ij . F_j (paper, Eq. (rotneMobility)).
+// Hydrodynamic-interaction kernels: v_i = sum_{j=0}^{N-1} mu_ij . F_j (paper, Eq. (rotneMobility))
+// for the targets i in [first, last) against all N = n_sources sources, written to velocity[i]. A
+// target's sum does not depend on the range (the split kernel's G is chosen from N, not from the
+// range), so ranges give the whole-range velocities bit for bit. Tensor: the evaluator type
+// (physics/tensor_registry.hpp).
 //
 // One thread per target particle, summing j = 0, 1, ..., N-1 in index order with the self term at
 // j = i, exactly like the CPU backend's all-pairs loop: all of these give bitwise identical results
@@ -24,28 +28,30 @@
 
 namespace stokesian::cuda {
 
-template <class W, class A, bool Fast>
+template <class Tensor, class W, class A, bool Fast>
 __global__ void hi_naive_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
-                                vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+                                vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                                interaction_parameters<W> p) {
+    const unsigned i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= last) return;
     const vec3<W> r_i = unpack(position[i]);
     vec3<A> acc = zero_vector<A>();
     for (unsigned j = 0; j < n; ++j)
-        accumulate(acc, hydrodynamic_contribution<W, Fast>(i == j, r_i, unpack(position[j]), unpack(force[j]), p));
+        accumulate(acc, hydrodynamic_contribution<Tensor, Fast>(i == j, r_i, unpack(position[j]), unpack(force[j]), p));
     velocity[i] = acc;
 }
 
 // tile = blockDim.x (tiling) or 32 (small-tiling: only the first warp loads, Algorithm 2).
-template <class W, class A, bool Fast, bool SmallTiles>
+template <class Tensor, class W, class A, bool Fast, bool SmallTiles>
 __global__ void hi_tiling_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
-                                 vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
+                                 vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                                 interaction_parameters<W> p) {
     extern __shared__ unsigned char shared_bytes[];
     const unsigned tile = SmallTiles ? 32u : blockDim.x;
     auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
     auto* tile_force = tile_position + tile;
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    const bool active = i < n;
+    const unsigned i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    const bool active = i < last;
     const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
     vec3<A> acc = zero_vector<A>();
     for (unsigned start = 0; start < n; start += tile) {
@@ -60,28 +66,29 @@ __global__ void hi_tiling_kernel(const packed4<W>* __restrict__ position, const 
         const unsigned count = min(tile, n - start);
         if (active)
             for (unsigned k = 0; k < count; ++k)
-                accumulate(acc, hydrodynamic_contribution<W, Fast>(i == start + k, r_i, unpack(tile_position[k]),
-                                                                   unpack(tile_force[k]), p));
+                accumulate(acc, hydrodynamic_contribution<Tensor, Fast>(i == start + k, r_i, unpack(tile_position[k]),
+                                                                        unpack(tile_force[k]), p));
         __syncthreads();
     }
     if (active) velocity[i] = acc;
 }
 
-template <class W, class A, bool Fast, int Targets>
+template <class Tensor, class W, class A, bool Fast, int Targets>
 __global__ void hi_multi_target_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
-                                       vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
+                                       vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                                       interaction_parameters<W> p) {
     extern __shared__ unsigned char shared_bytes[];
     const unsigned tile = blockDim.x;
     auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
     auto* tile_force = tile_position + tile;
-    // Thread t of block b serves targets b*Targets*B + t + k*B, k < Targets (coalesced).
-    const unsigned base = blockIdx.x * Targets * blockDim.x + threadIdx.x;
+    // Thread t of block b serves targets first + b*Targets*B + t + k*B, k < Targets (coalesced).
+    const unsigned base = first + blockIdx.x * Targets * blockDim.x + threadIdx.x;
     vec3<W> r_i[Targets];
     vec3<A> acc[Targets];
 #pragma unroll
     for (int k = 0; k < Targets; ++k) {
         const unsigned i = base + k * blockDim.x;
-        r_i[k] = i < n ? unpack(position[i]) : vec3<W>{};
+        r_i[k] = i < last ? unpack(position[i]) : vec3<W>{};
         acc[k] = zero_vector<A>();
     }
     for (unsigned start = 0; start < n; start += tile) {
@@ -97,15 +104,15 @@ __global__ void hi_multi_target_kernel(const packed4<W>* __restrict__ position, 
             const vec3<W> f_j = unpack(tile_force[s]);
 #pragma unroll
             for (int k = 0; k < Targets; ++k)
-                accumulate(acc[k],
-                           hydrodynamic_contribution<W, Fast>(base + k * blockDim.x == start + s, r_i[k], r_j, f_j, p));
+                accumulate(acc[k], hydrodynamic_contribution<Tensor, Fast>(base + k * blockDim.x == start + s, r_i[k],
+                                                                           r_j, f_j, p));
         }
         __syncthreads();
     }
 #pragma unroll
     for (int k = 0; k < Targets; ++k) {
         const unsigned i = base + k * blockDim.x;
-        if (i < n) velocity[i] = acc[k];
+        if (i < last) velocity[i] = acc[k];
     }
 }
 
@@ -126,17 +133,18 @@ __device__ inline vec3<A> add_partial(vec3<A> a, vec3<A> b) {
 }
 
 // Group = G consecutive lanes per target (G divides 32); blockDim a multiple of 32.
-template <class W, class A, bool Fast, int G>
+template <class Tensor, class W, class A, bool Fast, int G>
 __global__ void hi_split_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
-                                vec3<A>* __restrict__ velocity, unsigned n, interaction_parameters<W> p) {
+                                vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                                interaction_parameters<W> p) {
     static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "a group must divide the warp");
     extern __shared__ unsigned char shared_bytes[];
     const unsigned tile = blockDim.x;
     auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
     auto* tile_force = tile_position + tile;
-    const unsigned i = (blockIdx.x * blockDim.x + threadIdx.x) / G;  // this group's target
+    const unsigned i = first + (blockIdx.x * blockDim.x + threadIdx.x) / G;  // this group's target
     const unsigned lane = threadIdx.x % G;
-    const bool active = i < n;
+    const bool active = i < last;
     const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
     vec3<A> acc = zero_vector<A>();
     for (unsigned start = 0; start < n; start += tile) {
@@ -149,8 +157,8 @@ __global__ void hi_split_kernel(const packed4<W>* __restrict__ position, const p
         const unsigned count = min(tile, n - start);
         if (active)
             for (unsigned k = lane; k < count; k += G)
-                accumulate(acc, hydrodynamic_contribution<W, Fast>(i == start + k, r_i, unpack(tile_position[k]),
-                                                                   unpack(tile_force[k]), p));
+                accumulate(acc, hydrodynamic_contribution<Tensor, Fast>(i == start + k, r_i, unpack(tile_position[k]),
+                                                                        unpack(tile_force[k]), p));
         __syncthreads();
     }
     // Fixed shuffle tree: lane l adds lane l + offset for offset = G/2, G/4, ..., 1. Every lane of

@@ -1,6 +1,8 @@
 #pragma once
 // Launch helpers shared by hi_launch_exact.cu and hi_launch_fast.cu (the kernels are compiled in
-// each with that file's floating-point flags).
+// each with that file's floating-point flags): for one tensor evaluator, the exact kernels
+// (launch_exact_hi_kernel) and the fast ones (launch_fast_hi_kernel). A test may instantiate them
+// with a tensor of its own (tests/gpu).
 #include <stdexcept>
 #include <string>
 
@@ -10,32 +12,106 @@
 
 namespace stokesian::cuda {
 
-template <class W, class A, bool Fast, int G>
-void launch_split_group(unsigned block, const packed4<W>* position, const packed4<W>* force, vec3<A>* velocity,
-                        unsigned n, const interaction_parameters<W>& p, cudaStream_t stream) {
-    const std::size_t tile_bytes = 2 * sizeof(packed4<W>) * block;
-    hi_split_kernel<W, A, Fast, G>
-        <<<blocks_for(static_cast<unsigned long long>(n) * G, block), block, tile_bytes, stream>>>(position, force,
-                                                                                                   velocity, n, p);
-}
+// One launch of the HI kernels: the targets [first, last) against n sources.
+template <class W, class A>
+struct hi_launch {
+    unsigned block;
+    const packed4<W>* position;
+    const packed4<W>* force;
+    vec3<A>* velocity;
+    unsigned first, last, n;
+    cudaStream_t stream;
 
-template <class W, class A, bool Fast>
-void launch_split(unsigned block, const packed4<W>* position, const packed4<W>* force, vec3<A>* velocity, unsigned n,
-                  const interaction_parameters<W>& p, cudaStream_t stream) {
-    switch (split_group_size(n)) {
-        case 1: launch_split_group<W, A, Fast, 1>(block, position, force, velocity, n, p, stream); break;
-        case 2: launch_split_group<W, A, Fast, 2>(block, position, force, velocity, n, p, stream); break;
-        case 4: launch_split_group<W, A, Fast, 4>(block, position, force, velocity, n, p, stream); break;
-        case 8: launch_split_group<W, A, Fast, 8>(block, position, force, velocity, n, p, stream); break;
-        case 16: launch_split_group<W, A, Fast, 16>(block, position, force, velocity, n, p, stream); break;
-        default: launch_split_group<W, A, Fast, 32>(block, position, force, velocity, n, p, stream); break;
-    }
-}
+    unsigned targets() const { return last - first; }
+};
 
-inline void require_warp_multiple(unsigned block) {
+// Checks the block size and the range; false when there is nothing to compute.
+template <class W, class A>
+bool make_hi_launch(hi_launch<W, A>& out, unsigned block, const packed4<W>* position, const packed4<W>* force,
+                    vec3<A>* velocity, target_range targets, unsigned n_sources, cudaStream_t stream) {
     if (block % 32 != 0 || block == 0)
         throw std::invalid_argument("HI kernels need a block size that is a multiple of 32, got " +
                                     std::to_string(block));
+    if (targets.begin > targets.end || targets.end > n_sources)
+        throw std::invalid_argument("HI target range [" + std::to_string(targets.begin) + ", " +
+                                    std::to_string(targets.end) + ") is not within the " + std::to_string(n_sources) +
+                                    " sources");
+    out = {
+        block,     position, force, velocity, static_cast<unsigned>(targets.begin), static_cast<unsigned>(targets.end),
+        n_sources, stream};
+    return targets.end > targets.begin;
+}
+
+template <class Tensor, class W, class A, bool Fast, int G>
+void launch_split_group(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    const std::size_t tile_bytes = 2 * sizeof(packed4<W>) * l.block;
+    hi_split_kernel<Tensor, W, A, Fast, G>
+        <<<blocks_for(static_cast<unsigned long long>(l.targets()) * G, l.block), l.block, tile_bytes, l.stream>>>(
+            l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+}
+
+// G from the number of sources N, not from the range: every range of a system sums alike.
+template <class Tensor, class W, class A, bool Fast>
+void launch_split(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    switch (split_group_size(l.n)) {
+        case 1: launch_split_group<Tensor, W, A, Fast, 1>(l, p); break;
+        case 2: launch_split_group<Tensor, W, A, Fast, 2>(l, p); break;
+        case 4: launch_split_group<Tensor, W, A, Fast, 4>(l, p); break;
+        case 8: launch_split_group<Tensor, W, A, Fast, 8>(l, p); break;
+        case 16: launch_split_group<Tensor, W, A, Fast, 16>(l, p); break;
+        default: launch_split_group<Tensor, W, A, Fast, 32>(l, p); break;
+    }
+}
+
+// The exact kernels (Fast = false); false for a kernel that is not one of them.
+template <class Tensor, class W, class A>
+bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
+    const unsigned block = l.block, targets = l.targets();
+    switch (kernel) {
+        case hi_kernel::naive:
+            hi_naive_kernel<Tensor, W, A, false><<<blocks_for(targets, block), block, 0, l.stream>>>(
+                l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+            return true;
+        case hi_kernel::tiling:
+            hi_tiling_kernel<Tensor, W, A, false, false>
+                <<<blocks_for(targets, block), block, block * tile_bytes, l.stream>>>(l.position, l.force, l.velocity,
+                                                                                      l.first, l.last, l.n, p);
+            return true;
+        case hi_kernel::small_tiling:
+            hi_tiling_kernel<Tensor, W, A, false, true>
+                <<<blocks_for(targets, block), block, 32 * tile_bytes, l.stream>>>(l.position, l.force, l.velocity,
+                                                                                   l.first, l.last, l.n, p);
+            return true;
+        case hi_kernel::multi_target:
+            hi_multi_target_kernel<Tensor, W, A, false, 2>
+                <<<blocks_for(targets, block * 2), block, block * tile_bytes, l.stream>>>(
+                    l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+            return true;
+        case hi_kernel::split: launch_split<Tensor, W, A, false>(l, p); return true;
+        default: return false;
+    }
+}
+
+// The fast-* kernels (Fast = true); false for a kernel that is not one of them.
+template <class Tensor, class W, class A>
+bool launch_fast_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
+    const unsigned block = l.block, targets = l.targets();
+    switch (kernel) {
+        case hi_kernel::fast_tiling:
+            hi_tiling_kernel<Tensor, W, A, true, false>
+                <<<blocks_for(targets, block), block, block * tile_bytes, l.stream>>>(l.position, l.force, l.velocity,
+                                                                                      l.first, l.last, l.n, p);
+            return true;
+        case hi_kernel::fast_multi_target:
+            hi_multi_target_kernel<Tensor, W, A, true, 4>
+                <<<blocks_for(targets, block * 4), block, block * tile_bytes, l.stream>>>(
+                    l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+            return true;
+        case hi_kernel::fast_split: launch_split<Tensor, W, A, true>(l, p); return true;
+        default: return false;
+    }
 }
 
 }  // namespace stokesian::cuda

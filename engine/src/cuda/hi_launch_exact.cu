@@ -22,45 +22,24 @@ unsigned split_group_size(unsigned n) {
 
 template <class W, class A>
 void launch_hi_kernel(hi_kernel kernel, unsigned block, const packed4<W>* position, const packed4<W>* force,
-                      vec3<A>* velocity, unsigned n, const interaction_parameters<W>& p, cudaStream_t stream) {
-    require_warp_multiple(block);
-    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
-    switch (kernel) {
-        case hi_kernel::naive:
-            hi_naive_kernel<W, A, false><<<blocks_for(n, block), block, 0, stream>>>(position, force, velocity, n, p);
-            break;
-        case hi_kernel::tiling:
-            hi_tiling_kernel<W, A, false, false>
-                <<<blocks_for(n, block), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
-            break;
-        case hi_kernel::small_tiling:
-            hi_tiling_kernel<W, A, false, true>
-                <<<blocks_for(n, block), block, 32 * tile_bytes, stream>>>(position, force, velocity, n, p);
-            break;
-        case hi_kernel::multi_target:
-            hi_multi_target_kernel<W, A, false, 2>
-                <<<blocks_for(n, block * 2), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
-            break;
-        case hi_kernel::split: launch_split<W, A, false>(block, position, force, velocity, n, p, stream); break;
-        case hi_kernel::fast_tiling:
-        case hi_kernel::fast_multi_target:
-        case hi_kernel::fast_split:
-            launch_hi_kernel_fast<W, A>(kernel, block, position, force, velocity, n, p, stream);
-            return;
-        case hi_kernel::fused:
-            throw std::invalid_argument("hi-kernel 'fused' is an engine of its own, not an all-pairs kernel");
-    }
+                      vec3<A>* velocity, target_range targets, unsigned n_sources, const interaction_parameters<W>& p,
+                      cudaStream_t stream) {
+    if (kernel == hi_kernel::fused)
+        throw std::invalid_argument("hi-kernel 'fused' is an engine of its own, not an all-pairs kernel");
+    if (uses_fast_math(kernel))
+        return launch_hi_kernel_fast<W, A>(kernel, block, position, force, velocity, targets, n_sources, p, stream);
+    hi_launch<W, A> l;
+    if (!make_hi_launch(l, block, position, force, velocity, targets, n_sources, stream)) return;
+    dispatch_tensor(p.mobility.tensor, [&]<class Tensor>(Tensor) { launch_exact_hi_kernel<Tensor>(kernel, l, p); });
     check_launch(to_string(kernel));
 }
 
-template void launch_hi_kernel<float, float>(hi_kernel, unsigned, const packed4<float>*, const packed4<float>*,
-                                             vec3<float>*, unsigned, const interaction_parameters<float>&,
-                                             cudaStream_t);
-template void launch_hi_kernel<float, float_float>(hi_kernel, unsigned, const packed4<float>*, const packed4<float>*,
-                                                   vec3<float_float>*, unsigned, const interaction_parameters<float>&,
-                                                   cudaStream_t);
-template void launch_hi_kernel<double, double>(hi_kernel, unsigned, const packed4<double>*, const packed4<double>*,
-                                               vec3<double>*, unsigned, const interaction_parameters<double>&,
-                                               cudaStream_t);
+#define STOKESIAN_INSTANTIATE(W, A)                                                                           \
+    template void launch_hi_kernel<W, A>(hi_kernel, unsigned, const packed4<W>*, const packed4<W>*, vec3<A>*, \
+                                         target_range, unsigned, const interaction_parameters<W>&, cudaStream_t);
+STOKESIAN_INSTANTIATE(float, float)
+STOKESIAN_INSTANTIATE(float, float_float)
+STOKESIAN_INSTANTIATE(double, double)
+#undef STOKESIAN_INSTANTIATE
 
 }  // namespace stokesian::cuda

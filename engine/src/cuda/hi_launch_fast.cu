@@ -9,32 +9,22 @@ namespace stokesian::cuda {
 
 template <class W, class A>
 void launch_hi_kernel_fast(hi_kernel kernel, unsigned block, const packed4<W>* position, const packed4<W>* force,
-                           vec3<A>* velocity, unsigned n, const interaction_parameters<W>& p, cudaStream_t stream) {
-    require_warp_multiple(block);
-    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
-    switch (kernel) {
-        case hi_kernel::fast_tiling:
-            hi_tiling_kernel<W, A, true, false>
-                <<<blocks_for(n, block), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
-            break;
-        case hi_kernel::fast_multi_target:
-            hi_multi_target_kernel<W, A, true, 4>
-                <<<blocks_for(n, block * 4), block, block * tile_bytes, stream>>>(position, force, velocity, n, p);
-            break;
-        case hi_kernel::fast_split: launch_split<W, A, true>(block, position, force, velocity, n, p, stream); break;
-        default: throw std::invalid_argument(std::string("hi-kernel '") + to_string(kernel) + "' is not a fast kernel");
-    }
+                           vec3<A>* velocity, target_range targets, unsigned n_sources,
+                           const interaction_parameters<W>& p, cudaStream_t stream) {
+    if (!uses_fast_math(kernel))
+        throw std::invalid_argument(std::string("hi-kernel '") + to_string(kernel) + "' is not a fast kernel");
+    hi_launch<W, A> l;
+    if (!make_hi_launch(l, block, position, force, velocity, targets, n_sources, stream)) return;
+    dispatch_tensor(p.mobility.tensor, [&]<class Tensor>(Tensor) { launch_fast_hi_kernel<Tensor>(kernel, l, p); });
     check_launch(to_string(kernel));
 }
 
-template void launch_hi_kernel_fast<float, float>(hi_kernel, unsigned, const packed4<float>*, const packed4<float>*,
-                                                  vec3<float>*, unsigned, const interaction_parameters<float>&,
-                                                  cudaStream_t);
-template void launch_hi_kernel_fast<float, float_float>(hi_kernel, unsigned, const packed4<float>*,
-                                                        const packed4<float>*, vec3<float_float>*, unsigned,
-                                                        const interaction_parameters<float>&, cudaStream_t);
-template void launch_hi_kernel_fast<double, double>(hi_kernel, unsigned, const packed4<double>*, const packed4<double>*,
-                                                    vec3<double>*, unsigned, const interaction_parameters<double>&,
-                                                    cudaStream_t);
+#define STOKESIAN_INSTANTIATE(W, A)                                                                                \
+    template void launch_hi_kernel_fast<W, A>(hi_kernel, unsigned, const packed4<W>*, const packed4<W>*, vec3<A>*, \
+                                              target_range, unsigned, const interaction_parameters<W>&, cudaStream_t);
+STOKESIAN_INSTANTIATE(float, float)
+STOKESIAN_INSTANTIATE(float, float_float)
+STOKESIAN_INSTANTIATE(double, double)
+#undef STOKESIAN_INSTANTIATE
 
 }  // namespace stokesian::cuda

@@ -81,11 +81,11 @@ bool comparison::passed() const {
 double accumulator_unit_roundoff(precision_mode m) { return precision_info_of(m.hi).unit_roundoff; }
 double working_unit_roundoff(precision_mode m) { return precision_info_of(working_precision(m.hi)).unit_roundoff; }
 
-double rounding_bound_factor(precision_mode m, std::size_t particles) {
-    const double ua = accumulator_unit_roundoff(m), uw = working_unit_roundoff(m);
+double rounding_bound_factor(precision_mode m, std::size_t particles, hydrodynamic_tensor tensor) {
+    const double ua = accumulator_unit_roundoff(m), uw = working_unit_roundoff(m), k = tensor_term_allowance(tensor);
     const double n = particles > 1 ? double(particles - 1) : 0.0;
     const double gamma = n * ua / (1.0 - n * ua);
-    return 2.0 * (gamma * (1.0 + term_allowance * uw) + term_allowance * uw);
+    return 2.0 * (gamma * (1.0 + k * uw) + k * uw);
 }
 
 port_record read_record(const std::filesystem::path& path) {

@@ -17,7 +17,6 @@ void resolve_self_mobility(const field_reader& r, system_parameters& system) {
     }
 }
 
-constexpr std::string_view tensors[] = {"rotne-prager", "oseen"};
 constexpr std::string_view schemes[] = {"explicit", "implicit"};
 constexpr std::string_view pair_force_kinds[] = {"none", "exponential"};
 constexpr std::string_view boundaries[] = {"periodic", "open"};
@@ -37,15 +36,10 @@ const field<system_parameters> physics[] = {
      .after = resolve_self_mobility,
      .excludes = "self_mobility"},
     {.key = "tensor",
-     .member = text_member<system_parameters>{[](const system_parameters& p) -> std::string {
-                                                  return p.tensor == hydrodynamic_tensor::oseen ? "oseen"
-                                                                                                : "rotne-prager";
-                                              },
-                                              [](system_parameters& p, const std::string& text) {
-                                                  p.tensor = text == "oseen" ? hydrodynamic_tensor::oseen
-                                                                             : hydrodynamic_tensor::rotne_prager;
-                                              }},
-     .rule = {.choices = tensors},
+     .member = text_member<system_parameters>{
+         [](const system_parameters& p) { return std::string(to_string(p.tensor)); },
+         [](system_parameters& p, const std::string& text) { p.tensor = *parse_tensor(text); }},
+     .rule = {.choices = registered_tensor_names},
      .doc = {"string", "`\"rotne-prager\"`",
              "`\"rotne-prager\"` (Rotne-Prager, with the Rotne-Prager-Yamakawa form for overlapping spheres) or "
              "`\"oseen\"` (point-particle limit)"}},

@@ -44,11 +44,12 @@ STOKESIAN_HD_INLINE tie_split<W> split_ties(vec3<W> r, const box_geometry<W>& bo
     return {{x ? W(0) : r.x, y ? W(0) : r.y, z ? W(0) : r.z}, {x ? r.x : W(0), y ? r.y : W(0), z ? r.z : W(0)}};
 }
 
-// mu_ij . f for a minimum-image separation r_ij, with the tie rule above. Fast: see
-// distance_and_inverse (mobility.hpp).
-template <class W, bool Fast = false>
+// mu_ij . f for a minimum-image separation r_ij, with the tie rule above. Tensor: an evaluator
+// (physics/tensor_registry.hpp; by default the one p names). Fast: see distance_and_inverse
+// (physics/pair_tensor.hpp).
+template <class Tensor = selected_tensor, bool Fast = false, class W>
 STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interaction_parameters<W>& p) {
-    const pair_tensor<W> t = pair_mobility_tensor<W, Fast>(r_ij, p.mobility);
+    const pair_tensor<W> t = pair_mobility_tensor<Tensor, Fast>(r_ij, p.mobility);
     const tie_split<W> split = split_ties(r_ij, p.box);
     const bool tied = split.tied.x != W(0) || split.tied.y != W(0) || split.tied.z != W(0);
     if (tied) return apply_pair_tensor(t, split, f, p.mobility.self_mobility);
@@ -56,11 +57,11 @@ STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interac
 }
 
 // mu_ij . F_j, for i == j the Stokes self term.
-template <class W, bool Fast = false>
+template <class Tensor = selected_tensor, bool Fast = false, class W>
 STOKESIAN_HD_INLINE vec3<W> hydrodynamic_contribution(bool self, vec3<W> r_i, vec3<W> r_j, vec3<W> f_j,
                                                       const interaction_parameters<W>& p) {
     if (self) return self_velocity(f_j, p.mobility.self_mobility);
-    return pair_velocity<W, Fast>(minimum_image(r_i - r_j, p.box), f_j, p);
+    return pair_velocity<Tensor, Fast>(minimum_image(r_i - r_j, p.box), f_j, p);
 }
 
 // Short-range force on i from j != i: F_int(r_ij) - zeta_sing(r_ij) . (v_i - v_j).

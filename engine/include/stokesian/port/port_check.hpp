@@ -24,6 +24,7 @@
 
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/precision_modes.hpp"
+#include "stokesian/physics/tensor_registry.hpp"
 
 namespace stokesian::port {
 
@@ -32,12 +33,9 @@ inline constexpr const char* record_schema_version = "1";
 
 // Per-term allowance k of the bound: the relative error (in units of the working precision's unit
 // roundoff u_w, against the absolute evaluation of the term) that one build may commit in one pair
-// term mu_ij F_j. Counted along the longest path of the Rotne-Prager far form (physics/mobility.hpp):
-// separation 2u, r^2 9u, 1/r 6.5u (IEEE) or 8.5u (hardware rsqrt, 2 ulp), a^3/(2r^3) 24.5u / 30.5u,
-// the dyadic coefficient 42u / 51u, (r . F) r 10u more, the final sums and mu0 4u: <= 56u (IEEE),
-// <= 65u (fast kernels, paper-fast flags: approximate division and square root, FMA contraction only
-// removes roundings). Rounded up to 80 for first-order terms neglected in the count.
-inline constexpr double term_allowance = 80.0;
+// term mu_ij F_j. Each tensor evaluator states its own (physics/tensors/, counted there); the
+// configurations below all use Rotne-Prager's.
+inline constexpr double term_allowance = rotne_prager_yamakawa_tensor::term_allowance;
 
 // One configuration of the fixed set. All use the Rotne-Prager tensor and external forces only
 // (the velocity at construction is v = mu F_ext: engine/README.md).
@@ -114,8 +112,10 @@ std::string to_string(verdict v);
 // of the working type of the terms.
 double accumulator_unit_roundoff(precision_mode m);
 double working_unit_roundoff(precision_mode m);
-// The factor f with B_ic = f A_ic + N 2^-125 (see the header): 2 [gamma_{N-1}(u_a)(1 + k u_w) + k u_w].
-double rounding_bound_factor(precision_mode m, std::size_t particles);
+// The factor f with B_ic = f A_ic + N 2^-125 (see the header): 2 [gamma_{N-1}(u_a)(1 + k u_w) + k u_w],
+// k the tensor's term allowance (tensor_term_allowance, physics/tensor_registry.hpp).
+double rounding_bound_factor(precision_mode m, std::size_t particles,
+                             hydrodynamic_tensor tensor = hydrodynamic_tensor::rotne_prager);
 
 // Histogram bins: ULP differences 0, 1, 2, 3-4, 5-8, ..., > 2^30; relative differences 0 and decades
 // 1e-20 ... 1.
