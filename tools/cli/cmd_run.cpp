@@ -6,11 +6,11 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "core/number_text.hpp"
 #include "json.hpp"
 #include "option_values.hpp"
 #include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/file_lock.hpp"
 #include "stokesian/io/provenance.hpp"

@@ -1,7 +1,7 @@
 #include "run/completed_run.hpp"
 
-#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/h5md.hpp"
 
 namespace stokesian {

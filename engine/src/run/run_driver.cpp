@@ -7,7 +7,6 @@
 #include <optional>
 #include <sstream>
 
-#include "core/number_text.hpp"
 #include "io/frame_journal.hpp"
 #include "run/blow_up.hpp"
 #include "run/completed_run.hpp"
@@ -16,6 +15,7 @@
 #include "run/run_record.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/observables/observable.hpp"
