@@ -9,9 +9,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "cuda/cuda_backend.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/run/run.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/require_device.hpp"

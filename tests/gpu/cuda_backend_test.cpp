@@ -4,10 +4,10 @@
 #include <cmath>
 #include <random>
 
-#include "cuda/cuda_backend.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/run/run.hpp"
 #include "support/require_device.hpp"
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cuda_backend.hpp"
-#include "cuda/fused_backend.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;

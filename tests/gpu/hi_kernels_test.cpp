@@ -6,8 +6,8 @@
 #include <cmath>
 #include <random>
 
-#include "cuda/cuda_backend.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;

@@ -10,10 +10,10 @@
 #include <cmath>
 #include <filesystem>
 
-#include "cuda/cuda_backend.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #include "support/converged_solves.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 #include "support/random_cluster.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "bench/support/input_file.hpp"
-#include "cuda/cuda_backend.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 

@@ -10,9 +10,9 @@
 #include <sstream>
 #include <thread>
 
-#include "stokesian/core/run_size.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "stokesian/run/run_size.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 

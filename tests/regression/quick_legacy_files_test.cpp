@@ -12,13 +12,13 @@
 #include <vector>
 
 #include "io/h5md_elements.hpp"
-#include "io/hdf5_handles.hpp"
-#include "io/hdf5_writing.hpp"
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/run.hpp"
 #include "support/h5md_comparison.hpp"

@@ -25,11 +25,11 @@
 
 #include <hdf5.h>
 
-#include "io/hdf5_handles.hpp"
-#include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"

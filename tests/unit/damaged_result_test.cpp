@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "core/number_text.hpp"
 #include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/port/port_check.hpp"
 #include "stokesian/regression/check_rules.hpp"

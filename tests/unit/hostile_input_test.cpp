@@ -15,13 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "io/hdf5_failure.hpp"
 #include "settings/text_input.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/core/step_count.hpp"
+#include "stokesian/io/hdf5_failure.hpp"
+#include "stokesian/numeric/precision.hpp"
 #include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;

@@ -24,10 +24,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda/cuda_backend.hpp"
-#include "cuda/fused_backend.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
 
 using namespace stokesian;
 

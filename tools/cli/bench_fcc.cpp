@@ -23,19 +23,19 @@
 #include "bench/support/results_table.hpp"
 #include "bench_commands.hpp"
 #include "bench_fcc_results.hpp"
-#include "core/number_text.hpp"
-#include "cpu/phase_benchmark.hpp"
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
 #include "secondary_output.hpp"
+#include "stokesian/bench/cpu_phase_benchmark.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "cuda/cuda_backend.hpp"
-#include "cuda/phase_benchmark.hpp"
+#include "stokesian/bench/cuda_phase_benchmark.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #endif
 
 namespace stokesian::cli {

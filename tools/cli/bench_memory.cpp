@@ -19,8 +19,8 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "cuda/cuda_backend.hpp"
-#include "cuda/memory_benchmark.hpp"
+#include "stokesian/bench/memory_benchmark.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #endif
 
 namespace stokesian::cli {

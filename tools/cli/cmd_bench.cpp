@@ -21,8 +21,8 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "cuda/cuda_backend.hpp"
-#include "cuda/hi_benchmark.hpp"
+#include "stokesian/bench/hi_benchmark.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #endif
 
 namespace stokesian::cli {

@@ -13,6 +13,7 @@
 #include "options_precision.hpp"
 #include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/file_lock.hpp"
 #include "stokesian/io/provenance.hpp"

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "stokesian/core/errors.hpp"
-#include "stokesian/core/run_size.hpp"
+#include "stokesian/run/run_size.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {

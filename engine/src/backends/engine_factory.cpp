@@ -10,9 +10,9 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/errors.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_check.hpp"
-#include "cuda/fused_backend.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
 #endif
 
 namespace stokesian {

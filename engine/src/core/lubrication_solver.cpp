@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/number_text.hpp"
+#include "stokesian/core/number_text.hpp"
 namespace stokesian {
 
 void lubrication_solver_statistics::record(const lubrication_solve_report& r) {

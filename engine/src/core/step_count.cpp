@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/number_text.hpp"
+#include "stokesian/core/number_text.hpp"
 
 namespace stokesian {
 

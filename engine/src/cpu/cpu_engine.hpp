@@ -56,7 +56,7 @@ public:
     void remember_velocity();
     bool has_history() const { return has_history_; }
 
-    // Optional per-phase timing for the benchmarks (cpu/phase_benchmark.hpp): while set, advance()
+    // Optional per-phase timing for the benchmarks (bench/cpu_phase_benchmark.hpp): while set, advance()
     // times each primitive with `timer` (not owned); nullptr (the default) switches it off.
     void set_phase_timer(phase_clock* timer) noexcept { phase_timer_ = timer; }
 

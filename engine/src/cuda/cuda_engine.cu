@@ -5,16 +5,16 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "cuda_engine.cuh"
 #include "cuda_engine_lubrication.cuh"
 #include "drift_kernel.cuh"
-#include "fused_backend.hpp"
 #include "hi_launch.cuh"
 #include "phase_event_timer.cuh"
 #include "short_range_kernels.cuh"
 #include "stokesian/core/state_words.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
 #include "stokesian/physics/cell_grid.hpp"
 
 namespace stokesian::cuda {

@@ -49,7 +49,7 @@ public:
     void remember_velocity();
     bool has_history() const { return has_history_; }
 
-    // Optional per-phase timing for the benchmarks (cuda/phase_benchmark.hpp): while set, advance()
+    // Optional per-phase timing for the benchmarks (bench/cuda_phase_benchmark.hpp): while set, advance()
     // records CUDA events around each primitive into `timer` (not owned); nullptr (the default)
     // switches it off.
     void set_phase_timer(phase_event_timer* timer) noexcept { phase_timer_ = timer; }

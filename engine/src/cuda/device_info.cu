@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "cuda_backend.hpp"
 #include "device_buffer.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 
 namespace stokesian::cuda {
 

@@ -5,10 +5,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "cuda_backend.hpp"
 #include "cuda_check.hpp"
 #include "fused_engine.cuh"
 #include "stokesian/core/state_words.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 
 namespace stokesian::cuda {
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "device_buffer.hpp"
-#include "fused_backend.hpp"
 #include "fused_kernels.cuh"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
 
 namespace stokesian::cuda {
 

@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "io/hdf5_handles.hpp"
-#include "io/hdf5_writing.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 
 namespace stokesian::io {
 

@@ -1,5 +1,5 @@
 #include "io/frame_journal.hpp"
-#include "io/hdf5_failure.hpp"
+#include "stokesian/io/hdf5_failure.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "io/hdf5_writing.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 
 namespace stokesian::io {
 

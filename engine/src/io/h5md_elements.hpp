@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 
 namespace stokesian::io {
 

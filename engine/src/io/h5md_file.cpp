@@ -6,10 +6,10 @@
 #include <stdexcept>
 
 #include "io/global_heap_check.hpp"
-#include "io/hdf5_handles.hpp"
 #include "io/hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 
 namespace stokesian::io {
 

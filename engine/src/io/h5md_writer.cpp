@@ -21,13 +21,13 @@
 #include <type_traits>
 
 #include "io/h5md_elements.hpp"
-#include "io/hdf5_handles.hpp"
-#include "io/hdf5_writing.hpp"
 #include "io/path_limits.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
 

@@ -1,12 +1,12 @@
-#include "io/hdf5_failure.hpp"
+#include "stokesian/io/hdf5_failure.hpp"
 
 #include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
-#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 
 namespace stokesian::io::hdf5 {
 

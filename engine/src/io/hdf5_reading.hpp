@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 
 namespace stokesian::io::hdf5 {
 

@@ -1,5 +1,5 @@
 // Shared HDF5 writing helpers (hdf5_writing.hpp).
-#include "io/hdf5_writing.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

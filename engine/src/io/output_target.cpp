@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 
 namespace stokesian::io {
 

@@ -1,8 +1,8 @@
 // Centre of mass of the unwrapped positions and its velocity (the mean particle velocity): the
 // sedimentation speed, and z_cm(t) of the paper's Fig. 3b.
 #include "observables_impl.hpp"
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/decimated_series.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian {
 
@@ -33,7 +33,7 @@ public:
         vz_.add(f.step, f.time, vz);
     }
 
-    void write(io::h5md_writer& out) const override {
+    void write(result_sink& out) const override {
         write_series(out, "centre_of_mass/z", z_);
         write_series(out, "centre_of_mass/velocity_z", vz_);
         out.write_result("centre_of_mass/mean_velocity_z", mean_velocity(),

@@ -5,9 +5,9 @@
 #include <numeric>
 
 #include "observables_impl.hpp"
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/cycle_analysis.hpp"
 #include "stokesian/observables/extrema.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian {
 
@@ -40,7 +40,7 @@ public:
         monitor_.observe(f.time);
     }
 
-    void write(io::h5md_writer& out) const override {
+    void write(result_sink& out) const override {
         const cycle_report c = report();
         const std::map<std::string, std::string> attrs{
             {"particle", std::to_string(spec_.particle)},
@@ -118,8 +118,7 @@ private:
         return n;
     }
 
-    static void write_drift(io::h5md_writer& out, const std::string& name, const trend_fit& fit,
-                            const std::string& what) {
+    static void write_drift(result_sink& out, const std::string& name, const trend_fit& fit, const std::string& what) {
         const std::string base = "cycle/" + name + "_drift";
         const std::string fitted = "least-squares slope of the " + what + ", regular cycles only (the mean drift)";
         const std::string degree = std::to_string(fit.degree);
@@ -167,7 +166,7 @@ private:
                          {{"meaning", "95% half-width, Student t with cycles - degree - 1 degrees of freedom"}});
     }
 
-    void write_windows(io::h5md_writer& out, const cycle_report& c) const {
+    void write_windows(result_sink& out, const cycle_report& c) const {
         // Complete windows under cycle/window/, the partial last one (run end or loss of
         // periodicity inside it) under cycle/partial_window/ so it is never averaged with the others.
         std::vector<double> start, end, count, period, amplitude;
@@ -206,7 +205,7 @@ private:
                          {{"meaning", "number of complete windows of " + text(spec_.window) + " tau_s"}});
     }
 
-    void write_loss(io::h5md_writer& out) const {
+    void write_loss(result_sink& out) const {
         const periodicity_criteria& k = monitor_.criteria();
         const std::map<std::string, std::string> attrs{
             {"status", monitor_.lost() ? "lost" : "none"},

@@ -8,8 +8,8 @@
 
 #include "observables_impl.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/decimated_series.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian {
 
@@ -34,7 +34,7 @@ public:
         }
     }
 
-    void write(io::h5md_writer& out) const override {
+    void write(result_sink& out) const override {
         write_series(out, "lubrication_solver/iterations", iterations_);
         write_series(out, "lubrication_solver/relative_residual", residual_);
         write_series(out, "lubrication_solver/lubricated_pairs", pairs_);

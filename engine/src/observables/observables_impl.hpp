@@ -4,9 +4,9 @@
 #include <memory>
 #include <string>
 
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/decimated_series.hpp"
 #include "stokesian/observables/observable.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian {
 std::unique_ptr<observable> make_cycle_observable(observable_settings::cycle_spec spec, const box_settings& box);
@@ -21,7 +21,7 @@ std::unique_ptr<observable> make_lubrication_solver_observable(double tolerance,
 
 // Writes `series` as the H5MD time series `name`, its partial last block closed (on a copy: the
 // observable's own series stays open for the samples after a checkpoint). Returns that copy.
-inline decimated_series write_series(io::h5md_writer& out, const std::string& name, decimated_series series) {
+inline decimated_series write_series(result_sink& out, const std::string& name, decimated_series series) {
     series.finish();
     out.write_time_series(name, series.step(), series.time(), series.value());
     return series;

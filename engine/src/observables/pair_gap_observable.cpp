@@ -6,9 +6,9 @@
 #include <limits>
 
 #include "observables_impl.hpp"
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/decimated_series.hpp"
 #include "stokesian/observables/pair_approach.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian {
 
@@ -78,7 +78,7 @@ public:
         ++samples_;
     }
 
-    void write(io::h5md_writer& out) const override {
+    void write(result_sink& out) const override {
         write_series(out, "pair_gap/gap", gap_);
         write_series(out, "pair_gap/separation_speed", speed_);
         write_series(out, "pair_gap/decay_rate_observed", observed_);

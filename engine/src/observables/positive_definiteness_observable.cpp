@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "observables_impl.hpp"
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian {
 
@@ -40,7 +40,7 @@ public:
         largest_asymmetry_ = std::max(largest_asymmetry_, r.asymmetry);
     }
 
-    void write(io::h5md_writer& out) const override {
+    void write(result_sink& out) const override {
         const std::string limits =
             "eigenvalue for N <= " + std::to_string(definiteness_limits{}.eigenvalue_max_particles) +
             ", Cholesky for N <= " + std::to_string(definiteness_limits{}.cholesky_max_particles);

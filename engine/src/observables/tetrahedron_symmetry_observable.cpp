@@ -5,8 +5,8 @@
 #include <string>
 
 #include "observables_impl.hpp"
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/decimated_series.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian {
 
@@ -43,7 +43,7 @@ public:
         for (std::size_t k = 0; k < names.size(); ++k) series_[k].add(f.step, f.time, residual[k]);
     }
 
-    void write(io::h5md_writer& out) const override {
+    void write(result_sink& out) const override {
         for (std::size_t k = 0; k < names.size(); ++k) {
             const std::string base = std::string("symmetry/") + names[k];
             const decimated_series s = write_series(out, base, series_[k]);

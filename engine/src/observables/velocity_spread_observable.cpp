@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "observables_impl.hpp"
-#include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/decimated_series.hpp"
+#include "stokesian/observables/result_sink.hpp"
 #include "stokesian/observables/velocity_spread.hpp"
 
 namespace stokesian {
@@ -27,7 +27,7 @@ public:
         final_ = s;
     }
 
-    void write(io::h5md_writer& out) const override {
+    void write(result_sink& out) const override {
         write_series(out, "velocity_spread/mean_velocity_x", mean_x_);
         write_series(out, "velocity_spread/mean_velocity_y", mean_y_);
         write_series(out, "velocity_spread/mean_velocity_z", mean_z_);

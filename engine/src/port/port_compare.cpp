@@ -5,8 +5,8 @@
 #include <cstring>
 #include <limits>
 
-#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/port/port_check.hpp"
 

@@ -9,12 +9,12 @@
 #include <random>
 #include <stdexcept>
 
-#include "core/number_text.hpp"
-#include "io/hdf5_handles.hpp"
-#include "io/hdf5_writing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/core/version.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/port/port_check.hpp"

@@ -1,8 +1,9 @@
 // Relabels a result for a negative control (negative_control.hpp).
 #include "stokesian/regression/negative_control.hpp"
 
-#include "io/hdf5_handles.hpp"
 #include "stokesian/core/precision_modes.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/numeric/precision.hpp"
 
 namespace stokesian::regression {
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <optional>
 
-#include "core/number_text.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/observables/trend_fit.hpp"
 
 namespace stokesian::regression {

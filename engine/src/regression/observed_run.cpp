@@ -8,10 +8,10 @@
 
 #include <toml++/toml.h>
 
-#include "core/number_text.hpp"
 #include "observable_catalogue.hpp"
 #include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/io/h5md.hpp"
 

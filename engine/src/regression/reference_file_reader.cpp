@@ -5,11 +5,11 @@
 #include <cstdlib>
 #include <variant>
 
-#include "core/number_text.hpp"
-#include "io/hdf5_handles.hpp"
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/core/safe_name.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/regression/reference_store.hpp"
 
 namespace stokesian::regression {

@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "io/creation_probe.hpp"
-#include "io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/regression/reference_store.hpp"
 
 namespace stokesian::regression {

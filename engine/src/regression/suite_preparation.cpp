@@ -11,7 +11,7 @@
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "cuda/cuda_backend.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
 #endif
 
 namespace stokesian::regression {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/close_pair.hpp"
-#include "core/number_text.hpp"
+#include "stokesian/core/number_text.hpp"
 
 namespace stokesian {
 

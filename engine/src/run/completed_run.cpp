@@ -1,8 +1,8 @@
 #include "run/completed_run.hpp"
 
-#include "core/number_text.hpp"
 #include "run/run_files.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/h5md.hpp"
 
 namespace stokesian {

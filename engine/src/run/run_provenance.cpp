@@ -1,7 +1,7 @@
 // The output's /parameters of a run (run_provenance.hpp).
 #include "run/run_provenance.hpp"
 
-#include "core/number_text.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/provenance.hpp"
 
 namespace stokesian {

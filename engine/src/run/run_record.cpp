@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/run/run.hpp"
 
 namespace stokesian {

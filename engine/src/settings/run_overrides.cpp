@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "core/number_text.hpp"
 #include "settings/scenario_tables.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 
 namespace stokesian::settings {
 

@@ -1,7 +1,7 @@
 #include <cmath>
 
-#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/core/step_count.hpp"
 

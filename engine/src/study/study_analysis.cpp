@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <set>
 
-#include "core/number_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/study/study.hpp"
 

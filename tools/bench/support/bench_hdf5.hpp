@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/numeric/vec3.hpp"
 
 namespace stokesian::bench::h5 {

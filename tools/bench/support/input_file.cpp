@@ -1,7 +1,7 @@
 #include "input_file.hpp"
 
-#include "io/hdf5_handles.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 
 namespace stokesian::bench {
 

@@ -3,7 +3,7 @@
 // Fig. 2b): how long each step spends in drift (integration), update_forces (external forces, the
 // neighbour list, pair forces and lubrication) and update_velocities (the hydrodynamic
 // interactions). The CPU engine times with std::chrono, the CUDA engine with CUDA events
-// (cpu/phase_benchmark.hpp, cuda/phase_benchmark.hpp); both engines carry the timer as an
+// (stokesian/bench/cpu_phase_benchmark.hpp, cuda_phase_benchmark.hpp); both engines carry the timer as an
 // optional pointer that is null unless a benchmark sets it, so a normal run pays one pointer
 // test per step.
 #include <algorithm>

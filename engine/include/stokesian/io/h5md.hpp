@@ -39,6 +39,7 @@
 
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian::io {
 
@@ -60,7 +61,7 @@ struct box_description {
 // Selects the constructor that builds a fresh output for a resumed run (below).
 struct rebuild_tag {};
 
-class h5md_writer {
+class h5md_writer : public result_sink {
 public:
     // Creates <path>.partial. Throws input_error (one line naming the path) when <path> exists and
     // force is false, or when the directory is missing or not writable; nothing is created then.
@@ -81,11 +82,12 @@ public:
 
     // /observables/<name>/{step,time,value}: a time series of scalars (written in one go).
     void write_time_series(const std::string& name, std::span<const std::uint64_t> step, std::span<const double> time,
-                           std::span<const double> value);
+                           std::span<const double> value) override;
     // /analysis/<name>: a time-independent result (scalar or 1-D dataset) with string attributes.
     void write_result(const std::string& name, std::span<const double> value,
-                      const std::map<std::string, std::string>& attributes = {});
-    void write_result(const std::string& name, double value, const std::map<std::string, std::string>& attributes = {});
+                      const std::map<std::string, std::string>& attributes = {}) override;
+    void write_result(const std::string& name, double value,
+                      const std::map<std::string, std::string>& attributes = {}) override;
 
     // Makes what was written so far durable (H5Fflush, then fsync): the partial file stays
     // readable with every frame written so far even if the process is killed afterwards.

@@ -8,11 +8,8 @@
 
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/observables/result_sink.hpp"
 #include "stokesian/observables/saved_state.hpp"
-
-namespace stokesian::io {
-class h5md_writer;
-}
 
 namespace stokesian {
 
@@ -20,7 +17,7 @@ class observable {
 public:
     virtual ~observable() = default;
     virtual void sample(const frame& f) = 0;
-    virtual void write(io::h5md_writer& out) const = 0;
+    virtual void write(result_sink& out) const = 0;
     // Headline numbers for the terminal and --json (name -> value).
     virtual void summarise(std::map<std::string, double>& summary) const = 0;
 

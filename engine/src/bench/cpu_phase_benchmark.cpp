@@ -1,7 +1,7 @@
-#include "phase_benchmark.hpp"
+#include "stokesian/bench/cpu_phase_benchmark.hpp"
 
-#include "cpu_engine.hpp"
-#include "phase_clock.hpp"
+#include "cpu/cpu_engine.hpp"
+#include "cpu/phase_clock.hpp"
 
 namespace stokesian::cpu {
 

@@ -1,4 +1,4 @@
-#include "stokesian/core/run_size.hpp"
+#include "stokesian/run/run_size.hpp"
 
 #include <algorithm>
 #include <chrono>

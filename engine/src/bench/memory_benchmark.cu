@@ -1,7 +1,7 @@
 // The appendix's minimal memory-access kernels (Algorithms 3 and 4) and their timing. The only
 // arithmetic is the sum of the elements read ("a trivial computation"), written to global memory
 // so that the compiler cannot drop the reads; the host checks the sums.
-#include "memory_benchmark.hpp"
+#include "stokesian/bench/memory_benchmark.hpp"
 
 #include <cuda_runtime.h>
 
@@ -10,9 +10,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "device_types.cuh"
+#include "cuda/cuda_check.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/device_types.cuh"
 
 namespace stokesian::cuda {
 

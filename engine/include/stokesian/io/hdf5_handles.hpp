@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/hdf5_failure.hpp"
+#include "stokesian/io/hdf5_failure.hpp"
 
 namespace stokesian::io::hdf5 {
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 
 namespace stokesian::io {
 

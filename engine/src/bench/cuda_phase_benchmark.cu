@@ -1,9 +1,9 @@
-#include "phase_benchmark.hpp"
+#include "stokesian/bench/cuda_phase_benchmark.hpp"
 
 #include <stdexcept>
 
-#include "cuda_engine.cuh"
-#include "phase_event_timer.cuh"
+#include "cuda/cuda_engine.cuh"
+#include "cuda/phase_event_timer.cuh"
 
 namespace stokesian::cuda {
 

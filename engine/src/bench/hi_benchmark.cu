@@ -1,9 +1,9 @@
-#include "hi_benchmark.hpp"
+#include "stokesian/bench/hi_benchmark.hpp"
 
 #include <algorithm>
 
-#include "device_buffer.hpp"
-#include "hi_launch.cuh"
+#include "cuda/device_buffer.hpp"
+#include "cuda/hi_launch.cuh"
 
 namespace stokesian::cuda {
 
