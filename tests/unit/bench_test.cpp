@@ -21,6 +21,7 @@
 #include "bench/support/results_table.hpp"
 #include "cpu/cpu_engine.hpp"
 #include "cpu/phase_benchmark.hpp"
+#include "cpu/phase_clock.hpp"
 #include "cuda/memory_benchmark.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"

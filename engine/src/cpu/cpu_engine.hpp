@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "neighbour_list.hpp"
-#include "phase_clock.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/host_state.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/core/step_observer.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
 #include "thread_pool.hpp"
@@ -57,9 +57,9 @@ public:
     void remember_velocity();
     bool has_history() const { return has_history_; }
 
-    // Optional per-phase timing for the benchmarks (cpu/phase_benchmark.hpp): while set, advance()
-    // times each primitive with `timer` (not owned); nullptr (the default) switches it off.
-    void set_phase_timer(phase_clock* timer) noexcept { phase_timer_ = timer; }
+    // Optional observer of the steps, e.g. the benchmarks' phase timer (cpu/phase_clock.hpp): while
+    // set, advance() reports each primitive to it (not owned); nullptr (the default) switches it off.
+    void set_phase_timer(step_observer* timer) noexcept { phase_timer_ = timer; }
 
 private:
     template <class Ops>
@@ -120,7 +120,7 @@ private:
     lubrication_solver_statistics committed_statistics_;  // and the solver's statistics then
     neighbour_list neighbours_;
     thread_pool pool_;
-    phase_clock* phase_timer_ = nullptr;
+    step_observer* phase_timer_ = nullptr;
 };
 
 }  // namespace stokesian::cpu

@@ -72,7 +72,7 @@ template <class Policy>
 void cpu_engine<Policy>::advance_uninterruptible(std::uint64_t steps) {
     for (std::uint64_t s = 0; s < steps; ++s) {
         if (phase_timer_) {
-            timed_step_ops<cpu_engine, phase_clock> timed{*this, *phase_timer_};
+            timed_step_ops<cpu_engine, step_observer> timed{*this, *phase_timer_};
             integrate_step(timed);
             phase_timer_->step_done();
         } else {

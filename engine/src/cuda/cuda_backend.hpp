@@ -15,7 +15,7 @@ bool device_available() noexcept;
 
 // Device name, compute capability, driver and runtime versions, memory, and the device
 // floating-point flags this build used (provenance). Throws cuda_error without a device.
-std::map<std::string, std::string> device_description();
+std::map<std::string, std::string> device_description(int ordinal = -1);  // -1: the current device
 
 // The step-by-step CUDA engine (backend "cuda") for any precision mode, on device.primary_ordinal().
 // Throws cuda_error (no device, out of memory with the amount needed, kernel failure) or

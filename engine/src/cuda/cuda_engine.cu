@@ -11,7 +11,6 @@
 #include "cuda_engine_lubrication.cuh"
 #include "drift_kernel.cuh"
 #include "hi_launch.cuh"
-#include "phase_event_timer.cuh"
 #include "short_range_kernels.cuh"
 #include "stokesian/physics/cell_grid.hpp"
 
@@ -95,7 +94,7 @@ void cuda_engine<Policy>::advance(std::uint64_t steps) {
     use_device(device_);
     for (std::uint64_t s = 0; s < steps; ++s) {
         if (phase_timer_) {
-            timed_step_ops<cuda_engine, phase_event_timer> timed{*this, *phase_timer_};
+            timed_step_ops<cuda_engine, step_observer> timed{*this, *phase_timer_};
             integrate_step(timed);
             phase_timer_->step_done();
         } else {
@@ -309,8 +308,7 @@ void cuda_engine<Policy>::restore_state(const engine_state& state) {
 
 template <class Policy>
 std::map<std::string, std::string> cuda_engine<Policy>::description() const {
-    use_device(device_);
-    auto d = device_description();
+    auto d = device_description(device_);
     d["backend"] = "cuda";
     d["hi_kernel"] = to_string(kernel_);
     d["hi_summation_order"] =

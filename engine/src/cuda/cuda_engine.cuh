@@ -14,11 +14,10 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/host_state.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/core/step_observer.hpp"
 #include "stokesian/physics/interactions.hpp"
 
 namespace stokesian::cuda {
-
-class phase_event_timer;  // phase_event_timer.cuh
 
 template <class Policy>
 class cuda_engine final : public engine {
@@ -52,7 +51,7 @@ public:
     // Optional per-phase timing for the benchmarks (cuda/phase_benchmark.hpp): while set, advance()
     // records CUDA events around each primitive into `timer` (not owned); nullptr (the default)
     // switches it off.
-    void set_phase_timer(phase_event_timer* timer) noexcept { phase_timer_ = timer; }
+    void set_phase_timer(step_observer* timer) noexcept { phase_timer_ = timer; }
 
 private:
     template <class Ops>
@@ -111,7 +110,7 @@ private:
     lubrication_solver_statistics solver_statistics_;
 
     std::uint64_t step_ = 0;
-    phase_event_timer* phase_timer_ = nullptr;
+    step_observer* phase_timer_ = nullptr;
 };
 
 }  // namespace stokesian::cuda

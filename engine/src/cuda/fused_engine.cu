@@ -225,8 +225,7 @@ void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
 
 template <class Policy>
 std::map<std::string, std::string> fused_systems<Policy>::description() const {
-    use_device(device_);
-    auto d = device_description();
+    auto d = device_description(device_);
     d["backend"] = "cuda";
     d["hi_kernel"] = "fused";
     d["fused_kernel"] = pair_warp() ? "pair-warp (one warp per system, one lane per pair, shuffles)"
