@@ -20,6 +20,7 @@
 #include "bench/support/regime_fit.hpp"
 #include "bench/support/results_table.hpp"
 #include "cpu/cpu_engine.hpp"
+#include "cpu/phase_clock.hpp"
 #include "stokesian/bench/cpu_phase_benchmark.hpp"
 #include "stokesian/bench/memory_benchmark.hpp"
 #include "stokesian/core/errors.hpp"

@@ -1,77 +1,25 @@
-// Backend selection: the single place that knows which backends this build has.
+// make_engine and make_batch_engine: the backend chosen through the registry
+// (stokesian/backends/registry.hpp), which alone knows which backends this build has.
 #include <cmath>
-#include <iostream>
 #include <stdexcept>
 #include <string>
 
-#include "cpu/cpu_backend.hpp"
-#include "cpu/cpu_batch.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
-#include "stokesian/core/errors.hpp"
-#if defined(STOKESIAN_HAVE_CUDA)
-#include "cuda/cuda_check.hpp"
-#include "stokesian/cuda/cuda_backend.hpp"
-#include "stokesian/cuda/fused_backend.hpp"
-#endif
 
 namespace stokesian {
 
-namespace {
-
-// The backend a configuration names, with "auto" resolved (CUDA when a device is present,
-// otherwise the CPU with a notice; the CPU then uses its own default HI kernel). Throws for a
-// backend this build lacks or does not know.
-engine_config resolve_backend(const engine_config& config, const char* what) {
-    engine_config resolved = config;
-    if (config.backend == "cpu") return resolved;
-    if (config.backend == "cuda") {
-        // An environment that cannot run the request is the user's to change: exit code 2.
-#if defined(STOKESIAN_HAVE_CUDA)
-        if (!cuda::device_available())
-            throw input_error("", "run.backend", "cuda",
-                              "no CUDA device is available here (use cpu, or auto to fall back)");
-        return resolved;
-#else
-        throw input_error("", "run.backend", "cuda", "this build of stokesian has no CUDA backend (use cpu or auto)");
-#endif
-    }
-    if (config.backend != "auto")
-        throw std::invalid_argument("unknown backend '" + config.backend + "' (expected cpu, cuda or auto)");
-#if defined(STOKESIAN_HAVE_CUDA)
-    if (cuda::device_available()) {
-        resolved.backend = "cuda";
-        return resolved;
-    }
-    std::cerr << "stokesian: no CUDA device found, running " << what << " on the CPU backend\n";
-#else
-    std::cerr << "stokesian: this build has no CUDA backend, running " << what << " on the CPU backend\n";
-#endif
-    resolved.backend = "cpu";
-    resolved.hi_kernel = "";
-    return resolved;
-}
-
-}  // namespace
-
-std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state) {
-    const engine_config c = resolve_backend(config, "the run");
-#if defined(STOKESIAN_HAVE_CUDA)
-    if (c.backend == "cuda") {
-        try {
-            return cuda::make_cuda_engine(c, state);
-        } catch (const cuda::device_out_of_memory& e) {
-            // A system too large for the device is the input's fault, not the program's.
-            throw input_error("backend 'cuda'", "", "",
-                              std::string(e.what()) + " for N = " + std::to_string(state.size()) +
-                                  " particles (a smaller system, or a device with more memory)");
-        }
-    }
-#endif
-    return cpu::make_cpu_engine(c, state);
-}
+namespace backends {
 
 namespace {
+
+// The context must not ask for more devices than the backend drives (a host backend ignores it).
+void check_devices(const backend& b, const device_context& device) {
+    if (b.can.devices > 0 && device.ordinals.size() > b.can.devices)
+        throw std::invalid_argument("backend '" + b.name + "' drives " + std::to_string(b.can.devices) +
+                                    " device(s); the device context names " + std::to_string(device.ordinals.size()));
+}
 
 // Checks that do not depend on the backend (stokesian/core/batch.hpp).
 void validate_batch(const std::vector<batch_member>& members) {
@@ -94,13 +42,30 @@ void validate_batch(const std::vector<batch_member>& members) {
 
 }  // namespace
 
-std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const std::vector<batch_member>& members) {
+std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,
+                                    const initial_state& state) {
+    const registry::resolved r = backend_registry().resolve(config, state.size(), "the run");
+    check_devices(*r.chosen, device);
+    return r.chosen->make_engine(r.config, device, state);
+}
+
+std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,
+                                                const std::vector<batch_member>& members) {
     validate_batch(members);
-    const engine_config c = resolve_backend(config, "the batch");
-#if defined(STOKESIAN_HAVE_CUDA)
-    if (c.backend == "cuda") return cuda::make_cuda_batch_engine(c, members);
-#endif
-    return cpu::make_cpu_batch_engine(c, members);
+    const registry::resolved r = backend_registry().resolve(config, members.front().state.size(), "the batch");
+    if (!r.chosen->make_batch) throw std::invalid_argument("backend '" + r.chosen->name + "' runs no batches");
+    check_devices(*r.chosen, device);
+    return r.chosen->make_batch(r.config, device, members);
+}
+
+}  // namespace backends
+
+std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state) {
+    return backends::make_engine(config, device_context{}, state);
+}
+
+std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const std::vector<batch_member>& members) {
+    return backends::make_batch_engine(config, device_context{}, members);
 }
 
 }  // namespace stokesian

@@ -13,7 +13,7 @@ phase_timing time_phases(const engine_config& config, const initial_state& state
             "phase timing needs a step-by-step hi-kernel (naive, tiling, small-tiling, "
             "multi-target): the fused path runs whole steps inside one launch");
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) {
-        cuda_engine<Policy> engine(config, state);  // instantiated in cuda_engine.cu
+        cuda_engine<Policy> engine(config, device_context{}, state);  // instantiated in cuda_engine.cu
         phase_event_timer timer;
         return run_phase_benchmark(engine, timer, run);
     });

@@ -15,9 +15,10 @@
 #include <vector>
 
 #include "neighbour_list.hpp"
-#include "phase_clock.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/host_state.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/core/step_observer.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
 #include "thread_pool.hpp"
@@ -56,9 +57,9 @@ public:
     void remember_velocity();
     bool has_history() const { return has_history_; }
 
-    // Optional per-phase timing for the benchmarks (bench/cpu_phase_benchmark.hpp): while set, advance()
-    // times each primitive with `timer` (not owned); nullptr (the default) switches it off.
-    void set_phase_timer(phase_clock* timer) noexcept { phase_timer_ = timer; }
+    // Optional observer of the steps, e.g. the benchmarks' phase timer (cpu/phase_clock.hpp): while
+    // set, advance() reports each primitive to it (not owned); nullptr (the default) switches it off.
+    void set_phase_timer(step_observer* timer) noexcept { phase_timer_ = timer; }
 
 private:
     template <class Ops>
@@ -85,19 +86,22 @@ private:
     P dt_;
     vec3<P> edge_, half_edge_;
 
-    std::vector<vec3<P>> position_;
-    std::vector<vec3<int>> image_;
-    std::vector<vec3<A>> velocity_;
-    std::vector<vec3<W>> force_;
+    // The state the engines share (core/host_state.hpp), under the names the loops use.
+    host_state<Policy> host_;
+    std::vector<vec3<P>>& position_ = host_.position;
+    std::vector<vec3<int>>& image_ = host_.image;
+    std::vector<vec3<A>>& velocity_ = host_.velocity;
+    std::vector<vec3<W>>& force_ = host_.force;
+    std::vector<vec3<A>>& previous_velocity_ = host_.history;
+    bool& has_history_ = host_.has_history;
+    std::uint64_t& step_ = host_.step;
     std::vector<vec3<W>> external_force_;
     std::vector<vec3<W>> position_w_;  // positions in working precision, refreshed after each drift
     std::vector<vec3<W>> velocity_w_;
-    // Integrator storage: r_n and its images, the stages k[0..3], Adams-Bashforth's v_{n-1}.
+    // Integrator storage: r_n and its images, the stages k[0..3] (v_{n-1} is host_.history).
     std::vector<vec3<P>> start_position_;
     std::vector<vec3<int>> start_image_;
     std::vector<vec3<A>> stage_[4];
-    std::vector<vec3<A>> previous_velocity_;
-    bool has_history_ = false;  // previous velocities in working precision (lubrication)
 
     // Implicit lubrication: solve pending after update_forces(), the solver's vectors (solution is
     // force_), the mobility's accumulator-precision output, statistics.
@@ -114,8 +118,7 @@ private:
     lubrication_solver_statistics committed_statistics_;  // and the solver's statistics then
     neighbour_list neighbours_;
     thread_pool pool_;
-    std::uint64_t step_ = 0;
-    phase_clock* phase_timer_ = nullptr;
+    step_observer* phase_timer_ = nullptr;
 };
 
 }  // namespace stokesian::cpu

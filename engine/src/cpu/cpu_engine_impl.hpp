@@ -17,26 +17,14 @@ cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state&
       dt_(value_cast<P>(config.dt)),
       implicit_lubrication_(config.system.lubrication.implicit()),
       pool_(config.threads) {
-    const auto& box = config.system.box;
-    edge_ = value_cast<P>(box.edges);
-    half_edge_ = value_cast<P>(vec3<double>{0.5 * box.edges.x, 0.5 * box.edges.y, 0.5 * box.edges.z});
+    const drift_box<P> box = storage_box<P>(config.system.box);
+    edge_ = box.edge;
+    half_edge_ = box.half_edge;
+    host_.load_initial(state, box);
     const std::size_t n = state.size();
-    position_.resize(n);
-    image_.assign(n, {0, 0, 0});
-    for (std::size_t i = 0; i < n; ++i) {
-        position_[i] = value_cast<P>(state.positions[i]);
-        // Rounding to the storage type may land a coordinate on +L/2: wrap once more.
-        if (box.periodic) {
-            wrap_component(position_[i].x, image_[i].x, edge_.x, half_edge_.x);
-            wrap_component(position_[i].y, image_[i].y, edge_.y, half_edge_.y);
-            wrap_component(position_[i].z, image_[i].z, edge_.z, half_edge_.z);
-        }
-    }
     external_force_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) external_force_[i] = value_cast<W>(state.external_forces[i]);
-    velocity_.assign(n, zero_vector<A>());
+    round_forces(state.external_forces, n, external_force_.data());
     velocity_w_.assign(n, vec3<W>{});
-    force_.resize(n);
     // Initial velocities: forces with zero previous velocities, then v = mu F. A signal stops
     // them at any size (nothing to go back to: the constructor throws).
     refresh_working_positions();
@@ -86,7 +74,7 @@ template <class Policy>
 void cpu_engine<Policy>::advance_uninterruptible(std::uint64_t steps) {
     for (std::uint64_t s = 0; s < steps; ++s) {
         if (phase_timer_) {
-            timed_step_ops<cpu_engine, phase_clock> timed{*this, *phase_timer_};
+            timed_step_ops<cpu_engine, step_observer> timed{*this, *phase_timer_};
             integrate_step(timed);
             phase_timer_->step_done();
         } else {
@@ -241,45 +229,18 @@ void cpu_engine<Policy>::apply_mobility(const std::vector<vec3<W>>& force, std::
 
 template <class Policy>
 void cpu_engine<Policy>::read_frame(frame& out) const {
-    const std::size_t n = position_.size();
-    out.step = step_;
-    out.time = static_cast<double>(step_) * config_.dt;
-    out.position.resize(n);
-    out.image = image_;
-    out.velocity.resize(n);
-    out.force.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        out.position[i] = value_cast<double>(position_[i]);
-        out.velocity[i] = value_cast<double>(velocity_[i]);
-        out.force[i] = value_cast<double>(force_[i]);
-    }
+    host_.read_frame(out, config_.dt);
     out.lubrication = solver_statistics_.last;
 }
 
 template <class Policy>
 void cpu_engine<Policy>::save_state(engine_state& out) const {
-    out.step = step_;
-    out.precision = Policy::mode;
-    split_words(position_, out.position_hi, out.position_lo);
-    out.image = image_;
-    split_words(velocity_, out.velocity_hi, out.velocity_lo);
-    out.force.resize(force_.size());
-    for (std::size_t i = 0; i < force_.size(); ++i) out.force[i] = value_cast<double>(force_[i]);
-    out.history_hi.clear();
-    out.history_lo.clear();
-    if (has_history_) split_words(previous_velocity_, out.history_hi, out.history_lo);
+    host_.save(out);
 }
 
 template <class Policy>
 void cpu_engine<Policy>::restore_state(const engine_state& state) {
-    check_state_fits(state, position_.size(), Policy::mode);
-    step_ = state.step;
-    position_ = join_words<P>(state.position_hi, state.position_lo);
-    image_ = state.image;
-    velocity_ = join_words<A>(state.velocity_hi, state.velocity_lo);
-    for (std::size_t i = 0; i < force_.size(); ++i) force_[i] = value_cast<W>(state.force[i]);
-    has_history_ = !state.history_hi.empty();
-    if (has_history_) previous_velocity_ = join_words<A>(state.history_hi, state.history_lo);
+    host_.restore(state, position_.size());
     refresh_working_positions();
     // The stored forces are the implicit scheme's starting guess: nothing else to restore.
     solve_pending_ = false;

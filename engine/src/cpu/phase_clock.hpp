@@ -10,14 +10,14 @@
 
 namespace stokesian::cpu {
 
-class phase_clock {
+class phase_clock final : public step_observer {
 public:
-    void begin(step_phase) { start_ = std::chrono::steady_clock::now(); }
-    void end(step_phase p) {
+    void begin(step_phase) override { start_ = std::chrono::steady_clock::now(); }
+    void end(step_phase p) override {
         const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start_;
         current_[static_cast<std::size_t>(p)] += elapsed.count();
     }
-    void step_done() {
+    void step_done() override {
         finished_.push_back(current_);
         current_ = {};
     }

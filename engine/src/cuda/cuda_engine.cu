@@ -10,7 +10,6 @@
 #include "cuda_engine_lubrication.cuh"
 #include "drift_kernel.cuh"
 #include "hi_launch.cuh"
-#include "phase_event_timer.cuh"
 #include "short_range_kernels.cuh"
 #include "stokesian/core/state_words.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
@@ -24,37 +23,30 @@ constexpr unsigned max_neighbour_capacity = 4096;
 }  // namespace
 
 template <class Policy>
-cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_state& state)
+cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_context& device, const initial_state& state)
     : config_(config),
+      device_(device.primary_ordinal()),
       params_(make_interaction_parameters<W>(config.system)),
       kernel_(parse_hi_kernel(config.hi_kernel)),
       n_(static_cast<unsigned>(state.size())),
       dt_(value_cast<P>(config.dt)),
       implicit_lubrication_(config.system.lubrication.implicit()) {
-    if (kernel_ == hi_kernel::fused)
-        throw std::invalid_argument("hi-kernel 'fused' is the fused engine: build it with make_cuda_engine()");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
+    use_device(device_);
     const auto& box = config.system.box;
-    edge_ = value_cast<P>(box.edges);
-    half_edge_ = value_cast<P>(vec3<double>{0.5 * box.edges.x, 0.5 * box.edges.y, 0.5 * box.edges.z});
+    const drift_box<P> storage = storage_box<P>(box);
+    edge_ = storage.edge;
+    half_edge_ = storage.half_edge;
 
     // Initial state, rounded and wrapped on the host exactly as the CPU backend does.
-    std::vector<vec3<P>> position(n_);
-    std::vector<vec3<int>> image(n_, vec3<int>{0, 0, 0});
+    host_state<Policy> initial;
+    initial.load_initial(state, storage);
     std::vector<vec3<W>> external(n_);
+    round_forces(state.external_forces, n_, external.data());
     std::vector<packed4<W>> position_w(n_);
-    for (unsigned i = 0; i < n_; ++i) {
-        position[i] = value_cast<P>(state.positions[i]);
-        if (box.periodic) {
-            wrap_component(position[i].x, image[i].x, edge_.x, half_edge_.x);
-            wrap_component(position[i].y, image[i].y, edge_.y, half_edge_.y);
-            wrap_component(position[i].z, image[i].z, edge_.z, half_edge_.z);
-        }
-        position_w[i] = pack(value_cast<W>(position[i]));
-        external[i] = value_cast<W>(state.external_forces[i]);
-    }
-    position_.upload(position);
-    image_.upload(image);
+    for (unsigned i = 0; i < n_; ++i) position_w[i] = pack(value_cast<W>(initial.position[i]));
+    position_.upload(initial.position);
+    image_.upload(initial.image);
     position_w_.upload(position_w);
     external_force_.upload(external);
     velocity_.resize(n_, "velocities");
@@ -101,9 +93,10 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const initial_stat
 
 template <class Policy>
 void cuda_engine<Policy>::advance(std::uint64_t steps) {
+    use_device(device_);
     for (std::uint64_t s = 0; s < steps; ++s) {
         if (phase_timer_) {
-            timed_step_ops<cuda_engine, phase_event_timer> timed{*this, *phase_timer_};
+            timed_step_ops<cuda_engine, step_observer> timed{*this, *phase_timer_};
             integrate_step(timed);
             phase_timer_->step_done();
         } else {
@@ -264,68 +257,53 @@ void cuda_engine<Policy>::update_velocities() {
 }
 
 template <class Policy>
-void cuda_engine<Policy>::read_frame(frame& out) const {
-    std::vector<vec3<P>> position;
-    std::vector<vec3<A>> velocity;
+void cuda_engine<Policy>::download(host_state<Policy>& h, bool with_history) const {
+    use_device(device_);
     std::vector<packed4<W>> force;
-    position_.download(position);
-    image_.download(out.image);
-    velocity_.download(velocity);
+    position_.download(h.position);
+    image_.download(h.image);
+    velocity_.download(h.velocity);
     force_.download(force);
-    out.step = step_;
-    out.time = static_cast<double>(step_) * config_.dt;
-    out.position.resize(n_);
-    out.velocity.resize(n_);
-    out.force.resize(n_);
-    for (unsigned i = 0; i < n_; ++i) {
-        out.position[i] = value_cast<double>(position[i]);
-        out.velocity[i] = value_cast<double>(velocity[i]);
-        out.force[i] = value_cast<double>(unpack(force[i]));
-    }
+    h.force.resize(n_);
+    for (unsigned i = 0; i < n_; ++i) h.force[i] = unpack(force[i]);
+    h.step = step_;
+    h.has_history = with_history && has_history_;
+    if (h.has_history) previous_velocity_.download(h.history);
+}
+
+template <class Policy>
+void cuda_engine<Policy>::read_frame(frame& out) const {
+    host_state<Policy> h;
+    download(h, false);
+    h.read_frame(out, config_.dt);
     out.lubrication = solver_statistics_.last;
 }
 
 template <class Policy>
 void cuda_engine<Policy>::save_state(engine_state& out) const {
-    std::vector<vec3<P>> position;
-    std::vector<vec3<A>> velocity;
-    std::vector<packed4<W>> force;
-    position_.download(position);
-    image_.download(out.image);
-    velocity_.download(velocity);
-    force_.download(force);
-    out.step = step_;
-    out.precision = Policy::mode;
-    split_words(position, out.position_hi, out.position_lo);
-    split_words(velocity, out.velocity_hi, out.velocity_lo);
-    out.force.resize(n_);
-    for (unsigned i = 0; i < n_; ++i) out.force[i] = value_cast<double>(unpack(force[i]));
-    out.history_hi.clear();
-    out.history_lo.clear();
-    if (has_history_) {
-        std::vector<vec3<A>> history;
-        previous_velocity_.download(history);
-        split_words(history, out.history_hi, out.history_lo);
-    }
+    host_state<Policy> h;
+    download(h, true);
+    h.save(out);
 }
 
 template <class Policy>
 void cuda_engine<Policy>::restore_state(const engine_state& state) {
-    check_state_fits(state, n_, Policy::mode);
-    const std::vector<vec3<P>> position = join_words<P>(state.position_hi, state.position_lo);
+    host_state<Policy> h;
+    h.restore(state, n_);
+    use_device(device_);
     std::vector<packed4<W>> position_w(n_), force(n_);
     for (unsigned i = 0; i < n_; ++i) {
-        position_w[i] = pack(value_cast<W>(position[i]));
-        force[i] = pack(value_cast<W>(state.force[i]));
+        position_w[i] = pack(value_cast<W>(h.position[i]));
+        force[i] = pack(h.force[i]);
     }
-    position_.upload(position);
+    position_.upload(h.position);
     position_w_.upload(position_w);
-    image_.upload(state.image);
-    velocity_.upload(join_words<A>(state.velocity_hi, state.velocity_lo));
+    image_.upload(h.image);
+    velocity_.upload(h.velocity);
     force_.upload(force);
-    has_history_ = !state.history_hi.empty();
-    if (has_history_) previous_velocity_.upload(join_words<A>(state.history_hi, state.history_lo));
-    step_ = state.step;
+    has_history_ = h.has_history;
+    if (has_history_) previous_velocity_.upload(h.history);
+    step_ = h.step;
     // The stored forces are the implicit scheme's starting guess: nothing else to restore.
     solve_pending_ = false;
     solver_statistics_ = {};
@@ -333,7 +311,7 @@ void cuda_engine<Policy>::restore_state(const engine_state& state) {
 
 template <class Policy>
 std::map<std::string, std::string> cuda_engine<Policy>::description() const {
-    auto d = device_description();
+    auto d = device_description(device_);
     d["backend"] = "cuda";
     d["hi_kernel"] = to_string(kernel_);
     d["hi_summation_order"] =
@@ -349,10 +327,10 @@ std::map<std::string, std::string> cuda_engine<Policy>::description() const {
 
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cuda_engine)
 
-std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const initial_state& state) {
-    if (parse_hi_kernel(config.hi_kernel) == hi_kernel::fused) return make_fused_engine(config, state);
+std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const device_context& device,
+                                         const initial_state& state) {
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<engine> {
-        return std::make_unique<cuda_engine<Policy>>(config, state);
+        return std::make_unique<cuda_engine<Policy>>(config, device, state);
     });
 }
 

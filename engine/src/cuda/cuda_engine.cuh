@@ -10,16 +10,14 @@
 #include "device_buffer.hpp"
 #include "device_types.cuh"
 #include "hi_kernel_names.hpp"
+#include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/host_state.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/core/step_observer.hpp"
 #include "stokesian/physics/interactions.hpp"
 
 namespace stokesian::cuda {
-
-// fused: not a kernel of cuda_engine but the fused small-system engine (fused_backend.hpp), which
-// make_cuda_engine() returns for it.
-
-class phase_event_timer;  // phase_event_timer.cuh
 
 template <class Policy>
 class cuda_engine final : public engine {
@@ -28,7 +26,8 @@ public:
     using A = typename Policy::accumulator;
     using P = typename Policy::position;
 
-    cuda_engine(const engine_config& config, const initial_state& state);
+    // Runs on device.primary_ordinal(), on the calling thread's default stream.
+    cuda_engine(const engine_config& config, const device_context& device, const initial_state& state);
 
     void advance(std::uint64_t steps) override;
     std::uint64_t step() const override { return step_; }
@@ -52,12 +51,14 @@ public:
     // Optional per-phase timing for the benchmarks (bench/cuda_phase_benchmark.hpp): while set, advance()
     // records CUDA events around each primitive into `timer` (not owned); nullptr (the default)
     // switches it off.
-    void set_phase_timer(phase_event_timer* timer) noexcept { phase_timer_ = timer; }
+    void set_phase_timer(step_observer* timer) noexcept { phase_timer_ = timer; }
 
 private:
     template <class Ops>
     void integrate_step(Ops& ops);
     void build_neighbour_list();
+    // The state on the host (core/host_state.hpp): frames and checkpoints; history only when asked.
+    void download(host_state<Policy>& h, bool with_history) const;
 
     // The implicit lubrication scheme (core/lubrication_solver.hpp; cuda_engine_lubrication.cuh).
     struct krylov_ops;
@@ -66,6 +67,7 @@ private:
     void solve_lubrication();
 
     engine_config config_;
+    int device_;  // ordinal
     interaction_parameters<W> params_;
     hi_kernel kernel_;
     unsigned block_size_ = 128;
@@ -108,7 +110,7 @@ private:
     lubrication_solver_statistics solver_statistics_;
 
     std::uint64_t step_ = 0;
-    phase_event_timer* phase_timer_ = nullptr;
+    step_observer* phase_timer_ = nullptr;
 };
 
 }  // namespace stokesian::cuda

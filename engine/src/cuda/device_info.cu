@@ -22,9 +22,9 @@ namespace {
 std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 }  // namespace
 
-std::map<std::string, std::string> device_description() {
-    int device = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice");
+std::map<std::string, std::string> device_description(int ordinal) {
+    int device = ordinal;
+    if (device < 0) check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
     int driver = 0, runtime = 0;

@@ -7,6 +7,7 @@
 
 #include "cuda_check.hpp"
 #include "fused_engine.cuh"
+#include "stokesian/core/host_state.hpp"
 #include "stokesian/core/state_words.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 
@@ -36,9 +37,12 @@ unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
 }  // namespace
 
 template <class Policy>
-fused_systems<Policy>::fused_systems(const engine_config& config, const std::vector<const initial_state*>& states,
-                                     const std::vector<double>& dt)
-    : config_(config), params_(make_interaction_parameters<W>(config.system)), dt_(dt) {
+fused_systems<Policy>::fused_systems(const engine_config& config, const device_context& device,
+                                     const std::vector<const initial_state*>& states, const std::vector<double>& dt)
+    : config_(config),
+      device_(device.primary_ordinal()),
+      params_(make_interaction_parameters<W>(config.system)),
+      dt_(dt) {
     if (states.empty()) throw std::invalid_argument("the fused CUDA path needs at least one system");
     check_particle_count(states.front()->size());
     if (states.size() > 0x7fffffffu) throw std::invalid_argument("the fused CUDA path runs at most 2^31 - 1 systems");
@@ -53,18 +57,15 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const std::vec
             "physics.lubrication.scheme = \"implicit\" runs with the step-by-step kernels "
             "(e.g. --hi-kernel tiling) or on the CPU");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
+    use_device(device_);
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());
-
-    const auto& box = config.system.box;
-    box_.periodic = box.periodic;
-    box_.edge = value_cast<P>(box.edges);
-    box_.half_edge = value_cast<P>(vec3<double>{0.5 * box.edges.x, 0.5 * box.edges.y, 0.5 * box.edges.z});
+    box_ = storage_box<P>(config.system.box);
 
     // Initial states, rounded and wrapped on the host exactly as the other engines do.
     const std::size_t total = std::size_t(n_) * systems_;
     std::vector<vec3<P>> position(total);
-    std::vector<vec3<int>> image(total, vec3<int>{0, 0, 0});
+    std::vector<vec3<int>> image(total);
     std::vector<vec3<W>> external(total);
     std::vector<P> dt_p(systems_);
     for (unsigned s = 0; s < systems_; ++s) {
@@ -73,16 +74,9 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const std::vec
             throw std::invalid_argument(
                 "the fused CUDA path needs systems of the same N, each with one force per particle");
         dt_p[s] = value_cast<P>(dt_[s]);
-        for (unsigned i = 0; i < n_; ++i) {
-            const std::size_t k = std::size_t(s) * n_ + i;
-            position[k] = value_cast<P>(state.positions[i]);
-            if (box.periodic) {
-                wrap_component(position[k].x, image[k].x, box_.edge.x, box_.half_edge.x);
-                wrap_component(position[k].y, image[k].y, box_.edge.y, box_.half_edge.y);
-                wrap_component(position[k].z, image[k].z, box_.edge.z, box_.half_edge.z);
-            }
-            external[k] = value_cast<W>(state.external_forces[i]);
-        }
+        const std::size_t base = std::size_t(s) * n_;
+        round_initial_positions(state.positions, box_, position.data() + base, image.data() + base);
+        round_forces(state.external_forces, n_, external.data() + base);
     }
     dt_device_.upload(dt_p);
     position_.upload(position);
@@ -141,6 +135,7 @@ void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, const f
 
 template <class Policy>
 void fused_systems<Policy>::advance(std::uint64_t steps) {
+    use_device(device_);
     const std::uint64_t chunk = steps_per_launch();
     const fused_samples<P, A, W> none{nullptr, nullptr, nullptr, nullptr, 0, 0};
     for (std::uint64_t done = 0; done < steps;) {
@@ -154,6 +149,7 @@ void fused_systems<Policy>::advance(std::uint64_t steps) {
 template <class Policy>
 void fused_systems<Policy>::advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) {
     if (interval == 0) throw std::invalid_argument("advance_sampled: the sampling interval must be at least one step");
+    use_device(device_);
     out.clear();
     if (samples == 0) return;
     // Launches of whole intervals when an interval fits the step budget of a launch (then `capacity`
@@ -205,22 +201,13 @@ template <class Policy>
 frame fused_systems<Policy>::make_frame(std::size_t system, std::uint64_t step, const vec3<P>* position,
                                         const vec3<int>* image, const vec3<A>* velocity, const vec3<W>* force) const {
     frame f;
-    f.step = step;
-    f.time = static_cast<double>(step) * dt_[system];
-    f.position.resize(n_);
-    f.image.assign(image, image + n_);
-    f.velocity.resize(n_);
-    f.force.resize(n_);
-    for (unsigned i = 0; i < n_; ++i) {
-        f.position[i] = value_cast<double>(position[i]);
-        f.velocity[i] = value_cast<double>(velocity[i]);
-        f.force[i] = value_cast<double>(force[i]);
-    }
+    fill_frame(f, step, dt_[system], n_, position, image, velocity, force);
     return f;
 }
 
 template <class Policy>
 void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
+    use_device(device_);
     std::vector<vec3<P>> position;
     std::vector<vec3<int>> image;
     std::vector<vec3<A>> velocity;
@@ -239,7 +226,7 @@ void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
 
 template <class Policy>
 std::map<std::string, std::string> fused_systems<Policy>::description() const {
-    auto d = device_description();
+    auto d = device_description(device_);
     d["backend"] = "cuda";
     d["hi_kernel"] = "fused";
     d["fused_kernel"] = pair_warp() ? "pair-warp (one warp per system, one lane per pair, shuffles)"
@@ -255,31 +242,26 @@ std::map<std::string, std::string> fused_systems<Policy>::description() const {
 
 template <class Policy>
 void fused_systems<Policy>::save_state(engine_state& out) const {
-    std::vector<vec3<P>> position;
-    std::vector<vec3<A>> velocity;
-    std::vector<vec3<W>> force;
-    position_.download(position);
-    image_.download(out.image);
-    velocity_.download(velocity);
-    force_.download(force);
-    out.step = step_;
-    out.precision = Policy::mode;
-    split_words(position, out.position_hi, out.position_lo);
-    split_words(velocity, out.velocity_hi, out.velocity_lo);
-    out.force.resize(force.size());
-    for (std::size_t i = 0; i < force.size(); ++i) out.force[i] = value_cast<double>(force[i]);
+    use_device(device_);
+    host_state<Policy> h;
+    position_.download(h.position);
+    image_.download(h.image);
+    velocity_.download(h.velocity);
+    force_.download(h.force);
+    h.step = step_;
+    h.save(out);
 }
 
 template <class Policy>
 void fused_systems<Policy>::restore_state(const engine_state& state) {
-    check_state_fits(state, std::size_t(n_) * systems_, Policy::mode);
-    std::vector<vec3<W>> force(state.force.size());
-    for (std::size_t i = 0; i < force.size(); ++i) force[i] = value_cast<W>(state.force[i]);
-    position_.upload(join_words<P>(state.position_hi, state.position_lo));
-    image_.upload(state.image);
-    velocity_.upload(join_words<A>(state.velocity_hi, state.velocity_lo));
-    force_.upload(force);
-    step_ = state.step;
+    host_state<Policy> h;
+    h.restore(state, std::size_t(n_) * systems_);
+    use_device(device_);
+    position_.upload(h.position);
+    image_.upload(h.image);
+    velocity_.upload(h.velocity);
+    force_.upload(h.force);
+    step_ = h.step;
 }
 
 template <class Policy>
@@ -305,21 +287,23 @@ std::vector<double> member_dts(const std::vector<batch_member>& members) {
 }  // namespace
 
 template <class Policy>
-fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, const std::vector<batch_member>& members)
-    : systems_(config, member_states(members), member_dts(members)) {}
+fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, const device_context& device,
+                                               const std::vector<batch_member>& members)
+    : systems_(config, device, member_states(members), member_dts(members)) {}
 
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_systems)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_engine_impl)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_batch_engine)
 
-std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const initial_state& state) {
+std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
+                                                const initial_state& state) {
     check_particle_count(state.size());
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<fused_engine> {
-        return std::make_unique<fused_engine_impl<Policy>>(config, state);
+        return std::make_unique<fused_engine_impl<Policy>>(config, device, state);
     });
 }
 
-std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config,
+std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config, const device_context& device,
                                                      const std::vector<batch_member>& members) {
     if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
         throw std::invalid_argument("a CUDA batch runs the fused kernel only: hi-kernel '" + config.hi_kernel +
@@ -327,7 +311,7 @@ std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config
     if (members.empty()) throw std::invalid_argument("make_batch_engine: the batch is empty (no members)");
     check_particle_count(members.front().state.size());
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<batch_engine> {
-        return std::make_unique<fused_batch_engine<Policy>>(config, members);
+        return std::make_unique<fused_batch_engine<Policy>>(config, device, members);
     });
 }
 

@@ -11,6 +11,7 @@
 #include "device_buffer.hpp"
 #include "fused_kernels.cuh"
 #include "stokesian/core/batch.hpp"
+#include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
 
@@ -24,9 +25,9 @@ public:
     using P = typename Policy::position;
 
     // One system per entry of `states` (all of the same N), with its own time step `dt[s]`.
-    // Computes the initial forces and velocities on the device (one launch).
-    fused_systems(const engine_config& config, const std::vector<const initial_state*>& states,
-                  const std::vector<double>& dt);
+    // Computes the initial forces and velocities on device.primary_ordinal() (one launch).
+    fused_systems(const engine_config& config, const device_context& device,
+                  const std::vector<const initial_state*>& states, const std::vector<double>& dt);
 
     void advance(std::uint64_t steps);
     // Frames after step() + (k + 1) interval steps, k < samples, system-major within a sample:
@@ -52,6 +53,7 @@ private:
                      const vec3<A>* velocity, const vec3<W>* force) const;
 
     engine_config config_;
+    int device_;  // ordinal
     interaction_parameters<W> params_;
     drift_box<P> box_{};
     unsigned n_ = 0;
@@ -77,8 +79,8 @@ private:
 template <class Policy>
 class fused_engine_impl final : public fused_engine {
 public:
-    fused_engine_impl(const engine_config& config, const initial_state& state)
-        : systems_(config, {&state}, {config.dt}) {}
+    fused_engine_impl(const engine_config& config, const device_context& device, const initial_state& state)
+        : systems_(config, device, {&state}, {config.dt}) {}
 
     void advance(std::uint64_t steps) override { systems_.advance(steps); }
     std::uint64_t step() const override { return systems_.step(); }
@@ -98,7 +100,8 @@ private:
 template <class Policy>
 class fused_batch_engine final : public batch_engine {
 public:
-    fused_batch_engine(const engine_config& config, const std::vector<batch_member>& members);
+    fused_batch_engine(const engine_config& config, const device_context& device,
+                       const std::vector<batch_member>& members);
 
     void advance(std::uint64_t steps) override { systems_.advance(steps); }
     std::uint64_t step() const override { return systems_.step(); }

@@ -44,4 +44,11 @@ bool uses_fast_math(hi_kernel k) {
     return k == hi_kernel::fast_tiling || k == hi_kernel::fast_multi_target || k == hi_kernel::fast_split;
 }
 
+std::vector<std::string> step_kernel_names() {
+    std::vector<std::string> out{to_string(parse_hi_kernel(""))};
+    for (const auto& n : names)
+        if (n.kernel != parse_hi_kernel("") && n.kernel != hi_kernel::fused) out.push_back(n.name);
+    return out;
+}
+
 }  // namespace stokesian::cuda

@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA backend's hydrodynamic-interaction kernels, by name (--hi-kernel). Host-only header.
 #include <string>
+#include <vector>
 
 namespace stokesian::cuda {
 
@@ -22,5 +23,8 @@ const char* to_string(hi_kernel k);
 // Exact kernels sum in the CPU's order and reproduce the CPU backend bit for bit.
 bool sums_in_cpu_order(hi_kernel k);
 bool uses_fast_math(hi_kernel k);
+// The kernels of the step-by-step engine, the default first (fused is an engine of its own:
+// the cuda-fused backend).
+std::vector<std::string> step_kernel_names();
 
 }  // namespace stokesian::cuda

@@ -1,20 +1,36 @@
 // The exact HI kernels (compiled without FMA contraction, IEEE division and square root).
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
+
 #include "hi_launch_common.cuh"
 
 namespace stokesian::cuda {
 
 unsigned split_group_size(unsigned n) {
-    static const unsigned wanted_threads = [] {
-        int device = 0, sms = 0;
-        if (cudaGetDevice(&device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-            cudaGetLastError();
-            sms = 132;
+    // Threads that fill the current device: its SM count, read once per device ordinal.
+    static std::mutex mutex;
+    static std::map<int, unsigned> wanted_by_device;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        device = -1;
+    }
+    unsigned wanted_threads = 0;
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        auto [it, fresh] = wanted_by_device.try_emplace(device, 0u);
+        if (fresh) {
+            int sms = 0;
+            if (device < 0 || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+                cudaGetLastError();
+                sms = 132;
+            }
+            it->second = static_cast<unsigned>(sms) * 1024u;  // 32 warps per SM, a quarter of an H100's capacity
         }
-        return static_cast<unsigned>(sms) * 1024u;  // 32 warps per SM, a quarter of an H100's capacity
-    }();
+        wanted_threads = it->second;
+    }
     unsigned g = 1;
     while (g < 32 && static_cast<unsigned long long>(n) * g < wanted_threads) g *= 2;
     return g;

@@ -16,7 +16,7 @@
 
 namespace stokesian::cuda {
 
-class phase_event_timer {
+class phase_event_timer final : public step_observer {
 public:
     phase_event_timer() = default;
     ~phase_event_timer() {
@@ -25,12 +25,12 @@ public:
     phase_event_timer(const phase_event_timer&) = delete;
     phase_event_timer& operator=(const phase_event_timer&) = delete;
 
-    void begin(step_phase p) {
+    void begin(step_phase p) override {
         pending_.push_back({p, used_});
         record();
     }
-    void end(step_phase) { record(); }
-    void step_done() {
+    void end(step_phase) override { record(); }
+    void step_done() override {
         step_ends_.push_back(pending_.size());
         // Bounded pool: read the finished steps back now and then (between steps).
         if (used_ >= flush_events) flush();

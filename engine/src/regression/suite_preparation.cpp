@@ -7,28 +7,24 @@
 #include <set>
 #include <thread>
 
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
-#if defined(STOKESIAN_HAVE_CUDA)
-#include "stokesian/cuda/cuda_backend.hpp"
-#endif
 
 namespace stokesian::regression {
 
 bool cuda_device_present() {
-#if defined(STOKESIAN_HAVE_CUDA)
-    return cuda::device_available();
-#else
-    return false;
-#endif
+    const backends::backend* cuda = backends::backend_registry().find("cuda");
+    return cuda != nullptr && backends::check_availability(*cuda).available;
 }
 
 namespace {
 
-std::string resolve_backend(const suite_run_spec& spec, const suite_options& options, bool device) {
+// "auto" is what the registry picks for any configuration (a suite fixes the HI kernel per backend).
+std::string resolve_backend(const suite_run_spec& spec, const suite_options& options, const std::string& automatic) {
     std::string backend = !options.backend.empty() ? options.backend : !spec.backend.empty() ? spec.backend : "auto";
-    if (backend == "auto") backend = device ? "cuda" : "cpu";
+    if (backend == "auto") backend = automatic;
     return backend;
 }
 
@@ -66,7 +62,7 @@ unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned request
 std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options) {
     if (!(options.scale > 0.0) || options.scale > 1.0)
         throw input_error("command line", "--scale", std::to_string(options.scale), "expected 0 < scale <= 1");
-    const bool device = cuda_device_present();
+    const std::string automatic = backends::backend_registry().choose_automatic(nullptr, 0).chosen->name;
     std::vector<prepared_run> out;
     for (const suite_run_spec& spec : manifest.runs) {
         if (!selected(spec.name, options.only)) continue;
@@ -86,7 +82,7 @@ std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const su
         run.steps.reset();
         run.sample_every = spec.sample_every;
         run.write_trajectory = spec.write_trajectory;
-        run.backend = resolve_backend(spec, options, device);
+        run.backend = resolve_backend(spec, options, automatic);
         if (run.backend != "cpu" && run.backend != "cuda")
             throw input_error("command line", "--backend", run.backend, "expected cpu, cuda or auto");
         run.hi_kernel = run.backend == "cuda" ? spec.cuda_hi_kernel : spec.cpu_hi_kernel;

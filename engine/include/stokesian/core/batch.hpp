@@ -39,8 +39,9 @@ public:
     virtual std::map<std::string, std::string> description() const = 0;
 };
 
-// Builds a batch on config.backend ("cpu" | "cuda" | "auto": CUDA when a device is present,
-// otherwise the CPU with a notice on stderr); config.dt is ignored (each member has its own).
+// Builds a batch on config.backend (a registered backend that batches, or "auto": CUDA when a
+// device is present, otherwise the CPU with a notice on stderr); config.dt is ignored (each member
+// has its own).
 // CPU: one engine per member, members distributed over config.threads threads, each engine
 // single-threaded. CUDA: one launch advances all members (one warp or one block per member).
 // Throws std::invalid_argument for an empty batch, members of different particle numbers, a member

@@ -19,7 +19,7 @@ struct engine_config {
     system_parameters system;
     precision_mode precision = reference_precision_mode;
     integrator_kind integrator = integrator_kind::euler;
-    std::string backend = "cpu";  // cpu | cuda | auto
+    std::string backend = "cpu";  // a registered backend (stokesian/backends/registry.hpp) or auto
     std::string hi_kernel;        // empty: the backend's default
     double dt = 0.01;             // tau_s
     unsigned threads = 0;         // CPU worker threads, 0: hardware concurrency
@@ -105,8 +105,11 @@ public:
     virtual void restore_state(const engine_state& state) = 0;
 };
 
-// Builds the engine the configuration names. Throws std::invalid_argument for a bad choice.
-// backend "auto" picks CUDA when a device is present, otherwise the CPU (with a notice on stderr).
+// Builds the engine the configuration names, through the backend registry, on the default device
+// context (stokesian/backends/registry.hpp: backends::make_engine takes one). Throws
+// std::invalid_argument for an unknown backend (the message lists the registered ones). "auto" picks
+// the most preferred backend available here that can run the system: CUDA when a device is
+// present, otherwise the CPU (with a notice on stderr).
 std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state);
 
 }  // namespace stokesian

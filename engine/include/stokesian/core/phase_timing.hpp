@@ -3,9 +3,9 @@
 // Fig. 2b): how long each step spends in drift (integration), update_forces (external forces, the
 // neighbour list, pair forces and lubrication) and update_velocities (the hydrodynamic
 // interactions). The CPU engine times with std::chrono, the CUDA engine with CUDA events
-// (stokesian/bench/cpu_phase_benchmark.hpp, cuda_phase_benchmark.hpp); both engines carry the timer as an
-// optional pointer that is null unless a benchmark sets it, so a normal run pays one pointer
-// test per step.
+// (stokesian/bench/cpu_phase_benchmark.hpp, cuda_phase_benchmark.hpp); both engines see the timer only as a
+// step_observer (core/step_observer.hpp), an optional pointer that is null unless a benchmark sets
+// it, so a normal run pays one pointer test per step.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -17,76 +17,12 @@
 #include <vector>
 
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/step_observer.hpp"
 
 namespace stokesian {
 
-enum class step_phase : std::uint8_t { drift, forces, hi };
-inline constexpr std::size_t step_phase_count = 3;
-inline constexpr std::array<step_phase, step_phase_count> step_phases{step_phase::drift, step_phase::forces,
-                                                                      step_phase::hi};
-
-constexpr std::string_view to_string(step_phase p) noexcept {
-    switch (p) {
-        case step_phase::drift: return "drift";
-        case step_phase::forces: return "forces";
-        case step_phase::hi: return "hi";
-    }
-    return "?";
-}
-
 // Milliseconds spent in each phase during one step (a phase called twice in a step counts twice).
 using phase_durations = std::array<double, step_phase_count>;
-
-// The integrator's step primitives with a timer around each: the integrators (core/integrator.hpp)
-// run on this adapter exactly as on the engine, so the timed step is the real step.
-// Timer: begin(step_phase) before, end(step_phase) after a primitive.
-template <class Engine, class Timer>
-struct timed_step_ops {
-    Engine& engine;
-    Timer& timer;
-    void drift() {
-        timer.begin(step_phase::drift);
-        engine.drift();
-        timer.end(step_phase::drift);
-    }
-    void update_forces() {
-        timer.begin(step_phase::forces);
-        engine.update_forces();
-        timer.end(step_phase::forces);
-    }
-    void update_velocities() {
-        timer.begin(step_phase::hi);
-        engine.update_velocities();
-        timer.end(step_phase::hi);
-    }
-    // The bookkeeping of multi-stage integrators counts as integration.
-    void begin_step() {
-        timer.begin(step_phase::drift);
-        engine.begin_step();
-        timer.end(step_phase::drift);
-    }
-    void store_stage(int s) {
-        timer.begin(step_phase::drift);
-        engine.store_stage(s);
-        timer.end(step_phase::drift);
-    }
-    void drift_from_start(const double* c, int m) {
-        timer.begin(step_phase::drift);
-        engine.drift_from_start(c, m);
-        timer.end(step_phase::drift);
-    }
-    void drift_with_history(double c0, double c1) {
-        timer.begin(step_phase::drift);
-        engine.drift_with_history(c0, c1);
-        timer.end(step_phase::drift);
-    }
-    void remember_velocity() {
-        timer.begin(step_phase::drift);
-        engine.remember_velocity();
-        timer.end(step_phase::drift);
-    }
-    bool has_history() const { return engine.has_history(); }
-};
 
 // How a phase benchmark runs: `warmup` untimed steps, then up to `steps` timed ones. With a
 // wall-time budget (max_seconds > 0) the timed run stops early, at a reset, once the budget is

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
 
 namespace stokesian::cuda {
@@ -14,10 +15,13 @@ bool device_available() noexcept;
 
 // Device name, compute capability, driver and runtime versions, memory, and the device
 // floating-point flags this build used (provenance). Throws cuda_error without a device.
-std::map<std::string, std::string> device_description();
+std::map<std::string, std::string> device_description(int ordinal = -1);  // -1: the current device
 
-// A CUDA engine for any precision mode. Throws cuda_error (no device, out of memory with the
-// amount needed, kernel failure) or std::invalid_argument (unknown --hi-kernel).
-std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const initial_state& state);
+// The step-by-step CUDA engine (backend "cuda") for any precision mode, on device.primary_ordinal().
+// Throws cuda_error (no device, out of memory with the amount needed, kernel failure) or
+// std::invalid_argument (unknown --hi-kernel). The fused engine is backend "cuda-fused"
+// (fused_backend.hpp); the registry (stokesian/backends/registry.hpp) chooses between them.
+std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const device_context& device,
+                                         const initial_state& state);
 
 }  // namespace stokesian::cuda

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stokesian/core/batch.hpp"
+#include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
 
 namespace stokesian::cuda {
@@ -20,7 +21,7 @@ namespace stokesian::cuda {
 // The largest system the fused path runs: one block of at most 1024 threads per system.
 inline constexpr std::size_t fused_max_particles = 1024;
 
-// The single-system fused engine (--hi-kernel fused).
+// The single-system fused engine: backend "cuda-fused" (older spelling: --hi-kernel fused).
 class fused_engine : public engine {
 public:
     // Advances samples x interval steps, recording positions, images, velocities and forces on the
@@ -34,12 +35,17 @@ public:
     void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override = 0;
 };
 
-// Throws std::invalid_argument for N = 0 or N > fused_max_particles, cuda_error without a device.
-std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const initial_state& state);
+// On device.primary_ordinal(). Throws std::invalid_argument for N = 0 or N > fused_max_particles,
+// cuda_error without a device.
+std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
+                                                const initial_state& state);
+inline std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const initial_state& state) {
+    return make_fused_engine(config, device_context{}, state);
+}
 
 // The CUDA batch (stokesian/core/batch.hpp): the fused kernel with one warp or block per member.
 // config.hi_kernel must be empty or "fused". Members are validated by make_batch_engine().
-std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config,
+std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config, const device_context& device,
                                                      const std::vector<batch_member>& members);
 
 }  // namespace stokesian::cuda

@@ -1,0 +1,109 @@
+#pragma once
+// The backend registry: every backend registers its name, what it can run and its factories; the
+// engine factory (make_engine, make_batch_engine) and the regression suite choose through it, and
+// "auto" is resolved here and nowhere else. Adding a backend: engine/README.md, "How to add a backend".
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stokesian/core/batch.hpp"
+#include "stokesian/core/device_context.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/integrator.hpp"
+#include "stokesian/core/system.hpp"
+
+namespace stokesian::backends {
+
+// What a backend can run. An empty list means "every one the build knows".
+struct capabilities {
+    std::vector<integrator_kind> integrators;
+    std::vector<lubrication_scheme> lubrication_schemes;
+    std::size_t max_particles = 0;                // 0: no limit
+    std::vector<precision_mode> precision_modes;  // empty: all nine
+    unsigned devices = 0;                         // devices one engine drives (0: the host only)
+    std::vector<std::string> hi_kernels;          // --hi-kernel names; the first is the default
+    bool batches = false;                         // has a batch factory (stokesian/core/batch.hpp)
+
+    // Why this backend cannot run `config` with `particles` particles; empty when it can.
+    std::string refusal(const engine_config& config, std::size_t particles) const;
+};
+
+// Whether a registered backend can run here and now (a device present, a build that has it).
+struct availability {
+    bool available = true;
+    std::string refusal;  // the reason, for an explicit request (exit code 2)
+    std::string notice;   // the same, short, for the fallback notice of "auto"
+};
+
+struct backend;
+// Asks b.probe (no probe: available when built).
+availability check_availability(const backend& b);
+
+using engine_factory =
+    std::function<std::unique_ptr<engine>(const engine_config&, const device_context&, const initial_state&)>;
+using batch_factory = std::function<std::unique_ptr<batch_engine>(const engine_config&, const device_context&,
+                                                                  const std::vector<batch_member>&)>;
+
+struct backend {
+    std::string name;   // --backend / run.backend value
+    std::string title;  // for messages: "the CPU backend"
+    capabilities can;
+    // "auto" picks the available backend of highest preference that can run the configuration;
+    // negative: never chosen by "auto" (an explicit choice only).
+    int auto_preference = -1;
+    std::function<availability()> probe;  // empty: always available
+    engine_factory make_engine;           // empty: registered but not built (probe says why)
+    batch_factory make_batch;             // empty: no batches
+    // An older spelling that selects this backend: run.backend = legacy_backend with
+    // run.hi_kernel = legacy_hi_kernel (e.g. cuda + fused -> cuda-fused). Empty: none.
+    std::string legacy_backend, legacy_hi_kernel;
+};
+
+class registry {
+public:
+    // Throws std::invalid_argument for an empty or already registered name, or "auto".
+    void add(backend b);
+    const backend* find(const std::string& name) const;  // nullptr when unknown
+    const std::vector<backend>& all() const { return backends_; }
+    // "cpu, cuda, cuda-fused or auto": the accepted names, in registration order.
+    std::string names() const;
+
+    // The backend `config` names, with "auto" and legacy spellings resolved. For auto, prints
+    // "stokesian: <notice>, running <what> on <title>" to stderr when it falls back from the
+    // preferred backend, and then resets hi_kernel to the fallback's default. Throws
+    // std::invalid_argument for an unknown name, input_error (key run.backend) for a backend
+    // this build lacks or that has no device here.
+    struct resolved {
+        const backend* chosen = nullptr;
+        engine_config config;  // backend = chosen->name unless a legacy spelling named it
+    };
+    resolved resolve(const engine_config& config, std::size_t particles, const char* what) const;
+
+    // The backend "auto" stands for with this configuration (particles = 0: any size), and the
+    // fallback notice (empty when the preferred backend was chosen). No output.
+    struct automatic_choice {
+        const backend* chosen = nullptr;
+        std::string notice;
+    };
+    automatic_choice choose_automatic(const engine_config* config, std::size_t particles) const;
+
+private:
+    std::vector<backend> backends_;
+};
+
+// The process-wide registry, the built-in backends registered on first use. Register further
+// backends (tests, plug-ins) before engines are made; the registry is not locked.
+registry& backend_registry();
+
+// make_engine / make_batch_engine (core/engine.hpp, core/batch.hpp) on a given device context.
+std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,
+                                    const initial_state& state);
+std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,
+                                                const std::vector<batch_member>& members);
+
+// One line per backend: name, availability and capabilities (for `stokesian` listings and tests).
+std::string describe(const backend& b);
+
+}  // namespace stokesian::backends

@@ -1,0 +1,15 @@
+#pragma once
+// The backends this build carries, each registered by one function of its own file.
+#include "stokesian/backends/registry.hpp"
+
+namespace stokesian::backends {
+
+void register_cpu_backend(registry& r);    // cpu_registration.cpp
+void register_cuda_backends(registry& r);  // cuda_registration.cpp: cuda and cuda-fused (not built: says so)
+
+inline void register_builtin_backends(registry& r) {
+    register_cpu_backend(r);
+    register_cuda_backends(r);
+}
+
+}  // namespace stokesian::backends

@@ -1,0 +1,24 @@
+// The CPU backend in the registry: every integrator, scheme, size and precision mode, batches.
+#include "builtin_backends.hpp"
+#include "cpu/cpu_backend.hpp"
+#include "cpu/cpu_batch.hpp"
+
+namespace stokesian::backends {
+
+void register_cpu_backend(registry& r) {
+    backend b;
+    b.name = "cpu";
+    b.title = "the CPU backend";
+    b.can.hi_kernels = {"all-pairs", "symmetric"};
+    b.can.batches = true;
+    b.auto_preference = 0;  // the fallback: runs everywhere
+    b.make_engine = [](const engine_config& config, const device_context&, const initial_state& state) {
+        return cpu::make_cpu_engine(config, state);
+    };
+    b.make_batch = [](const engine_config& config, const device_context&, const std::vector<batch_member>& members) {
+        return cpu::make_cpu_batch_engine(config, members);
+    };
+    r.add(std::move(b));
+}
+
+}  // namespace stokesian::backends

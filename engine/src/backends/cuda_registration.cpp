@@ -1,0 +1,110 @@
+// The CUDA backends in the registry: "cuda" (the step-by-step engine, every integrator and scheme,
+// any N) and "cuda-fused" (the fused small-system engine: whole Euler steps inside one launch,
+// N <= 1024, explicit lubrication; fused_engine.cu). `--backend cuda --hi-kernel fused` is the
+// older spelling of cuda-fused and still selects it. A build without CUDA registers both as absent,
+// so a request names what is missing instead of "unknown backend".
+#include <string>
+
+#include "builtin_backends.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
+#if defined(STOKESIAN_HAVE_CUDA)
+#include "cuda/cuda_errors.hpp"
+#include "cuda/hi_kernel_names.hpp"
+#endif
+
+namespace stokesian::backends {
+
+namespace {
+
+backend cuda_step_backend() {
+    backend b;
+    b.name = "cuda";
+    b.title = "the CUDA backend";
+    b.can.devices = 1;
+    b.can.batches = true;  // a CUDA batch runs the fused kernel (fused_backend.hpp)
+    b.auto_preference = 10;
+    return b;
+}
+
+backend cuda_fused_backend() {
+    backend b;
+    b.name = "cuda-fused";
+    b.title = "the fused CUDA backend";
+    b.can.integrators = {integrator_kind::euler};
+    b.can.lubrication_schemes = {lubrication_scheme::explicit_update};
+    b.can.max_particles = cuda::fused_max_particles;
+    b.can.devices = 1;
+    b.can.hi_kernels = {"fused"};
+    b.can.batches = true;
+    b.legacy_backend = "cuda";
+    b.legacy_hi_kernel = "fused";
+    return b;
+}
+
+#if defined(STOKESIAN_HAVE_CUDA)
+
+availability device_probe() {
+    if (cuda::device_available()) return {};
+    return {false, "no CUDA device is available here (use cpu, or auto to fall back)", "no CUDA device found"};
+}
+
+// The CUDA engines take the thread's default stream for now; a context naming another one is refused.
+void check_stream(const device_context& device) {
+    if (device.stream != nullptr)
+        throw std::invalid_argument("the CUDA backends launch on the thread's default stream only (device_context)");
+}
+
+// A system too large for the device is the input's fault, not the program's.
+template <class Make>
+std::unique_ptr<engine> sized_for_device(Make make, std::size_t particles) {
+    try {
+        return make();
+    } catch (const cuda::device_out_of_memory& e) {
+        throw input_error("backend 'cuda'", "", "",
+                          std::string(e.what()) + " for N = " + std::to_string(particles) +
+                              " particles (a smaller system, or a device with more memory)");
+    }
+}
+
+std::unique_ptr<batch_engine> fused_batch(const engine_config& config, const device_context& device,
+                                          const std::vector<batch_member>& members) {
+    check_stream(device);
+    return cuda::make_cuda_batch_engine(config, device, members);
+}
+
+#endif
+
+}  // namespace
+
+void register_cuda_backends(registry& r) {
+    backend step = cuda_step_backend(), fused = cuda_fused_backend();
+#if defined(STOKESIAN_HAVE_CUDA)
+    step.can.hi_kernels = cuda::step_kernel_names();
+    step.probe = fused.probe = device_probe;
+    step.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
+        check_stream(device);
+        return sized_for_device([&] { return cuda::make_cuda_engine(config, device, state); }, state.size());
+    };
+    fused.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
+        check_stream(device);
+        if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
+            throw std::invalid_argument("backend 'cuda-fused' has no hi-kernel '" + config.hi_kernel +
+                                        "' (it runs the fused kernel only)");
+        return sized_for_device(
+            [&]() -> std::unique_ptr<engine> { return cuda::make_fused_engine(config, device, state); }, state.size());
+    };
+    step.make_batch = fused.make_batch = fused_batch;
+#else
+    const auto absent = [] {
+        return availability{false, "this build of stokesian has no CUDA backend (use cpu or auto)",
+                            "this build has no CUDA backend"};
+    };
+    step.probe = fused.probe = absent;
+#endif
+    r.add(std::move(step));
+    r.add(std::move(fused));
+}
+
+}  // namespace stokesian::backends

@@ -1,0 +1,142 @@
+// The backend registry (stokesian/backends/registry.hpp): names, capabilities, and the one place
+// where "auto" is resolved.
+#include "stokesian/backends/registry.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <stdexcept>
+
+#include "builtin_backends.hpp"
+#include "stokesian/core/errors.hpp"
+
+namespace stokesian::backends {
+
+namespace {
+
+template <class T>
+bool allows(const std::vector<T>& list, const T& value) {
+    return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+}
+
+}  // namespace
+
+availability check_availability(const backend& b) {
+    if (b.probe) return b.probe();
+    if (!b.make_engine) return {false, "this build of stokesian has no backend '" + b.name + "'", "no " + b.name};
+    return {};
+}
+
+std::string capabilities::refusal(const engine_config& config, std::size_t particles) const {
+    if (!allows(integrators, config.integrator))
+        return "does not run the " + std::string(to_string(config.integrator)) + " integrator";
+    const lubrication_scheme scheme =
+        config.system.lubrication.implicit() ? lubrication_scheme::implicit_solve : lubrication_scheme::explicit_update;
+    if (config.system.lubrication.enabled && !allows(lubrication_schemes, scheme))
+        return "does not run the " + std::string(to_string(scheme)) + " lubrication scheme";
+    if (max_particles > 0 && particles > max_particles)
+        return "runs at most " + std::to_string(max_particles) + " particles, not " + std::to_string(particles);
+    if (!allows(precision_modes, config.precision)) return "does not run precision " + to_string(config.precision);
+    return "";
+}
+
+void registry::add(backend b) {
+    if (b.name.empty() || b.name == "auto")
+        throw std::invalid_argument("a backend needs a name other than '" + b.name + "'");
+    if (find(b.name)) throw std::invalid_argument("backend '" + b.name + "' is registered twice");
+    backends_.push_back(std::move(b));
+}
+
+const backend* registry::find(const std::string& name) const {
+    for (const backend& b : backends_)
+        if (b.name == name) return &b;
+    return nullptr;
+}
+
+std::string registry::names() const {
+    std::string list;
+    for (const backend& b : backends_) list += b.name + ", ";
+    return list + "or auto";
+}
+
+registry::automatic_choice registry::choose_automatic(const engine_config* config, std::size_t particles) const {
+    std::vector<const backend*> candidates;
+    for (const backend& b : backends_)
+        if (b.auto_preference >= 0) candidates.push_back(&b);
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const backend* x, const backend* y) { return x->auto_preference > y->auto_preference; });
+    automatic_choice choice;
+    for (const backend* b : candidates) {
+        const availability a = check_availability(*b);
+        const bool fits = config == nullptr || b->can.refusal(*config, particles).empty();
+        if (a.available && fits) {
+            choice.chosen = b;
+            return choice;
+        }
+        if (choice.notice.empty())
+            choice.notice = a.available ? b->title + " " + b->can.refusal(*config, particles) : a.notice;
+    }
+    throw std::invalid_argument("backend 'auto': no registered backend can run this configuration");
+}
+
+registry::resolved registry::resolve(const engine_config& config, std::size_t particles, const char* what) const {
+    resolved r{nullptr, config};
+    if (config.backend == "auto") {
+        const automatic_choice choice = choose_automatic(&config, particles);
+        r.chosen = choice.chosen;
+        r.config.backend = choice.chosen->name;
+        if (!choice.notice.empty()) {
+            // The HI kernel named was meant for the preferred backend: the fallback uses its own default.
+            std::cerr << "stokesian: " << choice.notice << ", running " << what << " on " << choice.chosen->title
+                      << "\n";
+            r.config.hi_kernel = "";
+        }
+    } else {
+        r.chosen = find(config.backend);
+        if (!r.chosen)
+            throw std::invalid_argument("unknown backend '" + config.backend + "' (expected " + names() + ")");
+        // An explicit request the environment cannot serve is the user's to change: exit code 2.
+        const availability a = check_availability(*r.chosen);
+        if (!a.available) throw input_error("", "run.backend", config.backend, a.refusal);
+    }
+    for (const backend& b : backends_)
+        if (!b.legacy_backend.empty() && b.legacy_backend == r.config.backend &&
+            b.legacy_hi_kernel == r.config.hi_kernel) {
+            const availability a = check_availability(b);
+            if (!a.available) throw input_error("", "run.backend", config.backend, a.refusal);
+            r.chosen = &b;
+        }
+    return r;
+}
+
+registry& backend_registry() {
+    static registry instance = [] {
+        registry r;
+        register_builtin_backends(r);
+        return r;
+    }();
+    return instance;
+}
+
+std::string describe(const backend& b) {
+    const availability a = check_availability(b);
+    std::string d = b.name + ": " + (a.available ? "available" : a.refusal);
+    const capabilities& c = b.can;
+    d += "; integrators ";
+    if (c.integrators.empty()) d += "all";
+    for (std::size_t k = 0; k < c.integrators.size(); ++k)
+        d += (k ? "," : "") + std::string(to_string(c.integrators[k]));
+    d += "; lubrication ";
+    if (c.lubrication_schemes.empty()) d += "all";
+    for (std::size_t k = 0; k < c.lubrication_schemes.size(); ++k)
+        d += (k ? "," : "") + std::string(to_string(c.lubrication_schemes[k]));
+    d += "; N <= " + (c.max_particles > 0 ? std::to_string(c.max_particles) : std::string("any"));
+    d += "; precision ";
+    if (c.precision_modes.empty()) d += "all";
+    for (std::size_t k = 0; k < c.precision_modes.size(); ++k) d += (k ? ";" : "") + to_string(c.precision_modes[k]);
+    d += "; devices " + std::to_string(c.devices) + "; hi-kernels ";
+    for (std::size_t k = 0; k < c.hi_kernels.size(); ++k) d += (k ? "," : "") + c.hi_kernels[k];
+    d += c.batches ? "; batches" : "; no batches";
+    return d;
+}
+
+}  // namespace stokesian::backends

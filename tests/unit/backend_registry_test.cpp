@@ -1,0 +1,216 @@
+// The backend registry (stokesian/backends/registry.hpp): what it lists, how "auto" is resolved from
+// capabilities, the errors for unknown or absent backends, and a backend added from a test without
+// an edit to any engine.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "stokesian/backends/registry.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/scenario.hpp"
+
+using namespace stokesian;
+using namespace stokesian::backends;
+
+namespace {
+
+scenario tetrahedron() { return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml"); }
+
+// A test-only backend: particles that never move, its step count and its name in the description.
+class frozen_engine final : public engine {
+public:
+    frozen_engine(const engine_config& config, const initial_state& state) : config_(config), state_(state) {}
+    void advance(std::uint64_t steps) override { step_ += steps; }
+    std::uint64_t step() const override { return step_; }
+    std::size_t size() const override { return state_.size(); }
+    void read_frame(frame& out) const override {
+        out = {};
+        out.step = step_;
+        out.time = double(step_) * config_.dt;
+        out.position = state_.positions;
+        out.image.assign(size(), {0, 0, 0});
+        out.velocity.assign(size(), {0, 0, 0});
+        out.force = state_.external_forces;
+    }
+    std::map<std::string, std::string> description() const override { return {{"backend", config_.backend}}; }
+    void save_state(engine_state&) const override {}
+    void restore_state(const engine_state&) override {}
+
+private:
+    engine_config config_;
+    initial_state state_;
+    std::uint64_t step_ = 0;
+};
+
+backend frozen_backend(const std::string& name, int preference) {
+    backend b;
+    b.name = name;
+    b.title = "the " + name + " backend";
+    b.auto_preference = preference;
+    b.can.devices = 1;
+    b.make_engine = [](const engine_config& c, const device_context&, const initial_state& s) {
+        return std::unique_ptr<engine>(new frozen_engine(c, s));
+    };
+    return b;
+}
+
+const backend& frozen_in_global_registry() {
+    static const backend& b = []() -> const backend& {
+        backend_registry().add(frozen_backend("test-frozen", -1));
+        return *backend_registry().find("test-frozen");
+    }();
+    return b;
+}
+
+}  // namespace
+
+TEST(BackendRegistry, ListsTheBuiltInBackendsAndTheirCapabilities) {
+    const registry& r = backend_registry();
+    const backend* cpu = r.find("cpu");
+    const backend* cuda = r.find("cuda");
+    const backend* fused = r.find("cuda-fused");
+    ASSERT_NE(cpu, nullptr);
+    ASSERT_NE(cuda, nullptr);  // registered as absent in a build without CUDA
+    ASSERT_NE(fused, nullptr);
+    EXPECT_TRUE(check_availability(*cpu).available);
+    EXPECT_TRUE(cpu->can.batches);
+    EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"all-pairs", "symmetric"}));
+    EXPECT_EQ(cpu->can.devices, 0u);
+    EXPECT_EQ(cuda->can.devices, 1u);
+    EXPECT_GT(cuda->auto_preference, cpu->auto_preference);
+    EXPECT_LT(fused->auto_preference, 0);  // an explicit choice only
+    EXPECT_EQ(fused->can.max_particles, 1024u);
+    EXPECT_EQ(fused->can.integrators, std::vector<integrator_kind>{integrator_kind::euler});
+    EXPECT_EQ(fused->legacy_backend, "cuda");
+    EXPECT_EQ(fused->legacy_hi_kernel, "fused");
+    const std::string line = describe(*fused);
+    EXPECT_NE(line.find("cuda-fused: "), std::string::npos) << line;
+    EXPECT_NE(line.find("integrators euler"), std::string::npos) << line;
+    EXPECT_NE(line.find("N <= 1024"), std::string::npos) << line;
+    EXPECT_EQ(line.find('\n'), std::string::npos) << line;
+
+    // The capabilities refuse what the fused engine cannot run.
+    engine_config c = make_engine_config(tetrahedron());
+    EXPECT_EQ(fused->can.refusal(c, 4), "");
+    EXPECT_NE(fused->can.refusal(c, 1025).find("at most 1024 particles"), std::string::npos);
+    c.integrator = integrator_kind::ab2;
+    EXPECT_NE(fused->can.refusal(c, 4).find("ab2"), std::string::npos);
+    EXPECT_EQ(cpu->can.refusal(c, 1 << 20), "");
+}
+
+// "auto" follows the capabilities: the most preferred available backend that can run the system,
+// with a notice naming why the preferred one was passed over, and its HI kernel reset.
+TEST(BackendRegistry, AutoIsResolvedFromCapabilities) {
+    registry r;
+    backend small = frozen_backend("small", 10);
+    small.can.max_particles = 8;
+    backend absent = frozen_backend("absent", 20);
+    absent.probe = [] { return availability{false, "absent is not here (use small)", "absent is not here"}; };
+    r.add(small);
+    r.add(frozen_backend("any", 0));
+    engine_config c = make_engine_config(tetrahedron());
+    EXPECT_EQ(r.choose_automatic(&c, 4).chosen->name, "small");
+    EXPECT_EQ(r.choose_automatic(&c, 4).notice, "");
+    const auto big = r.choose_automatic(&c, 100);
+    EXPECT_EQ(big.chosen->name, "any");
+    EXPECT_EQ(big.notice, "the small backend runs at most 8 particles, not 100");
+
+    r.add(absent);
+    c.backend = "auto";
+    c.hi_kernel = "tiling";
+    testing::internal::CaptureStderr();
+    const registry::resolved chosen = r.resolve(c, 4, "the run");
+    EXPECT_EQ(testing::internal::GetCapturedStderr(),
+              "stokesian: absent is not here, running the run on the small backend\n");
+    EXPECT_EQ(chosen.chosen->name, "small");
+    EXPECT_EQ(chosen.config.backend, "small");
+    EXPECT_EQ(chosen.config.hi_kernel, "");
+
+    // An explicit request for a backend that cannot run here is bad input naming run.backend.
+    c.backend = "absent";
+    try {
+        r.resolve(c, 4, "the run");
+        FAIL() << "expected input_error";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("key 'run.backend' = absent: absent is not here (use small)"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(r.add(frozen_backend("small", 0)), std::invalid_argument);  // a name is registered once
+    EXPECT_THROW(r.add(frozen_backend("auto", 0)), std::invalid_argument);
+}
+
+// Here (no CUDA device, or no CUDA build) auto runs on the CPU with today's notice; on a GPU host on CUDA.
+TEST(BackendRegistry, AutoRunsOnTheCpuWithANoticeWithoutADevice) {
+    engine_config c = make_engine_config(tetrahedron());
+    c.backend = "auto";
+    c.hi_kernel = "tiling";
+    testing::internal::CaptureStderr();
+    const registry::resolved r = backend_registry().resolve(c, 4, "the run");
+    const std::string notice = testing::internal::GetCapturedStderr();
+    if (check_availability(*backend_registry().find("cuda")).available) {
+        EXPECT_EQ(r.chosen->name, "cuda");
+        EXPECT_EQ(notice, "");
+        GTEST_SKIP() << "a CUDA device is present: auto chose cuda";
+    }
+    EXPECT_EQ(r.chosen->name, "cpu");
+    EXPECT_EQ(r.config.hi_kernel, "");
+    EXPECT_TRUE(notice == "stokesian: no CUDA device found, running the run on the CPU backend\n" ||
+                notice == "stokesian: this build has no CUDA backend, running the run on the CPU backend\n")
+        << notice;
+}
+
+TEST(BackendRegistry, AnUnknownBackendIsOneLineListingTheRegisteredNames) {
+    const scenario s = tetrahedron();
+    engine_config c = make_engine_config(s);
+    c.backend = "tpu";
+    try {
+        make_engine(c, s.particles);
+        FAIL() << "expected std::invalid_argument";
+    } catch (const std::invalid_argument& e) {
+        const std::string m = e.what();
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+        EXPECT_NE(m.find("unknown backend 'tpu' (expected cpu, cuda, cuda-fused"), std::string::npos) << m;
+        EXPECT_NE(m.find(" or auto)"), std::string::npos) << m;
+    }
+}
+
+// The older spelling --backend cuda --hi-kernel fused selects the cuda-fused backend.
+TEST(BackendRegistry, HiKernelFusedSelectsTheFusedBackend) {
+    engine_config c = make_engine_config(tetrahedron());
+    c.backend = "cuda";
+    c.hi_kernel = "fused";
+    if (!check_availability(*backend_registry().find("cuda")).available) {
+        EXPECT_THROW(backend_registry().resolve(c, 4, "the run"), input_error);
+        return;
+    }
+    EXPECT_EQ(backend_registry().resolve(c, 4, "the run").chosen->name, "cuda-fused");
+    c.hi_kernel = "tiling";
+    EXPECT_EQ(backend_registry().resolve(c, 4, "the run").chosen->name, "cuda");
+}
+
+// Adding a backend is a registration: make_engine builds it by name, no engine file changes.
+TEST(BackendRegistry, ABackendRegisteredFromATestIsBuiltByName) {
+    const backend& frozen = frozen_in_global_registry();
+    const scenario s = tetrahedron();
+    engine_config c = make_engine_config(s);
+    c.backend = frozen.name;
+    auto e = make_engine(c, s.particles);
+    EXPECT_EQ(e->description().at("backend"), "test-frozen");
+    e->advance(3);
+    frame f;
+    e->read_frame(f);
+    EXPECT_EQ(f.step, 3u);
+    EXPECT_EQ(f.position, s.particles.positions);
+    EXPECT_NE(backend_registry().names().find("test-frozen"), std::string::npos);
+
+    // It runs no batches, and drives one device: a context naming two is refused.
+    EXPECT_THROW(make_batch_engine(c, {batch_member{s.particles, 0.01}}), std::invalid_argument);
+    device_context two;
+    two.ordinals = {0, 1};
+    EXPECT_THROW(backends::make_engine(c, two, s.particles), std::invalid_argument);
+}
