@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cpu/hi_loops.hpp"
+#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/system.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "support/test_tensor.hpp"
@@ -60,10 +61,7 @@ std::vector<vec3<W>> working(const std::vector<vec3<double>>& v) {
     return out;
 }
 
-const precision_mode all_modes[] = {
-    {precision::f32, precision::f32}, {precision::f32, precision::ds}, {precision::f32, precision::f64},
-    {precision::ds, precision::f32},  {precision::ds, precision::ds},  {precision::ds, precision::f64},
-    {precision::f64, precision::f32}, {precision::f64, precision::ds}, {precision::f64, precision::f64}};
+constexpr auto all_modes = precision_modes;  // the one list (core/precision_modes.hpp)
 
 }  // namespace
 
