@@ -216,7 +216,7 @@ std::string progress_on_a_terminal(const std::vector<std::string>& args, double 
 
 // After --resume the progress line's rate is that of this process: steps since the checkpoint over
 // its own wall time (it divided the absolute step, ~10x too fast here). Each line clears the
-// previous one. The engine reports progress first after more than 0.25 s (core/run_driver.cpp),
+// previous one. The engine reports progress first after more than 0.25 s (run/run_session.cpp),
 // so rate <= (step - checkpoint step) / 0.25 s, with 0.5% for the 3 digits printed.
 TEST_F(Cli, ProgressAfterResumeCountsOnlyThisProcesssSteps) {
     const fs::path out = dir_ / "t.h5";

@@ -1,5 +1,5 @@
 // `stokesian run SCENARIO`: run a scenario file and write an H5MD file; `stokesian run --resume
-// OUTPUT` continues an interrupted run from its checkpoint (core/run.hpp).
+// OUTPUT` continues an interrupted run from its checkpoint (run/run.hpp).
 #include <cmath>
 #include <cstdio>
 #include <iostream>

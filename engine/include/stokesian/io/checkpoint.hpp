@@ -1,5 +1,5 @@
 #pragma once
-// Checkpoint files: everything a run needs to continue bit for bit (core/run.hpp, --resume).
+// Checkpoint files: everything a run needs to continue bit for bit (run/run.hpp, --resume).
 //
 // Layout (HDF5, one file `<output>.checkpoint` next to the output):
 //   /checkpoint                attrs format = "stokesian checkpoint", version = "1",
@@ -7,7 +7,7 @@
 //                              digest_algorithm = "fnv1a64": the algorithm of content_fnv1a64,
 //                              progress/last_frame_digest and run/scenario_text_fnv1a64; missing
 //                              in checkpoints written before it: the legacy basis (core/digest.hpp)
-//   /checkpoint/run/<key>      the run's identity and settings, one text each (core/run.hpp)
+//   /checkpoint/run/<key>      the run's identity and settings, one text each (run/run.hpp)
 //   /checkpoint/progress       datasets step, frames_written, last_good_step (uint64), wall_seconds
 //                              (double); attr last_frame_digest
 //   /checkpoint/engine         attr precision; datasets step (uint64), position_hi, position_lo,
@@ -36,7 +36,7 @@
 namespace stokesian::io {
 
 struct run_checkpoint {
-    std::map<std::string, std::string> run;  // identity and settings, as text (core/run.hpp)
+    std::map<std::string, std::string> run;  // identity and settings, as text (run/run.hpp)
     std::uint64_t frames_written = 0;        // trajectory frames in the output at this step
     std::uint64_t last_good_step = 0;        // the last sample that passed the blow-up checks
     double wall_seconds = 0.0;               // wall time of the run up to here, all sessions

@@ -27,7 +27,7 @@
 // Crash safety: the writer creates "<path>.partial" and renames it to <path> in finish(); a
 // crash or a kill never leaves a half-written file under the final name. A resumed run never
 // reopens the partial file (an HDF5 1.10 file written without SWMR is not safe to reopen after a
-// kill): it builds a fresh one from the checkpoint and the frame journal (core/run.hpp).
+// kill): it builds a fresh one from the checkpoint and the frame journal (run/run.hpp).
 #include <cstdint>
 #include <filesystem>
 #include <map>

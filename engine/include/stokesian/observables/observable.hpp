@@ -21,7 +21,7 @@ public:
     // Headline numbers for the terminal and --json (name -> value).
     virtual void summarise(std::map<std::string, double>& summary) const = 0;
 
-    // Checkpoints (core/run.hpp): kind() names the observable in a checkpoint file; save() records
+    // Checkpoints (run/run.hpp): kind() names the observable in a checkpoint file; save() records
     // every member that influences write() and summarise(). restore(save()) into a fresh observable
     // made from the same scenario continues it bit for bit; a state that does not fit the
     // observable's settings throws std::invalid_argument.
