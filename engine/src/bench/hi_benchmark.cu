@@ -1,3 +1,4 @@
+#include "bench/event_times.cuh"
 #include "stokesian/bench/hi_benchmark.hpp"
 
 #include <algorithm>
@@ -26,21 +27,9 @@ hi_timing time_with(hi_kernel kernel, const system_parameters& system, const std
     for (int w = 0; w < 3; ++w)
         launch_hi_kernel<W, A>(kernel, block, r_d.data(), f_d.data(), v_d.data(), target_range{0, n}, n, p);
     check(cudaDeviceSynchronize(), "warm-up");
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-    std::vector<double> ms;
-    for (int k = 0; k < repeats; ++k) {
-        check(cudaEventRecord(start), "cudaEventRecord");
+    std::vector<double> ms = bench::event_times_ms(repeats, [&] {
         launch_hi_kernel<W, A>(kernel, block, r_d.data(), f_d.data(), v_d.data(), target_range{0, n}, n, p);
-        check(cudaEventRecord(stop), "cudaEventRecord");
-        check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-        float t = 0.0f;
-        check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-        ms.push_back(t);
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+    });
     std::sort(ms.begin(), ms.end());
     return {to_string(kernel), precision::f32, n, block, ms[ms.size() / 2], ms.front(), ms.back(), repeats};
 }

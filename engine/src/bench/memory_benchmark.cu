@@ -1,6 +1,7 @@
 // The appendix's minimal memory-access kernels (Algorithms 3 and 4) and their timing. The only
 // arithmetic is the sum of the elements read ("a trivial computation"), written to global memory
 // so that the compiler cannot drop the reads; the host checks the sums.
+#include "bench/event_times.cuh"
 #include "stokesian/bench/memory_benchmark.hpp"
 
 #include <cuda_runtime.h>
@@ -151,21 +152,8 @@ memory_timing time_with(memory_kernel kernel, access_pattern pattern, memory_ele
     for (int w = 0; w < 2; ++w) launch<T>(kernel, pattern, out.data(), in.data(), n);
     check(cudaDeviceSynchronize(), "memory benchmark warm-up");
 
-    cudaEvent_t start, stop;
-    check(cudaEventCreate(&start), "cudaEventCreate");
-    check(cudaEventCreate(&stop), "cudaEventCreate");
-    std::vector<double> ms;
-    for (int r = 0; r < repeats; ++r) {
-        check(cudaEventRecord(start), "cudaEventRecord");
-        launch<T>(kernel, pattern, out.data(), in.data(), n);
-        check(cudaEventRecord(stop), "cudaEventRecord");
-        check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-        float t = 0.0f;
-        check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-        ms.push_back(t);
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+    std::vector<double> ms =
+        bench::event_times_ms(repeats, [&] { launch<T>(kernel, pattern, out.data(), in.data(), n); });
 
     std::vector<T> result;
     out.download(result);
