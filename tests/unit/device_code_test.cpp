@@ -27,6 +27,8 @@ TEST(DeviceCode, ParsesTheCMakeArchitectureList) {
     EXPECT_EQ(parsed(fat).ptx, (std::vector<int>{90, 120}));
     EXPECT_TRUE(parsed("90-virtual").sass.empty());
     EXPECT_EQ(parsed("120;90-real;90-virtual").sass, (std::vector<int>{90, 120}));
+    // As the build records it (cuda_architectures): commas.
+    EXPECT_EQ(parsed("80-real,86-real,89-real,90,100-real,120").sass, parsed(fat).sass);
     // Content the parser cannot know: unknown, never a guess.
     for (const char* unknown : {"", "all", "all-major", "native", "90a", "100f-real", "sm_90", "90;x", "7"})
         EXPECT_FALSE(parse_cuda_architectures(unknown).has_value()) << unknown;

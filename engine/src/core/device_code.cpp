@@ -22,7 +22,7 @@ std::string jit_name(int arch) { return "PTX JIT (compute_" + std::to_string(arc
 std::optional<embedded_device_code> parse_cuda_architectures(std::string_view cmake_list) {
     embedded_device_code code;
     while (!cmake_list.empty()) {
-        const std::size_t end = std::min(cmake_list.find(';'), cmake_list.size());
+        const std::size_t end = std::min(cmake_list.find_first_of(";,"), cmake_list.size());
         std::string_view entry = cmake_list.substr(0, end);
         cmake_list.remove_prefix(std::min(end + 1, cmake_list.size()));
         if (entry.empty()) continue;

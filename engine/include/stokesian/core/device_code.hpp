@@ -11,7 +11,8 @@
 
 namespace stokesian {
 
-// The code a build embeds, from its CMAKE_CUDA_ARCHITECTURES list ("80-real;90;120"): an entry
+// The code a build embeds, from its CMAKE_CUDA_ARCHITECTURES list ("80-real;90;120", or with commas
+// as the build records it: "80-real,90,120"): an entry
 // N or Na/Nf gives SASS and PTX, N-real SASS only, N-virtual PTX only. nullopt for a list this
 // parser cannot read ("all", "native", a malformed entry): the build's content is then unknown.
 struct embedded_device_code {
