@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
 using namespace stokesian;
 
 namespace {
@@ -18,7 +22,23 @@ embedded_device_code parsed(const char* list) {
     return code.value_or(embedded_device_code{});
 }
 
+// CMAKE_CUDA_ARCHITECTURES of the preset `fat` as CMakePresets.json sets it ("" when not found).
+std::string fat_preset_architectures() {
+    std::ifstream in(std::string(STOKESIAN_SOURCE_DIR) + "/CMakePresets.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string json = text.str(), key = "\"CMAKE_CUDA_ARCHITECTURES\": \"";
+    const std::size_t preset = json.find("\"name\": \"fat\"");
+    const std::size_t at = preset == std::string::npos ? preset : json.find(key, preset);
+    if (at == std::string::npos) return "";
+    const std::size_t begin = at + key.size();
+    return json.substr(begin, json.find('"', begin) - begin);
+}
+
 }  // namespace
+
+// The table below (and engine/docs/porting.md's) is about the preset as it is.
+TEST(DeviceCode, TheFatPresetIsTheListTheseExpectationsAreFor) { EXPECT_EQ(fat_preset_architectures(), fat); }
 
 TEST(DeviceCode, ParsesTheCMakeArchitectureList) {
     EXPECT_EQ(parsed("90").sass, std::vector<int>{90});
