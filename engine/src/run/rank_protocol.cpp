@@ -94,10 +94,18 @@ std::unique_ptr<engine> build_follower(communicator& ranks, unsigned threads) {
     broadcast_map(ranks, record);
     io::run_checkpoint c;
     c.run = record;
-    const scenario s = scenario_from_checkpoint(c, "rank 0's run");
-    engine_config config = make_engine_config(s);
-    config.backend = record.at("rank_backend");
-    config.hi_kernel = record.at("rank_hi_kernel");
+    scenario s;
+    engine_config config;
+    try {
+        s = scenario_from_checkpoint(c, "rank 0's run");
+        config = make_engine_config(s);
+        config.backend = record.at("rank_backend");
+        config.hi_kernel = record.at("rank_hi_kernel");
+    } catch (const std::exception& e) {
+        // Rank 0 read the same settings without complaint: this is no bad input of the user's but a
+        // fault of this rank, which must say so (the CLI prints only rank 0's input errors).
+        throw std::runtime_error("rank " + std::to_string(ranks.rank()) + " cannot rebuild rank 0's run: " + e.what());
+    }
     config.threads = threads;
     device_context device;
     device.ranks = &ranks;
