@@ -40,7 +40,7 @@ public:
         const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(++counter);
         out_path_ = capture_dir / ("cli_stdout_" + tag);
         err_path_ = capture_dir / ("cli_stderr_" + tag);
-        const std::string cli = program;
+        const std::string& cli = program;
         std::fflush(nullptr);  // the child must not inherit (and write out again) buffered output
         pid_ = ::fork();
         if (pid_ == 0) {
