@@ -10,14 +10,16 @@
 
 namespace stokesian::cuda {
 
-bool device_available() noexcept {
+bool device_available() noexcept { return device_count() > 0; }
+
+unsigned device_count() noexcept {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
         cudaGetLastError();
-        return false;
+        return 0;
     }
-    return count > 0;
+    return count > 0 ? unsigned(count) : 0U;
 }
 
 namespace {

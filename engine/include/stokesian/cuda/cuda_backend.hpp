@@ -12,6 +12,8 @@ namespace stokesian::cuda {
 
 // True when the CUDA runtime reports at least one usable device.
 bool device_available() noexcept;
+// How many devices the CUDA runtime reports (0 without a driver or device).
+unsigned device_count() noexcept;
 
 // Device name, compute capability, driver and runtime versions, memory, the device
 // floating-point flags and architectures this build used, and device_code, the machine code the
