@@ -267,7 +267,7 @@ void fused_systems<Policy>::restore_state(const engine_state& state) {
 template <class Policy>
 void fused_engine_impl<Policy>::read_frame(frame& out) const {
     std::vector<frame> frames;
-    systems_.read_frames(frames);
+    on_device(systems_.device(), [&] { systems_.read_frames(frames); });
     out = std::move(frames.front());
 }
 
