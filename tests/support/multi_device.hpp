@@ -3,6 +3,7 @@
 // run on, a run of an engine on some devices, and bitwise comparison of what two runs left.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -28,8 +29,8 @@ inline std::vector<std::vector<int>> multi_device_sets() {
     std::vector<std::vector<int>> sets{{0, 1}};
     const int count = cuda::device_count();
     if (count > 2) {
-        std::vector<int> all;
-        for (int d = 0; d < count; ++d) all.push_back(d);
+        std::vector<int> all(static_cast<std::size_t>(count));
+        for (int d = 0; d < count; ++d) all[static_cast<std::size_t>(d)] = d;
         sets.push_back(all);
     }
     return sets;
@@ -81,8 +82,8 @@ inline void expect_same_end(const run_end& one, const run_end& many, const std::
     EXPECT_TRUE(same_bytes(one.f.velocity, many.f.velocity)) << what << ": frame velocities";
     EXPECT_TRUE(same_bytes(one.f.force, many.f.force)) << what << ": frame forces";
     EXPECT_EQ(one.f.lubrication.iterations, many.f.lubrication.iterations) << what;
-    EXPECT_EQ(std::memcmp(&one.f.lubrication.relative_residual, &many.f.lubrication.relative_residual, sizeof(double)),
-              0)
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(one.f.lubrication.relative_residual),
+              std::bit_cast<std::uint64_t>(many.f.lubrication.relative_residual))
         << what;
     const engine_state &a = one.state, &b = many.state;
     EXPECT_TRUE(same_bytes(a.position_hi, b.position_hi) && same_bytes(a.position_lo, b.position_lo)) << what;
