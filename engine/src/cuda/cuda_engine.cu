@@ -37,6 +37,7 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_conte
       fault_(injected_fault_from_environment()) {
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     use_device(device_);
+    device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)
     const auto& box = config.system.box;
     const drift_box<P> storage = storage_box<P>(box);
     edge_ = storage.edge;

@@ -11,8 +11,9 @@
 
 namespace stokesian::cuda {
 
-// The device's name for messages ("NVIDIA H100 80GB HBM3"); "unknown device" when the runtime
-// cannot say (after some failures it cannot).
+// The device's name for messages ("NVIDIA H100 80GB HBM3"), remembered from the first time it
+// is asked; "unknown device" when the runtime cannot say (after a fault it may not), so engines
+// ask once at construction.
 std::string device_name_of(int ordinal);
 // The calling thread's current device (-1 when the runtime cannot say).
 int current_device_ordinal() noexcept;
