@@ -69,7 +69,7 @@ struct fcc_options {
     std::string csv, h5, write_velocities;
     bool force = false;
     std::string devices;  // --devices: a strong-scaling table over these devices (bench_fcc_scaling.hpp)
-    bool backend_given = false;
+    bool backend_given = false, devices_given = false;
 };
 
 // What the GPU can do at most (nothing when the architecture is not in the table).
@@ -236,48 +236,6 @@ void write_velocities(const fcc_options& o, const bench::benchmark_system& s, co
                 o.write_velocities.c_str());
 }
 
-#if defined(STOKESIAN_HAVE_CUDA)
-// --devices: every size, mode and kernel on the first 1, 2, 4, ... devices of the list and on all.
-bench::results_table time_scaling(const fcc_options& o, const std::vector<int>& ordinals,
-                                  const std::vector<bench::benchmark_system>& systems) {
-    phase_run run;
-    run.reset_every = o.reset_every;
-    run.steps = o.steps;
-    run.min_steps = std::min(o.min_steps, o.steps);
-    run.warmup = o.warmup;
-    run.max_seconds = o.max_seconds;
-    bench::results_table table = scaling_table();
-    print_scaling_header();
-    for (const auto& s : systems)
-        for (const precision_mode mode : o.modes)
-            for (const std::string& kernel : o.kernels) {
-                double one_device = NAN;
-                for (const std::size_t count : scaling_counts(ordinals.size())) {
-                    const std::vector<int> used(ordinals.begin(), ordinals.begin() + std::ptrdiff_t(count));
-                    const cuda::device_phase_timing t =
-                        cuda::time_phases_on_devices(engine_config_for("cuda", kernel, mode, s, o), s.state, run, used);
-                    scaling_point p;
-                    p.device = text_or(t.phases.description, "device_name");
-                    for (std::size_t k = 0; k < used.size(); ++k)
-                        p.ordinals += (k ? "," : "") + std::to_string(used[k]);
-                    p.kernel = text_or(t.phases.description, "hi_kernel", kernel);
-                    p.precision = to_string(mode);
-                    p.particles = double(s.state.size());
-                    p.cells = s.cells ? double(s.cells) : NAN;
-                    p.devices = count;
-                    p.steps = double(t.phases.steps);
-                    p.hi_median_ms = t.phases.of(step_phase::hi).median_ms;
-                    p.hi_mean_ms = t.phases.of(step_phase::hi).mean_ms;
-                    p.step_mean_ms = t.phases.step.mean_ms;
-                    p.communication_ms = t.communication_ms;
-                    if (count == 1) one_device = p.hi_median_ms;
-                    add_scaling_point(table, p, one_device);
-                }
-            }
-    return table;
-}
-#endif
-
 bool listed(const std::vector<std::string>& list, const std::string& item) {
     return std::find(list.begin(), list.end(), item) != list.end();
 }
@@ -293,49 +251,34 @@ bool auto_finds_a_device(const fcc_options& o) {
 #endif
 }
 
-// --devices: the strong-scaling table instead of the GPU-vs-CPU one (engine/docs/multi-gpu.md).
+// --devices: the strong-scaling table instead of the GPU-vs-CPU one (bench_fcc_scaling.hpp).
 int bench_fcc_on_devices(const fcc_options& o) {
     if (o.backend_given && listed(o.backends, "cpu"))
         throw input_error("command line", "--devices", o.devices,
                           "times the CUDA backend on several devices: give --backend cuda (the CPU has no devices)");
     if (!o.write_velocities.empty())
         throw input_error("command line", "--write-velocities", o.write_velocities, "is not available with --devices");
-#if defined(STOKESIAN_HAVE_CUDA)
-    const std::vector<int> ordinals = parse_device_list(o.devices, cuda::device_count());
-    cuda::check_device_ordinals(ordinals);
-    std::vector<std::filesystem::path> inputs;
-    if (!o.input.empty()) inputs.push_back(o.input);
-    const secondary_output csv(o.csv, o.force, inputs, "--csv");
-    const secondary_output h5(o.h5, o.force, inputs, "--h5");
-    const std::vector<bench::benchmark_system> systems = systems_to_run(o);
-    for (const int d : ordinals) {
-        const auto device = cuda::device_description(d);
-        std::printf("device %d: %s (cc %s, %s SMs), driver %s, runtime %s\n", d, device.at("device_name").c_str(),
-                    device.at("compute_capability").c_str(), device.at("multiprocessors").c_str(),
-                    device.at("driver_version").c_str(), device.at("runtime_version").c_str());
-    }
-    const bench::results_table table = time_scaling(o, ordinals, systems);
-    if (csv) csv.write(table.csv());
-    if (h5) {
-        std::map<std::string, std::string> attributes = io::build_provenance();
-        for (const auto& [k, v] : io::run_provenance(invocation_argc(), invocation_argv())) attributes[k] = v;
-        attributes["benchmark"] = "fcc strong scaling";
-        attributes["method"] =
-            "engine steps timed phase by phase with CUDA events on the first device; hi_median_ms per step; speedup = "
-            "hi_median_ms on one device / on n devices, efficiency = speedup / n; communication_ms: mean time per step "
-            "of the NCCL all-gathers of the velocity slices, from the end of the first device's HI kernels to the end "
-            "of its collectives (includes the wait for the slowest device); communication_share = communication_ms / "
-            "hi_ms (means); engine/docs/multi-gpu.md";
-        bench::write_tables_h5(h5.path(), {{"scaling", &table}}, attributes);
-    }
-    return 0;
-#else
-    throw input_error("command line", "--devices", o.devices, "this build has no CUDA backend");
-#endif
+    scaling_request r;
+    r.devices = o.devices;
+    r.kernels = o.kernels;
+    r.modes = o.modes;
+    r.run.reset_every = o.reset_every;
+    r.run.steps = o.steps;
+    r.run.min_steps = std::min(o.min_steps, o.steps);
+    r.run.warmup = o.warmup;
+    r.run.max_seconds = o.max_seconds;
+    r.config = [&o](const std::string& kernel, precision_mode mode, const bench::benchmark_system& s) {
+        return engine_config_for("cuda", kernel, mode, s, o);
+    };
+    r.csv = o.csv;
+    r.h5 = o.h5;
+    r.force = o.force;
+    if (!o.input.empty()) r.inputs.push_back(o.input);
+    return bench_fcc_scaling(r, [&o] { return systems_to_run(o); });
 }
 
 int bench_fcc(const fcc_options& o) {
-    if (!o.devices.empty()) return bench_fcc_on_devices(o);
+    if (o.devices_given) return bench_fcc_on_devices(o);
     const bool auto_gpu = auto_finds_a_device(o);
     const bool use_gpu = listed(o.backends, "cuda") || auto_gpu;
     const bool use_cpu = listed(o.backends, "cpu") || (listed(o.backends, "auto") && !auto_gpu);
@@ -482,13 +425,15 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     c->add_option("--csv", o->csv, "measurements as CSV; the fits go to <name>_fits.csv");
     c->add_option("--h5", o->h5, "measurements and fits as HDF5 (one dataset per column, provenance attributes)");
     c->add_flag("--force", o->force, "replace existing --csv (and its _fits file), --h5 and --write-velocities files");
-    c->add_option("--devices", o->devices,
-                  "a strong-scaling table instead: the CUDA backend on the first 1, 2, 4, ... of these devices and on "
-                  "all (ordinals separated by ',', or all): HI ms/step, speedup, efficiency, communication share");
+    CLI::Option* devices = c->add_option(
+        "--devices", o->devices,
+        "a strong-scaling table instead: the CUDA backend on the first 1, 2, 4, ... of these devices and on "
+        "all (ordinals separated by ',', or all): HI ms/step, speedup, efficiency, communication share");
     c->add_option("--write-velocities", o->write_velocities,
                   "write positions, forces and the velocities of one HI update of the first configuration (HDF5)");
-    return {c, [o, backend] {
+    return {c, [o, backend, devices] {
                 o->backend_given = backend->count() > 0;
+                o->devices_given = devices->count() > 0;
                 return bench_fcc(*o);
             }};
 }

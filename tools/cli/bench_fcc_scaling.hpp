@@ -6,12 +6,35 @@
 // of the HI time spent in the all-gather of the velocity slices (NCCL, with the wait for the
 // slowest device). The fcc loop lives in bench_fcc.cpp; this file holds its pieces.
 #include <cstddef>
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "bench/support/bench_inputs.hpp"
 #include "bench/support/results_table.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/phase_timing.hpp"
 
 namespace stokesian::cli {
+
+// What bench fcc --devices times (bench_fcc.cpp fills it from its options).
+struct scaling_request {
+    std::string devices;  // the --devices text: ordinals or all
+    std::vector<std::string> kernels;
+    std::vector<precision_mode> modes;
+    phase_run run;
+    // The engine of one configuration (backend cuda).
+    std::function<engine_config(const std::string& kernel, precision_mode mode, const bench::benchmark_system& s)>
+        config;
+    std::string csv, h5;
+    bool force = false;
+    std::vector<std::filesystem::path> inputs;  // files --csv and --h5 must not replace
+};
+
+// Checks the devices and the outputs, makes the systems, times every configuration on the first
+// 1, 2, 4, ... devices and on all, prints the table and writes --csv/--h5. Returns the exit code.
+int bench_fcc_scaling(const scaling_request& r, const std::function<std::vector<bench::benchmark_system>()>& systems);
 
 // "all" (every one of the `visible` devices) or device ordinals separated by ',' (whole numbers);
 // otherwise input_error naming --devices. Whether they exist is the engine's check.
