@@ -154,6 +154,8 @@ int execute(const run_options& o, int argc, char** argv) {
         j.field("status", r.status);
         j.field("precision", to_string(s.run.precision));
         j.field("backend", r.engine.count("backend") ? r.engine.at("backend") : "");
+        // The machine code that ran on the device (CUDA: "SASS (sm_90)" or "PTX JIT (compute_90)").
+        if (r.engine.count("device_code")) j.field("device_code", r.engine.at("device_code"));
         j.field("steps", double(r.steps));
         j.field("simulated_time", r.simulated_time);
         j.field("wall_seconds", r.wall_seconds);

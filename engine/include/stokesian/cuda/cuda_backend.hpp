@@ -24,8 +24,10 @@ void check_device_ordinals(const std::vector<int>& ordinals);
 // itself is loaded when first needed; engine/docs/multi-gpu.md).
 bool multi_device_build() noexcept;
 
-// Device name, compute capability, driver and runtime versions, memory, and the device
-// floating-point flags this build used (provenance). Throws cuda_error without a device.
+// Device name, compute capability, driver and runtime versions, memory, the device
+// floating-point flags and architectures this build used, and device_code, the machine code the
+// kernels run: "SASS (sm_90)" or "PTX JIT (compute_90)" (core/device_code.hpp) (provenance).
+// Throws cuda_error without a device.
 std::map<std::string, std::string> device_description(int ordinal = -1);  // -1: the current device
 
 // The step-by-step CUDA engine (backend "cuda") for any precision mode, on device.primary_ordinal(),
