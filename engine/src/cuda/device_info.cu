@@ -6,6 +6,7 @@
 
 #include "device_buffer.hpp"
 #include "stokesian/core/device_code.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 
 namespace stokesian::cuda {
@@ -14,12 +15,36 @@ bool device_available() noexcept { return device_count() > 0; }
 
 unsigned device_count() noexcept {
     int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
     return count > 0 ? unsigned(count) : 0U;
+}
+
+void check_device_ordinals(const std::vector<int>& ordinals) {
+    const int count = int(device_count());
+    const std::string here = count == 0   ? "this host has no CUDA device"
+                             : count == 1 ? "this host has one CUDA device, ordinal 0"
+                                          : "this host has " + std::to_string(count) + " CUDA devices, ordinals 0 to " +
+                                                std::to_string(count - 1);
+    for (std::size_t k = 0; k < ordinals.size(); ++k) {
+        const int o = ordinals[k];
+        if (o < 0 || o >= count)
+            throw input_error("backend 'cuda': device " + std::to_string(o) + " does not exist (" + here + ")");
+        for (std::size_t j = 0; j < k; ++j)
+            if (ordinals[j] == o)
+                throw input_error("backend 'cuda': device " + std::to_string(o) +
+                                  " is named twice (each device computes one slice of the targets)");
+    }
+}
+
+bool multi_device_build() noexcept {
+#if defined(STOKESIAN_HAVE_NCCL)
+    return true;
+#else
+    return false;
+#endif
 }
 
 namespace {

@@ -31,17 +31,21 @@ namespace {
 
 run_result run_events(const run_request& request) {
     run_session session(request);
-    if (std::optional<run_result> completed = session.start()) return *completed;
-    while (session.phase() == run_phase::running) {
-        if (session.sample() != run_phase::running) break;
-        if (session.stop_requested()) {
-            session.interrupt();
-            break;
+    try {
+        if (std::optional<run_result> completed = session.start()) return *completed;
+        while (session.phase() == run_phase::running) {
+            if (session.sample() != run_phase::running) break;
+            if (session.stop_requested()) {
+                session.interrupt();
+                break;
+            }
+            if (session.checkpoint_due()) session.checkpoint();
         }
-        if (session.checkpoint_due()) session.checkpoint();
+        if (session.phase() == run_phase::failed) session.blow_up();
+        return session.finish();
+    } catch (const device_error& e) {
+        session.device_failed(e);  // the last good state as the checkpoint; throws
     }
-    if (session.phase() == run_phase::failed) session.blow_up();
-    return session.finish();
 }
 
 }  // namespace

@@ -44,6 +44,9 @@ std::optional<run_result> run_session::start() {
 
     result_.output = opts_.path;
     result_.engine = eng_->description();
+    // An engine on a device can lose its state with the device: keep the latest good one on the host.
+    hold_states_ = result_.engine.count("device_name") > 0;
+    if (hold_states_ && resumed_) hold_state(engine_state(resumed_->engine));
     record_ = run_record(s_);
     record_engine(record_, result_.engine);
     total_ = s_.run.total_steps();

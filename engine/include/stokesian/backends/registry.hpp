@@ -17,13 +17,16 @@
 
 namespace stokesian::backends {
 
+// capabilities::devices of a backend that drives any number of devices in one engine.
+inline constexpr unsigned any_device_count = ~0u;
+
 // What a backend can run. An empty list means "every one the build knows".
 struct capabilities {
     std::vector<integrator_kind> integrators;
     std::vector<lubrication_scheme> lubrication_schemes;
     std::size_t max_particles = 0;                // 0: no limit
     std::vector<precision_mode> precision_modes;  // empty: all nine
-    unsigned devices = 0;                         // devices one engine drives (0: the host only)
+    unsigned devices = 0;                         // devices one engine drives (0: the host only; any_device_count)
     bool ranks = false;  // splits its targets over the MPI ranks of device_context::ranks (else refuses them)
     std::vector<std::string> hi_kernels;  // --hi-kernel names; the first is the default
     bool batches = false;                 // has a batch factory (stokesian/core/batch.hpp)
