@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/observable.hpp"
