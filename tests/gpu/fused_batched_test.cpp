@@ -39,7 +39,7 @@ void expect_bitwise_equal(const frame& a, const frame& b, const std::string& wha
     }
 }
 
-frame run_frame(engine_config c, const initial_state& s, std::uint64_t steps) {
+frame run_frame(const engine_config& c, const initial_state& s, std::uint64_t steps) {
     auto e = make_engine(c, s);
     e->advance(steps);
     frame f;

@@ -38,7 +38,7 @@ std::string backend_alternatives() {
 // replaces the default; `each_item` checks one item and adds it.
 CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& list,
                              const std::string& help,
-                             std::function<void(const std::string&, std::vector<std::string>&)> each_item) {
+                             const std::function<void(const std::string&, std::vector<std::string>&)>& each_item) {
     return cmd
         .add_option_function<std::vector<std::string>>(
             name,
