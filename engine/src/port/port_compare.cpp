@@ -122,6 +122,11 @@ port_record read_record(const std::filesystem::path& path) {
             return it->second;
         };
         c.description = get("description");
+        const auto particles = read_count(get("particles")), steps = read_count(get("steps"));
+        if (!particles || !steps) bad(path, base + ": particles or steps is not a number");
+        c.particles = *particles;
+        c.steps = *steps;
+        if (c.particles == 0) bad(path, base + " has no particles");
         const std::string tensor = get("tensor");
         const std::optional<hydrodynamic_tensor> key = parse_tensor(tensor);
         if (!key) {
@@ -130,11 +135,6 @@ port_record read_record(const std::filesystem::path& path) {
             bad(path, base + ": tensor '" + tensor + "' is not one this build registers (" + known + ")");
         }
         c.tensor = *key;
-        const auto particles = read_count(get("particles")), steps = read_count(get("steps"));
-        if (!particles || !steps) bad(path, base + ": particles or steps is not a number");
-        c.particles = *particles;
-        c.steps = *steps;
-        if (c.particles == 0) bad(path, base + " has no particles");
         c.position = read_array(f, path, base + "/position", c.particles);
         c.external_force = read_array(f, path, base + "/external_force", c.particles);
         c.absolute_sum = read_array(f, path, base + "/absolute_sum", c.particles);
