@@ -110,7 +110,7 @@ table provenance_table(const port::port_record& a, const port::port_record& b) {
     row("host fp flags", [](const port::port_record& r) { return get(r.build, "host_fp_flags"); });
     row("build type", [](const port::port_record& r) { return get(r.build, "build_type"); });
     for (const char* key : {"backend", "hi_kernel", "hi_math", "device_name", "compute_capability", "driver_version",
-                            "runtime_version", "cuda_fp_profile", "cuda_fp_flags", "cuda_architectures"})
+                            "runtime_version", "cuda_fp_profile", "cuda_fp_flags", "cuda_architectures", "device_code"})
         row(key, [key](const port::port_record& r) { return get(r.device, key); });
     row("CUDA_FORCE_PTX_JIT", [](const port::port_record& r) { return get(r.settings, "CUDA_FORCE_PTX_JIT"); });
     row("host", [](const port::port_record& r) { return get(r.run, "host"); });

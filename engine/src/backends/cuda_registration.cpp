@@ -46,7 +46,11 @@ backend cuda_fused_backend() {
 #if defined(STOKESIAN_HAVE_CUDA)
 
 availability device_probe() {
-    if (cuda::device_available()) return {};
+    if (const unsigned present = cuda::device_count(); present > 0) {
+        availability a;
+        a.devices_present = present;
+        return a;
+    }
     return {false, "no CUDA device is available here (use cpu, or auto to fall back)", "no CUDA device found"};
 }
 

@@ -1,4 +1,7 @@
 // The run loop (run/run.hpp): the events of a run_session, in order (run_session.hpp).
+#include <stdexcept>
+
+#include "run/rank_protocol.hpp"
 #include "run/run_session.hpp"
 #include "stokesian/run/run.hpp"
 
@@ -24,7 +27,9 @@ std::string_view to_string(run_event event) {
     return "unknown";
 }
 
-run_result run_scenario(const run_request& request) {
+namespace {
+
+run_result run_events(const run_request& request) {
     run_session session(request);
     if (std::optional<run_result> completed = session.start()) return *completed;
     while (session.phase() == run_phase::running) {
@@ -37,6 +42,16 @@ run_result run_scenario(const run_request& request) {
     }
     if (session.phase() == run_phase::failed) session.blow_up();
     return session.finish();
+}
+
+}  // namespace
+
+run_result run_scenario(const run_request& request) {
+    if (!spread(request.ranks)) return run_events(request);
+    if (!request.ranks->leads()) throw std::logic_error("run_scenario: only rank 0 leads a run (others: follow_run)");
+    run_result result = run_events(request);
+    announce_end(*request.ranks, result);
+    return result;
 }
 
 }  // namespace stokesian

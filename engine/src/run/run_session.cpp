@@ -6,6 +6,7 @@
 
 #include "run/blow_up.hpp"
 #include "run/checkpoint_contents.hpp"
+#include "run/completion_order.hpp"
 #include "run/run_files.hpp"
 #include "run/run_provenance.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
@@ -203,14 +204,20 @@ run_result run_session::finish() {
         o->summarise(result_.summary);
     }
     write_provenance(*out_, req_, *eng_, result_);
-    out_->finish();
-    if (!result_.failed && !stopped_) {
-        // The journal before the checkpoint: a kill in between leaves the state --resume reports
-        // completed and cleans up (completed_run.hpp), never a journal without its checkpoint.
-        journal_.reset();
-        io::remove_frame_journal(journal_path_);
-        remove_checkpoint(checkpoint_path_);
-        result_.checkpoint.clear();
+    // result_.checkpoint_step: this run wrote a checkpoint, or resumed from one; either is on disk.
+    const bool completed = !result_.failed && !stopped_;
+    for (const completion_action action : completion_order(completed, result_.checkpoint_step.has_value())) {
+        switch (action) {
+            case completion_action::remove_journal:
+                journal_.reset();
+                io::remove_frame_journal(journal_path_);
+                break;
+            case completion_action::rename_output: out_->finish(); break;
+            case completion_action::remove_checkpoint:
+                remove_checkpoint(checkpoint_path_);
+                result_.checkpoint.clear();
+                break;
+        }
     }
     notify(run_event::finish);
     release();

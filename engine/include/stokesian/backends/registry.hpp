@@ -14,6 +14,7 @@
 
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/integrator.hpp"
 #include "stokesian/core/system.hpp"
@@ -27,8 +28,9 @@ struct capabilities {
     std::size_t max_particles = 0;                // 0: no limit
     std::vector<precision_mode> precision_modes;  // empty: all nine
     unsigned devices = 0;                         // devices one engine drives (0: the host only)
-    std::vector<std::string> hi_kernels;          // --hi-kernel names; the first is the default
-    bool batches = false;                         // has a batch factory (stokesian/core/batch.hpp)
+    bool ranks = false;  // splits its targets over the MPI ranks of device_context::ranks (else refuses them)
+    std::vector<std::string> hi_kernels;  // --hi-kernel names; the first is the default
+    bool batches = false;                 // has a batch factory (stokesian/core/batch.hpp)
 
     // Why this backend cannot run `config` with `particles` particles; empty when it can.
     std::string refusal(const engine_config& config, std::size_t particles) const;
@@ -37,8 +39,9 @@ struct capabilities {
 // Whether a registered backend can run here and now (a device present, a build that has it).
 struct availability {
     bool available = true;
-    std::string refusal;  // the reason, for an explicit request (exit code 2)
-    std::string notice;   // the same, short, for the fallback notice of "auto"
+    std::string refusal;           // the reason, for an explicit request (exit code 2)
+    std::string notice;            // the same, short, for the fallback notice of "auto"
+    unsigned devices_present = 0;  // the devices the probe found (backends that drive devices)
 };
 
 struct backend;
@@ -111,6 +114,13 @@ registry& backend_registry();
 // settings field (stokesian/settings/field_table.hpp), which need storage that outlives them.
 // Backends registered later (tests) are not among them.
 std::span<const std::string_view> backend_choices();
+
+// The device context of a run of `config` (its backend resolved as make_engine does) on the devices
+// `selection` names (run.devices; not given: one device, ordinal 0) and the MPI ranks `ranks`.
+// Throws input_error (key run.devices) when the backend runs on the host, names fewer devices
+// than selected, or a selected ordinal is not present (the backend's probe counts them).
+device_context device_context_for(const engine_config& config, std::size_t particles, const device_selection& selection,
+                                  communicator* ranks);
 
 // One line per backend: name, availability and capabilities (for `stokesian` listings and tests).
 std::string describe(const backend& b);

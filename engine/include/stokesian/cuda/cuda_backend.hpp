@@ -12,9 +12,13 @@ namespace stokesian::cuda {
 
 // True when the CUDA runtime reports at least one usable device.
 bool device_available() noexcept;
+// How many devices the CUDA runtime reports (0 without a driver or device).
+unsigned device_count() noexcept;
 
-// Device name, compute capability, driver and runtime versions, memory, and the device
-// floating-point flags this build used (provenance). Throws cuda_error without a device.
+// Device name, compute capability, driver and runtime versions, memory, the device
+// floating-point flags and architectures this build used, and device_code, the machine code the
+// kernels run: "SASS (sm_90)" or "PTX JIT (compute_90)" (core/device_code.hpp) (provenance).
+// Throws cuda_error without a device.
 std::map<std::string, std::string> device_description(int ordinal = -1);  // -1: the current device
 
 // The step-by-step CUDA engine (backend "cuda") for any precision mode, on device.primary_ordinal().
