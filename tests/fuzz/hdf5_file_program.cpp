@@ -199,6 +199,7 @@ void hdf5_file_program::skeleton(int kind) {
         const std::string c = "/configurations/tetrahedron";
         text_attribute(c, "description", "fuzz");
         text_attribute(c, "particles", "1");
+        text_attribute(c, "tensor", "rotne-prager");  // a registered tensor (port/port_compare.cpp)
         text_attribute(c, "steps", "0");
         const std::string mode = c + "/hi=f64,int=f64";
         text_attribute(mode, "storage", "float64");

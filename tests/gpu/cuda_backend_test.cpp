@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -19,7 +20,7 @@ const precision all_precisions[] = {precision::f32, precision::ds, precision::f6
 
 scenario tetrahedron() { return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml"); }
 
-frame run_frame(engine_config c, const initial_state& s, std::uint64_t steps) {
+frame run_frame(const engine_config& c, const initial_state& s, std::uint64_t steps) {
     auto e = make_engine(c, s);
     e->advance(steps);
     frame f;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -38,7 +39,7 @@ void expect_bitwise_equal(const frame& a, const frame& b, const std::string& wha
     }
 }
 
-frame run_frame(engine_config c, const initial_state& s, std::uint64_t steps) {
+frame run_frame(const engine_config& c, const initial_state& s, std::uint64_t steps) {
     auto e = make_engine(c, s);
     e->advance(steps);
     frame f;

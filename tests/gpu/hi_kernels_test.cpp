@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "support/require_device.hpp"

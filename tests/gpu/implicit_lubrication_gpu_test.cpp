@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/scenario.hpp"

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"

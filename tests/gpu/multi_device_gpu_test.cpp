@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/support/bench_inputs.hpp"
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "support/multi_device.hpp"

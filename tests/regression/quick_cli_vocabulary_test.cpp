@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/settings/run_overrides.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -156,12 +157,14 @@ TEST_F(CliVocabulary, OldSpellingsWorkWithAOneLineNote) {
 TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
     const std::string p = file("p.h5");
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
-        {{"run", tetrahedron, "--backend", "quantum"}, "key '--backend' = quantum: expected cpu, cuda or auto"},
+        {{"run", tetrahedron, "--backend", "quantum"},
+         "key '--backend' = quantum: expected cpu, cuda, cuda-fused, or auto"},  // the registry's names
         {{"run", tetrahedron, "--precision", "hi=f32,int=f32;f64"}, "key '--precision'"},
         {{"run", tetrahedron, "--precision", "paper"}, "one precision mode here"},
         {with(bench_steps(file("s.csv")), {"--precision", "hi=f16,int=f32"}), "'f16' is not one of f32, ds, f64"},
         {with(bench_steps(file("s.csv")), {"--backend", "gpu"}), "key '--backend' = gpu"},
         {with(bench_fcc(), {"--backend", "cpu,gpu"}), "key '--backend' = gpu"},
+        {with(bench_fcc(), {"--backend", "cuda-fused"}), "bench fcc times the phases of the step-by-step engines"},
         {with(bench_fcc(), {"--precision", "hi=ds"}), "both hi= and int= are required"},
         {with(bench_fcc(), {"--hi-kernel", ","}), "key '--hi-kernel': empty list"},
         {{"bench", "hi", "--precision", "x/f32"}, "key '--precision'"},
@@ -183,4 +186,42 @@ TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
         EXPECT_NE(o.err.find(expected), std::string::npos) << line << "\nexpected '" << expected << "' in " << o.err;
     }
     EXPECT_FALSE(fs::exists(p));
+}
+
+// The registered cuda-fused is a backend name wherever one is taken: it runs (a GPU host) or says
+// that no device or no CUDA build is here (exit code 2), never that the name is unknown.
+TEST_F(CliVocabulary, EveryRegisteredBackendIsAName) {
+    const outcome run =
+        run_cli({"run", tetrahedron, "--time", "1", "--backend", "cuda-fused", "-o", file("f.h5"), "--json"});
+    if (run.exit_code == 0) {
+        EXPECT_NE(run.out.find("\"backend\":\"cuda\""), std::string::npos) << run.out;
+    } else {
+        EXPECT_EQ(run.exit_code, 2) << run.err;
+        EXPECT_EQ(run.err.find("expected cpu"), std::string::npos) << run.err;
+        EXPECT_NE(run.err.find("CUDA"), std::string::npos) << run.err;
+    }
+    const outcome help = run_cli({"run", "--help"});
+    EXPECT_NE(help.out.find("cpu | cuda | cuda-fused | auto"), std::string::npos) << help.out;
+}
+
+// Every [run] key that has a command-line spelling in the field table (engine/src/settings/
+// run_table.cpp) is an option of `stokesian run` with the table's help: a key given one there needs
+// no edit of the command (tools/cli/options_run.cpp builds the group from settings::run_options()).
+TEST_F(CliVocabulary, RunKeysOfTheTableAreOptionsOfRun) {
+    const outcome help = run_cli({"run", "--help"});
+    ASSERT_EQ(help.exit_code, 0) << help.err;
+    const std::vector<stokesian::settings::run_option> options = stokesian::settings::run_options();
+    ASSERT_GE(options.size(), 7u) << "dt, time, steps, sample_every, integrator, write_trajectory, checkpoint_every";
+    for (const auto& o : options) {
+        EXPECT_NE(help.out.find("    " + std::string(o.option) + " "), std::string::npos) << o.option << help.out;
+        EXPECT_NE(help.out.find(o.help), std::string::npos) << o.help << "\n" << help.out;
+    }
+    // The same options where other commands take a run key: bench steps --steps, study --time.
+    const outcome steps = run_cli({"bench", "steps", "--help"});
+    const outcome study = run_cli({"study", "timestep", "--help"});
+    for (const auto& o : options) {
+        if (o.key == "steps") EXPECT_NE(steps.out.find(o.help), std::string::npos) << steps.out;
+        if (o.key == "time" || o.key == "sample_every")
+            EXPECT_NE(study.out.find(o.help), std::string::npos) << study.out;
+    }
 }

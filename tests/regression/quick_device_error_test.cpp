@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/device_error.hpp"
 #include "stokesian/core/scenario.hpp"

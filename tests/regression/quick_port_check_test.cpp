@@ -10,6 +10,8 @@
 #include <sstream>
 #include <string>
 
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 #include "support/cli_process.hpp"
 
 namespace fs = std::filesystem;
@@ -109,6 +111,19 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(lines(r.err), 1u) << r.err;
     EXPECT_FALSE(fs::exists(w.dir / "x.h5"));
+    // a configuration of a tensor this build does not register: its allowance is unknown
+    const fs::path unknown = w.dir / "unknown_tensor.h5";
+    fs::copy_file(a, unknown);
+    {
+        namespace io = stokesian::io;
+        const io::hdf5::file f(H5Fopen(unknown.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+        ASSERT_GE(f.get(), 0);
+        io::write_string_attribute(io::require_group(f.get(), "/configurations/fcc_500").get(), "tensor", "stokeslet");
+    }
+    r = run_cli({"port-check", "compare", a.string(), unknown.string(), "--no-plots"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("tensor 'stokeslet'"), std::string::npos) << r.err;
 }
 
 TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/physics/accumulate.hpp"

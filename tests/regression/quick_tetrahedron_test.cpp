@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/extrema.hpp"

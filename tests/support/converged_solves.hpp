@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "support/lubrication_residual.hpp"

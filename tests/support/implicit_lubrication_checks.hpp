@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/observables/mobility_matrix.hpp"

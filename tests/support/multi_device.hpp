@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"

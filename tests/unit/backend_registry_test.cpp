@@ -4,14 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/regression/suite_manifest.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "stokesian/cuda/cuda_backend.hpp"
 #endif
@@ -224,4 +227,42 @@ TEST(BackendRegistry, ABackendRegisteredFromATestIsBuiltByName) {
     device_context two;
     two.ordinals = {0, 1};
     EXPECT_THROW(backends::make_engine(c, two, s.particles), std::invalid_argument);
+}
+
+// Wherever a backend is named -- run.backend, a suite manifest's backend, --backend (tools/cli/
+// options_backend.cpp) -- the accepted names are the registry's and auto, no list of their own: the
+// registered cuda-fused is accepted, an unknown name is refused with the registered ones listed.
+TEST(BackendRegistry, EveryPlaceThatNamesABackendTakesTheRegisteredNames) {
+    const registry& r = backend_registry();
+    std::vector<std::string> registered;
+    for (const backend& b : r.all()) registered.push_back(b.name);
+    std::vector<std::string> choices = registered;
+    choices.emplace_back("auto");
+    EXPECT_EQ(r.choices(), choices);
+    EXPECT_TRUE(r.accepts("cuda-fused"));
+    EXPECT_TRUE(r.accepts("auto"));
+    EXPECT_FALSE(r.accepts("tpu"));
+
+    const std::string scenario_text =
+        "[scenario]\nname = \"pair\"\n[box]\nboundary = \"open\"\n[particles]\npositions = [[-2.0, 0.0, 0.0], "
+        "[2.0, 0.0, 0.0]]\nforce = [0.0, 0.0, -1.0]\n[run]\ndt = 0.01\nsteps = 10\nbackend = ";
+    EXPECT_EQ(parse_scenario(scenario_text + "\"cuda-fused\"\n", "x.toml").run.backend, "cuda-fused");
+    const std::string manifest_text =
+        "[[run]]\nname = \"a\"\nscenario = \"x.toml\"\nprecision = \"hi=f64,int=f64\"\ndt = 0.01\ntime = 1.0\nbackend "
+        "= ";
+    EXPECT_EQ(regression::parse_suite_manifest(manifest_text + "\"cuda-fused\"\n", "m.toml").runs.front().backend,
+              "cuda-fused");
+    for (const auto& [what, parse] : std::vector<std::pair<std::string, std::function<void()>>>{
+             {"scenario", [&] { (void)parse_scenario(scenario_text + "\"tpu\"\n", "x.toml"); }},
+             {"manifest", [&] { (void)regression::parse_suite_manifest(manifest_text + "\"tpu\"\n", "m.toml"); }}}) {
+        try {
+            parse();
+            ADD_FAILURE() << what << " accepted backend tpu";
+        } catch (const input_error& e) {
+            const std::string m = e.what();
+            for (const std::string& name :
+                 {std::string("cpu"), std::string("cuda"), std::string("cuda-fused"), std::string("auto")})
+                EXPECT_NE(m.find("\"" + name + "\""), std::string::npos) << what << ": " << m;
+        }
+    }
 }

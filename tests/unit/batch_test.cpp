@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 
 using namespace stokesian;

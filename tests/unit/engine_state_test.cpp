@@ -1,6 +1,7 @@
 // Checkpoints at the engine level: save_state/restore_state continue a run bit for bit.
 #include <gtest/gtest.h>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 

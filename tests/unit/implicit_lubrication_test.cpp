@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/observables/pair_approach.hpp"

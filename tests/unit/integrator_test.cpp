@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "support/tetrahedron.hpp"

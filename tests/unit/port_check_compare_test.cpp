@@ -24,6 +24,8 @@
 #include <sstream>
 
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/port/port_check.hpp"
 
 namespace fs = std::filesystem;
@@ -116,7 +118,7 @@ TEST(PortCheck, OneVelocityOffByOnePermilleIsFail) {
         const std::size_t x = 3 * 17 + 2;  // z of particle 17, where the weight acts
         const double v = mr.hi[x] + mr.lo[x];
         const double bound =
-            rounding_bound_factor(mr.mode, cfg.particles) * cfg.absolute_sum[x] + cfg.particles * 0x1p-125;
+            rounding_bound_factor(mr.mode, cfg.particles, cfg.tensor) * cfg.absolute_sum[x] + cfg.particles * 0x1p-125;
         ASSERT_GT(1e-3 * std::fabs(v), bound) << "precondition: the perturbation must exceed the bound";
         // change by 1e-3 relative, rounded to the storage type
         const double changed = v * (1 + 1e-3);
@@ -141,16 +143,17 @@ TEST(PortCheck, AnotherModeStoredAsTheReferenceIsFail) {
 
 TEST(PortCheck, TheBoundGrowsWithNAndShrinksWithPrecision) {
     // f = 2 [gamma_{N-1}(u_a)(1 + k u_w) + k u_w]: at least the reordering term, ordered by the unit roundoffs.
+    const hydrodynamic_tensor rp = hydrodynamic_tensor::rotne_prager;
     for (std::size_t n : {4u, 500u, 4000u}) {
-        const double f32 = rounding_bound_factor({precision::f32, precision::f32}, n);
-        const double ds = rounding_bound_factor({precision::ds, precision::f32}, n);
-        const double f64 = rounding_bound_factor({precision::f64, precision::f64}, n);
+        const double f32 = rounding_bound_factor({precision::f32, precision::f32}, n, rp);
+        const double ds = rounding_bound_factor({precision::ds, precision::f32}, n, rp);
+        const double f64 = rounding_bound_factor({precision::f64, precision::f64}, n, rp);
         EXPECT_GE(f32, 2.0 * double(n - 1) * 0x1p-24);
         EXPECT_GT(f32, ds);
         EXPECT_GT(ds, f64);
-        EXPECT_GE(ds, 2.0 * term_allowance * 0x1p-24);  // ds terms are single precision
-        EXPECT_LT(rounding_bound_factor({precision::f32, precision::f32}, n),
-                  rounding_bound_factor({precision::f32, precision::f32}, 2 * n));
+        EXPECT_GE(ds, 2.0 * tensor_term_allowance(rp) * 0x1p-24);  // ds terms are single precision
+        EXPECT_LT(rounding_bound_factor({precision::f32, precision::f32}, n, rp),
+                  rounding_bound_factor({precision::f32, precision::f32}, 2 * n, rp));
     }
 }
 
@@ -165,4 +168,58 @@ TEST(PortCheck, BadInputIsInputError) {
     o.configurations = {"no_such_configuration"};
     std::ostringstream log;
     EXPECT_THROW(record(o, log), input_error);
+}
+
+// The record names each configuration's tensor by its registered name, read back as that tensor.
+TEST(PortCheck, RecordNamesTheRegisteredTensor) {
+    for (const auto& c : all_pairs_record().configurations)
+        EXPECT_EQ(c.tensor, hydrodynamic_tensor::rotne_prager) << c.name;
+}
+
+// The bound of a configuration takes the allowance of the tensor the records name, not Rotne-Prager's
+// always: the same records relabelled as Oseen (k = 64 instead of 80) give Oseen's factor.
+TEST(PortCheck, CompareTakesTheAllowanceOfTheRecordedTensor) {
+    ASSERT_NE(tensor_term_allowance(hydrodynamic_tensor::oseen),
+              tensor_term_allowance(hydrodynamic_tensor::rotne_prager))
+        << "precondition: two tensors of different allowances";
+    port_record a = all_pairs_record();
+    for (auto& c : a.configurations)
+        if (c.name == "fcc_500") c.tensor = hydrodynamic_tensor::oseen;
+    const comparison c = compare(a, a);
+    std::size_t oseen_rows = 0;
+    for (const auto& row : c.rows) {
+        const hydrodynamic_tensor t =
+            row.configuration == "fcc_500" ? hydrodynamic_tensor::oseen : hydrodynamic_tensor::rotne_prager;
+        EXPECT_EQ(row.bound_factor, rounding_bound_factor(row.mode, row.particles, t)) << row.configuration;
+        oseen_rows += t == hydrodynamic_tensor::oseen ? 1 : 0;
+    }
+    EXPECT_EQ(oseen_rows, 9u);
+    // Records that name different tensors for one configuration are not comparable.
+    EXPECT_THROW(compare(all_pairs_record(), a), input_error);
+}
+
+// A record naming a tensor this build does not register is refused (one line, the name in it).
+TEST(PortCheck, UnknownTensorIsInputError) {
+    record_options o;
+    o.output = temp_record("tensor");
+    o.force = true;
+    o.configurations = {"tetrahedron"};
+    o.modes = {{precision::f64, precision::f64}};
+    std::ostringstream log;
+    record(o, log);
+    {
+        const io::hdf5::file f(H5Fopen(o.output.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+        ASSERT_GE(f.get(), 0);
+        const io::hdf5::group g = io::require_group(f.get(), "/configurations/tetrahedron");
+        io::write_string_attribute(g.get(), "tensor", "stokeslet");
+    }
+    try {
+        read_record(o.output);
+        ADD_FAILURE() << "a record of an unregistered tensor was read";
+    } catch (const input_error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("tensor 'stokeslet'"), std::string::npos) << m;
+        EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+    }
+    fs::remove(o.output);
 }

@@ -90,6 +90,6 @@ TEST(PrecisionList, PortCheckRecordsAndBoundsEveryModeOfTheList) {
     EXPECT_TRUE(std::equal(recorded.begin(), recorded.end(), precision_modes.rbegin())) << "f64 first";
     for (const precision_mode m : precision_modes) {
         EXPECT_EQ(port::accumulator_unit_roundoff(m), precision_info_of(m.hi).unit_roundoff) << to_string(m);
-        EXPECT_GT(port::rounding_bound_factor(m, 1000), 0.0) << to_string(m);
+        EXPECT_GT(port::rounding_bound_factor(m, 1000, hydrodynamic_tensor::rotne_prager), 0.0) << to_string(m);
     }
 }

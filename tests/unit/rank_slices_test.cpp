@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "stokesian/backends/registry.hpp"
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/communicator.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"

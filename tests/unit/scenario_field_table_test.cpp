@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <toml++/toml.h>
 
@@ -126,4 +128,54 @@ TEST(RunOverrides, BadValuesNameTheOption) {
     }
     EXPECT_THROW(settings::apply_run_overrides(run, {{"sample_every", 0.015}}), input_error);  // not k dt
     EXPECT_THROW(settings::apply_run_overrides(run, {{"no_such_key", 1.0}}), std::invalid_argument);
+}
+
+// The [run] keys with a command-line spelling in the table, as the command line builds its option
+// group from them (tools/cli/options_run.cpp): of the member's kind, exclusive where the keys are,
+// applied through the table, and named in the README row.
+TEST(RunOptions, ComeFromTheRunTable) {
+    const std::vector<settings::run_option> options = settings::run_options();
+    const auto find = [&](std::string_view key) -> const settings::run_option* {
+        for (const auto& o : options)
+            if (o.key == key) return &o;
+        return nullptr;
+    };
+    using kind = settings::run_option::kind;
+    const struct {
+        const char *key, *option;
+        kind type;
+        const char* excludes;
+    } expected[] = {{"dt", "--dt", kind::number, ""},
+                    {"time", "--time", kind::number, "--steps"},
+                    {"steps", "--steps", kind::step_count, "--time"},
+                    {"sample_every", "--sample-every", kind::number, ""},
+                    {"integrator", "--integrator", kind::text, ""},
+                    {"write_trajectory", "--no-trajectory", kind::flag, ""},
+                    {"checkpoint_every", "--checkpoint-every", kind::number, ""}};
+    const std::string readme_rows = settings::scenario_key_table("run");
+    for (const auto& e : expected) {
+        const settings::run_option* o = find(e.key);
+        ASSERT_NE(o, nullptr) << e.key;
+        EXPECT_EQ(o->option, e.option);
+        EXPECT_EQ(o->type, e.type) << e.key;
+        EXPECT_EQ(o->excludes, e.excludes) << e.key;
+        EXPECT_NE(o->help.find("run." + std::string(e.key)), std::string::npos) << o->help;
+        EXPECT_EQ(o->help.find('`'), std::string::npos) << "Markdown in --help: " << o->help;
+        EXPECT_NE(readme_rows.find("(command line: `" + std::string(e.option) + "`"), std::string::npos) << e.key;
+    }
+    EXPECT_FALSE(find("write_trajectory")->flag_value);  // --no-trajectory sets false
+    EXPECT_EQ(find("precision"), nullptr);  // an option family of its own (tools/cli/options_precision.hpp)
+
+    // Every option's key takes a value of its kind through apply_run_overrides (the command's path).
+    for (const settings::run_option& o : options) {
+        run_settings run = parse_scenario(minimal, "x.toml").run;
+        settings::run_override given{o.key, 0.01};  // a multiple of dt = 0.01: a valid time or interval
+        if (o.type == kind::step_count) given.value = std::uint64_t{7};
+        if (o.type == kind::flag) given.value = o.flag_value;
+        if (o.type == kind::text) {
+            if (o.key != "integrator") continue;  // a text key takes its own values
+            given.value = std::string("heun");
+        }
+        EXPECT_NO_THROW(settings::apply_run_overrides(run, {given})) << o.key;
+    }
 }

@@ -8,6 +8,7 @@
 #include <random>
 #include <thread>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 
 using namespace stokesian;

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"

@@ -29,6 +29,8 @@
 #include "options_common.hpp"
 #include "options_precision.hpp"
 #include "secondary_output.hpp"
+#include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/bench/cpu_phase_benchmark.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
@@ -240,15 +242,24 @@ bool listed(const std::vector<std::string>& list, const std::string& item) {
     return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// The GPU is timed for --backend cuda, and for auto where a device is; the CPU for cpu, and for
-// auto where none is.
-bool auto_finds_a_device(const fcc_options& o) {
-#if defined(STOKESIAN_HAVE_CUDA)
-    return listed(o.backends, "auto") && cuda::device_available();
-#else
-    (void)o;
-    return false;
-#endif
+// The backends whose engines this benchmark can time phase by phase (stokesian/bench/
+// cpu_phase_benchmark.hpp, cuda_phase_benchmark.hpp; measure() above): the step-by-step engines.
+const std::vector<std::string> phase_timed_backends{"cpu", "cuda"};
+
+// The backends timed: those listed (any registered name, checked by --backend), auto as the registry
+// resolves it (cuda where a device is, else cpu); one without a phase timer is refused.
+std::vector<std::string> timed_backends(const fcc_options& o) {
+    std::vector<std::string> timed;
+    for (const std::string& name : o.backends) {
+        const std::string b =
+            name == "auto" ? backends::backend_registry().choose_automatic(nullptr, 0).chosen->name : name;
+        if (!listed(phase_timed_backends, b))
+            throw input_error("command line", "--backend", name,
+                              "bench fcc times the phases of the step-by-step engines (cpu, cuda); bench steps "
+                              "times whole steps on any backend");
+        if (!listed(timed, b)) timed.push_back(b);
+    }
+    return timed;
 }
 
 // --devices: the strong-scaling table instead of the GPU-vs-CPU one (bench_fcc_scaling.hpp).
@@ -279,9 +290,9 @@ int bench_fcc_on_devices(const fcc_options& o) {
 
 int bench_fcc(const fcc_options& o) {
     if (o.devices_given) return bench_fcc_on_devices(o);
-    const bool auto_gpu = auto_finds_a_device(o);
-    const bool use_gpu = listed(o.backends, "cuda") || auto_gpu;
-    const bool use_cpu = listed(o.backends, "cpu") || (listed(o.backends, "auto") && !auto_gpu);
+    const std::vector<std::string> timed = timed_backends(o);
+    const bool use_gpu = listed(timed, "cuda");
+    const bool use_cpu = listed(timed, "cpu");
     const std::string backend_text = use_gpu && use_cpu ? "cpu,cuda" : use_gpu ? "cuda" : "cpu";
     const std::vector<precision_mode>& modes = o.modes;
     const std::vector<std::string>& kernels = o.kernels;

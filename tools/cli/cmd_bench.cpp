@@ -17,9 +17,12 @@
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
+#include "options_run.hpp"
 #include "secondary_output.hpp"
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/run_overrides.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "stokesian/bench/hi_benchmark.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
@@ -35,13 +38,15 @@ const std::vector<precision_mode> bench_former_all{paper_precision_modes.begin()
 struct steps_options {
     std::string scenario, case_name, backend = "cpu", hi_kernel, csv;
     std::vector<precision_mode> modes = bench_former_all;
-    std::uint64_t steps = 0, warmup = 0;
+    std::uint64_t warmup = 0;
     unsigned threads = 0;
     bool force = false;
+    std::shared_ptr<const run_key_options> run_keys;  // --steps: the scenario's run length, timed
 };
 
 int bench_steps(const steps_options& o) {
-    const scenario s = load_scenario(o.scenario, o.case_name);
+    scenario s = load_scenario(o.scenario, o.case_name);
+    settings::apply_run_overrides(s.run, o.run_keys->overrides());
     const secondary_output csv_file(o.csv, o.force, {o.scenario}, "--csv");
     std::ostringstream csv;
     csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step\n";
@@ -54,7 +59,7 @@ int bench_steps(const steps_options& o) {
         c.precision = m;
         c.threads = o.threads;
         auto e = make_engine(c, s.particles);
-        const std::uint64_t steps = o.steps ? o.steps : s.run.total_steps();
+        const std::uint64_t steps = s.run.total_steps();
         e->advance(o.warmup ? o.warmup : std::max<std::uint64_t>(1, steps / 10));
         frame f;
         e->read_frame(f);  // synchronises a device
@@ -145,7 +150,8 @@ action register_bench(CLI::App& app) {
     add_backend_option(*steps, so->backend, "default cpu");
     add_precision_list_option(*steps, so->modes, {"default: the paper's four and f64", {}, bench_former_all});
     add_hi_kernel_option(*steps, so->hi_kernel, "default: the backend's");
-    steps->add_option("--steps", so->steps, "timed steps (default: the scenario's run length)");
+    so->run_keys = add_run_key_options(
+        *steps, "The timed steps: the scenario's run length, or --steps (overrides its [run] keys)", {"steps"});
     steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth)");
     add_threads_option(*steps, so->threads);
     steps->add_option("--csv", so->csv, "also write the table as CSV");

@@ -29,6 +29,19 @@ std::string num(double x, int digits = 3) {
     return buf;
 }
 
+// "80 (rotne-prager)": the per-term allowance of each tensor the record's configurations name.
+std::string term_allowances(const port::port_record& r) {
+    std::vector<hydrodynamic_tensor> seen;
+    std::string text;
+    for (const port::configuration_record& c : r.configurations) {
+        if (std::find(seen.begin(), seen.end(), c.tensor) != seen.end()) continue;
+        seen.push_back(c.tensor);
+        text += (text.empty() ? "" : ", ") + num(tensor_term_allowance(c.tensor)) + " (" +
+                std::string(to_string(c.tensor)) + ")";
+    }
+    return text;
+}
+
 std::string html_escape(const std::string& s) {
     std::string out;
     for (const char c : s) {
@@ -241,7 +254,7 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
         "gamma_n(u) = n u / (1 - n u): each of the two results is the exact sum up to a reordered sum of N terms in "
         "the "
         "accumulator (u_a = 2^-24 f32, 2^-47 ds (DWPlusFP), 2^-53 f64) and up to k u_w per term (k = " +
-        num(port::term_allowance) +
+        term_allowances(a) +
         ": the roundings on the longest path of a pair term, with approximate rsqrt, division "
         "and square root of the fast kernels and the paper-fast flags; u_w = 2^-24 for f32 and ds, 2^-53 for f64). "
         "N 2^-125 covers subnormal terms flushed to zero (--ftz=true). Derivation: engine/docs/porting.md.";

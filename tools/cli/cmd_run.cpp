@@ -12,6 +12,7 @@
 #include "options_common.hpp"
 #include "options_devices.hpp"
 #include "options_precision.hpp"
+#include "options_run.hpp"
 #include "process_ranks.hpp"
 #include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
@@ -30,32 +31,27 @@ namespace {
 struct run_options {
     std::string scenario_path;
     std::string case_name;
-    std::string backend, precision, hi_kernel, integrator, output, devices;
+    std::string backend, precision, hi_kernel, output, devices;
     std::string resume;
     std::optional<std::string> author;
-    std::optional<double> dt, time, sample_every, checkpoint_every, checkpoint_wall;
+    std::optional<double> checkpoint_wall;
     double first_step_limit = default_first_step_limit_seconds;
-    std::optional<std::string> steps;  // checked by step_count_option
-    std::optional<std::string> stop_at_step;
+    std::optional<std::string> stop_at_step;  // checked by step_count_option
     std::optional<unsigned> threads;
-    bool force = false, json = false, no_trajectory = false;
-    bool output_given = false;  // -o '' is an error, not the default name
+    bool force = false, json = false;
+    bool output_given = false;                        // -o '' is an error, not the default name
+    std::shared_ptr<const run_key_options> run_keys;  // --dt, --time, --steps, ...: the [run] table's
 };
 
 // Command-line values override the scenario's [run] keys through its field table; the result is
-// validated like a scenario file.
+// validated like a scenario file. Backend, precision, HI kernel and devices come from the option
+// families shared with commands that have no scenario; the other keys from the table's option group.
 void apply_overrides(scenario& s, const run_options& o) {
     std::vector<settings::run_override> overrides;
-    for (const auto& [key, text] :
-         {std::pair{"backend", &o.backend}, std::pair{"hi_kernel", &o.hi_kernel}, std::pair{"precision", &o.precision},
-          std::pair{"integrator", &o.integrator}, std::pair{"devices", &o.devices}})
+    for (const auto& [key, text] : {std::pair{"backend", &o.backend}, std::pair{"hi_kernel", &o.hi_kernel},
+                                    std::pair{"precision", &o.precision}, std::pair{"devices", &o.devices}})
         if (!text->empty()) overrides.push_back({key, *text});
-    if (o.dt) overrides.push_back({"dt", *o.dt});
-    if (o.time) overrides.push_back({"time", *o.time});
-    if (o.steps) overrides.push_back({"steps", step_count_option(*o.steps, "--steps")});
-    if (o.sample_every) overrides.push_back({"sample_every", *o.sample_every});
-    if (o.no_trajectory) overrides.push_back({"write_trajectory", false});
-    if (o.checkpoint_every) overrides.push_back({"checkpoint_every", *o.checkpoint_every});
+    for (settings::run_override& given : o.run_keys->overrides()) overrides.push_back(std::move(given));
     settings::apply_run_overrides(s.run, overrides);
 }
 
@@ -236,16 +232,8 @@ action register_run(CLI::App& app) {
     add_precision_option(*cmd, o->precision, "overrides run.precision");
     add_hi_kernel_option(*cmd, o->hi_kernel, "overrides run.hi_kernel");
     add_devices_option(*cmd, o->devices, "overrides run.devices; default one device");
-    cmd->add_option("--integrator", o->integrator,
-                    "euler | heun | rk4 | ab2 (engine/include/stokesian/core/integrator.hpp)");
-    cmd->add_option("--dt", o->dt, "time step in tau_s");
-    auto* time = cmd->add_option("--time", o->time, "run length in tau_s");
-    auto* steps = cmd->add_option("--steps", o->steps, "run length in steps");
-    time->excludes(steps);
-    cmd->add_option("--sample-every", o->sample_every, "sampling interval in tau_s");
+    o->run_keys = add_run_key_options(*cmd, "Override the scenario's [run] keys (scenarios/README.md)");
     add_threads_option(*cmd, o->threads);
-    cmd->add_option("--checkpoint-every", o->checkpoint_every,
-                    "checkpoint every TAU of simulated time (a multiple of dt; overrides run.checkpoint_every)");
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
                     "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
     cmd->add_option("--stop-at-step", o->stop_at_step,
@@ -262,7 +250,6 @@ action register_run(CLI::App& app) {
     cmd->add_option("--author", o->author,
                     "H5MD author name (default: $STOKESIAN_AUTHOR, else the account name); UTF-8, one line, at most " +
                         std::to_string(io::max_author_bytes) + " bytes");
-    cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");
     cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
     // argc/argv for provenance are captured by main through the global below.
     return [o, output] {

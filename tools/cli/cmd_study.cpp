@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -14,6 +17,7 @@
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
+#include "options_run.hpp"
 #include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -36,7 +40,9 @@ struct study_cli_options {
     std::string kind, scenario, case_name, backend = "auto", output_dir;
     std::vector<precision_mode> modes;  // empty: the kind's default
     std::vector<std::string> dts, integrators;
-    double time = std::nan(""), sample_every = std::nan(""), trajectory_time = -1.0;
+    // --time, --sample-every (the [run] table's options) of each kind's subcommand
+    std::map<std::string, std::shared_ptr<const run_key_options>> run_keys;
+    double trajectory_time = -1.0;
     unsigned jobs = 0;
     std::size_t fit_cycles = 10;
     bool force = false, no_plots = false;
@@ -102,13 +108,18 @@ study::study_settings settings_from(const study_cli_options& o) {
                                             : parse_integrators({"all"});
     if (s.modes.empty() || s.dts.empty() || s.integrators.empty())
         throw input_error("command line", "--precision/--dt/--integrators", "", "empty list");
-    if (!std::isnan(o.time) && !(o.time > 0.0 && std::isfinite(o.time)))
-        throw input_error("command line", "--time", regression::dt_text(o.time), "expected a number > 0 (tau_s)");
-    if (!std::isnan(o.sample_every) && !(o.sample_every > 0.0 && std::isfinite(o.sample_every)))
-        throw input_error("command line", "--sample-every", regression::dt_text(o.sample_every),
-                          "expected a number > 0 (tau_s)");
-    s.time = !std::isnan(o.time) ? o.time : sc.run.time ? *sc.run.time : double(*sc.run.steps) * dt;
-    s.sample_every = !std::isnan(o.sample_every) ? o.sample_every : sc.run.sample_every;
+    // The length and sampling of every run, whatever its dt: checked here, and against each dt when
+    // the suite is prepared (not through the scenario's own dt, as `run` does).
+    const run_key_options& given = *o.run_keys.at(o.kind);
+    const auto positive = [](std::optional<double> x, const char* option) {
+        if (x && !(*x > 0.0 && std::isfinite(*x)))
+            throw input_error("command line", option, regression::dt_text(*x), "expected a number > 0 (tau_s)");
+        return x;
+    };
+    const std::optional<double> time = positive(given.number("time"), "--time");
+    const std::optional<double> sample_every = positive(given.number("sample_every"), "--sample-every");
+    s.time = time ? *time : sc.run.time ? *sc.run.time : double(*sc.run.steps) * dt;
+    s.sample_every = sample_every ? *sample_every : sc.run.sample_every;
     s.trajectory_time = o.trajectory_time >= 0.0 ? o.trajectory_time : std::min(s.time, 1100.0);
     return s;
 }
@@ -233,7 +244,7 @@ int execute(const study_cli_options& o) {
     return failed > 0 ? 1 : 0;
 }
 
-void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o) {
+void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o, const std::string& kind) {
     cmd->add_option("scenario", o->scenario, "scenario file (TOML) with a cycle observable")->required();
     add_case_option(*cmd, o->case_name);
     add_precision_list_option(*cmd, o->modes,
@@ -243,8 +254,8 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o) {
                                true});
     cmd->add_option("--dt", o->dts, "time steps, e.g. 0.04,0.02,0.01,0.005 (tau_s)");
     cmd->add_option("--integrators", o->integrators, "euler, heun, rk4, ab2 or all (comma-separated)");
-    cmd->add_option("--time", o->time, "length of every run in tau_s (default: the scenario's)");
-    cmd->add_option("--sample-every", o->sample_every, "sampling interval in tau_s (default: the scenario's)");
+    o->run_keys[kind] = add_run_key_options(
+        *cmd, "The length and sampling interval of every run (default: the scenario's)", {"time", "sample_every"});
     cmd->add_option(
         "--trajectory-time", o->trajectory_time,
         "length of the extra run that stores positions for the trajectory figure (default min(time, 1100); 0: none)");
@@ -269,8 +280,8 @@ action register_study(CLI::App& app) {
         "precision", "Every precision mode (default the paper's four and f64) at the scenario's dt: drifts, Figs. 3-5");
     auto* timestep = study->add_subcommand(
         "timestep", "Time steps x integrators (default 4,2,1,1/2 x dt, all four): convergence orders, drift per cost");
-    add_common(precision, o);
-    add_common(timestep, o);
+    add_common(precision, o, "precision");
+    add_common(timestep, o, "timestep");
     precision->callback([o] { o->kind = "precision"; });
     timestep->callback([o] { o->kind = "timestep"; });
     return [o] { return execute(*o); };

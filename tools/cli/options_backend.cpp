@@ -6,6 +6,7 @@
 
 #include "option_values.hpp"
 #include "options_deprecated.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 
 namespace stokesian::cli {
@@ -21,16 +22,23 @@ void add_once(std::vector<std::string>& list, const std::string& item) {
 }
 
 void check_backend(const std::string& name, const std::string& option) {
-    const auto& names = backend_names();
-    if (std::find(names.begin(), names.end(), name) == names.end())
-        throw CLI::ValidationError(input_error("command line", option, name, "expected cpu, cuda or auto").what());
+    const backends::registry& registry = backends::backend_registry();
+    if (!registry.accepts(name))
+        throw CLI::ValidationError(input_error("command line", option, name, "expected " + registry.names()).what());
+}
+
+// "cpu | cuda | cuda-fused | auto".
+std::string backend_alternatives() {
+    std::string text;
+    for (const std::string& name : backend_names()) text += (text.empty() ? "" : " | ") + name;
+    return text;
 }
 
 // Option values given as lists: comma-separated, or the option given again. The first occurrence
 // replaces the default; `each_item` checks one item and adds it.
 CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector<std::string>& list,
                              const std::string& help,
-                             std::function<void(const std::string&, std::vector<std::string>&)> each_item) {
+                             const std::function<void(const std::string&, std::vector<std::string>&)>& each_item) {
     return cmd
         .add_option_function<std::vector<std::string>>(
             name,
@@ -51,7 +59,7 @@ CLI::Option* add_list_option(CLI::App& cmd, const std::string& name, std::vector
 }  // namespace
 
 const std::vector<std::string>& backend_names() {
-    static const std::vector<std::string> names{"cpu", "cuda", "auto"};
+    static const std::vector<std::string> names = backends::backend_registry().choices();
     return names;
 }
 
@@ -62,13 +70,14 @@ CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend, const std::
             check_backend(name, "--backend");
             backend = name;
         },
-        "cpu | cuda | auto (auto: CUDA where a device is, else the CPU) (" + default_help + ")");
+        backend_alternatives() + " (auto: " + backends::backend_registry().automatic_order() + ") (" + default_help +
+            ")");
 }
 
 CLI::Option* add_backend_list_option(CLI::App& cmd, std::vector<std::string>& backends,
                                      const std::string& default_help) {
     return add_list_option(cmd, "--backend", backends,
-                           "cpu | cuda | auto, or several, comma-separated (cpu,cuda) (" + default_help + ")",
+                           backend_alternatives() + ", or several, comma-separated (cpu,cuda) (" + default_help + ")",
                            [](const std::string& name, std::vector<std::string>& list) {
                                if (name == "both") {  // the old spelling of cpu,cuda
                                    note_deprecated("--backend both", "--backend cpu,cuda");

@@ -1,18 +1,18 @@
 #pragma once
-// The backend and HI-kernel option families (README "Command-line vocabulary"): `--backend
-// cpu|cuda|auto` wherever a backend is chosen (a list where a command times several), `--hi-kernel
-// NAME` (a list where a command times several). The kernel names are checked by the backend that
-// runs them.
+// The backend and HI-kernel option families (README "Command-line vocabulary"): `--backend NAME`
+// wherever a backend is chosen (a list where a command times several), NAME a registered backend
+// or auto (stokesian/backends/registry.hpp), `--hi-kernel NAME` (a list where a command times
+// several). The kernel names are checked by the backend that runs them.
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
 namespace stokesian::cli {
 
-// cpu, cuda, auto: the names a backend is chosen by.
+// The names a backend is chosen by: the registered backends (cpu, cuda, cuda-fused), then auto.
 const std::vector<std::string>& backend_names();
 
-// `--backend cpu|cuda|auto` into `backend`; `default_help` says what applies without it.
+// `--backend NAME` into `backend`; `default_help` says what applies without it.
 CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend, const std::string& default_help);
 
 // `--backend LIST` (comma-separated or given again) into `backends`, each name once, replacing the

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/communicator.hpp"

@@ -18,6 +18,16 @@ bool allows(const std::vector<T>& list, const T& value) {
     return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
 }
 
+// The backends "auto" may pick, most preferred first.
+std::vector<const backend*> automatic_candidates(const std::vector<backend>& backends) {
+    std::vector<const backend*> candidates;
+    for (const backend& b : backends)
+        if (b.auto_preference >= 0) candidates.push_back(&b);
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const backend* x, const backend* y) { return x->auto_preference > y->auto_preference; });
+    return candidates;
+}
+
 }  // namespace
 
 availability check_availability(const backend& b) {
@@ -58,14 +68,26 @@ std::string registry::names() const {
     return list + "or auto";
 }
 
+std::vector<std::string> registry::choices() const {
+    std::vector<std::string> list;
+    for (const backend& b : backends_) list.push_back(b.name);
+    list.emplace_back("auto");
+    return list;
+}
+
+bool registry::accepts(std::string_view name) const { return name == "auto" || find(std::string(name)) != nullptr; }
+
+std::string registry::automatic_order() const {
+    const std::vector<const backend*> candidates = automatic_candidates(backends_);
+    std::string text;
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+        text += (k ? ", else " : "") + candidates[k]->name + (k + 1 < candidates.size() ? " where it can run" : "");
+    return text;
+}
+
 registry::automatic_choice registry::choose_automatic(const engine_config* config, std::size_t particles) const {
-    std::vector<const backend*> candidates;
-    for (const backend& b : backends_)
-        if (b.auto_preference >= 0) candidates.push_back(&b);
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const backend* x, const backend* y) { return x->auto_preference > y->auto_preference; });
     automatic_choice choice;
-    for (const backend* b : candidates) {
+    for (const backend* b : automatic_candidates(backends_)) {
         const availability a = check_availability(*b);
         const bool fits = config == nullptr || b->can.refusal(*config, particles).empty();
         if (a.available && fits) {
@@ -115,6 +137,12 @@ registry& backend_registry() {
         return r;
     }();
     return instance;
+}
+
+std::span<const std::string_view> backend_choices() {
+    static const std::vector<std::string> names = backend_registry().choices();
+    static const std::vector<std::string_view> views(names.begin(), names.end());
+    return views;
 }
 
 std::string describe(const backend& b) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
@@ -126,6 +127,14 @@ port_record read_record(const std::filesystem::path& path) {
         c.particles = *particles;
         c.steps = *steps;
         if (c.particles == 0) bad(path, base + " has no particles");
+        const std::string tensor = get("tensor");
+        const std::optional<hydrodynamic_tensor> key = parse_tensor(tensor);
+        if (!key) {
+            std::string known;
+            for (const std::string& n : tensor_names()) known += (known.empty() ? "" : ", ") + n;
+            bad(path, base + ": tensor '" + tensor + "' is not one this build registers (" + known + ")");
+        }
+        c.tensor = *key;
         c.position = read_array(f, path, base + "/position", c.particles);
         c.external_force = read_array(f, path, base + "/external_force", c.particles);
         c.absolute_sum = read_array(f, path, base + "/absolute_sum", c.particles);
@@ -170,10 +179,12 @@ comparison compare(const port_record& a, const port_record& b) {
             continue;
         }
         const configuration_record& cb = *cb_it;
-        if (ca.particles != cb.particles || ca.position != cb.position || ca.external_force != cb.external_force)
+        if (ca.particles != cb.particles || ca.position != cb.position || ca.external_force != cb.external_force ||
+            ca.tensor != cb.tensor)
             throw input_error(b.file.string(), "", "",
                               "configuration " + ca.name + " differs from " + a.file.string() +
-                                  " (positions or forces): records of different versions of the configuration set");
+                                  " (positions, forces or tensor): records of different versions of the "
+                                  "configuration set");
         for (const mode_record& ma : ca.modes) {
             const auto mb_it =
                 std::find_if(cb.modes.begin(), cb.modes.end(), [&](const mode_record& m) { return m.mode == ma.mode; });
@@ -189,7 +200,7 @@ comparison compare(const port_record& a, const port_record& b) {
             row.ulp = ulp_histogram();
             row.relative = relative_histogram();
             const auto ulp_distance = precision_info_of(ma.mode.hi).ulp_distance;  // in the storage type
-            const double factor = rounding_bound_factor(ma.mode, ca.particles);
+            const double factor = rounding_bound_factor(ma.mode, ca.particles, ca.tensor);
             const double floor = double(ca.particles) * 0x1p-125;
             row.bound_factor = factor;
             std::vector<double> ulps;

@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/number_text.hpp"
@@ -125,8 +126,13 @@ configuration near_contact() {
 }
 
 // A_ic = sum_j |mu_ij F_j| evaluated with absolute values of every intermediate quantity
-// (Rotne-Prager, far and overlap forms; the tie rule changes signs only).
+// (Rotne-Prager, far and overlap forms; the tie rule changes signs only). Written out for that
+// tensor: a configuration of another one needs its own absolute evaluation here.
 std::vector<double> absolute_sums(const configuration& c) {
+    if (c.system.tensor != hydrodynamic_tensor::rotne_prager)
+        throw std::logic_error("port-check: the absolute evaluation of configuration " + c.name +
+                               " is written for the Rotne-Prager tensor, not " +
+                               std::string(to_string(c.system.tensor)));
     const std::size_t n = c.state.size();
     const box_geometry<double> box{c.system.box.periodic, c.system.box.edges};
     const double a = c.system.radius, mu0 = c.system.self_mobility;
@@ -286,7 +292,7 @@ void record(const record_options& o, std::ostream& log) {
                 {{"description", c.description},
                  {"particles", std::to_string(n)},
                  {"box", edges_text(c.system)},
-                 {"tensor", "rotne-prager"},
+                 {"tensor", std::string(to_string(c.system.tensor))},
                  {"lubrication",
                   c.system.lubrication.enabled ? "on (explicit scheme; the short run: implicit solve)" : "off"},
                  {"steps", std::to_string(o.steps)},

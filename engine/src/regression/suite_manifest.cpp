@@ -13,6 +13,7 @@
 
 #include "settings/text_input.hpp"
 #include "settings/toml_parsing.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/safe_name.hpp"
@@ -23,7 +24,18 @@ namespace stokesian::regression {
 
 namespace {
 
-constexpr std::string_view backends[] = {"cpu", "cuda", "auto"};
+// A run's backend: empty (the suite's), a registered backend or "auto" (stokesian/backends/registry.hpp).
+void set_backend(suite_run_spec& r, const std::string& text) {
+    const backends::registry& registry = backends::backend_registry();
+    if (!text.empty() && !registry.accepts(text)) {
+        const std::vector<std::string> choices = registry.choices();
+        std::string expected = "expected";
+        for (std::size_t k = 0; k < choices.size(); ++k)
+            expected += std::string(k == 0 ? " " : k + 1 < choices.size() ? ", " : " or ") + "\"" + choices[k] + "\"";
+        throw std::invalid_argument(expected);
+    }
+    r.backend = text;
+}
 
 // Precision modes in their canonical spelling ("hi=X,int=Y"); relabel_precision may be empty (not set).
 void set_precision(suite_run_spec& r, const std::string& text) { r.precision = to_string(parse_precision_mode(text)); }
@@ -66,9 +78,8 @@ const settings::field<suite_run_spec> run_fields[] = {
      .doc = {"number", "1", "> 0; tau_s, a multiple of dt"}},
     {.key = "integrator", .member = &suite_run_spec::integrator, .doc = {"string", "`\"euler\"`", ""}},
     {.key = "backend",
-     .member = &suite_run_spec::backend,
-     .rule = {.choices = backends, .what = "expected \"cpu\", \"cuda\" or \"auto\""},
-     .doc = {"string", "the suite's", "`\"cpu\"`, `\"cuda\"` or `\"auto\"`"}},
+     .member = settings::text_member<suite_run_spec>{[](const suite_run_spec& r) { return r.backend; }, set_backend},
+     .doc = {"string", "the suite's", "a registered backend (`\"cpu\"`, `\"cuda\"`, ...) or `\"auto\"`"}},
     {.key = "cpu_hi_kernel", .member = &suite_run_spec::cpu_hi_kernel, .doc = {"string", "all-pairs", ""}},
     {.key = "cuda_hi_kernel", .member = &suite_run_spec::cuda_hi_kernel, .doc = {"string", "the backend's", ""}},
     {.key = "threads",

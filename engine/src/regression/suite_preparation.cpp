@@ -28,6 +28,20 @@ std::string resolve_backend(const suite_run_spec& spec, const suite_options& opt
     return backend;
 }
 
+// The manifest names an HI kernel for the backends it has keys for (cpu_hi_kernel, cuda_hi_kernel);
+// any other backend runs its own default.
+std::string hi_kernel_for(const suite_run_spec& spec, const std::string& backend) {
+    if (backend == "cpu") return spec.cpu_hi_kernel;
+    if (backend == "cuda") return spec.cuda_hi_kernel;
+    return "";
+}
+
+// Whether the backend computes on a device (it is then not given CPU threads).
+bool on_device(const std::string& backend) {
+    const backends::backend* b = backends::backend_registry().find(backend);
+    return b != nullptr && b->can.devices > 0;
+}
+
 bool selected(const std::string& name, const std::vector<std::string>& only) {
     return only.empty() || std::any_of(only.begin(), only.end(), [&](const std::string& pattern) {
                return ::fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
@@ -44,7 +58,7 @@ std::string equivalent_command(const prepared_run& p) {
          " --sample-every " + number(s.run.sample_every) + " --integrator " + std::string(to_string(s.run.integrator)) +
          " --backend " + s.run.backend;
     if (!s.run.hi_kernel.empty()) c += " --hi-kernel " + s.run.hi_kernel;
-    if (s.run.backend == "cpu") c += " --threads " + std::to_string(p.threads);
+    if (!on_device(s.run.backend)) c += " --threads " + std::to_string(p.threads);
     if (!s.run.write_trajectory) c += " --no-trajectory";
     return c + " -o " + p.output.string();
 }
@@ -53,7 +67,7 @@ std::string equivalent_command(const prepared_run& p) {
 
 unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned requested) {
     const bool any_cuda =
-        std::any_of(runs.begin(), runs.end(), [](const prepared_run& p) { return p.scenario_.run.backend == "cuda"; });
+        std::any_of(runs.begin(), runs.end(), [](const prepared_run& p) { return on_device(p.scenario_.run.backend); });
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = requested > 0 ? requested : any_cuda ? unsigned(runs.size()) : cores;
     return std::max(1u, std::min(jobs, unsigned(runs.size())));
@@ -62,7 +76,8 @@ unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned request
 std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options) {
     if (!(options.scale > 0.0) || options.scale > 1.0)
         throw input_error("command line", "--scale", std::to_string(options.scale), "expected 0 < scale <= 1");
-    const std::string automatic = backends::backend_registry().choose_automatic(nullptr, 0).chosen->name;
+    const backends::registry& registry = backends::backend_registry();
+    const std::string automatic = registry.choose_automatic(nullptr, 0).chosen->name;
     std::vector<prepared_run> out;
     for (const suite_run_spec& spec : manifest.runs) {
         if (!selected(spec.name, options.only)) continue;
@@ -83,10 +98,16 @@ std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const su
         run.sample_every = spec.sample_every;
         run.write_trajectory = spec.write_trajectory;
         run.backend = resolve_backend(spec, options, automatic);
-        if (run.backend != "cpu" && run.backend != "cuda")
-            throw input_error("command line", "--backend", run.backend, "expected cpu, cuda or auto");
-        run.hi_kernel = run.backend == "cuda" ? spec.cuda_hi_kernel : spec.cpu_hi_kernel;
+        const backends::backend* backend = registry.find(run.backend);
+        if (backend == nullptr)
+            throw input_error("command line", "--backend", run.backend, "expected " + registry.names());
+        run.hi_kernel = hi_kernel_for(spec, run.backend);
         validate_run_settings(run, origin);
+        // What the registry says this backend cannot run (the fused backend's limits), before any run starts.
+        if (const std::string refusal =
+                backend->can.refusal(make_engine_config(p.scenario_), p.scenario_.particles.size());
+            !refusal.empty())
+            throw input_error(origin, "backend", run.backend, backend->title + " " + refusal);
         p.output = options.output_dir / (spec.name + ".h5");
         std::error_code error;
         if (!options.force && std::filesystem::exists(p.output, error))

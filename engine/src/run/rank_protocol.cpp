@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "stokesian/backends/registry.hpp"
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 
 namespace stokesian {

@@ -11,6 +11,7 @@
 #include "run/run_provenance.hpp"
 #include "run/run_record.hpp"
 #include "run/run_session.hpp"
+#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 

@@ -1,4 +1,5 @@
 #include "stokesian/run/run_size.hpp"
+#include "stokesian/backends/engine_factory.hpp"
 
 #include <algorithm>
 #include <chrono>

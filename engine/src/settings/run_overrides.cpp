@@ -21,9 +21,10 @@ const field<run_settings>& run_field(std::string_view key) {
     return *found;
 }
 
-// "--sample-every" for sample_every.
-std::string option_name(std::string_view key) {
-    std::string option = "--" + std::string(key);
+// The table's spelling ("--sample-every"), else "--" and the key with '-' for '_'.
+std::string option_name(const field<run_settings>& f) {
+    if (!f.cli.option.empty()) return std::string(f.cli.option);
+    std::string option = "--" + std::string(f.key);
     std::replace(option.begin(), option.end(), '_', '-');
     return option;
 }
@@ -43,7 +44,7 @@ void assign(run_settings& run, const field<run_settings>& f, const override_valu
                 try {
                     member.set(run, std::get<std::string>(value));
                 } catch (const std::invalid_argument& e) {
-                    throw input_error("command line", option_name(f.key), "", e.what());
+                    throw input_error("command line", option_name(f), "", e.what());
                 }
             } else {
                 throw std::invalid_argument("[run] key '" + std::string(f.key) + "' cannot be overridden");
@@ -61,7 +62,54 @@ void assign(run_settings& run, const field<run_settings>& f, const override_valu
     }
 }
 
+// The doc's Markdown as plain text for --help: `dt` -> dt, `a\|b` -> a|b.
+std::string plain_text(std::string_view doc) {
+    std::string text;
+    for (std::size_t k = 0; k < doc.size(); ++k) {
+        if (doc[k] == '`') continue;
+        if (doc[k] == '\\' && k + 1 < doc.size() && doc[k + 1] == '|') continue;
+        text += doc[k];
+    }
+    return text;
+}
+
+run_option::kind kind_of(const field_member<run_settings>& member) {
+    using S = run_settings;
+    return std::visit(
+        [](auto m) -> run_option::kind {
+            using M = decltype(m);
+            if constexpr (std::is_same_v<M, double S::*> || std::is_same_v<M, std::optional<double> S::*>)
+                return run_option::kind::number;
+            else if constexpr (std::is_same_v<M, std::optional<std::uint64_t> S::*>)
+                return run_option::kind::step_count;  // the one count of [run]: steps
+            else if constexpr (std::is_same_v<M, bool S::*>) return run_option::kind::flag;
+            else if constexpr (std::is_same_v<M, std::string S::*> || std::is_same_v<M, text_member<S>>)
+                return run_option::kind::text;
+            else throw std::invalid_argument("this [run] key cannot be a command-line option");
+        },
+        member);
+}
+
 }  // namespace
+
+std::vector<run_option> run_options() {
+    std::vector<run_option> options;
+    for (const field<run_settings>& f : run_fields()) {
+        if (f.cli.option.empty()) continue;
+        run_option o;
+        o.key = f.key;
+        o.option = f.cli.option;
+        o.type = kind_of(f.member);
+        o.flag_value = !f.cli.negated;
+        o.help = plain_text(f.cli.help.empty() ? f.doc.constraint : f.cli.help);
+        o.help += o.type == run_option::kind::flag
+                      ? " (sets run." + std::string(f.key) + " = " + (o.flag_value ? "true" : "false") + ")"
+                      : " (overrides run." + std::string(f.key) + ")";
+        if (!f.excludes.empty()) o.excludes = run_field(f.excludes).cli.option;
+        options.push_back(std::move(o));
+    }
+    return options;
+}
 
 void apply_run_overrides(run_settings& run, const std::vector<run_override>& overrides) {
     const auto given = [&](std::string_view key) {

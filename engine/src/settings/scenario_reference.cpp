@@ -14,6 +14,15 @@ void append_cell(std::string& row, std::string_view text) {
     row.append(" |");
 }
 
+// The constraint, and the command-line option where the key has one.
+std::string constraint_cell(const field_doc& doc, const cli_spelling& cli) {
+    std::string text(doc.constraint);
+    if (cli.option.empty()) return text;
+    text.append(" (command line: `").append(cli.option).append("`");
+    if (cli.negated) text.append(" sets `false`");
+    return text.append(")");
+}
+
 template <class S>
 std::string markdown(std::span<const field<S>> fields) {
     std::string text = "| key | type | default | constraint |\n| --- | --- | --- | --- |\n";
@@ -21,8 +30,10 @@ std::string markdown(std::span<const field<S>> fields) {
         if (std::holds_alternative<derived_count<S>>(f.member)) continue;  // written, not read
         std::string key = "`";
         key.append(f.key).append("`");
+        const std::string constraint = constraint_cell(f.doc, f.cli);
         text.append("|");
-        for (const std::string_view c : {std::string_view(key), f.doc.type, f.doc.default_text, f.doc.constraint})
+        for (const std::string_view c :
+             {std::string_view(key), f.doc.type, f.doc.default_text, std::string_view(constraint)})
             append_cell(text, c);
         text.append("\n");
     }

@@ -1,11 +1,15 @@
 #pragma once
 // The backend registry: every backend registers its name, what it can run and its factories; the
-// engine factory (make_engine, make_batch_engine) and the regression suite choose through it, and
-// "auto" is resolved here and nowhere else. Adding a backend: engine/README.md, "How to add a backend".
+// engine factory (stokesian/backends/engine_factory.hpp) and the regression suite choose through it,
+// "auto" is resolved here and nowhere else, and every place that names a backend (run.backend,
+// --backend, suite manifests) accepts choices(). Adding a backend: engine/README.md, "How to add a
+// backend".
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "stokesian/core/batch.hpp"
@@ -75,6 +79,12 @@ public:
     const std::vector<backend>& all() const { return backends_; }
     // "cpu, cuda, cuda-fused or auto": the accepted names, in registration order.
     std::string names() const;
+    // The same as a list: every registered name, then "auto".
+    std::vector<std::string> choices() const;
+    // Whether `name` is one of choices().
+    bool accepts(std::string_view name) const;
+    // What "auto" picks, in words: "cuda where it can run, else cpu" (preference order).
+    std::string automatic_order() const;
 
     // The backend `config` names, with "auto" and legacy spellings resolved. For auto, prints
     // "stokesian: <notice>, running <what> on <title>" to stderr when it falls back from the
@@ -103,18 +113,17 @@ private:
 // backends (tests, plug-ins) before engines are made; the registry is not locked.
 registry& backend_registry();
 
+// backend_registry().choices() at the first call, kept for the rest of the process: the choices of a
+// settings field (stokesian/settings/field_table.hpp), which need storage that outlives them.
+// Backends registered later (tests) are not among them.
+std::span<const std::string_view> backend_choices();
+
 // The device context of a run of `config` (its backend resolved as make_engine does) on the devices
 // `selection` names (run.devices; not given: one device, ordinal 0) and the MPI ranks `ranks`.
 // Throws input_error (key run.devices) when the backend runs on the host, names fewer devices
 // than selected, or a selected ordinal is not present (the backend's probe counts them).
 device_context device_context_for(const engine_config& config, std::size_t particles, const device_selection& selection,
                                   communicator* ranks);
-
-// make_engine / make_batch_engine (core/engine.hpp, core/batch.hpp) on a given device context.
-std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,
-                                    const initial_state& state);
-std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,
-                                                const std::vector<batch_member>& members);
 
 // One line per backend: name, availability and capabilities (for `stokesian` listings and tests).
 std::string describe(const backend& b);

@@ -39,14 +39,6 @@ public:
     virtual std::map<std::string, std::string> description() const = 0;
 };
 
-// Builds a batch on config.backend (a registered backend that batches, or "auto": CUDA when a
-// device is present, otherwise the CPU with a notice on stderr); config.dt is ignored (each member
-// has its own).
-// CPU: one engine per member, members distributed over config.threads threads, each engine
-// single-threaded. CUDA: one launch advances all members (one warp or one block per member).
-// Throws std::invalid_argument for an empty batch, members of different particle numbers, a member
-// without particles, mismatched force counts, a non-positive or non-finite dt, an unknown backend,
-// or (CUDA) more particles per member than one block holds; cuda_error for device failures.
-std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const std::vector<batch_member>& members);
+// Batches are made by the backends layer: make_batch_engine() (stokesian/backends/engine_factory.hpp).
 
 }  // namespace stokesian

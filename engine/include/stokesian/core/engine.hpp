@@ -105,11 +105,7 @@ public:
     virtual void restore_state(const engine_state& state) = 0;
 };
 
-// Builds the engine the configuration names, through the backend registry, on the default device
-// context (stokesian/backends/registry.hpp: backends::make_engine takes one). Throws
-// std::invalid_argument for an unknown backend (the message lists the registered ones). "auto" picks
-// the most preferred backend available here that can run the system: CUDA when a device is
-// present, otherwise the CPU (with a notice on stderr).
-std::unique_ptr<engine> make_engine(const engine_config& config, const initial_state& state);
+// Engines are made by the backends layer, which knows them all: make_engine()
+// (stokesian/backends/engine_factory.hpp).
 
 }  // namespace stokesian

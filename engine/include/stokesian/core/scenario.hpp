@@ -19,7 +19,7 @@ struct run_settings {
     std::optional<double> time;          // run length in tau_s ...
     std::optional<std::uint64_t> steps;  // ... or in steps (exactly one of them)
     double sample_every = 1.0;           // tau_s between samples (a multiple of dt)
-    std::string backend = "cpu";         // cpu | cuda | auto
+    std::string backend = "cpu";         // a registered backend or auto (backends/registry.hpp)
     std::string hi_kernel;               // empty: backend default
     precision_mode precision = reference_precision_mode;
     integrator_kind integrator = integrator_kind::euler;

@@ -33,9 +33,9 @@ inline constexpr const char* record_schema_version = "1";
 
 // Per-term allowance k of the bound: the relative error (in units of the working precision's unit
 // roundoff u_w, against the absolute evaluation of the term) that one build may commit in one pair
-// term mu_ij F_j. Each tensor evaluator states its own (physics/tensors/, counted there); the
-// configurations below all use Rotne-Prager's.
-inline constexpr double term_allowance = rotne_prager_yamakawa_tensor::term_allowance;
+// term mu_ij F_j. Each tensor evaluator states its own (physics/tensors/, counted there); a record
+// names each configuration's tensor by its registered name (physics/tensor_registry.hpp), and the
+// comparison takes that tensor's allowance (tensor_term_allowance).
 
 // One configuration of the fixed set. All use the Rotne-Prager tensor and external forces only
 // (the velocity at construction is v = mu F_ext: engine/README.md).
@@ -59,7 +59,7 @@ std::vector<precision_mode> all_precision_modes();
 struct record_options {
     std::filesystem::path output;
     bool force = false;
-    std::string backend = "cpu";              // cpu | cuda | auto
+    std::string backend = "cpu";              // a registered backend or auto
     std::string hi_kernel;                    // empty: the backend's default
     std::vector<precision_mode> modes;        // empty: all nine
     std::vector<std::string> configurations;  // empty: the whole standard set
@@ -87,6 +87,7 @@ struct mode_record {
 
 struct configuration_record {
     std::string name, description;
+    hydrodynamic_tensor tensor{};  // the attribute `tensor`, a registered tensor's name
     std::size_t particles = 0;
     std::vector<double> position, external_force, absolute_sum;  // 3N each
     std::uint64_t steps = 0;
@@ -99,7 +100,8 @@ struct port_record {
     std::vector<configuration_record> configurations;
 };
 
-// Throws input_error (one line naming the file) for a missing file or another schema.
+// Throws input_error (one line naming the file) for a missing file, another schema or a tensor
+// this build does not register.
 port_record read_record(const std::filesystem::path& path);
 
 // --- comparison ---------------------------------------------------------------------------------
@@ -114,8 +116,7 @@ double accumulator_unit_roundoff(precision_mode m);
 double working_unit_roundoff(precision_mode m);
 // The factor f with B_ic = f A_ic + N 2^-125 (see the header): 2 [gamma_{N-1}(u_a)(1 + k u_w) + k u_w],
 // k the tensor's term allowance (tensor_term_allowance, physics/tensor_registry.hpp).
-double rounding_bound_factor(precision_mode m, std::size_t particles,
-                             hydrodynamic_tensor tensor = hydrodynamic_tensor::rotne_prager);
+double rounding_bound_factor(precision_mode m, std::size_t particles, hydrodynamic_tensor tensor);
 
 // Histogram bins: ULP differences 0, 1, 2, 3-4, 5-8, ..., > 2^30; relative differences 0 and decades
 // 1e-20 ... 1.
@@ -150,8 +151,9 @@ struct comparison {
     bool passed() const;
 };
 
-// Throws input_error when the records cannot be compared (different positions or forces of a
-// configuration, or no configuration and mode in common).
+// Throws input_error when the records cannot be compared (different positions, forces or tensor
+// of a configuration, or no configuration and mode in common). Each configuration's bound takes the
+// allowance of the tensor the records name.
 comparison compare(const port_record& a, const port_record& b);
 
 }  // namespace stokesian::port

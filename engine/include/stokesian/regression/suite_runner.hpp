@@ -35,7 +35,7 @@ struct suite_options {
 struct suite_run_status {
     std::string name;
     std::filesystem::path output;
-    std::string backend;            // cpu or cuda, as resolved
+    std::string backend;            // a registered backend, as resolved (never auto)
     std::string state = "waiting";  // waiting, running, completed, failed, interrupted
     std::string message;            // the run's status line or the error
     std::uint64_t steps = 0, total_steps = 0;
@@ -52,15 +52,15 @@ struct prepared_run {
 };
 
 // Loads and checks every run's scenario with the suite's settings, before anything runs.
-// Throws input_error for a bad scenario, an override the scenario rejects, or an existing output
-// without `force`.
+// Throws input_error for a bad scenario, an override the scenario rejects, a run its backend cannot
+// run (the registry's capabilities), or an existing output without `force`.
 std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options);
 
 // Whether a CUDA device is usable (false in builds without CUDA).
 bool cuda_device_present();
 
-// How many runs go at once: `requested` if set, else all of them when any runs on CUDA (each fused
-// tetrahedron occupies one warp), else one per core; never more than there are runs.
+// How many runs go at once: `requested` if set, else all of them when any runs on a device (CUDA:
+// each fused tetrahedron occupies one warp), else one per core; never more than there are runs.
 unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned requested);
 
 class suite_execution {

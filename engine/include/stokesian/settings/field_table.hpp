@@ -1,8 +1,9 @@
 #pragma once
 // One table of fields per settings struct: the key, the member it fills, the rule its value must
-// satisfy and a one-line doc. The tables drive the scenario reader (unknown keys, types, ranges),
-// the resolved-configuration writer, command-line overrides and the key reference in
-// scenarios/README.md (engine/README.md, "How to add a scenario key").
+// satisfy, a one-line doc and, where it has one, its command-line spelling. The tables drive the
+// scenario reader (unknown keys, types, ranges), the resolved-configuration writer, the command-line
+// options and overrides of [run] keys and the key reference in scenarios/README.md
+// (engine/README.md, "How to add a scenario key").
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -56,6 +57,15 @@ struct field_doc {
     std::string_view constraint;
 };
 
+// A key's spelling on the command line. The [run] keys that have one become options of `stokesian
+// run` (stokesian/settings/run_overrides.hpp: run_options(); tools/cli/options_run.hpp builds them)
+// and are named in the README row.
+struct cli_spelling {
+    std::string_view option{};  // "--dt"; empty: not on the command line
+    std::string_view help{};    // empty: the doc's constraint, as plain text
+    bool negated = false;       // a boolean key as a flag that sets it false ("--no-trajectory")
+};
+
 class field_reader;  // reading context (settings/field_reader.hpp)
 
 template <class S>
@@ -68,6 +78,7 @@ struct field {
     void (*after)(const field_reader&, S&) = nullptr;  // rules across keys, right after this key
     bool (*written)(const S&) = nullptr;               // written into the resolved configuration when true
     std::string_view excludes{};                       // the key this one replaces (time / steps)
+    cli_spelling cli{};                                // its command-line option, if it has one
 };
 
 // A logical table of the scenario file: its dotted name, its fields and its sub-tables.

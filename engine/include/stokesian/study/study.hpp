@@ -28,7 +28,7 @@ struct study_settings {
     double time = 0.0;                           // run length, tau_s (a multiple of every dt)
     double sample_every = 1.0;                   // tau_s (a multiple of every dt)
     double trajectory_time = 0.0;                // 0: no trajectory run (Fig. 3b)
-    std::string backend = "auto";                // cpu | cuda | auto
+    std::string backend = "auto";                // a registered backend or auto
     std::string cuda_hi_kernel_euler = "fused";  // the fused path runs explicit Euler only
     // Cycles (from the first) that the convergence analysis compares: the drift itself drifts
     // (Euler: 0.22 -> 0.73 tau_s per cycle over 1000 cycles at dt = 0.01), so the period and drift

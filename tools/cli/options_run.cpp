@@ -1,0 +1,84 @@
+#include "options_run.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "option_values.hpp"
+
+namespace stokesian::cli {
+
+namespace {
+
+using kind = settings::run_option::kind;
+
+std::vector<settings::run_option> requested(const std::vector<std::string_view>& keys) {
+    std::vector<settings::run_option> all = settings::run_options();
+    if (keys.empty()) return all;
+    std::vector<settings::run_option> chosen;
+    for (const std::string_view key : keys) {
+        const auto found = std::find_if(all.begin(), all.end(), [&](const auto& o) { return o.key == key; });
+        if (found == all.end())
+            throw std::logic_error("[run] key '" + std::string(key) + "' has no command-line spelling");
+        chosen.push_back(*found);
+    }
+    return chosen;
+}
+
+}  // namespace
+
+std::vector<settings::run_override> run_key_options::overrides() const {
+    std::vector<settings::run_override> out;
+    for (const auto& s : slots_) {
+        const settings::run_option& o = s->spec;
+        switch (o.type) {
+            case kind::number:
+                if (s->number) out.push_back({o.key, *s->number});
+                break;
+            case kind::step_count:
+                if (s->text) out.push_back({o.key, step_count_option(*s->text, std::string(o.option))});
+                break;
+            case kind::text:
+                if (s->text && !s->text->empty()) out.push_back({o.key, *s->text});
+                break;
+            case kind::flag:
+                if (s->flag) out.push_back({o.key, o.flag_value});
+                break;
+        }
+    }
+    return out;
+}
+
+std::optional<double> run_key_options::number(std::string_view key) const {
+    for (const auto& s : slots_)
+        if (s->spec.key == key) return s->number;
+    return std::nullopt;
+}
+
+std::shared_ptr<const run_key_options> add_run_key_options(CLI::App& cmd, const std::string& description,
+                                                           const std::vector<std::string_view>& keys) {
+    auto options = std::make_shared<run_key_options>();
+    CLI::Option_group* group = cmd.add_option_group("run keys", description);
+    std::vector<CLI::Option*> added;
+    for (settings::run_option& spec : requested(keys)) {
+        auto s = std::make_unique<run_key_options::slot>();
+        s->spec = std::move(spec);
+        const std::string name(s->spec.option);
+        const std::string& help = s->spec.help;
+        switch (s->spec.type) {
+            case kind::number: added.push_back(group->add_option(name, s->number, help)); break;
+            // Read as text: a step count is checked by step_count_option (CLI11 takes "-1" for 2^64 - 1).
+            case kind::step_count:
+            case kind::text: added.push_back(group->add_option(name, s->text, help)); break;
+            case kind::flag: added.push_back(group->add_flag(name, s->flag, help)); break;
+        }
+        options->slots_.push_back(std::move(s));
+    }
+    for (std::size_t k = 0; k < added.size(); ++k) {
+        const std::string_view excludes = options->slots_[k]->spec.excludes;
+        for (std::size_t j = 0; j < added.size(); ++j)
+            if (!excludes.empty() && options->slots_[j]->spec.option == excludes) added[k]->excludes(added[j]);
+    }
+    return options;
+}
+
+}  // namespace stokesian::cli
