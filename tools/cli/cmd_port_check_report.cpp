@@ -186,7 +186,7 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
         std::size_t failed = 0;
         std::string first;
         for (const auto& r : c.rows)
-            if (!r.passed) {
+            if (r.failed()) {
                 if (failed++ == 0)
                     first =
                         r.observable + ": " + r.observed + " vs " + r.reference + " (" + r.tolerance + ") " + r.detail;

@@ -94,7 +94,7 @@ def rows(check):
 
 
 def write_markdown(check, suite, figures, out):
-    failed = [(r, c) for r, c in rows(check) if c["verdict"] != "pass"]
+    failed = [(r, c) for r, c in rows(check) if c["verdict"] == "fail"]
     lines = ["# Nightly regression report", ""]
     verdict = "PASS" if check.get("passed") else "FAIL"
     lines.append(f"**{verdict}**: {int(check.get('checks', 0))} checks, {int(check.get('failed', 0))} failed, "

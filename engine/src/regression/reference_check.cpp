@@ -5,12 +5,13 @@
 #include <cmath>
 #include <optional>
 
+#include "observable_catalogue.hpp"
 #include "stokesian/regression/value_comparison.hpp"
 
 namespace stokesian::regression {
 
 bool run_check::passed() const {
-    return std::all_of(rows.begin(), rows.end(), [](const check_row& r) { return r.passed; });
+    return std::none_of(rows.begin(), rows.end(), [](const check_row& r) { return r.failed(); });
 }
 
 const reference_set* reference_library::file_for(const std::string& scenario) {
@@ -192,8 +193,9 @@ run_check check_run(const observed_run& run, reference_library& references) {
         // The rule (kind, tolerance) is always this entry's; the value may be the sibling's.
         reference_value effective = *compared_with;
         effective.rule = reference.rule;
-        const comparison_outcome c = compare_value(observed->second, effective, context);
+        const comparison_outcome c = compare_value(observed->second, effective, context, nan_meaning_of(name));
         r.passed = c.passed;
+        r.skipped = c.skipped;
         r.observed = c.observed;
         r.reference = c.reference;
         r.tolerance = c.tolerance;
