@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "json.hpp"
+#include "stokesian/io/json_text.hpp"
 
 namespace stokesian::cli {
 
@@ -84,49 +84,35 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
 }
 
 std::string check_json(const std::vector<run_check>& checks) {
-    std::ostringstream out;
-    json_writer j(out);
+    io::json runs = io::json::array();
     std::size_t failed = 0, skipped = 0, rows = 0;
-    j.begin_object();
-    j.key("runs");
-    j.begin_array();
     for (const run_check& c : checks) {
-        j.begin_object();
-        j.field("run", c.run);
-        j.field("result_file", c.result_file);
-        j.field("reference_file", c.reference_file);
-        j.field("entry", c.entry);
-        j.field("note", c.note);
-        j.field("bitwise_identical", c.bitwise_identical);
-        j.field("passed", c.passed());
-        j.key("checks");
-        j.begin_array();
+        io::json run{{"run", c.run},
+                     {"result_file", c.result_file},
+                     {"reference_file", c.reference_file},
+                     {"entry", c.entry},
+                     {"note", c.note},
+                     {"bitwise_identical", c.bitwise_identical},
+                     {"passed", c.passed()},
+                     {"checks", io::json::array()}};
         for (const check_row& r : c.rows) {
             ++rows;
             failed += r.failed() ? 1 : 0;
             skipped += r.skipped ? 1 : 0;
-            j.begin_object();
-            j.field("observable", r.observable);
-            j.field("kind", r.kind);
-            j.field("observed", r.observed);
-            j.field("reference", r.reference);
-            j.field("tolerance", r.tolerance);
-            j.field("verdict", r.verdict());
-            j.field("ratio", r.ratio);
-            j.field("detail", r.detail);
-            j.end_object();
+            run["checks"].push_back({{"observable", r.observable},
+                                     {"kind", r.kind},
+                                     {"observed", r.observed},
+                                     {"reference", r.reference},
+                                     {"tolerance", r.tolerance},
+                                     {"verdict", r.verdict()},
+                                     {"ratio", r.ratio},
+                                     {"detail", r.detail}});
         }
-        j.end_array();
-        j.end_object();
+        runs.push_back(std::move(run));
     }
-    j.end_array();
-    j.field("checks", double(rows));
-    j.field("failed", double(failed));
-    j.field("skipped", double(skipped));
-    j.field("passed", failed == 0);
-    j.end_object();
-    out << "\n";
-    return out.str();
+    const io::json document{
+        {"runs", std::move(runs)}, {"checks", rows}, {"failed", failed}, {"skipped", skipped}, {"passed", failed == 0}};
+    return io::json_text(document);
 }
 
 std::string check_junit(const std::vector<run_check>& checks) {

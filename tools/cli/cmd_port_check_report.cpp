@@ -10,9 +10,9 @@
 #include <map>
 #include <sstream>
 
-#include "json.hpp"
 #include "plot_script.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/io/output_target.hpp"
 
 namespace stokesian::cli {
@@ -319,74 +319,48 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
     }
     // report.json
     {
-        std::ostringstream js;
-        json_writer j(js);
-        j.begin_object();
-        j.field("passed", passed);
-        j.field("a", a.file.string());
-        j.field("b", b.file.string());
-        j.key("per_mode");
-        j.begin_object();
-        for (const auto& [mode, v] : cmp.per_mode) j.field(mode, port::to_string(v));
-        j.end_object();
-        j.key("comparisons");
-        j.begin_array();
+        io::json per_mode = io::json::object();
+        for (const auto& [mode, v] : cmp.per_mode) per_mode[mode] = port::to_string(v);
+        io::json comparisons = io::json::array();
         for (const auto& r : cmp.rows) {
-            j.begin_object();
-            j.field("configuration", r.configuration);
-            j.field("mode", to_string(r.mode));
-            j.field("particles", double(r.particles));
-            j.field("verdict", port::to_string(r.result));
-            j.field("differing_components", double(r.differing_components));
-            j.field("max_ulp", r.max_ulp);
-            j.field("median_ulp", r.median_ulp);
-            j.field("max_relative", r.max_relative);
-            j.field("rms_relative", r.rms_relative);
-            j.field("max_bound_ratio", r.max_bound_ratio);
-            j.field("bound_factor", r.bound_factor);
-            j.key("ulp_histogram");
-            j.begin_array();
-            for (auto c : r.ulp.counts) j.value(double(c));
-            j.end_array();
-            j.key("relative_histogram");
-            j.begin_array();
-            for (auto c : r.relative.counts) j.value(double(c));
-            j.end_array();
+            io::json c{{"configuration", r.configuration},
+                       {"mode", to_string(r.mode)},
+                       {"particles", r.particles},
+                       {"verdict", port::to_string(r.result)},
+                       {"differing_components", r.differing_components},
+                       {"max_ulp", r.max_ulp},
+                       {"median_ulp", r.median_ulp},
+                       {"max_relative", r.max_relative},
+                       {"rms_relative", r.rms_relative},
+                       {"max_bound_ratio", r.max_bound_ratio},
+                       {"bound_factor", r.bound_factor},
+                       {"ulp_histogram", r.ulp.counts},
+                       {"relative_histogram", r.relative.counts}};
             if (r.has_run) {
-                j.field("run_bitwise", r.run_bitwise);
-                j.field("run_max_position_difference", r.run_max_position_difference);
-                j.field("run_max_relative_velocity", r.run_max_relative_velocity);
+                c["run_bitwise"] = r.run_bitwise;
+                c["run_max_position_difference"] = r.run_max_position_difference;
+                c["run_max_relative_velocity"] = r.run_max_relative_velocity;
             }
-            j.end_object();
+            comparisons.push_back(std::move(c));
         }
-        j.end_array();
-        j.key("not_compared");
-        j.begin_array();
-        for (const auto& n : cmp.not_compared) j.value(n);
-        j.end_array();
-        j.key("long_runs");
-        j.begin_array();
-        for (const auto& c : checks) {
-            j.begin_object();
-            j.field("run", c.run);
-            j.field("entry", c.entry);
-            j.field("passed", c.passed());
-            j.end_object();
-        }
-        j.end_array();
-        j.key("provenance");
-        j.begin_object();
+        io::json long_run_list = io::json::array();
+        for (const auto& c : checks)
+            long_run_list.push_back({{"run", c.run}, {"entry", c.entry}, {"passed", c.passed()}});
+        io::json provenance = io::json::object();
         for (const auto* r : {&a, &b}) {
-            j.key(r == &a ? "a" : "b");
-            j.begin_object();
+            io::json side = io::json::object();
             for (const auto* m : {&r->build, &r->device, &r->run})
-                for (const auto& [k, v] : *m) j.field(k, v);
-            j.end_object();
+                for (const auto& [k, v] : *m) side[k] = v;
+            provenance[r == &a ? "a" : "b"] = std::move(side);
         }
-        j.end_object();
-        j.end_object();
-        js << "\n";
-        io::write_file_atomically(o.directory / "report.json", js.str());
+        io::write_file_atomically(o.directory / "report.json", io::json_text({{"passed", passed},
+                                                                              {"a", a.file.string()},
+                                                                              {"b", b.file.string()},
+                                                                              {"per_mode", std::move(per_mode)},
+                                                                              {"comparisons", std::move(comparisons)},
+                                                                              {"not_compared", cmp.not_compared},
+                                                                              {"long_runs", std::move(long_run_list)},
+                                                                              {"provenance", std::move(provenance)}}));
     }
 
     out << headline << "\n";

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "json.hpp"
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
@@ -16,6 +15,7 @@
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/file_lock.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/run_overrides.hpp"
@@ -146,27 +146,22 @@ int execute(const run_options& o, int argc, char** argv) {
     }
 
     if (o.json) {
-        json_writer j(std::cout);
-        j.begin_object();
-        j.field("output", r.output.string());
-        j.field("scenario", s.name);
-        j.field("case", s.case_name);
-        j.field("status", r.status);
-        j.field("precision", to_string(s.run.precision));
-        j.field("backend", r.engine.count("backend") ? r.engine.at("backend") : "");
-        j.field("steps", double(r.steps));
-        j.field("simulated_time", r.simulated_time);
-        j.field("wall_seconds", r.wall_seconds);
-        j.field("steps_per_second", r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0);
-        j.field("final_state_digest", r.final_state_digest);
-        j.field("resumable", r.resumable);
-        j.field("checkpoint", r.checkpoint.string());
-        j.key("observables");
-        j.begin_object();
-        for (const auto& [k, v] : r.summary) j.field(k, v);
-        j.end_object();
-        j.end_object();
-        std::cout << "\n";
+        io::json observables = io::json::object();
+        for (const auto& [k, v] : r.summary) observables[k] = v;
+        std::cout << io::json_text({{"output", r.output.string()},
+                                    {"scenario", s.name},
+                                    {"case", s.case_name},
+                                    {"status", r.status},
+                                    {"precision", to_string(s.run.precision)},
+                                    {"backend", r.engine.count("backend") ? r.engine.at("backend") : ""},
+                                    {"steps", r.steps},
+                                    {"simulated_time", r.simulated_time},
+                                    {"wall_seconds", r.wall_seconds},
+                                    {"steps_per_second", r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0},
+                                    {"final_state_digest", r.final_state_digest},
+                                    {"resumable", r.resumable},
+                                    {"checkpoint", r.checkpoint.string()},
+                                    {"observables", std::move(observables)}});
     } else {
         std::printf("wrote %s: %s, %llu steps (%.6g tau_s) in %s, %.3g steps/s [%s, %s]\n", r.output.string().c_str(),
                     r.status.c_str(), static_cast<unsigned long long>(r.steps), r.simulated_time,

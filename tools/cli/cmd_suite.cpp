@@ -7,11 +7,11 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "json.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
@@ -34,30 +34,20 @@ struct suite_cli_options {
 
 std::string summary_json(const regression::suite_manifest& m, const suite_cli_options& o,
                          const std::vector<suite_run_status>& runs, double elapsed) {
-    std::ostringstream out;
-    json_writer j(out);
-    j.begin_object();
-    j.field("suite", m.name);
-    j.field("manifest", m.source.string());
-    j.field("scale", o.scale);
-    j.field("wall_seconds", elapsed);
-    j.key("runs");
-    j.begin_array();
-    for (const auto& r : runs) {
-        j.begin_object();
-        j.field("name", r.name);
-        j.field("output", r.output.string());
-        j.field("backend", r.backend);
-        j.field("state", r.state);
-        j.field("message", r.message);
-        j.field("steps", double(r.steps));
-        j.field("wall_seconds", r.wall_seconds);
-        j.end_object();
-    }
-    j.end_array();
-    j.end_object();
-    out << "\n";
-    return out.str();
+    io::json list = io::json::array();
+    for (const auto& r : runs)
+        list.push_back({{"name", r.name},
+                        {"output", r.output.string()},
+                        {"backend", r.backend},
+                        {"state", r.state},
+                        {"message", r.message},
+                        {"steps", r.steps},
+                        {"wall_seconds", r.wall_seconds}});
+    return io::json_text({{"suite", m.name},
+                          {"manifest", m.source.string()},
+                          {"scale", o.scale},
+                          {"wall_seconds", elapsed},
+                          {"runs", std::move(list)}});
 }
 
 int execute(const suite_cli_options& o) {

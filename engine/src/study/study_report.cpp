@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/study/study.hpp"
 
@@ -34,48 +35,16 @@ std::string trend_text(const trend_fit& t, const std::string& points) {
 
 std::string integrator_label(integrator_kind k) { return std::string(to_string(k)); }
 
-std::string json_number(double x) {
-    if (!std::isfinite(x)) return "null";
-    char b[64];
-    std::snprintf(b, sizeof b, "%.17g", x);
-    return b;
-}
-
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (const char c : s) {
-        switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char b[8];
-                    std::snprintf(b, sizeof b, "\\u%04x", c);
-                    out += b;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out + "\"";
-}
-
-// {"degree": 2, "cycles": 38, "lack_of_fit_p": 0.41, "validity": "adequate"}
-std::string json_trend(const trend_fit& t) {
-    return "{\"degree\": " + json_number(t.degree < 0 ? NAN : double(t.degree)) +
-           ", \"cycles\": " + json_number(double(t.window)) + ", \"lack_of_fit_p\": " + json_number(t.lack_of_fit_p) +
-           ", \"residual_runs_p\": " + json_number(t.residual_runs_p) +
-           ", \"residual_lag1_correlation\": " + json_number(t.residual_lag1_correlation) +
-           ", \"interval_widening\": " + json_number(t.interval_widening) +
-           ", \"validity\": " + json_string(to_string(t.validity)) + "}";
-}
-
-std::string json_array(const std::vector<double>& v) {
-    std::string out = "[";
-    for (std::size_t k = 0; k < v.size(); ++k) out += (k ? ", " : "") + json_number(v[k]);
-    return out + "]";
+// {"degree": 2, "cycles": 38, "lack_of_fit_p": 0.41, "validity": "adequate"}; a degree below 0 (no
+// trend fitted) is null.
+io::json json_trend(const trend_fit& t) {
+    return {{"degree", t.degree < 0 ? io::json(nullptr) : io::json(t.degree)},
+            {"cycles", t.window},
+            {"lack_of_fit_p", t.lack_of_fit_p},
+            {"residual_runs_p", t.residual_runs_p},
+            {"residual_lag1_correlation", t.residual_lag1_correlation},
+            {"interval_widening", t.interval_widening},
+            {"validity", to_string(t.validity)}};
 }
 
 }  // namespace
@@ -204,87 +173,97 @@ std::string study_markdown(const study_report& r, const std::vector<std::string>
 
 std::string study_json(const study_report& r, const std::vector<std::string>& figures) {
     const study_settings& s = r.settings;
-    std::ostringstream j;
-    j << "{\n  \"kind\": " << json_string(s.kind) << ",\n  \"scenario\": " << json_string(s.scenario.string())
-      << ",\n  \"case\": " << json_string(s.case_name) << ",\n  \"backend\": " << json_string(s.backend)
-      << ",\n  \"time\": " << json_number(s.time) << ",\n  \"sample_every\": " << json_number(s.sample_every)
-      << ",\n  \"trajectory_time\": " << json_number(s.trajectory_time)
-      << ",\n  \"fit_cycles\": " << json_number(double(s.fit_cycles))
-      << ",\n  \"wall_seconds\": " << json_number(r.wall_seconds) << ",\n  \"modes\": [";
-    for (std::size_t k = 0; k < s.modes.size(); ++k) j << (k ? ", " : "") << json_string(to_string(s.modes[k]));
-    j << "],\n  \"dts\": " << json_array(s.dts) << ",\n  \"integrators\": [";
-    for (std::size_t k = 0; k < s.integrators.size(); ++k)
-        j << (k ? ", " : "") << json_string(std::string(to_string(s.integrators[k])));
-    j << "],\n  \"drift_targets\": " << json_array(r.drift_targets) << ",\n  \"runs\": [";
-    for (std::size_t k = 0; k < r.runs.size(); ++k) {
-        const run_summary& x = r.runs[k];
-        j << (k ? "," : "") << "\n    {\"name\": " << json_string(x.name) << ", \"file\": " << json_string(x.file)
-          << ", \"mode\": " << json_string(to_string(x.mode))
-          << ", \"integrator\": " << json_string(std::string(to_string(x.integrator)))
-          << ", \"dt\": " << json_number(x.dt) << ", \"status\": " << json_string(x.status)
-          << ", \"backend\": " << json_string(x.backend) << ", \"steps\": " << json_number(double(x.steps))
-          << ", \"evaluations\": " << json_number(x.evaluations)
-          << ", \"wall_seconds\": " << json_number(x.wall_seconds)
-          << ", \"regular_cycles\": " << json_number(double(x.regular_cycles))
-          << ", \"period_first\": " << json_number(x.period_first)
-          << ", \"period_first_ci95\": " << json_number(x.period_first_ci95)
-          << ", \"period_mean\": " << json_number(x.period_mean)
-          << ", \"period_drift\": " << json_number(x.period_drift)
-          << ", \"period_drift_ci95\": " << json_number(x.period_drift_ci95)
-          << ", \"amplitude_mean\": " << json_number(x.amplitude_mean)
-          << ", \"amplitude_drift\": " << json_number(x.amplitude_drift)
-          << ", \"amplitude_drift_ci95\": " << json_number(x.amplitude_drift_ci95)
-          << ", \"period_drift_mean\": " << json_number(x.period_drift_mean)
-          << ", \"period_drift_mean_ci95\": " << json_number(x.period_drift_mean_ci95)
-          << ", \"amplitude_drift_mean\": " << json_number(x.amplitude_drift_mean)
-          << ", \"amplitude_drift_mean_ci95\": " << json_number(x.amplitude_drift_mean_ci95)
-          << ", \"period_trend\": " << json_trend(x.period_trend)
-          << ", \"amplitude_trend\": " << json_trend(x.amplitude_trend)
-          << ", \"lost_periodicity_time\": " << json_number(x.lost_periodicity_time)
-          << ", \"max_abs_y1\": " << json_number(x.max_abs_y1) << "}";
-    }
-    j << "\n  ],\n  \"convergence\": [";
-    for (std::size_t k = 0; k < r.convergence.size(); ++k) {
-        const convergence_series& c = r.convergence[k];
+    io::json modes = io::json::array(), integrators = io::json::array();
+    for (const auto& m : s.modes) modes.push_back(to_string(m));
+    for (const auto& i : s.integrators) integrators.push_back(std::string(to_string(i)));
+    io::json runs = io::json::array();
+    for (const run_summary& x : r.runs)
+        runs.push_back({{"name", x.name},
+                        {"file", x.file},
+                        {"mode", to_string(x.mode)},
+                        {"integrator", std::string(to_string(x.integrator))},
+                        {"dt", x.dt},
+                        {"status", x.status},
+                        {"backend", x.backend},
+                        {"steps", x.steps},
+                        {"evaluations", x.evaluations},
+                        {"wall_seconds", x.wall_seconds},
+                        {"regular_cycles", x.regular_cycles},
+                        {"period_first", x.period_first},
+                        {"period_first_ci95", x.period_first_ci95},
+                        {"period_mean", x.period_mean},
+                        {"period_drift", x.period_drift},
+                        {"period_drift_ci95", x.period_drift_ci95},
+                        {"amplitude_mean", x.amplitude_mean},
+                        {"amplitude_drift", x.amplitude_drift},
+                        {"amplitude_drift_ci95", x.amplitude_drift_ci95},
+                        {"period_drift_mean", x.period_drift_mean},
+                        {"period_drift_mean_ci95", x.period_drift_mean_ci95},
+                        {"amplitude_drift_mean", x.amplitude_drift_mean},
+                        {"amplitude_drift_mean_ci95", x.amplitude_drift_mean_ci95},
+                        {"period_trend", json_trend(x.period_trend)},
+                        {"amplitude_trend", json_trend(x.amplitude_trend)},
+                        {"lost_periodicity_time", x.lost_periodicity_time},
+                        {"max_abs_y1", x.max_abs_y1}});
+    io::json convergence = io::json::array();
+    for (const convergence_series& c : r.convergence) {
         std::vector<double> dv, ds;
         for (const difference_point& q : c.differences) {
             dv.push_back(q.value);
             ds.push_back(q.standard_error);
         }
-        j << (k ? "," : "") << "\n    {\"quantity\": " << json_string(c.quantity)
-          << ", \"mode\": " << json_string(to_string(c.mode))
-          << ", \"integrator\": " << json_string(std::string(to_string(c.integrator)))
-          << ", \"dts\": " << json_array(c.dts) << ", \"values\": " << json_array(c.values)
-          << ", \"differences\": " << json_array(dv) << ", \"difference_standard_errors\": " << json_array(ds)
-          << ", \"order\": " << json_number(c.fit.order) << ", \"order_ci95\": " << json_number(c.fit.order_ci95)
-          << ", \"coefficient\": " << json_number(c.fit.coefficient)
-          << ", \"resolved\": " << json_number(double(c.fit.points))
-          << ", \"unresolved\": " << json_number(double(c.fit.unresolved))
-          << ", \"extrapolated\": " << json_number(c.extrapolated) << ", \"bias\": " << json_array(c.bias)
-          << ", \"bias_reference\": " << json_string(c.bias_reference)
-          << ", \"cycles\": " << json_number(double(c.cycles)) << ", \"note\": " << json_string(c.fit.note) << "}";
+        convergence.push_back({{"quantity", c.quantity},
+                               {"mode", to_string(c.mode)},
+                               {"integrator", std::string(to_string(c.integrator))},
+                               {"dts", c.dts},
+                               {"values", c.values},
+                               {"differences", dv},
+                               {"difference_standard_errors", ds},
+                               {"order", c.fit.order},
+                               {"order_ci95", c.fit.order_ci95},
+                               {"coefficient", c.fit.coefficient},
+                               {"resolved", c.fit.points},
+                               {"unresolved", c.fit.unresolved},
+                               {"extrapolated", c.extrapolated},
+                               {"bias", c.bias},
+                               {"bias_reference", c.bias_reference},
+                               {"cycles", c.cycles},
+                               {"note", c.fit.note}});
     }
-    j << "\n  ],\n  \"cost\": [";
-    for (std::size_t k = 0; k < r.cost.size(); ++k) {
-        const cost_entry& c = r.cost[k];
-        j << (k ? "," : "") << "\n    {\"mode\": " << json_string(to_string(c.mode))
-          << ", \"integrator\": " << json_string(std::string(to_string(c.integrator)))
-          << ", \"evaluations_per_step\": " << c.evaluations_per_step
-          << ", \"wall_per_evaluation\": " << json_number(c.wall_per_evaluation)
-          << ", \"drift_coefficient\": " << json_number(c.drift_coefficient)
-          << ", \"drift_order\": " << json_number(c.drift_order) << ", \"targets\": " << json_array(c.targets)
-          << ", \"dt_needed\": " << json_array(c.dt_needed)
-          << ", \"evaluations_per_tau\": " << json_array(c.evaluations_per_tau)
-          << ", \"wall_per_tau\": " << json_array(c.wall_per_tau) << ", \"beyond_range\": [";
-        for (std::size_t b = 0; b < c.beyond_range.size(); ++b)
-            j << (b ? ", " : "") << (c.beyond_range[b] ? "true" : "false");
-        j << "], \"dt_min\": " << json_number(c.dt_min) << ", \"dt_max\": " << json_number(c.dt_max)
-          << ", \"note\": " << json_string(c.note) << "}";
-    }
-    j << "\n  ],\n  \"figures\": [";
-    for (std::size_t k = 0; k < figures.size(); ++k) j << (k ? ", " : "") << json_string(figures[k]);
-    j << "]\n}\n";
-    return j.str();
+    io::json cost = io::json::array();
+    for (const cost_entry& c : r.cost)
+        cost.push_back({{"mode", to_string(c.mode)},
+                        {"integrator", std::string(to_string(c.integrator))},
+                        {"evaluations_per_step", c.evaluations_per_step},
+                        {"wall_per_evaluation", c.wall_per_evaluation},
+                        {"drift_coefficient", c.drift_coefficient},
+                        {"drift_order", c.drift_order},
+                        {"targets", c.targets},
+                        {"dt_needed", c.dt_needed},
+                        {"evaluations_per_tau", c.evaluations_per_tau},
+                        {"wall_per_tau", c.wall_per_tau},
+                        {"beyond_range", c.beyond_range},
+                        {"dt_min", c.dt_min},
+                        {"dt_max", c.dt_max},
+                        {"note", c.note}});
+    return io::json_text({{"kind", s.kind},
+                          {"scenario", s.scenario.string()},
+                          {"case", s.case_name},
+                          {"backend", s.backend},
+                          {"time", s.time},
+                          {"sample_every", s.sample_every},
+                          {"trajectory_time", s.trajectory_time},
+                          {"fit_cycles", s.fit_cycles},
+                          {"wall_seconds", r.wall_seconds},
+                          {"modes", std::move(modes)},
+                          {"dts", s.dts},
+                          {"integrators", std::move(integrators)},
+                          {"drift_targets", r.drift_targets},
+                          {"runs", std::move(runs)},
+                          {"convergence", std::move(convergence)},
+                          {"cost", std::move(cost)},
+                          {"figures", figures}},
+                         2);
 }
 
 }  // namespace stokesian::study
