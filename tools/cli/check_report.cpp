@@ -83,7 +83,7 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
         << (failed ? " (" + std::to_string(runs_failed) + " runs with failures)" : "") << "\n";
 }
 
-std::string check_json(const std::vector<run_check>& checks) {
+std::string check_json(const std::vector<run_check>& checks, const io::json& provenance) {
     io::json runs = io::json::array();
     std::size_t failed = 0, skipped = 0, rows = 0;
     for (const run_check& c : checks) {
@@ -94,6 +94,8 @@ std::string check_json(const std::vector<run_check>& checks) {
                      {"note", c.note},
                      {"bitwise_identical", c.bitwise_identical},
                      {"passed", c.passed()},
+                     {"provenance", io::json_object(c.provenance)},
+                     {"reference_provenance", io::json_object(c.reference_provenance)},
                      {"checks", io::json::array()}};
         for (const check_row& r : c.rows) {
             ++rows;
@@ -110,8 +112,8 @@ std::string check_json(const std::vector<run_check>& checks) {
         }
         runs.push_back(std::move(run));
     }
-    const io::json document{
-        {"runs", std::move(runs)}, {"checks", rows}, {"failed", failed}, {"skipped", skipped}, {"passed", failed == 0}};
+    const io::json document{{"runs", std::move(runs)}, {"checks", rows},        {"failed", failed},
+                            {"skipped", skipped},      {"passed", failed == 0}, {"provenance", provenance}};
     return io::json_text(document);
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "heartbeat.hpp"
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
@@ -33,6 +34,7 @@ struct run_options {
     std::optional<std::string> author;
     std::optional<double> dt, time, sample_every, checkpoint_every, checkpoint_wall;
     double first_step_limit = default_first_step_limit_seconds;
+    double heartbeat_seconds = default_heartbeat_seconds;
     std::optional<std::string> steps;  // checked by step_count_option
     std::optional<unsigned> threads;
     bool force = false, json = false, no_trajectory = false;
@@ -132,6 +134,12 @@ int execute(const run_options& o, int argc, char** argv) {
     if (o.threads) req.threads = *o.threads;
     progress_line progress;
     req.on_progress = [&](const run_progress& p) { progress.update(p); };
+    // In a CI log (stderr not a terminal) a line every --heartbeat seconds, from the run's events.
+    heartbeat pulse(o.heartbeat_seconds, "run " + req.output.path.filename().string());
+    if (pulse.enabled())
+        req.on_event = [&pulse](run_event event, const run_progress& p) {
+            if (event == run_event::sample) pulse.beat(progress_text(p));
+        };
 
     run_result r;
     try {
@@ -233,6 +241,7 @@ action register_run(CLI::App& app) {
                         std::to_string(io::max_author_bytes) + " bytes");
     cmd->add_flag("--no-trajectory", o->no_trajectory, "write observables only, no particles/ group");
     cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
+    add_heartbeat_option(*cmd, o->heartbeat_seconds);
     // argc/argv for provenance are captured by main through the global below.
     return [o, output] {
         o->output_given = output->count() > 0;

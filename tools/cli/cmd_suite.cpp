@@ -1,6 +1,6 @@
 // `stokesian suite run SUITE.toml`: the runs of a regression suite (reference_data/suites/*.toml),
 // concurrently, one output file per run, then DIR/suite-summary.json. One line per finished run;
-// on a terminal a status line, elsewhere a summary line every five minutes (CI logs).
+// on a terminal a status line, elsewhere (CI logs) a heartbeat line every --heartbeat seconds.
 
 #include <cstdio>
 #include <iostream>
@@ -28,6 +28,7 @@ struct suite_cli_options {
     std::string manifest, backend, output_dir = ".";
     unsigned jobs = 0;
     double scale = 1.0;
+    double heartbeat_seconds = default_heartbeat_seconds;
     bool force = false;
     std::vector<std::string> only;
 };
@@ -80,7 +81,8 @@ int execute(const suite_cli_options& o) {
                     format_duration(r.wall_seconds).c_str(), rate, r.output.string().c_str(),
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
     };
-    const double wall = run_suite_with_progress(suite, 300.0, print_finished);
+    heartbeat pulse(o.heartbeat_seconds, "suite " + manifest.name);
+    const double wall = run_suite_with_progress(suite, pulse, print_finished);
     const std::vector<suite_run_status> result = suite.snapshot();
     summary.write(summary_json(manifest, o, result, wall));
     std::size_t failed = 0, interrupted = 0;
@@ -111,6 +113,7 @@ action register_suite(CLI::App& app) {
     run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");
     run->add_option("--only", o->only, "run only the runs whose names match these glob patterns (e.g. 'tetrahedron_*')")
         ->delimiter(',');
+    add_heartbeat_option(*run, o->heartbeat_seconds);
     return [o] { return execute(*o); };
 }
 

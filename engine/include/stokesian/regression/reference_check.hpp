@@ -32,6 +32,10 @@ struct run_check {
     std::string note;                // e.g. a cpu entry standing in for a gpu result
     bool bitwise_identical = false;  // final state digest equal to the reference run's
     std::vector<check_row> rows;
+    // Where the result came from (observed_run::provenance: commit, build flags, device, driver,
+    // runtime, host, date, wall time) and how its reference entry was recorded (recorded_at,
+    // recorded_with, git_commit, device_name, host, date of the reference run).
+    std::map<std::string, std::string> provenance, reference_provenance;
     bool passed() const;  // no row failed (skipped rows neither pass nor fail)
 };
 
