@@ -161,13 +161,13 @@ def render(args):
         nights = history.append(hist, record)
         # The report's own history section: its figure in the report folder, so the folder stands alone.
         trend = None if args.no_figures else history.trend_figure(nights, out / "history_margins.png")
-        index = os.path.relpath(hist / "index.html", out)
-        context["history"] = dict(nights=history.recent(nights), figure=trend, index=index)
+        base = os.path.relpath(hist, out)
+        context["history"] = dict(nights=history.recent(nights), figure=trend, index=f"{base}/index.html", base=base)
         _write(out, context)
         # The copy kept in the history folder links to the history's index from there.
         kept = hist / "nights" / name
         history.keep_report(out, kept)
-        _write(kept, dict(context, history=dict(context["history"], index="../../index.html"),
+        _write(kept, dict(context, history=dict(context["history"], index="../../index.html", base="../.."),
                           links=local_links(kept)))
         history.render_index(hist, nights)
     else:

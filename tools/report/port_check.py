@@ -3,6 +3,7 @@ data of the plots as CSV (histograms.csv, verdicts.csv) and the figures, from DI
 number and verdict computed by the C++ command; engine/docs/porting.md explains them)."""
 import csv
 import json
+import math
 import pathlib
 
 from . import common
@@ -55,6 +56,11 @@ def provenance_rows(records):
     return rows
 
 
+def ratio(value, verdict):
+    """max |dv| / bound: JSON has no infinity (null), which a FAIL means where the bound is 0."""
+    return math.inf if value is None and str(verdict).startswith("FAIL") else value
+
+
 def context(report, figures, plot_note):
     n = common.num
     verdicts = []
@@ -63,14 +69,14 @@ def context(report, figures, plot_note):
         long_run = (f"FAIL ({failed} of {ok + failed} runs)" if failed else f"pass ({ok} runs)" if ok else "-")
         worst = m["worst_configuration"]
         verdicts.append([m["mode"], m["verdict"] if m["compared"] else "-", worst or "-",
-                         n(m["max_bound_ratio"]) if worst else "-", n(m["max_ulp"], 4) if m["compared"] else "-",
+                         n(ratio(m["max_bound_ratio"], m["verdict"])) if worst else "-", n(m["max_ulp"], 4) if m["compared"] else "-",
                          n(m["max_relative"]) if m["compared"] else "-", n(m["bound_factor"]) if m["compared"] else "-",
                          long_run])
     detail, runs = [], []
     for r in report["comparisons"]:
         detail.append([r["configuration"], str(r["particles"]), r["mode"], r["verdict"],
                        f"{r['differing_components']} / {3 * r['particles']}", n(r["max_ulp"], 4), n(r["median_ulp"]),
-                       n(r["max_relative"]), n(r["rms_relative"]), n(r["max_bound_ratio"]),
+                       n(r["max_relative"]), n(r["rms_relative"]), n(ratio(r["max_bound_ratio"], r["verdict"])),
                        f"({r['worst_particle']}, {r['worst_component']})" if r["differing_components"] else "-"])
         if "run_bitwise" in r:
             runs.append([r["configuration"], r["mode"], "bitwise" if r["run_bitwise"] else "differs",
