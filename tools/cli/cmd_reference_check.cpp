@@ -80,6 +80,7 @@ int execute(const check_options& o) {
     regression::reference_library references(o.reference_dir);
     require_reference_files(runs, references);
     std::vector<regression::run_check> checks;
+    checks.reserve(runs.size());
     for (const auto& run : runs) checks.push_back(regression::check_run(run, references));
 
     print_check_table(std::cout, checks);
