@@ -5,10 +5,12 @@ their tolerance by perturb_references.py), both in one history; then headless Ch
 page (its DOM must show the verdict, the runs and, in the failing one, the failure rows) and every
 local link and image of the reports and the history index must exist.
 
-  browser_test.py --build BUILD_DIR [--work DIR] [--nights 2|3] [--screenshots DIR]
+  browser_test.py --build BUILD_DIR [--work DIR] [--nights 2|3|4] [--screenshots DIR]
 
---nights 3 puts a passing night with a margin creeping towards its tolerance between the two;
---screenshots DIR writes small PNGs of the passing and failing report and the history index (ci/screenshots/).
+--nights 3 puts a passing night with a margin creeping towards its tolerance between the two, 4 adds
+a passing night after the failing one (the regression fixed); --screenshots DIR writes small PNGs of
+the last passing and the failing report and of the history index (ci/screenshots/ holds those of
+--nights 4: each report shows a history of at least three nights).
 Exit status 0 pass, 1 fail, 77 skipped (no Chromium, or a Python package of tools/report missing).
 """
 import argparse
@@ -92,7 +94,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", required=True, type=pathlib.Path)
     p.add_argument("--work", type=pathlib.Path)
-    p.add_argument("--nights", type=int, choices=(2, 3), default=2)
+    p.add_argument("--nights", type=int, choices=(2, 3, 4), default=2)
     p.add_argument("--screenshots", type=pathlib.Path)
     a = p.parse_args()
     exe = chromium()
@@ -110,18 +112,22 @@ def main():
     history = work / "history"
     refs = SOURCE / "reference_data/scale-0.01"
     passing = nightly(a.build, work / "night-pass", history, None, 0)
-    if a.nights == 3:
+    if a.nights >= 3:
         nightly(a.build, work / "night-creeping", history,
                 perturb_references.perturb(refs, work / "refs-creeping", CREEPING), 0)
     failing = nightly(a.build, work / "night-fail", history,
                       perturb_references.perturb(refs, work / "refs-failing", FAILING), 1)
+    if a.nights == 4:
+        passing = nightly(a.build, work / "night-fixed", history, None, 0)
 
     problems = []
-    problems += check_page(exe, passing / "summary.html", "PASS", [])
+    problems += check_page(exe, work / "night-pass" / "summary.html", "PASS", [])
+    if passing != work / "night-pass":
+        problems += check_page(exe, passing / "summary.html", "PASS", [])
     problems += check_page(exe, failing / "summary.html", "FAIL", ["cycle.first_period",
                                                                      "centre_of_mass.mean_velocity_z"])
-    pages = [passing / "summary.html", failing / "summary.html", history / "index.html",
-             *sorted(history.glob("nights/*/summary.html"))]
+    pages = sorted({work / "night-pass" / "summary.html", passing / "summary.html", failing / "summary.html",
+                    history / "index.html", *history.glob("nights/*/summary.html")})
     for page in pages:
         problems += [f"{page}: {b}" for b in links.broken(page)]
     index = history / "index.html"
