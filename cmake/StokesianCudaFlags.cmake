@@ -14,3 +14,6 @@ else()
 endif()
 string(JOIN " " STOKESIAN_CUDA_FP_FLAGS_STRING ${STOKESIAN_CUDA_FP_FLAGS})
 string(JOIN " " STOKESIAN_HOST_FP_FLAGS_STRING ${STOKESIAN_HOST_FP_FLAGS})
+# The architectures, recorded too (cuda_architectures) and read by the device-code rule
+# (core/device_code.hpp): commas, since a ';' would split the compile definition.
+string(REPLACE ";" "," STOKESIAN_CUDA_ARCHITECTURES_STRING "${CMAKE_CUDA_ARCHITECTURES}")

@@ -3,12 +3,13 @@
 # layer further down, never one above or beside it (cpu and cuda do not see each other).
 # CheckLayerIncludes.cmake runs before each layer compiles and fails the build on an include
 # against this table.
-set(STOKESIAN_LAYERS numeric physics core cpu cuda backends settings observables io run regression port study bench)
+set(STOKESIAN_LAYERS numeric physics core cpu cuda mpi backends settings observables io run regression port study bench)
 set(STOKESIAN_LAYER_numeric_BUILDS_ON "")
 set(STOKESIAN_LAYER_physics_BUILDS_ON numeric)
 set(STOKESIAN_LAYER_core_BUILDS_ON physics)
 set(STOKESIAN_LAYER_cpu_BUILDS_ON core)
 set(STOKESIAN_LAYER_cuda_BUILDS_ON core)
+set(STOKESIAN_LAYER_mpi_BUILDS_ON core)
 set(STOKESIAN_LAYER_backends_BUILDS_ON cpu cuda)
 set(STOKESIAN_LAYER_settings_BUILDS_ON backends)
 set(STOKESIAN_LAYER_observables_BUILDS_ON settings)
@@ -106,6 +107,6 @@ function(stokesian_cuda_settings target flags)
   target_compile_definitions(${target} PRIVATE
       STOKESIAN_CUDA_FP_FLAGS_STRING="${STOKESIAN_CUDA_FP_FLAGS_STRING}"
       STOKESIAN_CUDA_FP_PROFILE="${STOKESIAN_CUDA_FP_PROFILE}"
-      STOKESIAN_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES}")
+      STOKESIAN_CUDA_ARCHITECTURES="${STOKESIAN_CUDA_ARCHITECTURES_STRING}")
   set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
 endfunction()

@@ -114,3 +114,28 @@ TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {
         EXPECT_EQ(mem.exit_code, 1) << mem.err;
     }
 }
+
+// bench fcc --devices (engine/docs/multi-gpu.md): what is wrong with the list, or with asking the
+// CPU for devices, is one line and exit code 2 before anything is timed, on any host.
+TEST_F(BenchCli, ADeviceListThatCannotBeTimedIsOneLineOfBadInput) {
+    for (const auto& [args, expected] : std::vector<std::pair<std::vector<std::string>, std::string>> {
+             {{"--backend", "cuda", "--devices", "0,x"}, "expected device ordinals separated by ','"},
+                 {{"--backend", "cuda", "--devices", ""}, "expected device ordinals"},
+                 {{"--backend", "cpu", "--devices", "0"}, "the CPU has no devices"},
+                 {{"--backend", "cuda", "--devices", "0", "--write-velocities", (dir_ / "v.h5").string()},
+                  "not available with --devices"},
+#if defined(STOKESIAN_HAVE_CUDA)
+                 {{"--backend", "cuda", "--devices", "0,1000"}, " does not exist ("}
+#else
+             {{"--backend", "cuda", "--devices", "0,1000"}, "this build has no CUDA backend"}
+#endif
+         }) {
+        std::vector<std::string> command{"bench", "fcc", "--sizes-cells", "2"};
+        command.insert(command.end(), args.begin(), args.end());
+        const bench_outcome o = run_cli(command, dir_);
+        EXPECT_EQ(o.exit_code, 2) << o.err;
+        EXPECT_NE(o.err.find(expected), std::string::npos) << o.err;
+        EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;  // one line
+        EXPECT_FALSE(fs::exists(dir_ / "v.h5"));
+    }
+}

@@ -32,13 +32,15 @@ struct cli_outcome {
 
 class cli_process {
 public:
-    // Starts `STOKESIAN_CLI args...` with stdout/stderr redirected to files in `capture_dir`.
-    cli_process(const std::vector<std::string>& args, const std::filesystem::path& capture_dir) {
+    // Starts `STOKESIAN_CLI args...` (or `program args...`: mpirun) with stdout/stderr redirected
+    // to files in `capture_dir`.
+    cli_process(const std::vector<std::string>& args, const std::filesystem::path& capture_dir,
+                const std::string& program = STOKESIAN_CLI) {
         static std::atomic<int> counter{0};  // tests may start processes from several threads
         const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(++counter);
         out_path_ = capture_dir / ("cli_stdout_" + tag);
         err_path_ = capture_dir / ("cli_stderr_" + tag);
-        const std::string cli = STOKESIAN_CLI;
+        const std::string& cli = program;
         std::fflush(nullptr);  // the child must not inherit (and write out again) buffered output
         pid_ = ::fork();
         if (pid_ == 0) {

@@ -62,7 +62,7 @@ inline std::string difference_from_reference(const std::filesystem::path& out, c
             return "the file's status is not 'completed'";
         if (f.string_attribute("/parameters/run", "final_state_digest") != digest)
             return "the file's final state digest differs";
-        if (const std::string d = first_difference(reference.string(), out.string()); !d.empty()) return d;
+        if (std::string d = first_difference(reference.string(), out.string()); !d.empty()) return d;
     } catch (const std::exception& e) {
         return e.what();
     }

@@ -12,6 +12,9 @@
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#if defined(STOKESIAN_HAVE_CUDA)
+#include "stokesian/cuda/cuda_backend.hpp"
+#endif
 
 using namespace stokesian;
 using namespace stokesian::backends;
@@ -80,7 +83,15 @@ TEST(BackendRegistry, ListsTheBuiltInBackendsAndTheirCapabilities) {
     EXPECT_TRUE(cpu->can.batches);
     EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"all-pairs", "symmetric"}));
     EXPECT_EQ(cpu->can.devices, 0u);
-    EXPECT_EQ(cuda->can.devices, 1u);
+    // One engine on several devices where the build has NCCL's header (engine/docs/multi-gpu.md).
+#if defined(STOKESIAN_HAVE_CUDA)
+    const bool several = cuda::multi_device_build();
+#else
+    const bool several = false;
+#endif
+    EXPECT_EQ(cuda->can.devices, several ? any_device_count : 1u);
+    EXPECT_NE(describe(*cuda).find(several ? "; devices any;" : "; devices 1;"), std::string::npos) << describe(*cuda);
+    EXPECT_EQ(fused->can.devices, 1u);  // the fused small-system path stays on one device
     EXPECT_GT(cuda->auto_preference, cpu->auto_preference);
     EXPECT_LT(fused->auto_preference, 0);  // an explicit choice only
     EXPECT_EQ(fused->can.max_particles, 1024u);

@@ -23,6 +23,7 @@
 #include "bench/support/results_table.hpp"
 #include "bench_commands.hpp"
 #include "bench_fcc_results.hpp"
+#include "bench_fcc_scaling.hpp"
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
@@ -67,6 +68,8 @@ struct fcc_options {
     unsigned threads = 0;
     std::string csv, h5, write_velocities;
     bool force = false;
+    std::string devices;  // --devices: a strong-scaling table over these devices (bench_fcc_scaling.hpp)
+    bool backend_given = false, devices_given = false;
 };
 
 // What the GPU can do at most (nothing when the architecture is not in the table).
@@ -248,7 +251,34 @@ bool auto_finds_a_device(const fcc_options& o) {
 #endif
 }
 
+// --devices: the strong-scaling table instead of the GPU-vs-CPU one (bench_fcc_scaling.hpp).
+int bench_fcc_on_devices(const fcc_options& o) {
+    if (o.backend_given && listed(o.backends, "cpu"))
+        throw input_error("command line", "--devices", o.devices,
+                          "times the CUDA backend on several devices: give --backend cuda (the CPU has no devices)");
+    if (!o.write_velocities.empty())
+        throw input_error("command line", "--write-velocities", o.write_velocities, "is not available with --devices");
+    scaling_request r;
+    r.devices = o.devices;
+    r.kernels = o.kernels;
+    r.modes = o.modes;
+    r.run.reset_every = o.reset_every;
+    r.run.steps = o.steps;
+    r.run.min_steps = std::min(o.min_steps, o.steps);
+    r.run.warmup = o.warmup;
+    r.run.max_seconds = o.max_seconds;
+    r.config = [&o](const std::string& kernel, precision_mode mode, const bench::benchmark_system& s) {
+        return engine_config_for("cuda", kernel, mode, s, o);
+    };
+    r.csv = o.csv;
+    r.h5 = o.h5;
+    r.force = o.force;
+    if (!o.input.empty()) r.inputs.push_back(o.input);
+    return bench_fcc_scaling(r, [&o] { return systems_to_run(o); });
+}
+
 int bench_fcc(const fcc_options& o) {
+    if (o.devices_given) return bench_fcc_on_devices(o);
     const bool auto_gpu = auto_finds_a_device(o);
     const bool use_gpu = listed(o.backends, "cuda") || auto_gpu;
     const bool use_cpu = listed(o.backends, "cpu") || (listed(o.backends, "auto") && !auto_gpu);
@@ -355,7 +385,7 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     auto* c = bench.add_subcommand("fcc",
                                    "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
                                    "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
-    add_backend_list_option(*c, o->backends, "default cpu,cuda: the GPU and the CPU");
+    CLI::Option* backend = add_backend_list_option(*c, o->backends, "default cpu,cuda: the GPU and the CPU");
     add_hi_kernel_list_option(*c, o->kernels, "GPU kernels timed; default small-tiling,tiling", {"--kernels"});
     c->add_option("--cpu-kernel", o->cpu_kernel, "CPU HI loop: all-pairs | symmetric")->capture_default_str();
     add_precision_list_option(*c, o->modes, {"default: the paper's four and f64", {}, fcc_former_all});
@@ -395,9 +425,17 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     c->add_option("--csv", o->csv, "measurements as CSV; the fits go to <name>_fits.csv");
     c->add_option("--h5", o->h5, "measurements and fits as HDF5 (one dataset per column, provenance attributes)");
     c->add_flag("--force", o->force, "replace existing --csv (and its _fits file), --h5 and --write-velocities files");
+    CLI::Option* devices = c->add_option(
+        "--devices", o->devices,
+        "a strong-scaling table instead: the CUDA backend on the first 1, 2, 4, ... of these devices and on "
+        "all (ordinals separated by ',', or all): HI ms/step, speedup, efficiency, communication share");
     c->add_option("--write-velocities", o->write_velocities,
                   "write positions, forces and the velocities of one HI update of the first configuration (HDF5)");
-    return {c, [o] { return bench_fcc(*o); }};
+    return {c, [o, backend, devices] {
+                o->backend_given = backend->count() > 0;
+                o->devices_given = devices->count() > 0;
+                return bench_fcc(*o);
+            }};
 }
 
 }  // namespace stokesian::cli

@@ -61,7 +61,13 @@ int run_record(const record_cli& c) {
     }
     o.invocation = io::run_provenance(invocation_argc(), invocation_argv());
     port::record(o, std::cerr);
-    std::cout << "port-check record written: " << c.output << "\n";
+    // Which device and which of its machine code computed the record (CUDA), read back from it.
+    const port::port_record written = port::read_record(c.output);
+    std::cout << "port-check record written: " << c.output;
+    if (const auto code = written.device.find("device_code"); code != written.device.end())
+        std::cout << " (" << (written.device.count("device_name") ? written.device.at("device_name") + ", " : "")
+                  << code->second << ")";
+    std::cout << "\n";
     return 0;
 }
 

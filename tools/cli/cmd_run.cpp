@@ -10,7 +10,9 @@
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
+#include "options_devices.hpp"
 #include "options_precision.hpp"
+#include "process_ranks.hpp"
 #include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
@@ -29,13 +31,14 @@ namespace {
 struct run_options {
     std::string scenario_path;
     std::string case_name;
-    std::string backend, precision, hi_kernel, integrator, output;
+    std::string backend, precision, hi_kernel, integrator, output, devices;
     std::string resume;
     std::optional<std::string> author;
     std::optional<double> dt, time, sample_every, checkpoint_every, checkpoint_wall;
     double first_step_limit = default_first_step_limit_seconds;
     double heartbeat_seconds = default_heartbeat_seconds;
     std::optional<std::string> steps;  // checked by step_count_option
+    std::optional<std::string> stop_at_step;
     std::optional<unsigned> threads;
     bool force = false, json = false, no_trajectory = false;
     bool output_given = false;  // -o '' is an error, not the default name
@@ -45,8 +48,9 @@ struct run_options {
 // validated like a scenario file.
 void apply_overrides(scenario& s, const run_options& o) {
     std::vector<settings::run_override> overrides;
-    for (const auto& [key, text] : {std::pair{"backend", &o.backend}, std::pair{"hi_kernel", &o.hi_kernel},
-                                    std::pair{"precision", &o.precision}, std::pair{"integrator", &o.integrator}})
+    for (const auto& [key, text] :
+         {std::pair{"backend", &o.backend}, std::pair{"hi_kernel", &o.hi_kernel}, std::pair{"precision", &o.precision},
+          std::pair{"integrator", &o.integrator}, std::pair{"devices", &o.devices}})
         if (!text->empty()) overrides.push_back({key, *text});
     if (o.dt) overrides.push_back({"dt", *o.dt});
     if (o.time) overrides.push_back({"time", *o.time});
@@ -108,7 +112,22 @@ run_result run_or_say_what_is_kept(const run_request& req, progress_line& progre
     }
 }
 
+// The exit code of a run's outcome (the summary, printed by the caller, aside).
+int exit_code(const run_result& r) {
+    if (r.failed) return 1;
+    return r.signal ? 128 + r.signal : 0;
+}
+
+// A rank other than 0 of `mpirun -n R stokesian run ...`: it reads and writes nothing, prints
+// nothing, takes part in rank 0's run (follow_run) and exits as rank 0 does. A signal (mpirun
+// passes Ctrl-C on as SIGTERM) stops it only through rank 0, which checkpoints first.
+int follow(const run_options& o) {
+    (void)install_stop_handlers();
+    return exit_code(follow_run(process_ranks(), o.threads.value_or(0)));
+}
+
 int execute(const run_options& o, int argc, char** argv) {
+    if (!process_ranks().leads()) return follow(o);
     if (o.scenario_path.empty() && o.resume.empty())
         throw input_error("command line", "", "", "expected a SCENARIO file, or --resume OUTPUT");
     const std::filesystem::path resume_output = output_of_resume(o.resume);
@@ -132,6 +151,8 @@ int execute(const run_options& o, int argc, char** argv) {
     req.invocation = io::run_provenance(argc, argv);
     req.stop_signal = &install_stop_handlers();
     if (o.threads) req.threads = *o.threads;
+    if (o.stop_at_step) req.stop_after_step = step_count_option(*o.stop_at_step, "--stop-at-step");
+    if (process_ranks().size() > 1) req.ranks = &process_ranks();
     progress_line progress;
     req.on_progress = [&](const run_progress& p) { progress.update(p); };
     // In a CI log (stderr not a terminal) a line every --heartbeat seconds, from the run's events.
@@ -150,26 +171,31 @@ int execute(const run_options& o, int argc, char** argv) {
         // complete step and writes a checkpoint.
         std::fprintf(stderr, "stokesian: interrupted by signal %d before the first step; %s\n", e.signal(),
                      req.resume ? "the checkpoint and the partial output are unchanged" : "no output written");
+        // The other ranks still wait for the run (the size guard runs before it): end them too.
+        if (process_ranks().size() > 1) process_ranks().abort(128 + e.signal());
         return 128 + e.signal();
     }
 
     if (o.json) {
         io::json observables = io::json::object();
         for (const auto& [k, v] : r.summary) observables[k] = v;
-        std::cout << io::json_text({{"output", r.output.string()},
-                                    {"scenario", s.name},
-                                    {"case", s.case_name},
-                                    {"status", r.status},
-                                    {"precision", to_string(s.run.precision)},
-                                    {"backend", r.engine.count("backend") ? r.engine.at("backend") : ""},
-                                    {"steps", r.steps},
-                                    {"simulated_time", r.simulated_time},
-                                    {"wall_seconds", r.wall_seconds},
-                                    {"steps_per_second", r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0},
-                                    {"final_state_digest", r.final_state_digest},
-                                    {"resumable", r.resumable},
-                                    {"checkpoint", r.checkpoint.string()},
-                                    {"observables", std::move(observables)}});
+        io::json summary{{"output", r.output.string()},
+                         {"scenario", s.name},
+                         {"case", s.case_name},
+                         {"status", r.status},
+                         {"precision", to_string(s.run.precision)},
+                         {"backend", r.engine.count("backend") ? r.engine.at("backend") : ""}};
+        // The machine code that ran on the device (CUDA: "SASS (sm_90)" or "PTX JIT (compute_90)").
+        if (r.engine.count("device_code")) summary["device_code"] = r.engine.at("device_code");
+        summary["steps"] = r.steps;
+        summary["simulated_time"] = r.simulated_time;
+        summary["wall_seconds"] = r.wall_seconds;
+        summary["steps_per_second"] = r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0;
+        summary["final_state_digest"] = r.final_state_digest;
+        summary["resumable"] = r.resumable;
+        summary["checkpoint"] = r.checkpoint.string();
+        summary["observables"] = std::move(observables);
+        std::cout << io::json_text(summary);
     } else {
         std::printf("wrote %s: %s, %llu steps (%.6g tau_s) in %s, %.3g steps/s [%s, %s]\n", r.output.string().c_str(),
                     r.status.c_str(), static_cast<unsigned long long>(r.steps), r.simulated_time,
@@ -195,13 +221,10 @@ int execute(const run_options& o, int argc, char** argv) {
                 r.summary.at("lubrication_solver_largest_relative_residual"),
                 r.summary.at("lubrication_solver_tolerance"));
     }
-    if (r.failed) {
+    if (r.failed)
         std::fprintf(stderr, "stokesian: %s (output written to %s)\n", r.status.c_str(), r.output.string().c_str());
-        return 1;
-    }
-    if (r.resumable || r.signal) std::fprintf(stderr, "stokesian: %s\n", r.status.c_str());
-    if (r.signal) return 128 + r.signal;
-    return 0;
+    else if (r.resumable || r.signal) std::fprintf(stderr, "stokesian: %s\n", r.status.c_str());
+    return exit_code(r);
 }
 
 }  // namespace
@@ -216,6 +239,7 @@ action register_run(CLI::App& app) {
     add_backend_option(*cmd, o->backend, "overrides run.backend");
     add_precision_option(*cmd, o->precision, "overrides run.precision");
     add_hi_kernel_option(*cmd, o->hi_kernel, "overrides run.hi_kernel");
+    add_devices_option(*cmd, o->devices, "overrides run.devices; default one device");
     cmd->add_option("--integrator", o->integrator,
                     "euler | heun | rk4 | ab2 (engine/include/stokesian/core/integrator.hpp)");
     cmd->add_option("--dt", o->dt, "time step in tau_s");
@@ -228,6 +252,9 @@ action register_run(CLI::App& app) {
                     "checkpoint every TAU of simulated time (a multiple of dt; overrides run.checkpoint_every)");
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
                     "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
+    cmd->add_option("--stop-at-step", o->stop_at_step,
+                    "stop at step N as if interrupted, with a checkpoint to --resume from (a run split in parts, "
+                    "e.g. continued on another number of MPI ranks)");
     cmd->add_option("--first-step-limit", o->first_step_limit,
                     "refuse (without --force) a system above 4096 particles whose first step is estimated to end "
                     "after SECONDS (default 3600)")

@@ -138,8 +138,9 @@ std::map<std::string, std::string> study_provenance(const fs::path& run_dir) {
     std::sort(runs.begin(), runs.end());
     if (!runs.empty()) try {
             const auto run = regression::read_observed_run(runs.front()).provenance;
-            for (const char* k : {"backend", "device_name", "compute_capability", "driver_version", "runtime_version",
-                                  "cuda_fp_flags", "cuda_fp_profile", "cuda_architectures", "hi_kernel", "threads"})
+            for (const char* k :
+                 {"backend", "device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
+                  "cuda_fp_profile", "cuda_architectures", "device_code", "hi_kernel", "threads"})
                 if (const auto it = run.find(k); it != run.end()) p[k] = it->second;
         } catch (const std::exception&) {
             // a damaged run file: the study's analysis said so already; its provenance is left out

@@ -1,15 +1,19 @@
 // stokesian: the command-line tool. Each subcommand lives in its own file (cmd_*.cpp) and
 // registers itself here.
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <new>
 #include <string>
+#include <thread>
 
 #include "commands.hpp"
 #include "options_deprecated.hpp"
+#include "process_ranks.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
+#include "stokesian/mpi/mpi_communicator.hpp"
 
 namespace {
 // "PATH: cannot create directories (Not a directory)" from libstdc++'s "filesystem error: cannot
@@ -24,6 +28,50 @@ std::string filesystem_error_line(const std::filesystem::filesystem_error& e) {
     if (!e.path2().empty()) line += " -> " + e.path2().string();
     return (line.empty() ? "" : line + ": ") + operation + " (" + reason + ")";
 }
+
+// Bad input that rank 0 meets too: its line is rank 0's to print before its MPI_Abort ends every
+// rank. Waiting a little lets it; should rank 0 not meet it after all, this rank ends them.
+void wait_for_rank_zero() { std::this_thread::sleep_for(std::chrono::seconds(5)); }
+
+// An error's one line and exit code. Across MPI ranks the line is rank 0's to print (the other
+// ranks read no input: what they meet there, rank 0 meets too), except an error of the program
+// (`input` false), which its rank names; then every rank ends at once (MPI_Abort): a rank left
+// waiting in a collective call would hang.
+int fail(int code, const std::string& line, bool input) {
+    stokesian::communicator& ranks = stokesian::cli::process_ranks();
+    if (ranks.size() < 2) {
+        std::cerr << "stokesian: " << line << "\n";
+        return code;
+    }
+    if (ranks.leads()) std::cerr << "stokesian: " << line << "\n";
+    else if (!input) std::cerr << "stokesian (rank " << ranks.rank() << "): " << line << "\n";
+    std::cerr.flush();
+    if (!ranks.leads() && input) wait_for_rank_zero();
+    ranks.abort(code);
+}
+
+int run(CLI::App& app) {
+    try {
+        for (const CLI::App* sub : app.get_subcommands())
+            if (sub->get_name() != "run") stokesian::cli::require_one_rank(sub->get_name().c_str());
+        const int status = stokesian::cli::run_selected(app);
+        stokesian::cli::print_deprecation_notes(std::cerr);
+        return status;
+    } catch (const stokesian::input_error& e) {
+        return fail(2, e.what(), true);
+    } catch (const std::invalid_argument& e) {
+        return fail(2, e.what(), true);
+    } catch (const std::filesystem::filesystem_error& e) {
+        // Not a directory, permission denied, read-only, no space: the environment's to fix.
+        return fail(2, filesystem_error_line(e), true);
+    } catch (const std::bad_alloc&) {
+        return fail(2, "out of memory: the request needs more memory than this machine gives the process", false);
+    } catch (const std::exception& e) {
+        const int code = fail(1, std::string("error: ") + e.what(), false);
+        stokesian::cli::print_deprecation_notes(std::cerr);  // not after bad input (exit 2): one line there
+        return code;
+    }
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -36,32 +84,27 @@ int main(int argc, char** argv) {
     stokesian::cli::set_invocation(argc, argv);
     stokesian::cli::register_commands(app);
     try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        // Usage errors exit with 2 (CLI11's own codes are for --help/--version).
-        const int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        // Several ranks (mpirun -n R): MPI_Init before anything else reads argv.
+        stokesian::cli::start_process_ranks(argc, argv);
+    } catch (const stokesian::input_error& e) {
+        if (stokesian::mpi::launched_rank() == 0) std::cerr << "stokesian: " << e.what() << "\n";
+        return 2;
     }
     try {
-        const int status = stokesian::cli::run_selected(app);
-        stokesian::cli::print_deprecation_notes(std::cerr);
-        return status;
-    } catch (const stokesian::input_error& e) {
-        std::cerr << "stokesian: " << e.what() << "\n";
-        return 2;
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "stokesian: " << e.what() << "\n";
-        return 2;
-    } catch (const std::filesystem::filesystem_error& e) {
-        // Not a directory, permission denied, read-only, no space: the environment's to fix.
-        std::cerr << "stokesian: " << filesystem_error_line(e) << "\n";
-        return 2;
-    } catch (const std::bad_alloc&) {
-        std::cerr << "stokesian: out of memory: the request needs more memory than this machine gives the process\n";
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "stokesian: error: " << e.what() << "\n";
-        stokesian::cli::print_deprecation_notes(std::cerr);  // not after bad input (exit 2): one line there
-        return 1;
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // Usage errors exit with 2 (CLI11's own codes are for --help/--version); every rank parses
+        // the same arguments, rank 0 alone answers.
+        stokesian::communicator& ranks = stokesian::cli::process_ranks();
+        const int code = ranks.leads() ? app.exit(e) : e.get_exit_code();
+        if (code != 0 && ranks.size() > 1) {
+            if (!ranks.leads()) wait_for_rank_zero();
+            ranks.abort(2);
+        }
+        stokesian::cli::stop_process_ranks();
+        return code == 0 ? 0 : 2;
     }
+    const int status = run(app);
+    stokesian::cli::stop_process_ranks();
+    return status;
 }

@@ -45,6 +45,7 @@ def night_record(name, check, suite, model):
     return dict(night=name, date=prov.get("date"), verdict="PASS" if model["passed"] else "FAIL",
                 counts=model["counts"],
                 provenance=dict(commit=runs_say("git_commit"), device=runs_say("device_name"),
+                                device_code=runs_say("device_code"),
                                 driver=runs_say("driver_version"), runtime=runs_say("runtime_version"),
                                 host=runs_say("host"), backend=runs_say("backend"),
                                 build_flags="; ".join(filter(None, (runs_say(k) for k in (

@@ -14,7 +14,7 @@ from . import common, history, nightly_figures
 
 # Provenance shown in the header: label and the key of a run's provenance (check.json runs[].provenance).
 HEADER = [("commit", "git_commit"), ("date", "date"), ("host", "host"), ("device", "device_name"),
-          ("compute capability", "compute_capability"), ("driver", "driver_version"),
+          ("compute capability", "compute_capability"), ("device code", "device_code"), ("driver", "driver_version"),
           ("CUDA runtime", "runtime_version"), ("backend", "backend"), ("HI kernel", "hi_kernel")]
 BUILD_FLAGS = ["build_type", "compiler", "host_fp_flags", "cuda_fp_flags", "cuda_architectures"]
 

@@ -1,5 +1,5 @@
 // The CUDA backends in the registry: "cuda" (the step-by-step engine, every integrator and scheme,
-// any N) and "cuda-fused" (the fused small-system engine: whole Euler steps inside one launch,
+// any N, on any number of devices where the build has NCCL: engine/docs/multi-gpu.md) and "cuda-fused" (the fused small-system engine: whole Euler steps inside one launch,
 // N <= 1024, explicit lubrication; fused_engine.cu). `--backend cuda --hi-kernel fused` is the
 // older spelling of cuda-fused and still selects it. A build without CUDA registers both as absent,
 // so a request names what is missing instead of "unknown backend".
@@ -46,14 +46,20 @@ backend cuda_fused_backend() {
 #if defined(STOKESIAN_HAVE_CUDA)
 
 availability device_probe() {
-    if (cuda::device_available()) return {};
+    if (const unsigned present = cuda::device_count(); present > 0) {
+        availability a;
+        a.devices_present = present;
+        return a;
+    }
     return {false, "no CUDA device is available here (use cpu, or auto to fall back)", "no CUDA device found"};
 }
 
 // The CUDA engines take the thread's default stream for now; a context naming another one is refused.
-void check_stream(const device_context& device) {
+// The ordinals must exist here and be distinct (input_error, exit code 2).
+void check_context(const device_context& device) {
     if (device.stream != nullptr)
         throw std::invalid_argument("the CUDA backends launch on the thread's default stream only (device_context)");
+    cuda::check_device_ordinals(device.ordinals);
 }
 
 // A system too large for the device is the input's fault, not the program's.
@@ -70,7 +76,11 @@ std::unique_ptr<engine> sized_for_device(Make make, std::size_t particles) {
 
 std::unique_ptr<batch_engine> fused_batch(const engine_config& config, const device_context& device,
                                           const std::vector<batch_member>& members) {
-    check_stream(device);
+    check_context(device);
+    // A batch is many small systems in one launch: one device (the fused path stays on one).
+    if (device.ordinals.size() > 1)
+        throw std::invalid_argument("a CUDA batch runs on one device; the device context names " +
+                                    std::to_string(device.ordinals.size()));
     return cuda::make_cuda_batch_engine(config, device, members);
 }
 
@@ -82,13 +92,14 @@ void register_cuda_backends(registry& r) {
     backend step = cuda_step_backend(), fused = cuda_fused_backend();
 #if defined(STOKESIAN_HAVE_CUDA)
     step.can.hi_kernels = cuda::step_kernel_names();
+    if (cuda::multi_device_build()) step.can.devices = any_device_count;
     step.probe = fused.probe = device_probe;
     step.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
-        check_stream(device);
+        check_context(device);
         return sized_for_device([&] { return cuda::make_cuda_engine(config, device, state); }, state.size());
     };
     fused.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
-        check_stream(device);
+        check_context(device);
         if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
             throw std::invalid_argument("backend 'cuda-fused' has no hi-kernel '" + config.hi_kernel +
                                         "' (it runs the fused kernel only)");

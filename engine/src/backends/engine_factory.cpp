@@ -6,7 +6,9 @@
 
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/batch.hpp"
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/errors.hpp"
 
 namespace stokesian {
 
@@ -19,6 +21,9 @@ void check_devices(const backend& b, const device_context& device) {
     if (b.can.devices > 0 && device.ordinals.size() > b.can.devices)
         throw std::invalid_argument("backend '" + b.name + "' drives " + std::to_string(b.can.devices) +
                                     " device(s); the device context names " + std::to_string(device.ordinals.size()));
+    if (spread(device.ranks) && !b.can.ranks)
+        throw input_error(b.title + " does not run across MPI ranks (" + std::to_string(device.ranks->size()) +
+                          " ranks here): use the cpu backend under mpirun, or one process");
 }
 
 // Checks that do not depend on the backend (stokesian/core/batch.hpp).

@@ -133,7 +133,8 @@ std::string describe(const backend& b) {
     d += "; precision ";
     if (c.precision_modes.empty()) d += "all";
     for (std::size_t k = 0; k < c.precision_modes.size(); ++k) d += (k ? ";" : "") + to_string(c.precision_modes[k]);
-    d += "; devices " + std::to_string(c.devices) + "; hi-kernels ";
+    d += "; devices " + (c.devices == any_device_count ? std::string("any") : std::to_string(c.devices)) +
+         "; hi-kernels ";
     for (std::size_t k = 0; k < c.hi_kernels.size(); ++k) d += (k ? "," : "") + c.hi_kernels[k];
     d += c.batches ? "; batches" : "; no batches";
     return d;

@@ -9,12 +9,20 @@
 //    and uses mu_ij = mu_ji (half the tensor evaluations). It sums in a different order
 //    (for target i: the self term, then pairs in the order the double loop meets them), so its
 //    results differ from all-pairs by rounding.
+//
+// Across MPI ranks (device_context::ranks): every rank holds the whole state and computes every
+// step the same way, except the HI sum, where it computes the targets of its slice
+// (core/target_slices.hpp) against all N sources with the loop above and then gathers the other
+// slices' velocities. A target's sum is the same whatever its slice, so every rank ends each step
+// with the one-process state bit for bit. Forces, the lubrication solve's other products and the
+// update are replicated on every rank (O(N) against the sum's O(N^2)).
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "neighbour_list.hpp"
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/host_state.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
@@ -35,7 +43,8 @@ public:
     using A = typename Policy::accumulator;
     using P = typename Policy::position;
 
-    cpu_engine(const engine_config& config, const initial_state& state);
+    // `ranks`: the MPI ranks to split the HI sums over (null: this process alone; not owned).
+    cpu_engine(const engine_config& config, const initial_state& state, communicator* ranks = nullptr);
 
     void advance(std::uint64_t steps) override;
     std::uint64_t step() const override { return step_; }
@@ -81,6 +90,7 @@ private:
     void solve_lubrication();
 
     engine_config config_;
+    communicator* ranks_;  // null or one rank: alone
     interaction_parameters<W> params_;
     hi_loop loop_;
     P dt_;
@@ -113,8 +123,10 @@ private:
     std::vector<double> dot_partials_;
     lubrication_solver_statistics solver_statistics_;
 
-    bool interruptible_ = false;  // config_.interrupt is set and a step may be long
-    engine_state committed_;      // when interruptible_: the state when advance() began, to go back to
+    // config_.interrupt is set and a step may be long; never across ranks, whose steps must not
+    // be abandoned by one rank alone (the run stops them between steps, run/rank_leader.hpp).
+    bool interruptible_ = false;
+    engine_state committed_;  // when interruptible_: the state when advance() began, to go back to
     lubrication_solver_statistics committed_statistics_;  // and the solver's statistics then
     neighbour_list neighbours_;
     thread_pool pool_;

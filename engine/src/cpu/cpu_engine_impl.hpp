@@ -10,8 +10,9 @@
 namespace stokesian::cpu {
 
 template <class Policy>
-cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state& state)
+cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state& state, communicator* ranks)
     : config_(config),
+      ranks_(spread(ranks) ? ranks : nullptr),
       params_(make_interaction_parameters<W>(config.system)),
       loop_(parse_hi_loop(config.hi_kernel)),
       dt_(value_cast<P>(config.dt)),
@@ -28,10 +29,11 @@ cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state&
     // Initial velocities: forces with zero previous velocities, then v = mu F. A signal stops
     // them at any size (nothing to go back to: the constructor throws).
     refresh_working_positions();
-    interruptible_ = config_.interrupt != nullptr;
+    const bool may_interrupt = config_.interrupt != nullptr && ranks_ == nullptr;
+    interruptible_ = may_interrupt;
     update_forces();
     update_velocities();
-    interruptible_ = config_.interrupt != nullptr && step_worth_interrupting();
+    interruptible_ = may_interrupt && step_worth_interrupting();
 }
 
 // A step of at most 1e7 pair terms, counting every conjugate-gradient iteration the implicit
@@ -213,18 +215,22 @@ template <class Policy>
 void cpu_engine<Policy>::apply_mobility(const std::vector<vec3<W>>& force, std::vector<vec3<A>>& velocity) {
     const std::size_t n = position_.size();
     velocity.resize(force.size());
+    // This rank's targets (all of them when alone); the sums do not depend on the slice.
+    const target_slice mine = my_slice(ranks_, n);
     // N pair terms per target: a signal waits at most one sum (one row of the symmetric loop).
     const auto check = [this] { check_interrupt(); };
     dispatch_tensor(params_.mobility.tensor, [&]<class Tensor>(Tensor) {
         if (loop_ == hi_loop::symmetric)
-            return mobility_symmetric<Tensor, W, A>({0, n}, position_w_, force, velocity, params_, check);
+            return mobility_symmetric<Tensor, W, A>(mine, position_w_, force, velocity, params_, check);
         pool_.parallel_for(
-            n,
+            mine.size(),
             [&](std::size_t begin, std::size_t end) {
-                mobility_all_pairs<Tensor, W, A>({begin, end}, position_w_, force, velocity, params_, check);
+                mobility_all_pairs<Tensor, W, A>({mine.begin + begin, mine.begin + end}, position_w_, force, velocity,
+                                                 params_, check);
             },
             64);
     });
+    if (ranks_) allgather_slices(*ranks_, std::span<vec3<A>>(velocity));
 }
 
 template <class Policy>
@@ -253,6 +259,7 @@ std::map<std::string, std::string> cpu_engine<Policy>::description() const {
                                          {"hi_kernel", loop_ == hi_loop::symmetric ? "symmetric" : "all-pairs"},
                                          {"threads", std::to_string(loop_ == hi_loop::symmetric ? 1u : pool_.size())},
                                          {"precision", to_string(Policy::mode)}};
+    if (ranks_) d["mpi_ranks"] = std::to_string(ranks_->size());
     solver_statistics_.describe(d, config_.system.lubrication, lubrication_tolerance<W>());
     return d;
 }

@@ -16,9 +16,9 @@ hi_loop parse_hi_loop(const std::string& name) {
 
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cpu_engine)
 
-std::unique_ptr<engine> make_cpu_engine(const engine_config& config, const initial_state& state) {
+std::unique_ptr<engine> make_cpu_engine(const engine_config& config, const initial_state& state, communicator* ranks) {
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<engine> {
-        return std::make_unique<cpu_engine<Policy>>(config, state);
+        return std::make_unique<cpu_engine<Policy>>(config, state, ranks);
     });
 }
 

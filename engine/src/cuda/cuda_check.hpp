@@ -10,8 +10,8 @@ namespace stokesian::cuda {
 
 inline void check(cudaError_t status, const char* what) {
     if (status != cudaSuccess)
-        throw cuda_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status) + " (" +
-                         cudaGetErrorName(status) + ")");
+        throw cuda_call_error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status) + " (" +
+                              cudaGetErrorName(status) + ")");
 }
 
 // After a kernel launch: launch errors at once, execution errors at the next synchronisation.

@@ -8,8 +8,10 @@
 #include "cuda_check.hpp"
 #include "cuda_engine.cuh"
 #include "cuda_engine_lubrication.cuh"
+#include "device_failure.hpp"
 #include "drift_kernel.cuh"
 #include "hi_launch.cuh"
+#include "multi_device_engine.cuh"
 #include "short_range_kernels.cuh"
 #include "stokesian/core/state_words.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
@@ -23,16 +25,19 @@ constexpr unsigned max_neighbour_capacity = 4096;
 }  // namespace
 
 template <class Policy>
-cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_context& device, const initial_state& state)
+cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_context& device, const initial_state& state,
+                                 bool initial_velocities)
     : config_(config),
       device_(device.primary_ordinal()),
       params_(make_interaction_parameters<W>(config.system)),
       kernel_(parse_hi_kernel(config.hi_kernel)),
       n_(static_cast<unsigned>(state.size())),
       dt_(value_cast<P>(config.dt)),
-      implicit_lubrication_(config.system.lubrication.implicit()) {
+      implicit_lubrication_(config.system.lubrication.implicit()),
+      fault_(injected_fault_from_environment()) {
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     use_device(device_);
+    device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)
     const auto& box = config.system.box;
     const drift_box<P> storage = storage_box<P>(box);
     edge_ = storage.edge;
@@ -84,6 +89,7 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_conte
             }
         }
     }
+    if (!initial_velocities) return;
     update_forces();
     update_velocities();
     // This thread's default stream only (per-thread with --default-stream=per-thread): a device-wide
@@ -93,17 +99,21 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_conte
 
 template <class Policy>
 void cuda_engine<Policy>::advance(std::uint64_t steps) {
-    use_device(device_);
-    for (std::uint64_t s = 0; s < steps; ++s) {
-        if (phase_timer_) {
-            timed_step_ops<cuda_engine, step_observer> timed{*this, *phase_timer_};
-            integrate_step(timed);
-            phase_timer_->step_done();
-        } else {
-            integrate_step(*this);
+    on_device(device_, [&] {
+        use_device(device_);
+        for (std::uint64_t s = 0; s < steps; ++s) {
+            if (fault_.armed && step_ == fault_.step && (fault_.ordinal < 0 || fault_.ordinal == device_))
+                launch_trap(device_, device_);
+            if (phase_timer_) {
+                timed_step_ops<cuda_engine, step_observer> timed{*this, *phase_timer_};
+                integrate_step(timed);
+                phase_timer_->step_done();
+            } else {
+                integrate_step(*this);
+            }
+            ++step_;
         }
-        ++step_;
-    }
+    });
 }
 
 template <class Policy>
@@ -251,9 +261,13 @@ void cuda_engine<Policy>::update_velocities() {
         solve_pending_ = false;
         return;
     }
-    launch_hi_kernel<W, A>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(),
-                           target_range{0, n_}, n_, params_);
+    launch_velocities(target_range{0, n_});
     if (implicit_lubrication_) solver_statistics_.record({});  // v = mu F: nothing to solve
+}
+
+template <class Policy>
+void cuda_engine<Policy>::launch_velocities(target_range t) {
+    launch_hi_kernel<W, A>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(), t, n_, params_);
 }
 
 template <class Policy>
@@ -274,7 +288,7 @@ void cuda_engine<Policy>::download(host_state<Policy>& h, bool with_history) con
 template <class Policy>
 void cuda_engine<Policy>::read_frame(frame& out) const {
     host_state<Policy> h;
-    download(h, false);
+    on_device(device_, [&] { download(h, false); });
     h.read_frame(out, config_.dt);
     out.lubrication = solver_statistics_.last;
 }
@@ -282,7 +296,7 @@ void cuda_engine<Policy>::read_frame(frame& out) const {
 template <class Policy>
 void cuda_engine<Policy>::save_state(engine_state& out) const {
     host_state<Policy> h;
-    download(h, true);
+    on_device(device_, [&] { download(h, true); });
     h.save(out);
 }
 
@@ -329,6 +343,7 @@ STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cuda_engine)
 
 std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const device_context& device,
                                          const initial_state& state) {
+    if (device.ordinals.size() > 1) return make_multi_device_engine(config, device, state);
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<engine> {
         return std::make_unique<cuda_engine<Policy>>(config, device, state);
     });

@@ -9,6 +9,7 @@
 
 #include "device_buffer.hpp"
 #include "device_types.cuh"
+#include "fault_injection.hpp"
 #include "hi_kernel_names.hpp"
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
@@ -16,6 +17,7 @@
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/step_observer.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "stokesian/physics/target_range.hpp"
 
 namespace stokesian::cuda {
 
@@ -26,8 +28,11 @@ public:
     using A = typename Policy::accumulator;
     using P = typename Policy::position;
 
-    // Runs on device.primary_ordinal(), on the calling thread's default stream.
-    cuda_engine(const engine_config& config, const device_context& device, const initial_state& state);
+    // Runs on device.primary_ordinal(), on the calling thread's default stream. Without
+    // initial_velocities the forces and velocities of the initial state are left to the caller (a
+    // replica of multi_device_engine, which evaluates them across its devices).
+    cuda_engine(const engine_config& config, const device_context& device, const initial_state& state,
+                bool initial_velocities = true);
 
     void advance(std::uint64_t steps) override;
     std::uint64_t step() const override { return step_; }
@@ -54,8 +59,15 @@ public:
     void set_phase_timer(step_observer* timer) noexcept { phase_timer_ = timer; }
 
 private:
+    // The engine on several devices drives one cuda_engine per device as a replica of the whole
+    // state (multi_device_engine.cuh).
+    template <class>
+    friend class multi_device_engine;
+
     template <class Ops>
     void integrate_step(Ops& ops);
+    // v <- mu F for the targets t (all of them on one device; a device's slice on several).
+    void launch_velocities(target_range t);
     void build_neighbour_list();
     // The state on the host (core/host_state.hpp): frames and checkpoints; history only when asked.
     void download(host_state<Policy>& h, bool with_history) const;
@@ -111,6 +123,7 @@ private:
 
     std::uint64_t step_ = 0;
     step_observer* phase_timer_ = nullptr;
+    injected_fault fault_;  // tests of device failures only (fault_injection.hpp)
 };
 
 }  // namespace stokesian::cuda

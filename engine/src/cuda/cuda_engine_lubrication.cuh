@@ -24,10 +24,7 @@ template <class Policy>
 struct cuda_engine<Policy>::krylov_ops {
     cuda_engine& e;
 
-    void mobility_of_solution() {
-        launch_hi_kernel<W, A>(e.kernel_, e.block_size_, e.position_w_.data(), e.force_.data(), e.velocity_.data(),
-                               target_range{0, e.n_}, e.n_, e.params_);
-    }
+    void mobility_of_solution() { e.launch_velocities(target_range{0, e.n_}); }
 
     void lubrication_of_velocities(krylov_vector out) {
         lubrication_force_kernel<W, vec3<A>>
@@ -37,8 +34,16 @@ struct cuda_engine<Policy>::krylov_ops {
     }
 
     void apply_mobility(krylov_vector in, krylov_vector out) {
+        mobility_into_output(in, target_range{0, e.n_});
+        output_to_working(out);
+    }
+    // The two halves of apply_mobility (a multi-device engine gathers the output in between):
+    // mobility_output <- mu in for the targets t, then out <- mobility_output rounded to W.
+    void mobility_into_output(krylov_vector in, target_range t) {
         launch_hi_kernel<W, A>(e.kernel_, e.block_size_, e.position_w_.data(), e.krylov_data(in),
-                               e.mobility_output_.data(), target_range{0, e.n_}, e.n_, e.params_);
+                               e.mobility_output_.data(), t, e.n_, e.params_);
+    }
+    void output_to_working(krylov_vector out) {
         to_working_kernel<W, A><<<blocks_for(e.n_, 256), 256>>>(e.mobility_output_.data(), e.n_, e.krylov_data(out));
         check_launch("to_working_kernel");
     }

@@ -10,6 +10,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A CUDA or NCCL call reported an error (cuda_check.hpp): the device, not the input, failed. Inside
+// a step the engines turn it into stokesian::device_error naming the device (device_failure.hpp).
+class cuda_call_error : public cuda_error {
+public:
+    using cuda_error::cuda_error;
+};
+
 // The device has too little free memory for what the run asks (a system too large for it): the
 // run driver reports it as bad input (exit code 2), with the amount needed and free.
 class device_out_of_memory : public cuda_error {

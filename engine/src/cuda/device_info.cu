@@ -2,24 +2,77 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "device_buffer.hpp"
+#include "stokesian/core/device_code.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 
 namespace stokesian::cuda {
 
-bool device_available() noexcept {
+bool device_available() noexcept { return device_count() > 0; }
+
+unsigned device_count() noexcept {
     int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
         cudaGetLastError();
-        return false;
+        return 0;
     }
-    return count > 0;
+    return count > 0 ? unsigned(count) : 0U;
+}
+
+void check_device_ordinals(const std::vector<int>& ordinals) {
+    const int count = int(device_count());
+    const std::string here = count == 0   ? "this host has no CUDA device"
+                             : count == 1 ? "this host has one CUDA device, ordinal 0"
+                                          : "this host has " + std::to_string(count) + " CUDA devices, ordinals 0 to " +
+                                                std::to_string(count - 1);
+    for (std::size_t k = 0; k < ordinals.size(); ++k) {
+        const int o = ordinals[k];
+        if (o < 0 || o >= count)
+            throw input_error("backend 'cuda': device " + std::to_string(o) + " does not exist (" + here + ")");
+        for (std::size_t j = 0; j < k; ++j)
+            if (ordinals[j] == o)
+                throw input_error("backend 'cuda': device " + std::to_string(o) +
+                                  " is named twice (each device computes one slice of the targets)");
+    }
+}
+
+bool multi_device_build() noexcept {
+#if defined(STOKESIAN_HAVE_NCCL)
+    return true;
+#else
+    return false;
+#endif
 }
 
 namespace {
 std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+// Never launched: the runtime loads it as it loads every kernel of the build (all compiled for
+// the same CMAKE_CUDA_ARCHITECTURES, so the driver makes the same choice for each module), and
+// cudaFuncGetAttributes says which code it loaded.
+__global__ void device_code_probe() {}
+
+// The machine code the kernels run on `device` (core/device_code.hpp; engine/docs/porting.md,
+// "Which machine code ran"). Loading the probe under CUDA_FORCE_PTX_JIT=1 JIT-compiles it: a
+// few milliseconds, once per process and device.
+std::string device_code(int device, const cudaDeviceProp& prop) {
+    int current = 0;
+    check(cudaGetDevice(&current), "cudaGetDevice");
+    if (current != device) check(cudaSetDevice(device), "cudaSetDevice");
+    cudaFuncAttributes attributes{};
+    const cudaError_t status = cudaFuncGetAttributes(&attributes, device_code_probe);
+    if (current != device) check(cudaSetDevice(current), "cudaSetDevice");
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        return std::string("none loaded (") + cudaGetErrorString(status) + ")";
+    }
+    return device_code_name(attributes.binaryVersion, attributes.ptxVersion, prop.major * 10 + prop.minor,
+                            parse_cuda_architectures(STOKESIAN_CUDA_ARCHITECTURES),
+                            ptx_jit_forced(std::getenv("CUDA_FORCE_PTX_JIT")));
+}
 }  // namespace
 
 std::map<std::string, std::string> device_description(int ordinal) {
@@ -43,7 +96,8 @@ std::map<std::string, std::string> device_description(int ordinal) {
             {"runtime_version", version_string(runtime)},
             {"cuda_fp_flags", STOKESIAN_CUDA_FP_FLAGS_STRING},
             {"cuda_fp_profile", STOKESIAN_CUDA_FP_PROFILE},
-            {"cuda_architectures", STOKESIAN_CUDA_ARCHITECTURES}};
+            {"cuda_architectures", STOKESIAN_CUDA_ARCHITECTURES},
+            {"device_code", device_code(device, prop)}};
 }
 
 std::string out_of_memory_message(std::size_t bytes, const char* what) {

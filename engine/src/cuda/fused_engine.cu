@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda_check.hpp"
+#include "device_failure.hpp"
 #include "fused_engine.cuh"
 #include "stokesian/core/host_state.hpp"
 #include "stokesian/core/state_words.hpp"
@@ -58,6 +59,7 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
             "(e.g. --hi-kernel tiling) or on the CPU");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     use_device(device_);
+    device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());
     box_ = storage_box<P>(config.system.box);
@@ -267,7 +269,7 @@ void fused_systems<Policy>::restore_state(const engine_state& state) {
 template <class Policy>
 void fused_engine_impl<Policy>::read_frame(frame& out) const {
     std::vector<frame> frames;
-    systems_.read_frames(frames);
+    on_device(systems_.device(), [&] { systems_.read_frames(frames); });
     out = std::move(frames.front());
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device_buffer.hpp"
+#include "device_failure.hpp"
 #include "fused_kernels.cuh"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
@@ -39,6 +40,7 @@ public:
     void restore_state(const engine_state& state);
 
     std::uint64_t step() const { return step_; }
+    int device() const { return device_; }  // ordinal
     unsigned particles() const { return n_; }
     std::size_t systems() const { return systems_; }
     std::map<std::string, std::string> description() const;
@@ -82,15 +84,20 @@ public:
     fused_engine_impl(const engine_config& config, const device_context& device, const initial_state& state)
         : systems_(config, device, {&state}, {config.dt}) {}
 
-    void advance(std::uint64_t steps) override { systems_.advance(steps); }
+    // A CUDA error after construction names the device (device_failure.hpp).
+    void advance(std::uint64_t steps) override {
+        on_device(systems_.device(), [&] { systems_.advance(steps); });
+    }
     std::uint64_t step() const override { return systems_.step(); }
     std::size_t size() const override { return systems_.particles(); }
     void read_frame(frame& out) const override;
     std::map<std::string, std::string> description() const override { return systems_.description(); }
-    void save_state(engine_state& out) const override { systems_.save_state(out); }
+    void save_state(engine_state& out) const override {
+        on_device(systems_.device(), [&] { systems_.save_state(out); });
+    }
     void restore_state(const engine_state& state) override { systems_.restore_state(state); }
     void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override {
-        systems_.advance_sampled(samples, interval, out);
+        on_device(systems_.device(), [&] { systems_.advance_sampled(samples, interval, out); });
     }
 
 private:

@@ -73,6 +73,9 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
         for (const char* k : {"device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
                               "cuda_fp_profile", "cuda_architectures", "multiprocessors"})
             p[k] = get(engine, k);
+        // The machine code that ran (SASS of an architecture, or PTX JIT); files written before
+        // the attribute existed (2026-11-27) have none.
+        if (!get(engine, "device_code").empty()) p["device_code"] = get(engine, "device_code");
     } else {
         p["device_name"] = "CPU (host " + get(invocation, "host") + ")";
         p["compute_capability"] = "-";

@@ -1,4 +1,7 @@
 // The run loop (run/run.hpp): the events of a run_session, in order (run_session.hpp).
+#include <stdexcept>
+
+#include "run/rank_protocol.hpp"
 #include "run/run_session.hpp"
 #include "stokesian/run/run.hpp"
 
@@ -24,19 +27,35 @@ std::string_view to_string(run_event event) {
     return "unknown";
 }
 
-run_result run_scenario(const run_request& request) {
+namespace {
+
+run_result run_events(const run_request& request) {
     run_session session(request);
-    if (std::optional<run_result> completed = session.start()) return *completed;
-    while (session.phase() == run_phase::running) {
-        if (session.sample() != run_phase::running) break;
-        if (session.stop_requested()) {
-            session.interrupt();
-            break;
+    try {
+        if (std::optional<run_result> completed = session.start()) return *completed;
+        while (session.phase() == run_phase::running) {
+            if (session.sample() != run_phase::running) break;
+            if (session.stop_requested()) {
+                session.interrupt();
+                break;
+            }
+            if (session.checkpoint_due()) session.checkpoint();
         }
-        if (session.checkpoint_due()) session.checkpoint();
+        if (session.phase() == run_phase::failed) session.blow_up();
+        return session.finish();
+    } catch (const device_error& e) {
+        session.device_failed(e);  // the last good state as the checkpoint; throws
     }
-    if (session.phase() == run_phase::failed) session.blow_up();
-    return session.finish();
+}
+
+}  // namespace
+
+run_result run_scenario(const run_request& request) {
+    if (!spread(request.ranks)) return run_events(request);
+    if (!request.ranks->leads()) throw std::logic_error("run_scenario: only rank 0 leads a run (others: follow_run)");
+    run_result result = run_events(request);
+    announce_end(*request.ranks, result);
+    return result;
 }
 
 }  // namespace stokesian

@@ -6,6 +6,7 @@
 
 #include "run/blow_up.hpp"
 #include "run/checkpoint_contents.hpp"
+#include "run/completion_order.hpp"
 #include "run/run_files.hpp"
 #include "run/run_provenance.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
@@ -64,7 +65,12 @@ run_phase run_session::sample() {
         const double dt_wall = seconds_between(t0, clock::now());
         if (dt_wall > 0.0) steps_per_second_ = double(chunk) / dt_wall;
         if (samples > 0) {
+            // The state at the batch's last sample, read before any sample of it counts (a device
+            // that fails here leaves the run at the previous sample).
+            engine_state last;
+            if (hold_states_) eng_->save_state(last);
             consume_batch();
+            if (hold_states_ && blow_up_.empty()) hold_state(std::move(last));
         } else {
             done_ += chunk;
             if (done_ % interval_ == 0 || done_ == total_) take_sample();
@@ -99,10 +105,20 @@ void run_session::consume_batch() {
 
 void run_session::take_sample() {
     eng_->read_frame(f_);
+    engine_state state;
+    if (hold_states_) eng_->save_state(state);
     record_sample(f_);
+    if (hold_states_ && blow_up_.empty()) hold_state(std::move(state));
+}
+
+void run_session::hold_state(engine_state&& state) {
+    if (!finite_state(state)) return;
+    held_ = std::move(state);
+    held_at_sample_ = samples_recorded_;
 }
 
 void run_session::record_sample(const frame& sample) {
+    ++samples_recorded_;
     if (s_.run.write_trajectory) {
         out_->append_frame(sample);
         journal_->append(sample);
@@ -145,6 +161,10 @@ void run_session::checkpoint() {
     // this state is not a good one to go back to.
     eng_->read_frame(f_);
     if (!blow_up_in(f_, s_).empty()) return;
+    write_checkpoint(c);
+}
+
+void run_session::write_checkpoint(io::run_checkpoint& c) {
     c.run = record_;
     c.frames_written = out_->frames();
     c.last_good_step = last_good_step_;
@@ -160,6 +180,26 @@ void run_session::checkpoint() {
     result_.checkpoint_step = c.engine.step;
     last_checkpoint_wall_ = clock::now();
     notify(run_event::checkpoint);
+}
+
+void run_session::device_failed(const device_error& e) {
+    std::string kept;
+    if (held_ && held_at_sample_ == samples_recorded_ && out_) {
+        io::run_checkpoint c;
+        c.engine = std::move(*held_);
+        held_.reset();
+        write_checkpoint(c);
+        kept = "the run stopped with a checkpoint at step " + std::to_string(c.engine.step) +
+               " (its last good sample): continue with `stokesian run --resume " + opts_.path.string() + "`";
+    } else if (result_.checkpoint_step || resumed_) {
+        const std::uint64_t step = result_.checkpoint_step ? *result_.checkpoint_step : resumed_->engine.step;
+        kept = "the checkpoint at step " + std::to_string(step) + " stands: continue with `stokesian run --resume " +
+               opts_.path.string() + "`";
+    } else {
+        kept = "no checkpoint was written: start the run again";
+    }
+    throw device_error(e.ordinal(), e.device_name(),
+                       e.detail() + " (after step " + std::to_string(done_) + "); " + kept);
 }
 
 void run_session::blow_up() {
@@ -203,14 +243,20 @@ run_result run_session::finish() {
         o->summarise(result_.summary);
     }
     write_provenance(*out_, req_, *eng_, result_);
-    out_->finish();
-    if (!result_.failed && !stopped_) {
-        // The journal before the checkpoint: a kill in between leaves the state --resume reports
-        // completed and cleans up (completed_run.hpp), never a journal without its checkpoint.
-        journal_.reset();
-        io::remove_frame_journal(journal_path_);
-        remove_checkpoint(checkpoint_path_);
-        result_.checkpoint.clear();
+    // result_.checkpoint_step: this run wrote a checkpoint, or resumed from one; either is on disk.
+    const bool completed = !result_.failed && !stopped_;
+    for (const completion_action action : completion_order(completed, result_.checkpoint_step.has_value())) {
+        switch (action) {
+            case completion_action::remove_journal:
+                journal_.reset();
+                io::remove_frame_journal(journal_path_);
+                break;
+            case completion_action::rename_output: out_->finish(); break;
+            case completion_action::remove_checkpoint:
+                remove_checkpoint(checkpoint_path_);
+                result_.checkpoint.clear();
+                break;
+        }
     }
     notify(run_event::finish);
     release();

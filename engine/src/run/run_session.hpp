@@ -10,6 +10,9 @@
 //   phase() failed? blow_up()    a numerical blow-up or a failed lubrication solve
 //   finish()                     write results and provenance, close the output, release the files
 //
+// A device_error from any of them (a device failed; its state is gone) ends the run through
+// device_failed(): the last good state held on the host becomes the checkpoint.
+//
 // The guarantees each event keeps (checkpoint cadence, frame journal, resume) are those of
 // engine/docs/reliability.md.
 #include <chrono>
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include "io/frame_journal.hpp"
+#include "stokesian/core/device_error.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/file_lock.hpp"
@@ -66,6 +70,11 @@ public:
     // The final state's digest, observables, provenance; closes the output under its final name; a
     // completed run removes its journal and checkpoint. Then releases engine, files and lock.
     run_result finish();
+    // A device failed (core/device_error.hpp): writes the last good state the session holds on the
+    // host (an engine on a device: the state of the latest good sample, kept after each chunk) as
+    // the checkpoint, when no sample was recorded after it, and throws device_error again with the
+    // step and what is kept. The output stays partial; --resume continues from the checkpoint.
+    [[noreturn]] void device_failed(const device_error& e);
 
 private:
     using clock = std::chrono::steady_clock;
@@ -75,6 +84,9 @@ private:
     void build_engine();
     void record_sample(const frame& sample);
     void take_sample();
+    // The state of the sample just recorded, if it is a good one (device engines only).
+    void hold_state(engine_state&& state);
+    void write_checkpoint(io::run_checkpoint& c);
     void consume_batch();
     void settle_cut_chunk(bool sampled);
     run_progress progress(clock::time_point now) const;
@@ -110,6 +122,12 @@ private:
     bool have_good_sample_ = false;
     std::string last_frame_digest_;
     double earlier_wall_seconds_ = 0.0;
+    // An engine on a device: the state of the latest good sample, on the host, for device_failed();
+    // valid while no sample has been recorded after it (held_at_sample_ == samples_recorded_).
+    bool hold_states_ = false;
+    std::optional<engine_state> held_;
+    std::uint64_t samples_recorded_ = 0;
+    std::uint64_t held_at_sample_ = 0;
     std::vector<frame> batch_;             // samples of one advance_sampled call
     std::optional<frame> blown_up_frame_;  // a blow-up inside a batch: the engine has run past it
 

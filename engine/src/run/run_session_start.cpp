@@ -5,11 +5,13 @@
 
 #include "run/checkpoint_contents.hpp"
 #include "run/completed_run.hpp"
+#include "run/rank_protocol.hpp"
 #include "run/run_files.hpp"
 #include "run/run_output_claim.hpp"
 #include "run/run_provenance.hpp"
 #include "run/run_record.hpp"
 #include "run/run_session.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 
 namespace stokesian {
@@ -22,7 +24,9 @@ std::optional<run_result> run_session::start() {
     validate_run_settings(s_.run, s_.source_path.string());
     config_ = make_engine_config(s_);
     config_.threads = req_.threads;
-    config_.interrupt = req_.stop_signal;  // a signal abandons a long step (engine/docs/reliability.md)
+    // A signal abandons a long step (engine/docs/reliability.md); across MPI ranks it stops the run
+    // between steps only, where every rank stands at the same step (run/rank_protocol.hpp).
+    config_.interrupt = spread(req_.ranks) ? nullptr : req_.stop_signal;
     opts_ = req_.output;
     opts_.scenario_author = s_.output.author;  // below --author and $STOKESIAN_AUTHOR (io/provenance.hpp)
     if (!s_.run.write_trajectory) opts_.write_velocity = opts_.write_force = false;
@@ -40,6 +44,9 @@ std::optional<run_result> run_session::start() {
 
     result_.output = opts_.path;
     result_.engine = eng_->description();
+    // An engine on a device can lose its state with the device: keep the latest good one on the host.
+    hold_states_ = result_.engine.count("device_name") > 0;
+    if (hold_states_ && resumed_) hold_state(engine_state(resumed_->engine));
     record_ = run_record(s_);
     record_engine(record_, result_.engine);
     total_ = s_.run.total_steps();
@@ -63,8 +70,19 @@ std::optional<run_result> run_session::start() {
     return std::nullopt;
 }
 
-// The one place a run builds its engine.
-void run_session::build_engine() { eng_ = make_engine(config_, s_.particles); }
+// The one place a run builds its engine: on the devices run.devices names; across MPI ranks, the
+// other ranks build theirs at the same time and follow this one's calls.
+void run_session::build_engine() {
+    const std::size_t n = s_.particles.size();
+    const engine_config config = backends::backend_registry().resolve(config_, n, "the run").config;
+    const device_context device = backends::device_context_for(config, n, s_.run.devices, req_.ranks);
+    if (!spread(req_.ranks)) {
+        eng_ = backends::make_engine(config, device, s_.particles);
+        return;
+    }
+    announce_build(*req_.ranks, run_record(s_), config);
+    eng_ = lead_ranks(backends::make_engine(config, device, s_.particles), *req_.ranks);
+}
 
 std::optional<run_result> run_session::resume_output() {
     require_checkpoint(opts_.path, checkpoint_path_);

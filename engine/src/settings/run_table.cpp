@@ -108,6 +108,17 @@ const field<run_settings> fields[] = {
              ">= 0; in units of a. Two centres closer than this (minimum image) stop the run as a numerical blow-up "
              "(exit code 1, the particles and the last good checkpoint named); `0` switches the check off. Below r = "
              "a the pair physics is meaningless; set it lower (or 0) for intended overlaps (`allow_overlap = true`)"}},
+    {.key = "devices",
+     .member = text_member<run_settings>{
+         [](const run_settings& r) { return to_string(r.devices); },
+         [](run_settings& r, const std::string& text) { r.devices = parse_device_selection(text); }},
+     .rule = {.what = "a string such as \"0,1,2,3\" or \"all\""},
+     .doc = {"string", "one device (ordinal 0)",
+             "`\"0,1,2,3\"` (distinct device ordinals, the first the primary) or `\"all\"` (every device present): "
+             "the GPUs one run drives (`--devices`). A backend that runs on the host (`cpu`) refuses it; more "
+             "devices than the backend drives or than are present are refused. MPI ranks are not devices: "
+             "`mpirun -n R` (README.md)"},
+     .written = [](const run_settings& r) { return r.devices.given(); }},
 };
 
 }  // namespace

@@ -10,11 +10,15 @@
 
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/integrator.hpp"
 #include "stokesian/core/system.hpp"
 
 namespace stokesian::backends {
+
+// capabilities::devices of a backend that drives any number of devices in one engine.
+inline constexpr unsigned any_device_count = ~0u;
 
 // What a backend can run. An empty list means "every one the build knows".
 struct capabilities {
@@ -22,9 +26,10 @@ struct capabilities {
     std::vector<lubrication_scheme> lubrication_schemes;
     std::size_t max_particles = 0;                // 0: no limit
     std::vector<precision_mode> precision_modes;  // empty: all nine
-    unsigned devices = 0;                         // devices one engine drives (0: the host only)
-    std::vector<std::string> hi_kernels;          // --hi-kernel names; the first is the default
-    bool batches = false;                         // has a batch factory (stokesian/core/batch.hpp)
+    unsigned devices = 0;                         // devices one engine drives (0: the host only; any_device_count)
+    bool ranks = false;  // splits its targets over the MPI ranks of device_context::ranks (else refuses them)
+    std::vector<std::string> hi_kernels;  // --hi-kernel names; the first is the default
+    bool batches = false;                 // has a batch factory (stokesian/core/batch.hpp)
 
     // Why this backend cannot run `config` with `particles` particles; empty when it can.
     std::string refusal(const engine_config& config, std::size_t particles) const;
@@ -33,8 +38,9 @@ struct capabilities {
 // Whether a registered backend can run here and now (a device present, a build that has it).
 struct availability {
     bool available = true;
-    std::string refusal;  // the reason, for an explicit request (exit code 2)
-    std::string notice;   // the same, short, for the fallback notice of "auto"
+    std::string refusal;           // the reason, for an explicit request (exit code 2)
+    std::string notice;            // the same, short, for the fallback notice of "auto"
+    unsigned devices_present = 0;  // the devices the probe found (backends that drive devices)
 };
 
 struct backend;
@@ -96,6 +102,13 @@ private:
 // The process-wide registry, the built-in backends registered on first use. Register further
 // backends (tests, plug-ins) before engines are made; the registry is not locked.
 registry& backend_registry();
+
+// The device context of a run of `config` (its backend resolved as make_engine does) on the devices
+// `selection` names (run.devices; not given: one device, ordinal 0) and the MPI ranks `ranks`.
+// Throws input_error (key run.devices) when the backend runs on the host, names fewer devices
+// than selected, or a selected ordinal is not present (the backend's probe counts them).
+device_context device_context_for(const engine_config& config, std::size_t particles, const device_selection& selection,
+                                  communicator* ranks);
 
 // make_engine / make_batch_engine (core/engine.hpp, core/batch.hpp) on a given device context.
 std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,

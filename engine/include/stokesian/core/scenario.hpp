@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/system.hpp"
 
@@ -25,6 +26,7 @@ struct run_settings {
     bool write_trajectory = true;            // particles/ group (positions, velocities, forces)
     std::optional<double> checkpoint_every;  // tau_s between checkpoints (a multiple of dt); none: wall clock only
     double min_separation = 1.0;             // a: a blow-up when two centres come closer (0: off)
+    device_selection devices;                // run.devices; not given: one device (core/device_selection.hpp)
 
     std::uint64_t total_steps() const;  // from time or steps
     std::uint64_t sample_interval_steps() const;

@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
@@ -12,12 +13,27 @@ namespace stokesian::cuda {
 
 // True when the CUDA runtime reports at least one usable device.
 bool device_available() noexcept;
+// How many devices the CUDA runtime reports (0 without a driver or device).
+unsigned device_count() noexcept;
 
-// Device name, compute capability, driver and runtime versions, memory, and the device
-// floating-point flags this build used (provenance). Throws cuda_error without a device.
+// The device ordinals a context names must exist here and be distinct: input_error (exit code 2)
+// naming the first that is not, with the ordinals this host has. An empty list means device 0.
+void check_device_ordinals(const std::vector<int>& ordinals);
+
+// Whether this build runs one engine on several devices: built with NCCL's header (the library
+// itself is loaded when first needed; engine/docs/multi-gpu.md).
+bool multi_device_build() noexcept;
+
+// Device name, compute capability, driver and runtime versions, memory, the device
+// floating-point flags and architectures this build used, and device_code, the machine code the
+// kernels run: "SASS (sm_90)" or "PTX JIT (compute_90)" (core/device_code.hpp) (provenance).
+// Throws cuda_error without a device.
 std::map<std::string, std::string> device_description(int ordinal = -1);  // -1: the current device
 
-// The step-by-step CUDA engine (backend "cuda") for any precision mode, on device.primary_ordinal().
+// The step-by-step CUDA engine (backend "cuda") for any precision mode, on device.primary_ordinal(),
+// or, when the context names several devices, on all of them: device d computes the HI velocities
+// of its target slice (core/target_slices.hpp) and NCCL gathers them, bit for bit the one-device
+// engine (multi_device_engine.cuh; engine/docs/multi-gpu.md).
 // Throws cuda_error (no device, out of memory with the amount needed, kernel failure) or
 // std::invalid_argument (unknown --hi-kernel). The fused engine is backend "cuda-fused"
 // (fused_backend.hpp); the registry (stokesian/backends/registry.hpp) chooses between them.

@@ -18,6 +18,7 @@
 
 #include <optional>
 
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
@@ -53,6 +54,10 @@ struct run_request {
     double checkpoint_wall_seconds = 600.0;                // wall-clock checkpoint interval (0: none by the clock)
     bool resume = false;                                   // continue output.path's interrupted run from its checkpoint
     std::optional<std::uint64_t> stop_after_step;          // stop there as if interrupted (tests; splitting long runs)
+    // The MPI ranks of a run across processes (`mpirun -n R stokesian run`; engine/README.md, "Runs
+    // across MPI ranks"): rank 0 runs run_scenario and leads, every other rank runs follow_run. Null
+    // or one rank: this process alone. Not owned.
+    communicator* ranks = nullptr;
 
     // Hears every run_event with the progress at that moment (where observers subscribe, e.g. a
     // heartbeat on the sample event). Called on the run's thread; it must not throw.
@@ -80,6 +85,11 @@ struct run_result {
 };
 
 run_result run_scenario(const run_request& request);
+
+// On every rank but 0 of a run across MPI ranks: takes part in the run rank 0 leads with
+// run_scenario -- the same engine, the same steps, its share of each HI sum -- reading and writing
+// nothing, and returns rank 0's outcome (status, failed, signal, resumable; nothing else is set).
+run_result follow_run(communicator& ranks, unsigned threads);
 
 // The identity and settings of a run as text, as its checkpoints record them (io::run_checkpoint::run);
 // the scenario text's digest under `algorithm` (a checkpoint's own, to compare with it).

@@ -1,0 +1,51 @@
+// backends::device_context_for (stokesian/backends/registry.hpp): run.devices checked against the
+// chosen backend, where the number of devices present is known (its probe).
+#include <stdexcept>
+#include <string>
+
+#include "stokesian/backends/registry.hpp"
+#include "stokesian/core/errors.hpp"
+
+namespace stokesian::backends {
+
+namespace {
+
+// "cuda, cuda-fused": the backends that take a device list.
+std::string device_backends() {
+    std::string names;
+    for (const backend& b : backend_registry().all())
+        if (b.can.devices > 0) names += (names.empty() ? "" : ", ") + b.name;
+    return names.empty() ? "none in this build" : names;
+}
+
+}  // namespace
+
+device_context device_context_for(const engine_config& config, std::size_t particles, const device_selection& selection,
+                                  communicator* ranks) {
+    device_context device;
+    device.ranks = ranks;
+    if (!selection.given()) return device;  // one device, ordinal 0: as before run.devices
+    const registry::resolved r = backend_registry().resolve(config, particles, "the run");
+    const backend& b = *r.chosen;
+    const std::string value = to_string(selection);
+    const auto refuse = [&](const std::string& why) { throw input_error("", "run.devices", value, why); };
+    if (b.can.devices == 0)
+        refuse(b.title +
+               " runs on the host and takes no device list (backends that drive devices: " + device_backends() + ")");
+    const auto check_count = [&](std::size_t selected) {
+        if (selected > b.can.devices)
+            refuse(b.title + " drives at most " + std::to_string(b.can.devices) + " device" +
+                   (b.can.devices == 1 ? "" : "s") + " per run; " + std::to_string(selected) + " are selected");
+    };
+    check_count(selection.ordinals.size());
+    const availability a = check_availability(b);
+    try {
+        device.ordinals = resolve_devices(selection, a.devices_present);
+    } catch (const std::invalid_argument& e) {
+        refuse(e.what());
+    }
+    check_count(device.ordinals.size());  // "all"
+    return device;
+}
+
+}  // namespace stokesian::backends

@@ -1,0 +1,189 @@
+// One CUDA engine on several devices (label gpu; skipped with a message where fewer than two
+// devices are, or the build has no NCCL): every run on two devices -- and on all of them where
+// there are more -- ends bit for bit where the same run on one device ends, in every precision
+// mode and with every exact HI kernel (the fast kernels: bit for bit one device running the same
+// fast kernel), with every integrator, with explicit and implicit lubrication, for slices that
+// differ in size and slices that are empty; and a checkpoint written on one device count resumes
+// bit for bit on another. Why bit for bit: engine/docs/multi-gpu.md. No tolerance anywhere.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bench/support/bench_inputs.hpp"
+#include "stokesian/core/precision_modes.hpp"
+#include "stokesian/core/scenario.hpp"
+#include "support/multi_device.hpp"
+#include "support/random_cluster.hpp"
+
+using namespace stokesian;
+using namespace stokesian::test_support;
+
+namespace {
+
+const char* const exact_kernels[] = {"naive", "tiling", "small-tiling", "multi-target", "split"};
+const char* const fast_kernels[] = {"fast-tiling", "fast-multi-target", "fast-split"};
+
+scenario load(const std::string& name) {
+    return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/" + name + ".toml");
+}
+
+// The run on one device against the same run on each multi-device set.
+void expect_devices_agree(engine_config c, const initial_state& s, std::uint64_t steps, const std::string& what) {
+    c.backend = "cuda";
+    const run_end one = run_on(c, s, steps, {0});
+    for (const std::vector<int>& set : multi_device_sets())
+        expect_same_end(one, run_on(c, s, steps, set), what + " on devices " + device_list_text(set));
+}
+
+}  // namespace
+
+TEST(MultiDeviceGpu, TetrahedronIsBitwiseOneDeviceInEveryModeAndKernel) {
+    REQUIRE_TWO_DEVICES();
+    const scenario t = load("tetrahedron");
+    for (const precision_mode mode : precision_modes) {
+        std::vector<const char*> kernels(std::begin(exact_kernels), std::end(exact_kernels));
+        kernels.insert(kernels.end(), std::begin(fast_kernels), std::end(fast_kernels));
+        for (const char* kernel : kernels) {
+            engine_config c = make_engine_config(t);
+            c.precision = mode;
+            c.hi_kernel = kernel;
+            expect_devices_agree(c, t.particles, 300, "tetrahedron " + to_string(mode) + " " + kernel);
+        }
+    }
+}
+
+TEST(MultiDeviceGpu, EveryIntegratorIsBitwiseOneDevice) {
+    REQUIRE_TWO_DEVICES();
+    const scenario t = load("tetrahedron");
+    for (const integrator_kind integrator : {integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
+        for (const precision_mode mode :
+             {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32},
+              precision_mode{precision::f32, precision::ds}}) {
+            engine_config c = make_engine_config(t);
+            c.precision = mode;
+            c.integrator = integrator;
+            c.hi_kernel = "multi-target";
+            expect_devices_agree(c, t.particles, 300,
+                                 "tetrahedron " + std::string(to_string(integrator)) + " " + to_string(mode));
+        }
+}
+
+// The nightly's fcc run (scenarios/fcc_sedimentation.toml: N = 4000, periodic, lubrication off as
+// there), its 100 steps.
+TEST(MultiDeviceGpu, FccIsBitwiseOneDeviceInEveryModeAndKernel) {
+    REQUIRE_TWO_DEVICES();
+    const scenario f = load("fcc_sedimentation");
+    for (const precision_mode mode : precision_modes) {
+        std::vector<const char*> kernels(std::begin(exact_kernels), std::end(exact_kernels));
+        kernels.insert(kernels.end(), std::begin(fast_kernels), std::end(fast_kernels));
+        for (const char* kernel : kernels) {
+            engine_config c = make_engine_config(f);
+            c.precision = mode;
+            c.hi_kernel = kernel;
+            expect_devices_agree(c, f.particles, 100, "fcc N = 4000 " + to_string(mode) + " " + kernel);
+        }
+    }
+}
+
+// The benchmark's fcc lattice with the paper's explicit lubrication (neighbour lists, short-range
+// forces from the previous velocities, on every device): the scheme amplifies any difference about
+// 5-fold per step here, so ten steps would show one.
+TEST(MultiDeviceGpu, FccWithExplicitLubricationIsBitwiseOneDevice) {
+    REQUIRE_TWO_DEVICES();
+    const bench::benchmark_system s = bench::fcc_system(10, 0.1, true, true);
+    for (const precision_mode mode : precision_modes)
+        for (const char* kernel : {"tiling", "multi-target"}) {
+            engine_config c;
+            c.system = s.system;
+            c.precision = mode;
+            c.hi_kernel = kernel;
+            c.dt = 0.001;
+            expect_devices_agree(c, s.state, 10, "fcc lubricated " + to_string(mode) + " " + kernel);
+        }
+}
+
+// The implicit scheme: every Krylov iteration's mobility products are sliced and gathered, its dot
+// products read from the first device. The random aggregate of the solver tests (open box, many
+// lubricated pairs); a run the solver stops must stop at the same step with the same message.
+TEST(MultiDeviceGpu, ImplicitLubricationIsBitwiseOneDevice) {
+    REQUIRE_TWO_DEVICES();
+    const initial_state s = testing_support::random_aggregate(30, 1, 0.01, 0.5, {0.0, 0.0, -1.0});
+    for (const precision_mode mode : precision_modes) {
+        engine_config c;
+        c.system.box.periodic = false;
+        c.system.lubrication.enabled = true;
+        c.system.lubrication.scheme = lubrication_scheme::implicit_solve;
+        c.precision = mode;
+        c.dt = 0.01;
+        c.hi_kernel = "tiling";
+        expect_devices_agree(c, s, 100, "implicit lubrication " + to_string(mode));
+    }
+}
+
+// Slices of unequal size (N = 3 on two devices: 2 + 1, N = 5 on four) and empty ones (N = 1 on
+// two devices; N = 2 on three or more).
+TEST(MultiDeviceGpu, UnequalAndEmptySlicesAreBitwiseOneDevice) {
+    REQUIRE_TWO_DEVICES();
+    const scenario t = load("tetrahedron");
+    for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(3)}) {
+        initial_state s;
+        s.positions.assign(t.particles.positions.begin(), t.particles.positions.begin() + std::ptrdiff_t(n));
+        s.external_forces.assign(t.particles.external_forces.begin(),
+                                 t.particles.external_forces.begin() + std::ptrdiff_t(n));
+        engine_config c = make_engine_config(t);
+        c.precision = {precision::ds, precision::ds};
+        expect_devices_agree(c, s, 200, "first " + std::to_string(n) + " spheres of the tetrahedron");
+    }
+    const bench::benchmark_system five = bench::uniform_system(5, 0.01, 3, true, false);
+    engine_config c;
+    c.system = five.system;
+    expect_devices_agree(c, five.state, 200, "five random spheres");
+}
+
+// A checkpoint (engine_state) does not know the device count: 1 -> D and D -> 1 devices halfway
+// through end bit for bit where the uninterrupted one-device run ends (Adams-Bashforth: the
+// history travels too).
+TEST(MultiDeviceGpu, ACheckpointResumesBitwiseOnAnotherDeviceCount) {
+    REQUIRE_TWO_DEVICES();
+    const scenario t = load("tetrahedron");
+    const bench::benchmark_system f = bench::fcc_system(6, 0.1, true, false);
+    for (const precision_mode mode : precision_modes) {
+        engine_config tc = make_engine_config(t);
+        tc.backend = "cuda";
+        tc.precision = mode;
+        tc.integrator = integrator_kind::ab2;
+        engine_config fc;
+        fc.system = f.system;
+        fc.backend = "cuda";
+        fc.precision = mode;
+        fc.dt = 0.001;
+        for (const auto& [c, s, half, what] :
+             {std::tuple{tc, t.particles, std::uint64_t(400), std::string("tetrahedron ab2 ")},
+              std::tuple{fc, f.state, std::uint64_t(20), std::string("fcc N = 864 ")}}) {
+            const run_end straight = run_on(c, s, 2 * half, {0});
+            for (const std::vector<int>& set : multi_device_sets())
+                for (const bool from_one : {true, false}) {
+                    device_context first, second;
+                    first.ordinals = from_one ? std::vector<int>{0} : set;
+                    second.ordinals = from_one ? set : std::vector<int>{0};
+                    engine_state middle;
+                    {
+                        auto e = backends::make_engine(c, first, s);
+                        e->advance(half);
+                        e->save_state(middle);
+                    }
+                    auto e = backends::make_engine(c, second, s);
+                    e->restore_state(middle);
+                    e->advance(half);
+                    run_end resumed;
+                    e->read_frame(resumed.f);
+                    e->save_state(resumed.state);
+                    resumed.step = e->step();
+                    expect_same_end(
+                        straight, resumed,
+                        what + to_string(mode) + (from_one ? " from 1 to " : " to 1 from ") + device_list_text(set));
+                }
+        }
+    }
+}

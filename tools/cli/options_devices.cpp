@@ -1,0 +1,24 @@
+#include "options_devices.hpp"
+
+#include <stdexcept>
+
+#include "stokesian/core/device_selection.hpp"
+#include "stokesian/core/errors.hpp"
+
+namespace stokesian::cli {
+
+CLI::Option* add_devices_option(CLI::App& cmd, std::string& devices, const std::string& default_help) {
+    return cmd.add_option_function<std::string>(
+        "--devices",
+        [&devices](const std::string& text) {
+            try {
+                (void)parse_device_selection(text);
+            } catch (const std::invalid_argument& e) {
+                throw CLI::ValidationError(input_error("command line", "--devices", text, e.what()).what());
+            }
+            devices = text;
+        },
+        "GPUs one run drives: device ordinals, comma-separated (0,1,2,3), or all (" + default_help + ")");
+}
+
+}  // namespace stokesian::cli

@@ -1,0 +1,13 @@
+#pragma once
+// The device option family (README "Command-line vocabulary"): `--devices 0,1,2,3 | all`, the GPUs
+// one run drives (scenario key run.devices). The spelling is checked here (distinct ordinals
+// >= 0); the backend checks that it drives devices, how many, and that they are present.
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace stokesian::cli {
+
+// `--devices LIST` into `devices` (the text, checked; empty when not given).
+CLI::Option* add_devices_option(CLI::App& cmd, std::string& devices, const std::string& default_help);
+
+}  // namespace stokesian::cli
