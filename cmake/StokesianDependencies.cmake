@@ -45,6 +45,9 @@ add_library(stokesian_tomlpp INTERFACE)
 target_include_directories(stokesian_tomlpp SYSTEM INTERFACE ${STOKESIAN_TOMLPP_INCLUDE})
 target_compile_definitions(stokesian_tomlpp INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
 
+# nlohmann-json (header-only): every JSON document the tools write (stokesian/io/json_text.hpp).
+find_package(nlohmann_json 3.10 REQUIRED)
+
 # CLI11 is header-only.
 find_path(STOKESIAN_CLI11_INCLUDE CLI/CLI.hpp REQUIRED)
 add_library(stokesian_cli11 INTERFACE)

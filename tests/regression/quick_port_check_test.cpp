@@ -75,6 +75,17 @@ TEST(PortCheckCli, SwappedModeIsFailWithExitOne) {
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("hi=f64,int=f64: FAIL"), std::string::npos) << r.out;
     EXPECT_NE(read_text(w.dir / "rep" / "report.md").find("FAIL"), std::string::npos);
+    // Without the renderer's Python (a GPU host with the bundle only) the data stays complete, the
+    // verdict and exit status are the comparison's, and the command says how to render later.
+    const auto bare = run_cli({"port-check", "compare", a.string(), b.string(), "--report", (w.dir / "bare").string(),
+                               "--python", (w.dir / "no-python").string()},
+                              w.dir);
+    EXPECT_EQ(bare.exit_code, 1) << bare.out << bare.err;
+    EXPECT_NE(bare.out.find("hi=f64,int=f64: FAIL"), std::string::npos) << bare.out;
+    EXPECT_NE(bare.out.find("render"), std::string::npos) << bare.out;
+    EXPECT_NE(bare.out.find("report: " + (w.dir / "bare" / "report.json").string()), std::string::npos) << bare.out;
+    EXPECT_NE(read_text(w.dir / "bare" / "report.json").find("\"passed\":false"), std::string::npos);
+    EXPECT_FALSE(fs::exists(w.dir / "bare" / "report.md"));
 }
 
 TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {

@@ -36,13 +36,13 @@ inline outcome run_and_check(const fs::path& manifest, const fs::path& dir, cons
     std::vector<std::string> args{"suite",  "run", manifest.string(), "--output-dir", (dir / "results").string(),
                                   "--force"};
     args.insert(args.end(), suite_args.begin(), suite_args.end());
-    const outcome suite = run_cli(args);
+    outcome suite = run_cli(args);
     if (suite.exit_code != 0) return suite;
     std::vector<std::string> check{"reference", "check"};
     for (const auto& f : results_in(dir / "results")) check.push_back(f);
     check.insert(check.end(), {"--reference-dir", reference_dir.string(), "--json", (dir / "check.json").string(),
                                "--junit", (dir / "junit.xml").string()});
-    const outcome o = run_cli(check);
+    outcome o = run_cli(check);
     json = read_text(dir / "check.json");
     return o;
 }

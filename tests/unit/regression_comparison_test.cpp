@@ -145,3 +145,44 @@ TEST(RegressionComparison, BeforeLossComparesOnlyWindowsEndingAWindowBeforeTheEa
     o.values[1] = 521.0;
     EXPECT_FALSE(compare_value(o, r, {3.5e4, 4.2e4, 5e4}).passed);
 }
+
+// A check that compares nothing is skipped, never passed (issue #14): runs shorter than one window
+// have no window in either run, and a quantity too short a run cannot compute is NaN in both.
+TEST(RegressionComparison, NothingToCompareIsSkippedNeverPassed) {
+    reference_value r = windows({});
+    observed_value o = r.value;
+    const comparison_outcome none = compare_value(o, r);
+    EXPECT_TRUE(none.skipped);
+    EXPECT_FALSE(none.passed);
+    EXPECT_NE(none.detail.find("nothing to compare"), std::string::npos) << none.detail;
+    // One run has windows, the other none: that is a difference, not nothing.
+    reference_value three = windows({517.3, 520.0, 530.0});
+    o.values.clear();
+    o.coordinate.clear();
+    const comparison_outcome missing = compare_value(o, three);
+    EXPECT_FALSE(missing.skipped);
+    EXPECT_FALSE(missing.passed);
+    // Both lost their periodicity before the first window ended: nothing before the loss to compare.
+    three.rule.before_loss = true;
+    o = three.value;
+    const comparison_outcome lost = compare_value(o, three, {5e3, 8e3, 5e4});
+    EXPECT_TRUE(lost.skipped);
+    EXPECT_FALSE(lost.passed);
+
+    // NaN in both: nothing to compare where NaN means "could not compute"; an agreement where it
+    // means "never happened".
+    const reference_value drift = reference(nan_value, tolerance_kind::ci_overlap, 0.0, nan_value);
+    const comparison_outcome undefined = compare_value(scalar(nan_value), drift, {}, nan_meaning::undefined);
+    EXPECT_TRUE(undefined.skipped);
+    EXPECT_FALSE(undefined.passed);
+    EXPECT_FALSE(compare_value(scalar(nan_value), drift, {}, nan_meaning::none).skipped);
+    const reference_value loss = reference(nan_value, tolerance_kind::exact, 0);
+    const comparison_outcome never = compare_value(scalar(nan_value), loss, {}, nan_meaning::none);
+    EXPECT_TRUE(never.passed);
+    EXPECT_FALSE(never.skipped);
+    // Only one of them NaN is a failure, whatever NaN means.
+    const reference_value finite = reference(0.41, tolerance_kind::relative, 0.1);
+    const comparison_outcome one = compare_value(scalar(nan_value), finite, {}, nan_meaning::undefined);
+    EXPECT_FALSE(one.passed);
+    EXPECT_FALSE(one.skipped);
+}

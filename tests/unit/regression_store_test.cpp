@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "stokesian/core/errors.hpp"
@@ -250,6 +251,36 @@ TEST_F(ReferenceStore, CheckPassesWithinToleranceFailsOutsideAndReportsMissingEn
     gpu.cuda_fp_profile = "ieee";
     gpu.short_range_forces = true;
     EXPECT_FALSE(check_run(gpu, library).passed());
+}
+
+// Issue #14: a row that compares nothing (no window in either run; a drift neither run could fit) is
+// skipped: it neither passes nor fails, and the run passes on the rows that compared something.
+TEST_F(ReferenceStore, RowsThatCompareNothingAreSkippedNotPassed) {
+    observed_run short_run = run("hi=f64,int=f64", not_a_number, 276138.85);
+    short_run.observables["cycle.window_period"].values.clear();
+    short_run.observables["cycle.window_period"].coordinate.clear();
+    short_run.observables["cycle.period_drift"].ci95_half_width = not_a_number;
+    record_references(request({short_run}));
+    reference_library library(dir_);
+    const run_check c = check_run(short_run, library);
+    EXPECT_TRUE(c.passed());
+    std::map<std::string, std::string> verdicts;
+    for (const check_row& r : c.rows) verdicts[r.observable] = r.verdict();
+    EXPECT_EQ(verdicts["cycle.window_period"], "skip");
+    EXPECT_EQ(verdicts["cycle.period_drift"], "skip");
+    EXPECT_EQ(verdicts["cycle.lost_periodicity_time"], "pass");  // compared: it happened in the window
+    EXPECT_EQ(verdicts["run.status"], "pass");
+    for (const check_row& r : c.rows)
+        if (r.skipped) {
+            EXPECT_FALSE(r.passed) << r.observable;
+            EXPECT_FALSE(r.failed()) << r.observable;
+            EXPECT_NE(r.detail.find("nothing to compare"), std::string::npos) << r.detail;
+        }
+    // A drift the new run could fit where the reference could not is a difference, not nothing.
+    observed_run fitted = short_run;
+    fitted.observables["cycle.period_drift"].values = {0.3};
+    fitted.observables["cycle.period_drift"].ci95_half_width = 0.01;
+    EXPECT_FALSE(check_run(fitted, library).passed());
 }
 
 // Issue #17 item 3: entries recorded before the digest fix (no digest_algorithm) hold legacy-basis

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "json.hpp"
+#include "stokesian/io/json_text.hpp"
 
 namespace stokesian::cli {
 
@@ -38,7 +38,12 @@ std::string xml_escaped(const std::string& text) {
 
 std::size_t failures(const run_check& c) {
     return static_cast<std::size_t>(
-        std::count_if(c.rows.begin(), c.rows.end(), [](const check_row& r) { return !r.passed; }));
+        std::count_if(c.rows.begin(), c.rows.end(), [](const check_row& r) { return r.failed(); }));
+}
+
+std::size_t skips(const run_check& c) {
+    return static_cast<std::size_t>(
+        std::count_if(c.rows.begin(), c.rows.end(), [](const check_row& r) { return r.skipped; }));
 }
 
 }  // namespace
@@ -56,15 +61,16 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
     observable_width = std::min<std::size_t>(observable_width, 60);
     out << fit("run", run_width) << "  " << fit("observable", observable_width) << "  " << fit("observed", value_width)
         << "  " << fit("reference", value_width) << "  " << fit("tolerance", 24) << "  verdict\n";
-    std::size_t rows = 0, failed = 0, runs_failed = 0;
+    std::size_t rows = 0, failed = 0, skipped = 0, runs_failed = 0;
     for (const run_check& c : checks) {
         if (!c.note.empty()) out << "# " << c.run << ": " << c.note << "\n";
         for (const check_row& r : c.rows) {
             ++rows;
-            failed += r.passed ? 0 : 1;
+            failed += r.failed() ? 1 : 0;
+            skipped += r.skipped ? 1 : 0;
             out << fit(r.run, run_width) << "  " << fit(r.observable, observable_width) << "  "
                 << fit(r.observed, value_width) << "  " << fit(r.reference, value_width) << "  " << fit(r.tolerance, 24)
-                << "  " << (r.passed ? "pass" : "FAIL") << "\n";
+                << "  " << (r.failed() ? "FAIL" : r.verdict()) << "\n";
             if (!r.passed && !r.detail.empty()) out << "    -> " << r.detail << "\n";
         }
         if (!c.entry.empty())
@@ -72,72 +78,67 @@ void print_check_table(std::ostream& out, const std::vector<run_check>& checks) 
                 << " the reference run's\n";
         runs_failed += c.passed() ? 0 : 1;
     }
-    out << checks.size() << " runs, " << rows << " checks: " << rows - failed << " passed, " << failed << " failed"
+    out << checks.size() << " runs, " << rows << " checks: " << rows - failed - skipped << " passed, "
+        << (skipped ? std::to_string(skipped) + " skipped (nothing to compare), " : "") << failed << " failed"
         << (failed ? " (" + std::to_string(runs_failed) + " runs with failures)" : "") << "\n";
 }
 
-std::string check_json(const std::vector<run_check>& checks) {
-    std::ostringstream out;
-    json_writer j(out);
-    std::size_t failed = 0, rows = 0;
-    j.begin_object();
-    j.key("runs");
-    j.begin_array();
+std::string check_json(const std::vector<run_check>& checks, const io::json& provenance) {
+    io::json runs = io::json::array();
+    std::size_t failed = 0, skipped = 0, rows = 0;
     for (const run_check& c : checks) {
-        j.begin_object();
-        j.field("run", c.run);
-        j.field("result_file", c.result_file);
-        j.field("reference_file", c.reference_file);
-        j.field("entry", c.entry);
-        j.field("note", c.note);
-        j.field("bitwise_identical", c.bitwise_identical);
-        j.field("passed", c.passed());
-        j.key("checks");
-        j.begin_array();
+        io::json run{{"run", c.run},
+                     {"result_file", c.result_file},
+                     {"reference_file", c.reference_file},
+                     {"entry", c.entry},
+                     {"note", c.note},
+                     {"bitwise_identical", c.bitwise_identical},
+                     {"passed", c.passed()},
+                     {"provenance", io::json_object(c.provenance)},
+                     {"reference_provenance", io::json_object(c.reference_provenance)},
+                     {"checks", io::json::array()}};
         for (const check_row& r : c.rows) {
             ++rows;
-            failed += r.passed ? 0 : 1;
-            j.begin_object();
-            j.field("observable", r.observable);
-            j.field("kind", r.kind);
-            j.field("observed", r.observed);
-            j.field("reference", r.reference);
-            j.field("tolerance", r.tolerance);
-            j.field("verdict", r.passed ? "pass" : "fail");
-            j.field("ratio", r.ratio);
-            j.field("detail", r.detail);
-            j.end_object();
+            failed += r.failed() ? 1 : 0;
+            skipped += r.skipped ? 1 : 0;
+            run["checks"].push_back({{"observable", r.observable},
+                                     {"kind", r.kind},
+                                     {"observed", r.observed},
+                                     {"reference", r.reference},
+                                     {"tolerance", r.tolerance},
+                                     {"verdict", r.verdict()},
+                                     {"ratio", r.ratio},
+                                     {"detail", r.detail}});
         }
-        j.end_array();
-        j.end_object();
+        runs.push_back(std::move(run));
     }
-    j.end_array();
-    j.field("checks", double(rows));
-    j.field("failed", double(failed));
-    j.field("passed", failed == 0);
-    j.end_object();
-    out << "\n";
-    return out.str();
+    const io::json document{{"runs", std::move(runs)}, {"checks", rows},        {"failed", failed},
+                            {"skipped", skipped},      {"passed", failed == 0}, {"provenance", provenance}};
+    return io::json_text(document);
 }
 
 std::string check_junit(const std::vector<run_check>& checks) {
     std::ostringstream out;
-    std::size_t tests = 0, failed = 0;
+    std::size_t tests = 0, failed = 0, skipped = 0;
     for (const run_check& c : checks) {
         tests += c.rows.size();
         failed += failures(c);
+        skipped += skips(c);
     }
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out << "<testsuites name=\"stokesian reference check\" tests=\"" << tests << "\" failures=\"" << failed << "\">\n";
+    out << "<testsuites name=\"stokesian reference check\" tests=\"" << tests << "\" failures=\"" << failed
+        << "\" skipped=\"" << skipped << "\">\n";
     for (const run_check& c : checks) {
         out << "  <testsuite name=\"" << xml_escaped(c.run) << "\" tests=\"" << c.rows.size() << "\" failures=\""
-            << failures(c) << "\" errors=\"0\">\n";
+            << failures(c) << "\" errors=\"0\" skipped=\"" << skips(c) << "\">\n";
         for (const check_row& r : c.rows) {
             out << "    <testcase classname=\"stokesian.reference." << xml_escaped(c.run) << "\" name=\""
                 << xml_escaped(r.observable) << "\" time=\"0\">\n";
             const std::string summary = "observed " + r.observed + ", reference " + r.reference + ", tolerance " +
                                         r.tolerance + " (" + r.kind + ")";
-            if (!r.passed)
+            if (r.skipped)  // compared nothing: a CI system shows it as skipped, never as passed
+                out << "      <skipped message=\"" << xml_escaped(r.detail) << "\"/>\n";
+            else if (r.failed())
                 out << "      <failure message=\"" << xml_escaped(summary) << "\">" << xml_escaped(r.detail)
                     << "</failure>\n";
             else

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "json.hpp"
 #include "lubrication_flags.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {
@@ -238,58 +238,42 @@ void print_text(const std::string& path, const run_info& info, const std::vector
 }
 
 void print_json(const std::string& path, const run_info& info, const std::vector<result>& results) {
-    json_writer j(std::cout);
-    j.begin_object();
-    j.field("file", path);
-    j.field("scenario", get(info.scenario, "name", ""));
-    j.field("case", get(info.scenario, "case", ""));
-    j.field("precision", get(info.run, "precision", ""));
-    j.field("backend", get(info.engine, "backend", ""));
-    j.field("integrator", get(info.run, "integrator", ""));
-    j.field("lubrication_scheme", get(info.engine, "lubrication_scheme", ""));
-    j.field("status", get(info.run, "status", ""));
-    j.key("flags");
-    j.begin_array();
-    for (const std::string& flag : info.flags) j.value(flag);
-    j.end_array();
+    io::json document{{"file", path},
+                      {"scenario", get(info.scenario, "name", "")},
+                      {"case", get(info.scenario, "case", "")},
+                      {"precision", get(info.run, "precision", "")},
+                      {"backend", get(info.engine, "backend", "")},
+                      {"integrator", get(info.run, "integrator", "")},
+                      {"lubrication_scheme", get(info.engine, "lubrication_scheme", "")},
+                      {"status", get(info.run, "status", "")},
+                      {"flags", info.flags}};
     auto number_field = [&](const char* key, const std::map<std::string, std::string>& m, const std::string& name) {
-        const std::string text = get(m, name, "");
-        j.field(key, text.empty() ? NAN : std::strtod(text.c_str(), nullptr));
+        document[key] = io::json_number_from_text(get(m, name, ""));
     };
     number_field("dt", info.run, "dt");
     number_field("steps", info.run, "steps");
     number_field("planned_steps", info.run, "planned_steps");
     number_field("wall_seconds", info.run, "wall_seconds");
-    // The implicit lubrication solver over the whole run (NaN for the explicit scheme).
+    // The implicit lubrication solver over the whole run (null for the explicit scheme).
     number_field("lubrication_solves", info.engine, "lubrication_solves");
     number_field("lubrication_iterations_total", info.engine, "lubrication_iterations_total");
     number_field("lubrication_iterations_most", info.engine, "lubrication_iterations_most");
-    j.key("observables");  // the headline numbers, keyed as `stokesian run --json` keys them
-    j.begin_object();
+    io::json observables = io::json::object();  // the headline numbers, keyed as `stokesian run --json` keys them
     for (const headline& h : headlines)
-        if (const std::optional<double> value = headline_value(results, h)) j.field(h.key, *value);
-    j.end_object();
-    j.key("analysis");
-    j.begin_object();
+        if (const std::optional<double> value = headline_value(results, h)) observables[h.key] = *value;
+    document["observables"] = std::move(observables);
+    io::json analysis = io::json::object();
     for (const result& r : results) {
-        j.key(r.name);
         if (r.scalar) {
-            j.value(r.values.empty() ? NAN : r.values.front());
+            analysis[r.name] = r.values.empty() ? NAN : r.values.front();
             continue;
         }
         const array_summary s = summarise_array(r.values);
-        j.begin_object();
-        j.field("count", double(r.values.size()));
-        j.field("first", s.first);
-        j.field("last", s.last);
-        j.field("min", s.minimum);
-        j.field("max", s.maximum);
-        j.field("mean", s.mean);
-        j.end_object();
+        analysis[r.name] = {{"count", r.values.size()}, {"first", s.first}, {"last", s.last},
+                            {"min", s.minimum},         {"max", s.maximum}, {"mean", s.mean}};
     }
-    j.end_object();
-    j.end_object();
-    std::cout << "\n";
+    document["analysis"] = std::move(analysis);
+    std::cout << io::json_text(document);
 }
 
 struct analyze_options {

@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "json.hpp"
 #include "options_common.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
 #include "terminal.hpp"
 
@@ -34,23 +34,19 @@ int execute(const mobility_check_options& o) {
                           : r.decided()         ? "NOT positive definite"
                                                 : "undecided (N above both LAPACK limits, Gershgorin bound <= 0)";
     if (o.json) {
-        json_writer j(std::cout);
-        j.begin_object();
-        j.field("scenario", s.name);
-        j.field("case", s.case_name);
-        j.field("particles", double(r.particles));
-        j.field("matrix_order", double(3 * r.particles));
-        j.field("positive_definite", r.positive_definite());
-        j.field("decided", r.decided());
-        j.field("cholesky_attempted", r.cholesky_attempted);
-        j.field("cholesky_succeeded", r.cholesky_succeeded);
-        j.field("cholesky_info", double(r.cholesky_info));
-        j.field("smallest_eigenvalue", r.smallest_eigenvalue);
-        j.field("gershgorin_lower_bound", r.gershgorin_lower_bound);
-        j.field("relative_asymmetry", r.asymmetry);
-        j.field("wall_seconds", seconds);
-        j.end_object();
-        std::cout << "\n";
+        std::cout << io::json_text({{"scenario", s.name},
+                                    {"case", s.case_name},
+                                    {"particles", r.particles},
+                                    {"matrix_order", 3 * r.particles},
+                                    {"positive_definite", r.positive_definite()},
+                                    {"decided", r.decided()},
+                                    {"cholesky_attempted", r.cholesky_attempted},
+                                    {"cholesky_succeeded", r.cholesky_succeeded},
+                                    {"cholesky_info", r.cholesky_info},
+                                    {"smallest_eigenvalue", r.smallest_eigenvalue},
+                                    {"gershgorin_lower_bound", r.gershgorin_lower_bound},
+                                    {"relative_asymmetry", r.asymmetry},
+                                    {"wall_seconds", seconds}});
     } else {
         std::printf("%s%s: N = %zu, mobility matrix %zu x %zu (double, minimum image, tie rule)\n", s.name.c_str(),
                     s.case_name.empty() ? "" : (" (case " + s.case_name + ")").c_str(), r.particles, 3 * r.particles,

@@ -16,7 +16,7 @@
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
-#include "plot_script.hpp"
+#include "report_renderer.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
@@ -132,10 +132,11 @@ action register_port_check(CLI::App& app) {
     c->add_option("--reference-dir", cmp->reference_dir, "reference directory for --results (default reference_data)");
     c->add_option("--results", cmp->results,
                   "long-run result files (stokesian run / suite run) to check against the references");
-    c->add_flag("--no-plots", cmp->no_plots, "do not call tools/plot/plot_port_check.py");
+    c->add_flag("--no-plots", cmp->no_plots, "render the report without figures (tools/report)");
     c->add_flag("--force", cmp->force, "replace the files of an earlier report in the --report directory");
     c->add_option("--python", cmp->python,
-                  "Python interpreter for the plots (default $STOKESIAN_PYTHON, else /usr/bin/python3, else python3)");
+                  "Python interpreter for the report renderer, tools/report (default $STOKESIAN_PYTHON, else "
+                  "/usr/bin/python3, else python3)");
     return [rec, cmp, r, c]() -> int {
         if (r->parsed()) return run_record(*rec);
         if (c->parsed()) return run_compare(*cmp);

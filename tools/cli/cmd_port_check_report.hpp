@@ -1,6 +1,7 @@
 #pragma once
-// The report of `stokesian port-check compare`: report.md, report.html, report.json,
-// histograms.csv (the data of the plots) and the PNG figures of tools/plot/plot_port_check.py.
+// The report of `stokesian port-check compare`: report.json (every number, verdict and the
+// provenance of both records), rendered by tools/report (report_renderer.hpp) into report.md,
+// report.html, histograms.csv, verdicts.csv and the PNG figures.
 #include <filesystem>
 #include <ostream>
 #include <string>
@@ -13,7 +14,7 @@ namespace stokesian::cli {
 
 struct port_report_options {
     std::filesystem::path directory;
-    bool plots = true;
+    bool plots = true;  // false: the renderer writes the documents without figures
     std::string python = "python3";
     std::string reference_dir;
 };
@@ -22,7 +23,7 @@ struct port_report_options {
 // secondary outputs (secondary_output.hpp), checked by the command before it compares anything.
 const std::vector<std::string>& port_report_files();
 
-// Writes the report and a summary to `out`; returns true when everything passed.
+// Writes report.json, renders it and prints a summary to `out`; returns true when everything passed.
 bool write_port_report(const port_report_options& options, const port::port_record& a, const port::port_record& b,
                        const port::comparison& cmp, const std::vector<regression::run_check>& checks,
                        std::ostream& out);

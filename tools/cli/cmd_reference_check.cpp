@@ -4,12 +4,17 @@
 // --json/--junit file that exists without --force or is one of the files read, a failed write, a
 // reference directory or file that does not exist).
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <set>
+#include <sstream>
 
 #include "check_report.hpp"
 #include "reference_commands.hpp"
 #include "secondary_output.hpp"
+#include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_check.hpp"
 
 namespace stokesian::cli {
@@ -42,6 +47,28 @@ void require_reference_files(const std::vector<regression::observed_run>& runs,
                                   " --reference-dir " + dir.string() + ")");
 }
 
+// The check's own provenance: this binary's build, where and when it ran, and the reference set
+// (the directory, each reference file read with the digest of its bytes).
+io::json check_provenance(const check_options& o, const std::vector<regression::run_check>& checks) {
+    io::json p = io::json_object(io::build_provenance());
+    for (const auto& [k, v] : io::run_provenance(invocation_argc(), invocation_argv())) p[k] = v;
+    p["reference_dir"] = o.reference_dir;
+    std::set<std::string> files;
+    for (const auto& c : checks) files.insert(c.reference_file);
+    io::json list = io::json::array();
+    for (const std::string& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        list.push_back({{"file", file},
+                        {"bytes", bytes.str().size()},
+                        {"digest", text_digest(bytes.str())},
+                        {"digest_algorithm", digest_tag(current_digest_algorithm)}});
+    }
+    p["reference_files"] = std::move(list);
+    return p;
+}
+
 int execute(const check_options& o) {
     // Read everything first: a bad result or reference file stops with exit status 2 before any table.
     std::vector<regression::observed_run> runs;
@@ -53,10 +80,11 @@ int execute(const check_options& o) {
     regression::reference_library references(o.reference_dir);
     require_reference_files(runs, references);
     std::vector<regression::run_check> checks;
+    checks.reserve(runs.size());
     for (const auto& run : runs) checks.push_back(regression::check_run(run, references));
 
     print_check_table(std::cout, checks);
-    if (json) json.write(check_json(checks));
+    if (json) json.write(check_json(checks, check_provenance(o, checks)));
     if (junit) junit.write(check_junit(checks));
     for (const auto& c : checks)
         if (!c.passed()) return 1;

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <iostream>
 
-#include "json.hpp"
 #include "reference_commands.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/regression/value_comparison.hpp"
 
@@ -20,40 +20,25 @@ struct show_options {
 };
 
 void print_json(const std::vector<regression::observed_run>& runs) {
-    json_writer j(std::cout);
-    j.begin_array();
+    io::json list = io::json::array();
     for (const auto& r : runs) {
-        j.begin_object();
-        j.field("file", r.file.string());
-        j.field("entry", r.key.group_path());
-        j.field("scenario", r.key.scenario);
-        j.field("planned_steps", double(r.planned_steps));
-        j.field("status", r.status);
-        j.field("final_state_digest", r.final_state_digest);
-        j.key("observables");
-        j.begin_object();
+        io::json observables = io::json::object();
         for (const auto& [name, v] : r.observables) {
-            j.key(name);
-            j.begin_object();
-            j.key("values");
-            j.begin_array();
-            for (const double x : v.values) j.value(x);
-            j.end_array();
-            if (!v.coordinate.empty()) {
-                j.key("window_end_time");
-                j.begin_array();
-                for (const double x : v.coordinate) j.value(x);
-                j.end_array();
-            }
-            j.field("ci95_half_width", v.ci95_half_width);
-            j.field("unit", v.unit);
-            j.end_object();
+            io::json value{{"values", v.values}};
+            if (!v.coordinate.empty()) value["window_end_time"] = v.coordinate;
+            value["ci95_half_width"] = v.ci95_half_width;
+            value["unit"] = v.unit;
+            observables[name] = std::move(value);
         }
-        j.end_object();
-        j.end_object();
+        list.push_back({{"file", r.file.string()},
+                        {"entry", r.key.group_path()},
+                        {"scenario", r.key.scenario},
+                        {"planned_steps", r.planned_steps},
+                        {"status", r.status},
+                        {"final_state_digest", r.final_state_digest},
+                        {"observables", std::move(observables)}});
     }
-    j.end_array();
-    std::cout << "\n";
+    std::cout << io::json_text(list);
 }
 
 int execute(const show_options& o) {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "json.hpp"
+#include "heartbeat.hpp"
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
@@ -19,6 +19,7 @@
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/file_lock.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/run_overrides.hpp"
@@ -36,6 +37,7 @@ struct run_options {
     std::optional<std::string> author;
     std::optional<double> checkpoint_wall;
     double first_step_limit = default_first_step_limit_seconds;
+    double heartbeat_seconds = default_heartbeat_seconds;
     std::optional<std::string> stop_at_step;  // checked by step_count_option
     std::optional<unsigned> threads;
     bool force = false, json = false;
@@ -149,6 +151,12 @@ int execute(const run_options& o, int argc, char** argv) {
     if (process_ranks().size() > 1) req.ranks = &process_ranks();
     progress_line progress;
     req.on_progress = [&](const run_progress& p) { progress.update(p); };
+    // In a CI log (stderr not a terminal) a line every --heartbeat seconds, from the run's events.
+    heartbeat pulse(o.heartbeat_seconds, "run " + req.output.path.filename().string());
+    if (pulse.enabled())
+        req.on_event = [&pulse](run_event event, const run_progress& p) {
+            if (event == run_event::sample) pulse.beat(progress_text(p));
+        };
 
     run_result r;
     try {
@@ -165,29 +173,25 @@ int execute(const run_options& o, int argc, char** argv) {
     }
 
     if (o.json) {
-        json_writer j(std::cout);
-        j.begin_object();
-        j.field("output", r.output.string());
-        j.field("scenario", s.name);
-        j.field("case", s.case_name);
-        j.field("status", r.status);
-        j.field("precision", to_string(s.run.precision));
-        j.field("backend", r.engine.count("backend") ? r.engine.at("backend") : "");
+        io::json observables = io::json::object();
+        for (const auto& [k, v] : r.summary) observables[k] = v;
+        io::json summary{{"output", r.output.string()},
+                         {"scenario", s.name},
+                         {"case", s.case_name},
+                         {"status", r.status},
+                         {"precision", to_string(s.run.precision)},
+                         {"backend", r.engine.count("backend") ? r.engine.at("backend") : ""}};
         // The machine code that ran on the device (CUDA: "SASS (sm_90)" or "PTX JIT (compute_90)").
-        if (r.engine.count("device_code")) j.field("device_code", r.engine.at("device_code"));
-        j.field("steps", double(r.steps));
-        j.field("simulated_time", r.simulated_time);
-        j.field("wall_seconds", r.wall_seconds);
-        j.field("steps_per_second", r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0);
-        j.field("final_state_digest", r.final_state_digest);
-        j.field("resumable", r.resumable);
-        j.field("checkpoint", r.checkpoint.string());
-        j.key("observables");
-        j.begin_object();
-        for (const auto& [k, v] : r.summary) j.field(k, v);
-        j.end_object();
-        j.end_object();
-        std::cout << "\n";
+        if (r.engine.count("device_code")) summary["device_code"] = r.engine.at("device_code");
+        summary["steps"] = r.steps;
+        summary["simulated_time"] = r.simulated_time;
+        summary["wall_seconds"] = r.wall_seconds;
+        summary["steps_per_second"] = r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0;
+        summary["final_state_digest"] = r.final_state_digest;
+        summary["resumable"] = r.resumable;
+        summary["checkpoint"] = r.checkpoint.string();
+        summary["observables"] = std::move(observables);
+        std::cout << io::json_text(summary);
     } else {
         std::printf("wrote %s: %s, %llu steps (%.6g tau_s) in %s, %.3g steps/s [%s, %s]\n", r.output.string().c_str(),
                     r.status.c_str(), static_cast<unsigned long long>(r.steps), r.simulated_time,
@@ -251,6 +255,7 @@ action register_run(CLI::App& app) {
                     "H5MD author name (default: $STOKESIAN_AUTHOR, else the account name); UTF-8, one line, at most " +
                         std::to_string(io::max_author_bytes) + " bytes");
     cmd->add_flag("--json", o->json, "print a machine-readable summary on stdout");
+    add_heartbeat_option(*cmd, o->heartbeat_seconds);
     // argc/argv for provenance are captured by main through the global below.
     return [o, output] {
         o->output_given = output->count() > 0;

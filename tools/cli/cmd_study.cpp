@@ -1,7 +1,7 @@
 // `stokesian study precision|timestep SCENARIO`: a matrix of precision modes x time steps x
 // integrators of one periodic scenario, run concurrently by the regression suite's runner, then a
 // study folder with the data, a Markdown summary with fitted drifts and convergence orders, and
-// the paper's figures (tools/plot/plot_study.py). engine/docs/studies.md.
+// the paper's figures, rendered from study.json by tools/report. engine/docs/studies.md.
 
 #include <algorithm>
 #include <cmath>
@@ -18,11 +18,12 @@
 #include "options_common.hpp"
 #include "options_precision.hpp"
 #include "options_run.hpp"
-#include "plot_script.hpp"
+#include "report_renderer.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
+#include "stokesian/regression/observed_run.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
 #include "stokesian/study/study.hpp"
@@ -45,6 +46,7 @@ struct study_cli_options {
     double trajectory_time = -1.0;
     unsigned jobs = 0;
     std::size_t fit_cycles = 10;
+    double heartbeat_seconds = default_heartbeat_seconds;
     bool force = false, no_plots = false;
 };
 
@@ -134,6 +136,29 @@ std::vector<std::string> figures_in(const fs::path& dir) {
     return out;
 }
 
+// Where and with what the study ran: this binary's build, the invocation (host, date, command) and
+// the device, driver and runtime of its first run (all runs of a study share them).
+std::map<std::string, std::string> study_provenance(const fs::path& run_dir) {
+    std::map<std::string, std::string> p = io::build_provenance();
+    p["git_commit"] = p["version"];
+    for (const auto& [k, v] : io::run_provenance(invocation_argc(), invocation_argv())) p[k] = v;
+    std::error_code e;
+    std::vector<fs::path> runs;
+    for (const auto& entry : fs::directory_iterator(run_dir, e))
+        if (entry.path().extension() == ".h5") runs.push_back(entry.path());
+    std::sort(runs.begin(), runs.end());
+    if (!runs.empty()) try {
+            const auto run = regression::read_observed_run(runs.front()).provenance;
+            for (const char* k :
+                 {"backend", "device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
+                  "cuda_fp_profile", "cuda_architectures", "device_code", "hi_kernel", "threads"})
+                if (const auto it = run.find(k); it != run.end()) p[k] = it->second;
+        } catch (const std::exception&) {
+            // a damaged run file: the study's analysis said so already; its provenance is left out
+        }
+    return p;
+}
+
 // The study's own files, in a folder checked empty (or replaced with --force) before it started.
 void write_text(const fs::path& path, const std::string& text) { io::write_file_atomically(path, text); }
 
@@ -167,7 +192,8 @@ int execute(const study_cli_options& o) {
 
     fs::create_directories(options.output_dir);
     if (o.force) {  // what an earlier study wrote (only its own names: the folder may hold other files)
-        for (const char* stale : {"study.json", "summary.md", "manifest.toml"}) fs::remove(dir / stale, e);
+        for (const char* stale : {"study.json", "summary.md", "summary.html", "manifest.toml"})
+            fs::remove(dir / stale, e);
         fs::remove_all(dir / "figures", e);
         std::vector<fs::path> old_runs;
         for (const auto& entry : fs::directory_iterator(options.output_dir, e)) {
@@ -194,7 +220,8 @@ int execute(const study_cli_options& o) {
                     static_cast<unsigned long long>(r.steps), format_duration(r.wall_seconds).c_str(),
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
     };
-    const double wall = run_suite_with_progress(suite, 60.0, print_finished);
+    heartbeat pulse(o.heartbeat_seconds, "study " + s.kind + " " + fs::path(o.scenario).filename().string());
+    const double wall = run_suite_with_progress(suite, pulse, print_finished);
     std::size_t failed = 0;
     for (const auto& r : suite.snapshot()) failed += r.state == "completed" ? 0 : 1;
     if (const int signal = options.stop_signal->load(); signal != 0) {
@@ -204,30 +231,18 @@ int execute(const study_cli_options& o) {
 
     study::study_report report = study::analyse_study(s, options.output_dir);
     report.wall_seconds = wall;
-    write_text(dir / "study.json", study::study_json(report, {}));
-    write_text(dir / "summary.md", study::study_markdown(report, {}));
+    const std::map<std::string, std::string> provenance = study_provenance(options.output_dir);
+    write_text(dir / "study.json", study::study_json(report, {}, provenance));
 
-    int plot_status = 0;
-    if (!o.no_plots) {
-        const fs::path script = find_plot_script("plot_study.py");
-        if (script.empty()) {
-            std::fprintf(stderr,
-                         "stokesian: warning: tools/plot/plot_study.py not found (set STOKESIAN_PLOT_DIR); "
-                         "no figures\n");
-            plot_status = 1;
-        } else {
-            const plot_run run = run_plot_script(python_interpreter(), script, {"--study", dir.string()});
-            plot_status = run.status;
-            if (plot_status != 0)
-                std::fprintf(stderr,
-                             "stokesian: warning: the figures failed (%s exited with %d); data and summary are "
-                             "complete\n",
-                             run.command.c_str(), plot_status);
-        }
-        const std::vector<std::string> figures = figures_in(dir);
-        write_text(dir / "study.json", study::study_json(report, figures));
-        write_text(dir / "summary.md", study::study_markdown(report, figures));
-    }
+    // The documents and figures: tools/report renders them from study.json (--no-plots: no figures).
+    std::vector<std::string> args{"study", dir.string()};
+    if (o.no_plots) args.emplace_back("--no-figures");
+    const render_outcome rendered = render_report(python_interpreter(), args);
+    if (!rendered.note.empty())
+        std::fprintf(stderr, "stokesian: warning: summary and figures %s; the data is complete in %s\n",
+                     rendered.note.c_str(), (dir / "study.json").string().c_str());
+    if (const std::vector<std::string> figures = figures_in(dir); !figures.empty())
+        write_text(dir / "study.json", study::study_json(report, figures, provenance));
 
     for (const study::convergence_series& c : report.convergence) {
         char order[160];
@@ -240,7 +255,8 @@ int execute(const study_cli_options& o) {
                     c.fit.note.c_str());
     }
     std::printf("study %s: %zu runs, %zu failed, in %s; summary in %s\n", s.kind.c_str(), suite.size(), failed,
-                format_duration(wall).c_str(), (dir / "summary.md").string().c_str());
+                format_duration(wall).c_str(),
+                (dir / (rendered.note.empty() ? "summary.md" : "study.json")).string().c_str());
     return failed > 0 ? 1 : 0;
 }
 
@@ -266,7 +282,8 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o, cons
     add_jobs_option(*cmd, o->jobs);
     cmd->add_option("--output-dir", o->output_dir, "study folder (default study_<kind>_<scenario>)");
     cmd->add_flag("--force", o->force, "replace an existing study folder's contents");
-    cmd->add_flag("--no-plots", o->no_plots, "skip the figures (tools/plot/plot_study.py)");
+    cmd->add_flag("--no-plots", o->no_plots, "render the summary without figures (tools/report)");
+    add_heartbeat_option(*cmd, o->heartbeat_seconds);
 }
 
 }  // namespace

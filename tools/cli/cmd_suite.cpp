@@ -1,17 +1,17 @@
 // `stokesian suite run SUITE.toml`: the runs of a regression suite (reference_data/suites/*.toml),
 // concurrently, one output file per run, then DIR/suite-summary.json. One line per finished run;
-// on a terminal a status line, elsewhere a summary line every five minutes (CI logs).
+// on a terminal a status line, elsewhere (CI logs) a heartbeat line every --heartbeat seconds.
 
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
 #include "commands.hpp"
-#include "json.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
@@ -28,36 +28,27 @@ struct suite_cli_options {
     std::string manifest, backend, output_dir = ".";
     unsigned jobs = 0;
     double scale = 1.0;
+    double heartbeat_seconds = default_heartbeat_seconds;
     bool force = false;
     std::vector<std::string> only;
 };
 
 std::string summary_json(const regression::suite_manifest& m, const suite_cli_options& o,
                          const std::vector<suite_run_status>& runs, double elapsed) {
-    std::ostringstream out;
-    json_writer j(out);
-    j.begin_object();
-    j.field("suite", m.name);
-    j.field("manifest", m.source.string());
-    j.field("scale", o.scale);
-    j.field("wall_seconds", elapsed);
-    j.key("runs");
-    j.begin_array();
-    for (const auto& r : runs) {
-        j.begin_object();
-        j.field("name", r.name);
-        j.field("output", r.output.string());
-        j.field("backend", r.backend);
-        j.field("state", r.state);
-        j.field("message", r.message);
-        j.field("steps", double(r.steps));
-        j.field("wall_seconds", r.wall_seconds);
-        j.end_object();
-    }
-    j.end_array();
-    j.end_object();
-    out << "\n";
-    return out.str();
+    io::json list = io::json::array();
+    for (const auto& r : runs)
+        list.push_back({{"name", r.name},
+                        {"output", r.output.string()},
+                        {"backend", r.backend},
+                        {"state", r.state},
+                        {"message", r.message},
+                        {"steps", r.steps},
+                        {"wall_seconds", r.wall_seconds}});
+    return io::json_text({{"suite", m.name},
+                          {"manifest", m.source.string()},
+                          {"scale", o.scale},
+                          {"wall_seconds", elapsed},
+                          {"runs", std::move(list)}});
 }
 
 int execute(const suite_cli_options& o) {
@@ -90,7 +81,8 @@ int execute(const suite_cli_options& o) {
                     format_duration(r.wall_seconds).c_str(), rate, r.output.string().c_str(),
                     r.state == "completed" ? "" : ": ", r.state == "completed" ? "" : r.message.c_str());
     };
-    const double wall = run_suite_with_progress(suite, 300.0, print_finished);
+    heartbeat pulse(o.heartbeat_seconds, "suite " + manifest.name);
+    const double wall = run_suite_with_progress(suite, pulse, print_finished);
     const std::vector<suite_run_status> result = suite.snapshot();
     summary.write(summary_json(manifest, o, result, wall));
     std::size_t failed = 0, interrupted = 0;
@@ -121,6 +113,7 @@ action register_suite(CLI::App& app) {
     run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");
     run->add_option("--only", o->only, "run only the runs whose names match these glob patterns (e.g. 'tetrahedron_*')")
         ->delimiter(',');
+    add_heartbeat_option(*run, o->heartbeat_seconds);
     return [o] { return execute(*o); };
 }
 

@@ -1,5 +1,6 @@
 #include "suite_progress.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -47,7 +48,7 @@ std::string suite_status_line(const std::vector<suite_run_status>& runs, double 
 }
 
 double run_suite_with_progress(
-    regression::suite_execution& suite, double log_every_seconds,
+    regression::suite_execution& suite, heartbeat& pulse,
     const std::function<void(const suite_run_status&, std::size_t, std::size_t)>& print_finished) {
     const bool terminal = isatty(STDERR_FILENO) != 0;
     const auto start = std::chrono::steady_clock::now();
@@ -60,15 +61,17 @@ double run_suite_with_progress(
         print_finished(r, finished, total);
         std::fflush(stdout);
     });
-    double last_log = 0.0;
-    while (!suite.wait_for(std::chrono::milliseconds(terminal ? 1000 : 2000))) {
+    // Look every second on a terminal; elsewhere as often as the heartbeat needs, at most every 2 s.
+    const auto poll = std::chrono::milliseconds(
+        terminal          ? 1000
+        : pulse.enabled() ? std::clamp(static_cast<long>(pulse.interval() * 1000.0), 20L, 2000L)
+                          : 2000);
+    while (!suite.wait_for(poll)) {
         if (terminal) {
             std::fprintf(stderr, "%s%s", clear_line, suite_status_line(suite.snapshot(), elapsed()).c_str());
             std::fflush(stderr);
-        } else if (elapsed() - last_log >= log_every_seconds) {
-            last_log = elapsed();
-            std::printf("  ... %s\n", suite_status_line(suite.snapshot(), elapsed()).c_str());
-            std::fflush(stdout);
+        } else {
+            pulse.beat(suite_status_line(suite.snapshot(), elapsed()));
         }
     }
     if (terminal) std::fputs(clear_line, stderr);

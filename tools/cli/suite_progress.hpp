@@ -1,10 +1,11 @@
 #pragma once
 // Progress of a running suite (`stokesian suite run`, `stokesian study`): on a terminal a status
-// line rewritten every second on stderr, elsewhere (CI logs) a line on stdout every `log_every`.
+// line rewritten every second on stderr, elsewhere (CI logs) the heartbeat's line (heartbeat.hpp).
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "heartbeat.hpp"
 #include "stokesian/regression/suite_runner.hpp"
 
 namespace stokesian::cli {
@@ -15,9 +16,9 @@ std::string suite_status_line(const std::vector<regression::suite_run_status>& r
 
 // Starts `suite` and waits until every run has ended: calls `print_finished(run, n, total)` (which
 // prints a line on stdout) as the n-th run ends, and shows the status line as described above in
-// between. Returns the wall seconds since the start.
+// between (on a terminal), or beats `pulse` with it (elsewhere). Returns the wall seconds since the start.
 double run_suite_with_progress(
-    regression::suite_execution& suite, double log_every_seconds,
+    regression::suite_execution& suite, heartbeat& pulse,
     const std::function<void(const regression::suite_run_status&, std::size_t, std::size_t)>& print_finished);
 
 }  // namespace stokesian::cli

@@ -249,4 +249,11 @@ const std::vector<catalogue_entry>& observable_catalogue() {
     return catalogue;
 }
 
+nan_meaning nan_meaning_of(const std::string& observable) {
+    for (const char* never : {"cycle.lost_periodicity_time", "pair_gap.first_sign_change_time",
+                              "pair_gap.gap_at_first_sign_change", "pair_gap.critical_gap_crossing_time"})
+        if (observable == never) return nan_meaning::none;
+    return nan_meaning::undefined;
+}
+
 }  // namespace stokesian::regression

@@ -8,6 +8,7 @@
 
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/regression/observed_run.hpp"
+#include "stokesian/regression/value_comparison.hpp"
 
 namespace stokesian::regression {
 
@@ -19,5 +20,11 @@ struct catalogue_entry {
 };
 
 const std::vector<catalogue_entry>& observable_catalogue();
+
+// What NaN means in an observable: `none` for the times of events that may never happen (the loss
+// of periodicity, the approach speed's first sign change and the gap there, the critical-gap
+// crossing: "NaN: never" in reference_data/README.md), `undefined` for every other (a drift or
+// period that too short a run cannot give).
+nan_meaning nan_meaning_of(const std::string& observable);
 
 }  // namespace stokesian::regression

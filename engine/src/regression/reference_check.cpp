@@ -5,12 +5,13 @@
 #include <cmath>
 #include <optional>
 
+#include "observable_catalogue.hpp"
 #include "stokesian/regression/value_comparison.hpp"
 
 namespace stokesian::regression {
 
 bool run_check::passed() const {
-    return std::all_of(rows.begin(), rows.end(), [](const check_row& r) { return r.passed; });
+    return std::none_of(rows.begin(), rows.end(), [](const check_row& r) { return r.failed(); });
 }
 
 const reference_set* reference_library::file_for(const std::string& scenario) {
@@ -139,6 +140,7 @@ run_check check_run(const observed_run& run, reference_library& references) {
     out.run = run.name;
     out.result_file = run.file.string();
     out.reference_file = (references.directory() / run.key.file_name()).string();
+    out.provenance = run.provenance;
     const reference_set* set = references.file_for(run.key.scenario);
     const reference_entry* entry = set ? find_entry(*set, run, out.note) : nullptr;
     if (!run.negative_control.empty()) out.note = run.negative_control + (out.note.empty() ? "" : "; " + out.note);
@@ -155,6 +157,9 @@ run_check check_run(const observed_run& run, reference_library& references) {
         return out;
     }
     out.entry = entry->key.group_path();
+    for (const char* k : {"recorded_at", "recorded_with", "git_commit", "device_name", "host", "date", "backend"})
+        if (const auto it = entry->attributes.find(k); it != entry->attributes.end())
+            out.reference_provenance[k] = it->second;
     const auto digest = entry->attributes.find("final_state_digest");
     const std::string final_state = digests_for(run, *entry).final_state;
     out.bitwise_identical = digest != entry->attributes.end() && !final_state.empty() && digest->second == final_state;
@@ -192,8 +197,9 @@ run_check check_run(const observed_run& run, reference_library& references) {
         // The rule (kind, tolerance) is always this entry's; the value may be the sibling's.
         reference_value effective = *compared_with;
         effective.rule = reference.rule;
-        const comparison_outcome c = compare_value(observed->second, effective, context);
+        const comparison_outcome c = compare_value(observed->second, effective, context, nan_meaning_of(name));
         r.passed = c.passed;
+        r.skipped = c.skipped;
         r.observed = c.observed;
         r.reference = c.reference;
         r.tolerance = c.tolerance;

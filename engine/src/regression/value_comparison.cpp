@@ -141,7 +141,7 @@ std::size_t comparable_windows(const observed_value& o, const reference_value& r
 }  // namespace
 
 comparison_outcome compare_value(const observed_value& observed, const reference_value& reference,
-                                 const run_context& context) {
+                                 const run_context& context, nan_meaning nan) {
     comparison_outcome out;
     const check_rule& rule = reference.rule;
     out.tolerance = tolerance_text(rule, observed, reference);
@@ -150,6 +150,13 @@ comparison_outcome compare_value(const observed_value& observed, const reference
         if (observed.values.size() != 1) {
             out.detail = "the result holds " + std::to_string(observed.values.size()) + " values, the reference one";
             out.ratio = INFINITY;
+            return out;
+        }
+        if (nan == nan_meaning::undefined && std::isnan(observed.values[0]) && std::isnan(reference.value.values[0])) {
+            out.skipped = true;
+            out.ratio = not_a_number;
+            out.observed = out.reference = "NaN";
+            out.detail = "nothing to compare: neither run could compute it (too short a run)";
             return out;
         }
         const element_outcome e =
@@ -195,8 +202,15 @@ comparison_outcome compare_value(const observed_value& observed, const reference
                      (std::isnan(end) ? "" : " (ends at t = " + format_number(end) + ")") +
                      (worst_outcome.reason.empty() ? "" : ": " + worst_outcome.reason);
     } else {
-        out.ratio = 0.0;
-        out.detail = "no window to compare";
+        // Neither run has a window to compare (runs shorter than one window, or both lost their
+        // periodicity before the first): skipped, not passed, unless the counts already disagree.
+        out.skipped = count_problem.empty();
+        out.passed = false;
+        out.ratio = not_a_number;
+        out.detail = !out.skipped ? "no window to compare"
+                     : n_obs == 0 && n_ref == 0
+                         ? "nothing to compare: no complete window in either run (runs shorter than one window)"
+                         : "nothing to compare: no window before the loss of periodicity or the rule's end";
     }
     if (!count_problem.empty()) {
         out.ratio = INFINITY;

@@ -17,8 +17,11 @@ struct check_row {
     std::string run, observable, kind;
     std::string observed, reference, tolerance;
     bool passed = false;
-    double ratio = 0.0;  // deviation / allowed (NaN where not applicable)
-    std::string detail;  // why it failed, or which element was the worst
+    bool skipped = false;  // nothing was compared (detail says why): neither passed nor failed
+    double ratio = 0.0;    // deviation / allowed (NaN where not applicable)
+    std::string detail;    // why it failed or was skipped, or which element was the worst
+    bool failed() const { return !passed && !skipped; }
+    const char* verdict() const { return passed ? "pass" : skipped ? "skip" : "fail"; }
 };
 
 struct run_check {
@@ -29,7 +32,11 @@ struct run_check {
     std::string note;                // e.g. a cpu entry standing in for a gpu result
     bool bitwise_identical = false;  // final state digest equal to the reference run's
     std::vector<check_row> rows;
-    bool passed() const;
+    // Where the result came from (observed_run::provenance: commit, build flags, device, driver,
+    // runtime, host, date, wall time) and how its reference entry was recorded (recorded_at,
+    // recorded_with, git_commit, device_name, host, date of the reference run).
+    std::map<std::string, std::string> provenance, reference_provenance;
+    bool passed() const;  // no row failed (skipped rows neither pass nor fail)
 };
 
 // Loads reference files from a directory on first use and keeps them.

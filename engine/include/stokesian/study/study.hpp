@@ -123,8 +123,11 @@ struct study_report {
 // or as many as every run of the group has).
 study_report analyse_study(const study_settings& s, const std::filesystem::path& run_dir);
 
-std::string study_markdown(const study_report& r, const std::vector<std::string>& figures);
-std::string study_json(const study_report& r, const std::vector<std::string>& figures);
+// study.json: the settings, every run's summary, the convergence fits, the cost table, the figures
+// (paths relative to the study folder) and the provenance given (build, host, date, device, ...).
+// The documents (summary.md, summary.html) and figures are rendered from it by tools/report.
+std::string study_json(const study_report& r, const std::vector<std::string>& figures,
+                       const std::map<std::string, std::string>& provenance = {});
 
 // "hi=ds,int=f32" -> "ds-f32" (file names, figure legends stay with the full name).
 std::string mode_tag(precision_mode m);

@@ -1,6 +1,6 @@
-"""The paper's Figs. 4 and 5 as curves, shared by plot_nightly.py (the nightly report) and
-plot_study.py (study folders), so that both draw a run the same way. Import it after choosing the
-matplotlib backend."""
+"""The paper's Figs. 4 and 5 as curves, shared by the nightly report (nightly_figures.py) and the
+study (study_figures.py), so that both draw a run the same way. Import it after choosing the
+matplotlib backend (cli.py chooses Agg)."""
 import math
 
 import matplotlib.pyplot as plt

@@ -1,21 +1,14 @@
-#!/usr/bin/env python3
-"""Figures of `stokesian port-check compare` (called by it; or by hand: plot_port_check.py REPORT_DIR).
-
-Reads REPORT_DIR/histograms.csv and REPORT_DIR/verdicts.csv (written by the C++ command, which does
-every comparison and verdict) and draws
+"""Figures of a port-check report (tools/report port-check DIR), from the rows of histograms.csv and
+verdicts.csv (port_check.py writes both from report.json; the C++ command does every comparison and
+verdict):
   verdicts.png             max |dv| / bound per configuration and mode (log scale; 1 = the bound)
   ulp_histograms.png       ULP differences in the mode's storage type, one panel per mode
   relative_histograms.png  |dv_ic| / |v_i|, one panel per mode
 """
 import csv
 import math
-import os
-import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 
 def read_csv(path):
@@ -91,20 +84,3 @@ def verdict_plot(rows, out):
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
-
-
-def main():
-    if len(sys.argv) != 2:
-        print("usage: plot_port_check.py REPORT_DIR", file=sys.stderr)
-        return 2
-    d = sys.argv[1]
-    hist = read_csv(os.path.join(d, "histograms.csv"))
-    verdicts = read_csv(os.path.join(d, "verdicts.csv"))
-    verdict_plot(verdicts, os.path.join(d, "verdicts.png"))
-    histograms(hist, "ulp", os.path.join(d, "ulp_histograms.png"), "ULP differences (storage type of the mode)")
-    histograms(hist, "relative", os.path.join(d, "relative_histograms.png"), "relative differences |dv_ic| / |v_i|")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

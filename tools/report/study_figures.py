@@ -1,9 +1,4 @@
-#!/usr/bin/python3
-"""Figures of a study folder written by `stokesian study precision|timestep` (engine/docs/studies.md).
-
-  tools/plot/plot_study.py --study DIR
-
-Reads DIR/study.json and the runs' H5MD files, writes DIR/figures/*.png:
+"""The figures of a study folder (tools/report study DIR; engine/docs/studies.md), into DIR/figures/:
   fig3b_trajectory.png               x1, z1, z2 and z_cm after removing the mean sedimentation, from the
                                      trajectory run (paper Fig. 3b)
   fig4_period_amplitude_<group>.png  period and amplitude per cycle over time (faint) and their window
@@ -15,20 +10,14 @@ Reads DIR/study.json and the runs' H5MD files, writes DIR/figures/*.png:
                                      neighbouring dt against dt, per integrator, with the fitted orders
   drift_per_cost.png                 |period drift| against velocity evaluations and wall seconds per tau_s
                                      (the cost of stability), per integrator, with the fitted models
-Needs python3-matplotlib, python3-h5py, python3-numpy (ci/setup installs them).
 """
-import argparse
-import json
 import pathlib
-import sys
 
 import h5py
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from tetrahedron_figures import MODE_STYLE, draw_cycles, draw_y1, finish, label_fig4, label_fig5  # noqa: E402
+from .tetrahedron import MODE_STYLE, draw_cycles, draw_y1, finish, label_fig4, label_fig5
 
 INTEGRATOR_STYLE = {"euler": "tab:red", "heun": "tab:blue", "rk4": "tab:green", "ab2": "tab:purple"}
 
@@ -234,12 +223,9 @@ def plot_cost(study, out):
     return fname
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--study", required=True, help="study folder (contains study.json)")
-    a = p.parse_args()
-    study_dir = pathlib.Path(a.study)
-    study = json.loads((study_dir / "study.json").read_text())
+def draw(study_dir, study):
+    """Every figure of the study; returns their paths relative to the study folder."""
+    study_dir = pathlib.Path(study_dir)
     out = study_dir / "figures"
     out.mkdir(parents=True, exist_ok=True)
     figures = [plot_fig3b(study_dir, out)]
@@ -248,10 +234,4 @@ def main():
         figures.append(plot_fig5(study_dir, name, title, curves, out))
     figures.append(plot_convergence(study, out))
     figures.append(plot_cost(study, out))
-    figures = [f for f in figures if f]
-    print(f"figures: {len(figures)} in {out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return ["figures/" + f for f in figures if f]

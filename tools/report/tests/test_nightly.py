@@ -1,0 +1,112 @@
+"""The nightly report and its history from synthetic check data (tests/synthetic.py): the model's
+margins and verdicts (a skipped check is neither passed nor failed; a failure whose ratio is
+infinite, stored as null, has an infinite margin), the documents' sections in the order a CI user
+reads them, a history over three nights with its index, and no broken local link anywhere."""
+import argparse
+import json
+import math
+import pathlib
+import tempfile
+import unittest
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from report import history, links, nightly  # noqa: E402
+from report.tests import synthetic  # noqa: E402
+
+
+def render(folder, check, hist=None, night=None):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "check.json").write_text(json.dumps(check))
+    (folder / "results").mkdir(exist_ok=True)
+    (folder / "results" / "suite-summary.json").write_text(json.dumps(synthetic.suite()))
+    args = argparse.Namespace(report=str(folder), check=None, results=None, suite_summary=None,
+                              history=None if hist is None else str(hist), night=night, no_figures=False)
+    return nightly.render(args)
+
+
+class NightlyModel(unittest.TestCase):
+    def test_margins_verdicts_and_counts(self):
+        m = nightly.model(synthetic.check(margin=0.25, fail=True), synthetic.suite(), {}, "margins.png")
+        self.assertFalse(m["passed"])
+        self.assertEqual(m["counts"], {"runs": 2, "checks": 5, "passed": 3, "skipped": 1, "failed": 1})
+        tetra = m["runs"][0]
+        self.assertEqual(tetra["tally"], {"pass": 2, "skip": 1, "fail": 1})
+        self.assertTrue(math.isinf(tetra["worst_margin"]))
+        self.assertEqual(tetra["worst_observable"], "symmetry.max_abs_y1")
+        self.assertEqual(tetra["wall_seconds"], 299.0)  # the suite's, not the provenance's
+        self.assertEqual(len(m["failures"]), 1)
+        self.assertEqual(m["failures"][0]["figure"], "margins.png")
+        skipped = [c for c in m["checks"] if c["verdict"] == "skip"]
+        self.assertEqual(len(skipped), 1)
+        self.assertIsNone(skipped[0]["margin"])
+        fcc = m["runs"][1]
+        self.assertEqual(fcc["worst_margin"], 0.0)
+        self.assertEqual(fcc["worst_observable"], "every compared check exact")
+
+    def test_header_names_commit_device_driver_runtime_flags_and_reference_set(self):
+        rows = dict(nightly.header(synthetic.check(), synthetic.suite()))
+        self.assertEqual(rows["commit"], "abc1234")
+        self.assertEqual(rows["device"], "NVIDIA H100 80GB HBM3")
+        self.assertEqual(rows["driver"], "580.159.04")
+        self.assertEqual(rows["CUDA runtime"], "13.0")
+        self.assertIn("--fmad=false", rows["build flags"])
+        self.assertIn("tetrahedron.h5 (fnv1a64 0123456789abcdef)", rows["reference set"])
+        self.assertIn("recorded with 6fa6d42", rows["reference set"])
+
+    def test_runs_that_disagree_are_all_named(self):
+        check = synthetic.check()
+        check["runs"][1]["provenance"] = dict(check["runs"][1]["provenance"], device_name="NVIDIA H200")
+        self.assertIn("NVIDIA H200 (1 runs)", dict(nightly.header(check, {}))["device"])
+
+
+class NightlyDocuments(unittest.TestCase):
+    def test_three_nights_of_history_a_failing_report_and_no_broken_link(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            hist = tmp / "history"
+            for k, (margin, fail) in enumerate(((0.01, False), (0.6, False), (0.9, True))):
+                self.assertEqual(render(tmp / f"night{k}", synthetic.check(f"2026-11-2{k + 5}T02:30:00Z", margin, fail),
+                                        hist), 0)
+            nights = history.read(hist)
+            self.assertEqual([n["verdict"] for n in nights], ["PASS", "PASS", "FAIL"])
+            self.assertEqual(len((hist / "nights.jsonl").read_text().splitlines()), 3)
+            # the margin of cycle.first_period over the nights, as the history draws it
+            self.assertEqual(history.series(nights)["cycle.first_period"]["tetrahedron_ds-ds_dt0.01"], [0.01, 0.6, 0.9])
+            self.assertNotIn("cycle.window_period", history.series(nights))  # skipped every night
+            self.assertTrue((hist / "margins" / "cycle.first_period.png").is_file())
+            # rendering a night again replaces it, never adds one
+            render(tmp / "night2", synthetic.check("2026-11-27T02:30:00Z", 0.9, True), hist)
+            self.assertEqual(len(history.read(hist)), 3)
+
+            html = (tmp / "night2" / "summary.html").read_text()
+            order = [html.index(f'id="{s}"') for s in ("verdict", "provenance", "runs", "failures", "history",
+                                                        "figures", "checks")]
+            self.assertEqual(order, sorted(order))
+            self.assertIn("<details>", html)
+            failures = html.split('<table class="failures">')[1].split("</table>")[0]
+            self.assertIn("<td>symmetry.max_abs_y1</td>", failures)
+            self.assertIn("∞", failures)
+            self.assertIn('href="margins.png"', failures)
+            self.assertEqual(html.split('<table class="history">')[1].split("</table>")[0].count("<tr class="), 3)
+            md = (tmp / "night2" / "summary.md").read_text()
+            self.assertIn("# Nightly regression report: FAIL", md)
+            self.assertIn("| tetrahedron_ds-ds_dt0.01 | **FAIL** |", md)
+            for page in [tmp / f"night{k}" / "summary.html" for k in range(3)] + [hist / "index.html"] + \
+                    sorted(hist.glob("nights/*/summary.html")):
+                self.assertEqual(links.broken(page), [], page)
+            self.assertEqual(len(list(hist.glob("nights/*/summary.html"))), 3)
+
+    def test_a_broken_link_is_found(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            page = pathlib.Path(tmp) / "a.html"
+            page.write_text('<a href="missing.png">x</a><a href="#nowhere">y</a><img src="a.html"><p id="here">'
+                            '<a href="#here">z</a><a href="https://example.org/x">w</a>')
+            problems = links.broken(page)
+            self.assertEqual(len(problems), 2, problems)
+
+
+if __name__ == "__main__":
+    unittest.main()
