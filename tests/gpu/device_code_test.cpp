@@ -73,7 +73,7 @@ TEST(DeviceCodeGpu, PtxJitPortCheckRecordIsTheCommittedH200Record) {
     ASSERT_TRUE(fs::is_regular_file(h200)) << h200;
     // The variable must be in the environment of the process whose CUDA driver starts, so the
     // record runs as a child with it set (this process's driver has read its environment already).
-    const std::string command = "env CUDA_FORCE_PTX_JIT=1 '" + std::string(STOKESIAN_CLI) + "' port-check record '" +
+    const std::string command = "env CUDA_FORCE_PTX_JIT=1 '" + test_support::cli_program() + "' port-check record '" +
                                 jit.string() + "' --backend cuda > '" + (s.dir / "log").string() + "' 2>&1";
     const int status = std::system(command.c_str());
     ASSERT_EQ(status, 0) << command << "\n" << stokesian::test_support::read_text(s.dir / "log");

@@ -115,17 +115,18 @@ TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {
     }
 }
 
-// bench fcc --devices (engine/docs/multi-gpu.md): what is wrong with the list, or with asking the
+// bench fcc --devices (engine/docs/multi-gpu.md; the spelling and messages of run --devices,
+// core/device_selection.hpp): what is wrong with the list, or with asking the
 // CPU for devices, is one line and exit code 2 before anything is timed, on any host.
 TEST_F(BenchCli, ADeviceListThatCannotBeTimedIsOneLineOfBadInput) {
     for (const auto& [args, expected] : std::vector<std::pair<std::vector<std::string>, std::string>> {
-             {{"--backend", "cuda", "--devices", "0,x"}, "expected device ordinals separated by ','"},
+             {{"--backend", "cuda", "--devices", "0,x"}, "'x' is not a whole number"},
                  {{"--backend", "cuda", "--devices", ""}, "expected device ordinals"},
                  {{"--backend", "cpu", "--devices", "0"}, "the CPU has no devices"},
                  {{"--backend", "cuda", "--devices", "0", "--write-velocities", (dir_ / "v.h5").string()},
                   "not available with --devices"},
 #if defined(STOKESIAN_HAVE_CUDA)
-                 {{"--backend", "cuda", "--devices", "0,1000"}, " does not exist ("}
+                 {{"--backend", "cuda", "--devices", "0,1000"}, " is not present ("}
 #else
              {{"--backend", "cuda", "--devices", "0,1000"}, "this build has no CUDA backend"}
 #endif

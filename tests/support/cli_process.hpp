@@ -25,6 +25,21 @@ inline std::string read_text(const std::filesystem::path& p) {
     return s.str();
 }
 
+// The CLI beside the running test binary (build/bin, or a GPU bundle's .gpu-build/bin, which
+// travels without build/), else the one the tests were built with (STOKESIAN_CLI).
+inline const std::string& cli_program() {
+    static const std::string path = [] {
+        std::error_code error;
+        const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+        if (!error) {
+            const std::filesystem::path sibling = self.parent_path() / "stokesian";
+            if (std::filesystem::is_regular_file(sibling, error)) return sibling.string();
+        }
+        return std::string(STOKESIAN_CLI);
+    }();
+    return path;
+}
+
 struct cli_outcome {
     int exit_code = -1;  // 128 + signal when the child was killed
     std::string out, err;
@@ -32,10 +47,10 @@ struct cli_outcome {
 
 class cli_process {
 public:
-    // Starts `STOKESIAN_CLI args...` (or `program args...`: mpirun) with stdout/stderr redirected
+    // Starts `cli_program() args...` (or `program args...`: mpirun) with stdout/stderr redirected
     // to files in `capture_dir`.
     cli_process(const std::vector<std::string>& args, const std::filesystem::path& capture_dir,
-                const std::string& program = STOKESIAN_CLI) {
+                const std::string& program = cli_program()) {
         static std::atomic<int> counter{0};  // tests may start processes from several threads
         const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(++counter);
         out_path_ = capture_dir / ("cli_stdout_" + tag);
