@@ -40,8 +40,9 @@ protected:
     }
 };
 
+// A string field of the CLI's --json (compact: "key":"value", io/json_text.hpp).
 std::string json_field(const std::string& json, const std::string& key) {
-    const std::string tag = "\"" + key + "\": \"";
+    const std::string tag = "\"" + key + "\":\"";
     const std::size_t at = json.find(tag);
     if (at == std::string::npos) return "";
     const std::size_t from = at + tag.size();
@@ -75,7 +76,7 @@ TEST_F(MultiDeviceFailureGpu, ADeviceThatDoesNotExistOrIsNamedTwiceIsOneLineOfBa
     EXPECT_THROW(backends::make_engine(c, twice, t.particles), input_error);
 
     const std::vector<std::string> bench{"bench", "fcc", "--backend", "cuda", "--sizes-cells", "2", "--devices"};
-    for (const auto& [list, expected] : {std::pair{"0," + missing, "device " + missing + " does not exist"},
+    for (const auto& [list, expected] : {std::pair{"0," + missing, "device " + missing + " is not present"},
                                          std::pair{std::string("0,0"), std::string("is named twice")},
                                          std::pair{std::string("0,x"), std::string("expected device ordinals")}}) {
         std::vector<std::string> args = bench;
