@@ -304,28 +304,6 @@ const std::string& device_group::name(std::size_t) const {
 std::string device_group::nccl_version() const { return ""; }
 void device_group::all_gather(const std::vector<void*>&, std::size_t, const std::vector<target_range>&) {}
 void device_group::wait_all() {}
-void device_group::fail(const std::string& what) {
-    impl& g = *impl_;
-    std::size_t culprit = 0;
-    std::string why = what;
-    for (std::size_t d = g.ordinals.size(); d-- > 0;) {
-        cudaSetDevice(g.ordinals[d]);
-        const cudaError_t status = cudaStreamQuery(cudaStreamPerThread);
-        ncclResult_t async = ncclSuccess;
-        g.api->comm_get_async_error(g.comms[d], &async);
-        if (status != cudaSuccess && status != cudaErrorNotReady) {
-            culprit = d;
-            why = what + "; CUDA error on the device: " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) +
-                  ")";
-        } else if (async != ncclSuccess && async != ncclInProgress) {
-            culprit = d;
-        }
-    }
-    abort();
-    cudaSetDevice(g.ordinals[0]);
-    throw device_error(g.ordinals[culprit], g.names[culprit], why);
-}
-
 void device_group::fail(const std::string&) { throw input_error("no device group in this build"); }
 void device_group::abort() noexcept {}
 void device_group::set_timing(bool) {}
