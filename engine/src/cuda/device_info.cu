@@ -6,6 +6,7 @@
 
 #include "device_buffer.hpp"
 #include "stokesian/core/device_code.hpp"
+#include "stokesian/core/driver_version.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 
@@ -92,7 +93,7 @@ std::map<std::string, std::string> device_description(int ordinal) {
             {"device_memory_bytes", std::to_string(prop.totalGlobalMem)},
             {"sm_clock_khz", std::to_string(clock_khz)},
             {"memory_clock_khz", std::to_string(memory_clock_khz)},
-            {"driver_version", version_string(driver)},
+            {"driver_version", driver_description(installed_nvidia_driver_release(), version_string(driver))},
             {"runtime_version", version_string(runtime)},
             {"cuda_fp_flags", STOKESIAN_CUDA_FP_FLAGS_STRING},
             {"cuda_fp_profile", STOKESIAN_CUDA_FP_PROFILE},
