@@ -9,12 +9,17 @@
 
 namespace stokesian::regression {
 
+std::string run_label(const suite_run_status& status) {
+    return status.suite.empty() ? status.name : status.suite + "/" + status.name;
+}
+
 suite_execution::suite_execution(std::vector<prepared_run> runs, suite_options options)
     : runs_(std::move(runs)), options_(std::move(options)) {
     jobs_ = concurrent_runs(runs_, options_.jobs);
     for (const prepared_run& p : runs_) {
         suite_run_status s;
         s.name = p.spec.name;
+        s.suite = p.suite;
         s.output = p.output;
         s.backend = p.scenario_.run.backend;
         s.total_steps = p.scenario_.run.total_steps();

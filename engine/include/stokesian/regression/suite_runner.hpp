@@ -3,6 +3,8 @@
 // executing it with run_scenario() into <output_dir>/<name>.h5. On CUDA every host thread launches
 // on its own per-thread default stream (the CUDA targets are compiled with
 // --default-stream per-thread), so the small fused tetrahedron kernels of several runs overlap.
+// Several manifests can share one pool (prepare_suites: `stokesian suite run A.toml B.toml`), so
+// that on a GPU their runs share one CUDA context instead of time-slicing two.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -34,6 +36,7 @@ struct suite_options {
 
 struct suite_run_status {
     std::string name;
+    std::string suite;  // the manifest's suite name when several share the pool, else empty
     std::filesystem::path output;
     std::string backend;            // a registered backend, as resolved (never auto)
     std::string state = "waiting";  // waiting, running, completed, failed, interrupted
@@ -42,9 +45,13 @@ struct suite_run_status {
     double wall_seconds = 0.0;
 };
 
+// "suite/name" when the run shares a pool with other manifests' runs, else "name".
+std::string run_label(const suite_run_status& status);
+
 // A prepared run: the scenario with the suite's settings applied, ready for run_scenario().
 struct prepared_run {
     suite_run_spec spec;
+    std::string suite;  // its manifest's suite name when several manifests share the pool, else empty
     scenario scenario_;
     std::filesystem::path output;
     std::string equivalent_command;  // `stokesian run ...` that reproduces it alone
@@ -55,6 +62,18 @@ struct prepared_run {
 // Throws input_error for a bad scenario, an override the scenario rejects, a run its backend cannot
 // run (the registry's capabilities), or an existing output without `force`.
 std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options);
+
+// One manifest of several run in one pool, with the folder its outputs go to.
+struct suite_part {
+    suite_manifest manifest;
+    std::filesystem::path output_dir;
+};
+
+// prepare_suite() for several manifests at once (options.output_dir is ignored: each part has its
+// own). Every run is labelled with its suite's name (prepared_run::suite) when there are several
+// parts; the CPU threads per run are shared out over all runs. Throws input_error as prepare_suite()
+// does, and for two runs with the same output file; --only must match some run of some manifest.
+std::vector<prepared_run> prepare_suites(const std::vector<suite_part>& parts, const suite_options& options);
 
 // Whether a CUDA device is usable (false in builds without CUDA).
 bool cuda_device_present();
