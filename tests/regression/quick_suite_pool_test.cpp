@@ -4,7 +4,8 @@
 // manifest writes into its own folder with its own suite-summary.json, the runs are labelled
 // SUITE/NAME, each suite has its closing line, the results check exactly as when each manifest runs
 // alone (bit for bit the scale-0.01 references; the negative control still rejected), and the
-// folder options are bad input where two manifests would share a folder.
+// folder options are bad input where two manifests would share a folder. --gpus where no run
+// drives a device is bad input.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -127,4 +128,11 @@ TEST_F(SuitePool, TwoManifestsInOneFolderOrAMiscountedOutputDirsAreBadInput) {
                                       dir_.string() + "," + dir_.string()};
     same_dir.insert(same_dir.end(), common.begin(), common.end());
     refused(same_dir, "same folder");
+    // --gpus where every run is on the host (the CPU backend), or spelt wrong.
+    std::vector<std::string> gpus{"suite",  "run", nightly_manifest.string(), "--output-dir", dir_.string(),
+                                  "--gpus", "0"};
+    gpus.insert(gpus.end(), common.begin(), common.end());
+    refused(gpus, "no run of the suite runs on a device");
+    gpus[6] = "0,0";
+    refused(gpus, "named twice");
 }

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
+#include "options_devices.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/json_text.hpp"
@@ -29,7 +30,7 @@ using regression::suite_run_status;
 
 struct suite_cli_options {
     std::vector<std::string> manifests, output_dirs;
-    std::string backend, output_dir = ".";
+    std::string backend, output_dir = ".", gpus;
     unsigned jobs = 0;
     double scale = 1.0;
     double heartbeat_seconds = default_heartbeat_seconds;
@@ -44,6 +45,7 @@ std::string summary_json(const regression::suite_manifest& m, const suite_cli_op
         list.push_back({{"name", r.name},
                         {"output", r.output.string()},
                         {"backend", r.backend},
+                        {"devices", r.devices},
                         {"state", r.state},
                         {"message", r.message},
                         {"steps", r.steps},
@@ -93,6 +95,7 @@ int execute(const suite_cli_options& o) {
     options.scale = o.scale;
     options.force = o.force;
     options.only = o.only;
+    if (!o.gpus.empty()) options.gpus = parse_device_selection(o.gpus);
     options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
     std::vector<regression::suite_part> parts;
     std::vector<secondary_output> summaries;
@@ -119,8 +122,9 @@ int execute(const suite_cli_options& o) {
 
     const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
         const double rate = r.wall_seconds > 0.0 ? double(r.steps) / r.wall_seconds : 0.0;
+        const std::string placed = r.devices.empty() ? r.backend : r.backend + " gpu " + r.devices;
         std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s\n", n, total,
-                    regression::run_label(r).c_str(), r.state.c_str(), r.backend.c_str(),
+                    regression::run_label(r).c_str(), r.state.c_str(), placed.c_str(),
                     static_cast<unsigned long long>(r.steps), format_duration(r.wall_seconds).c_str(), rate,
                     r.output.string().c_str(), r.state == "completed" ? "" : ": ",
                     r.state == "completed" ? "" : r.message.c_str());
@@ -168,6 +172,7 @@ action register_suite(CLI::App& app) {
         ->delimiter(',')
         ->excludes(dir);
     add_jobs_option(*run, o->jobs);
+    add_gpus_option(*run, o->gpus);
     run->add_option("--scale", o->scale,
                     "multiply the run lengths by this fraction (0 < F <= 1), e.g. 0.01 for a smoke run");
     run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");

@@ -58,6 +58,7 @@ std::string equivalent_command(const prepared_run& p) {
          " --sample-every " + number(s.run.sample_every) + " --integrator " + std::string(to_string(s.run.integrator)) +
          " --backend " + s.run.backend;
     if (!s.run.hi_kernel.empty()) c += " --hi-kernel " + s.run.hi_kernel;
+    if (s.run.devices.given()) c += " --devices " + to_string(s.run.devices);
     if (!on_device(s.run.backend)) c += " --threads " + std::to_string(p.threads);
     if (!s.run.write_trajectory) c += " --no-trajectory";
     return c + " -o " + p.output.string();
@@ -143,6 +144,7 @@ std::vector<prepared_run> prepare_suites(const std::vector<suite_part>& parts, c
         for (const suite_part& part : parts) sources += (sources.empty() ? "" : ", ") + part.manifest.source.string();
         throw input_error("command line", "--only", "", "no run of " + sources + " matches");
     }
+    place_on_gpus(out, options.gpus);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = concurrent_runs(out, options.jobs);
     for (prepared_run& p : out) {

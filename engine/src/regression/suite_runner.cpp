@@ -3,6 +3,7 @@
 #include "stokesian/regression/suite_runner.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "stokesian/regression/negative_control.hpp"
 #include "stokesian/run/run.hpp"
@@ -23,8 +24,15 @@ suite_execution::suite_execution(std::vector<prepared_run> runs, suite_options o
         s.output = p.output;
         s.backend = p.scenario_.run.backend;
         s.total_steps = p.scenario_.run.total_steps();
+        s.devices = to_string(p.scenario_.run.devices);
         status_.push_back(s);
     }
+    // Longest first: with fewer workers than runs the long ones must not start last.
+    order_.resize(runs_.size());
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+    std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
+        return estimated_work(runs_[a]) > estimated_work(runs_[b]);
+    });
 }
 
 suite_execution::~suite_execution() {
@@ -48,7 +56,7 @@ std::vector<suite_run_status> suite_execution::snapshot() const {
 }
 
 void suite_execution::work() {
-    for (std::size_t k = next_++; k < runs_.size(); k = next_++) execute(k);
+    for (std::size_t k = next_++; k < runs_.size(); k = next_++) execute(order_[k]);
 }
 
 void suite_execution::execute(std::size_t index) {
