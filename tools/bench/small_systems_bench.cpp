@@ -5,10 +5,14 @@
 //     system-steps per second.
 // Times are measured with CUDA events around advance() after a warm-up; the number of steps is
 // calibrated so that each measurement takes about --seconds (at most --max-steps steps).
+// --kernels measures several of the fused kernels side by side (fused_kernel_choice,
+// stokesian/cuda/fused_backend.hpp): `auto` (default) the engine's own choice, `all` every kernel
+// that runs the scenario's N (thread N <= 8, pair-warp N <= 5, block), or a list of them.
 // Project target: >= 5 million steps/s for one system on an H100.
 //
 // Usage: stokesian_bench_small [--csv FILE] [--seconds S] [--max-steps N] [--batches 1,32,...]
 //                              [--modes all|paper|hi=..,int=..] [--scenario FILE]
+//                              [--kernels auto|all|thread,pair-warp,block]
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -41,13 +45,34 @@ struct options {
     std::uint64_t max_steps = 10'000'000;
     std::vector<std::size_t> batches{1, 32, 132, 1024, 8192};
     std::vector<precision_mode> modes;
+    std::vector<cuda::fused_kernel_choice> kernels{cuda::fused_kernel_choice::automatic};
+    bool all_kernels = false;
 };
+
+struct kernel_name {
+    const char* name;
+    cuda::fused_kernel_choice choice;
+    std::size_t max_particles;
+};
+constexpr kernel_name kernel_names[] = {
+    {"auto", cuda::fused_kernel_choice::automatic, cuda::fused_max_particles},
+    {"thread", cuda::fused_kernel_choice::thread, 8},
+    {"pair-warp", cuda::fused_kernel_choice::pair_warp, 5},
+    {"block", cuda::fused_kernel_choice::block, cuda::fused_max_particles},
+};
+
+const kernel_name& name_of(cuda::fused_kernel_choice k) {
+    for (const auto& n : kernel_names)
+        if (n.choice == k) return n;
+    throw std::logic_error("unnamed fused kernel choice");
+}
 
 [[noreturn]] void usage(const std::string& error) {
     if (!error.empty()) std::cerr << "stokesian_bench_small: " << error << "\n";
     std::cerr
         << "usage: stokesian_bench_small [--csv FILE] [--seconds S] [--max-steps N] [--batches 1,32,132,1024,8192]\n"
-        << "                             [--modes all|paper|hi=..,int=..] [--scenario FILE]\n";
+        << "                             [--modes all|paper|hi=..,int=..] [--scenario FILE]\n"
+        << "                             [--kernels auto|all|thread,pair-warp,block]\n";
     std::exit(error.empty() ? 0 : 2);
 }
 
@@ -76,6 +101,25 @@ options parse(int argc, char** argv) {
                 if (v == "all") o.modes = all_modes();
                 else if (v == "paper") o.modes.assign(paper_precision_modes.begin(), paper_precision_modes.end());
                 else o.modes = {parse_precision_mode(v)};
+            } else if (a == "--kernels") {
+                const std::string v = value();
+                o.kernels.clear();
+                o.all_kernels = v == "all";
+                if (o.all_kernels) {
+                    for (const auto& n : kernel_names)
+                        if (n.choice != cuda::fused_kernel_choice::automatic) o.kernels.push_back(n.choice);
+                } else {
+                    std::stringstream list(v);
+                    for (std::string item; std::getline(list, item, ',');) {
+                        bool known = false;
+                        for (const auto& n : kernel_names)
+                            if (item == n.name) {
+                                o.kernels.push_back(n.choice);
+                                known = true;
+                            }
+                        if (!known) throw std::invalid_argument("unknown kernel '" + item + "'");
+                    }
+                }
             } else if (a == "--help" || a == "-h") usage("");
             else usage("unknown option " + a);
         } catch (const std::invalid_argument& e) {
@@ -157,35 +201,47 @@ int main(int argc, char** argv) {
         if (!o.csv.empty()) {
             csv.open(o.csv);
             if (!csv) throw std::runtime_error("cannot write " + o.csv);
-            csv << "precision,path,systems,particles,steps,seconds,steps_per_second_per_system,"
+            csv << "precision,path,fused_kernel,systems,particles,steps,seconds,steps_per_second_per_system,"
                    "aggregate_system_steps_per_second,kernel,device\n";
         }
-        std::printf("%-16s %-7s %7s %12s %9s %16s %18s\n", "precision", "path", "systems", "steps", "seconds",
-                    "steps/s/system", "aggregate steps/s");
+        std::printf("%-16s %-7s %-9s %7s %12s %9s %16s %18s\n", "precision", "path", "kernel", "systems", "steps",
+                    "seconds", "steps/s/system", "aggregate steps/s");
         for (const precision_mode mode : o.modes) {
             engine_config c = make_engine_config(s);
             c.precision = mode;
             c.backend = "cuda";
             c.hi_kernel = "fused";
-            auto report = [&](const char* path, std::size_t systems, const measurement& m, const std::string& kernel) {
-                const double per_system = double(m.steps) / m.seconds;
-                const double aggregate = per_system * double(systems);
-                std::printf("%-16s %-7s %7zu %12llu %9.4f %16.4g %18.4g\n", to_string(mode).c_str(), path, systems,
-                            static_cast<unsigned long long>(m.steps), m.seconds, per_system, aggregate);
-                std::fflush(stdout);
-                if (csv.is_open())
-                    csv << '"' << to_string(mode) << "\"," << path << ',' << systems << ',' << s.particles.size() << ','
-                        << m.steps << ',' << m.seconds << ',' << per_system << ',' << aggregate << ",\"" << kernel
-                        << "\",\"" << device.at("device_name") << "\"\n";
-            };
-            {
-                auto e = cuda::make_fused_engine(c, s.particles);
-                report("single", 1, measure(*e, o.seconds, o.max_steps), e->description().at("fused_kernel"));
-            }
-            for (std::size_t systems : o.batches) {
-                if (systems == 0) continue;
-                auto b = make_batch_engine(c, members_of(s.particles, c.dt, systems));
-                report("batch", systems, measure(*b, o.seconds, o.max_steps), b->description().at("fused_kernel"));
+            for (const cuda::fused_kernel_choice k : o.kernels) {
+                const kernel_name& name = name_of(k);
+                if (s.particles.size() > name.max_particles) {
+                    if (!o.all_kernels)
+                        throw std::invalid_argument(std::string("kernel ") + name.name +
+                                                    " does not run N = " + std::to_string(s.particles.size()));
+                    continue;  // --kernels all: the kernels that run this N
+                }
+                auto report = [&](const char* path, std::size_t systems, const measurement& m,
+                                  const std::string& kernel) {
+                    const double per_system = double(m.steps) / m.seconds;
+                    const double aggregate = per_system * double(systems);
+                    std::printf("%-16s %-7s %-9s %7zu %12llu %9.4f %16.4g %18.4g\n", to_string(mode).c_str(), path,
+                                name.name, systems, static_cast<unsigned long long>(m.steps), m.seconds, per_system,
+                                aggregate);
+                    std::fflush(stdout);
+                    if (csv.is_open())
+                        csv << '"' << to_string(mode) << "\"," << path << ',' << name.name << ',' << systems << ','
+                            << s.particles.size() << ',' << m.steps << ',' << m.seconds << ',' << per_system << ','
+                            << aggregate << ",\"" << kernel << "\",\"" << device.at("device_name") << "\"\n";
+                };
+                {
+                    auto e = cuda::make_fused_engine(c, s.particles, k);
+                    report("single", 1, measure(*e, o.seconds, o.max_steps), e->description().at("fused_kernel"));
+                }
+                for (std::size_t systems : o.batches) {
+                    if (systems == 0) continue;
+                    auto b =
+                        cuda::make_cuda_batch_engine(c, device_context{}, members_of(s.particles, c.dt, systems), k);
+                    report("batch", systems, measure(*b, o.seconds, o.max_steps), b->description().at("fused_kernel"));
+                }
             }
         }
     } catch (const std::exception& e) {

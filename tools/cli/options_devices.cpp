@@ -21,4 +21,19 @@ CLI::Option* add_devices_option(CLI::App& cmd, std::string& devices, const std::
         "GPUs one run drives: device ordinals, comma-separated (0,1,2,3), or all (" + default_help + ")");
 }
 
+CLI::Option* add_gpus_option(CLI::App& cmd, std::string& gpus) {
+    return cmd.add_option_function<std::string>(
+        "--gpus",
+        [&gpus](const std::string& text) {
+            try {
+                (void)parse_device_selection(text);
+            } catch (const std::invalid_argument& e) {
+                throw CLI::ValidationError(input_error("command line", "--gpus", text, e.what()).what());
+            }
+            gpus = text;
+        },
+        "GPUs the runs are spread over, one device per run, longest runs first onto the least-loaded: device "
+        "ordinals (0,1) or all (default all on CUDA; a run with its own run.devices keeps them)");
+}
+
 }  // namespace stokesian::cli

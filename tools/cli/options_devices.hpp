@@ -10,4 +10,8 @@ namespace stokesian::cli {
 // `--devices LIST` into `devices` (the text, checked; empty when not given).
 CLI::Option* add_devices_option(CLI::App& cmd, std::string& devices, const std::string& default_help);
 
+// `--gpus LIST` into `gpus` (the text, checked; empty when not given): the GPUs the runs of a suite or
+// study are spread over, one device per run (regression::place_on_gpus).
+CLI::Option* add_gpus_option(CLI::App& cmd, std::string& gpus);
+
 }  // namespace stokesian::cli

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 
 #include <unistd.h>
 
@@ -38,9 +39,21 @@ std::string suite_status_line(const std::vector<suite_run_status>& runs, double 
     std::snprintf(text, sizeof text, "%zu/%zu runs done, %zu running, %zu failed; %.0f%% of all steps, %s elapsed",
                   done, runs.size(), running, failed, 100.0 * fraction, format_duration(elapsed).c_str());
     std::string line = text;
+    // Several manifests in one pool: how far each is ("nightly 3/17, negative_control 1/5 done").
+    std::vector<std::pair<std::string, std::pair<std::size_t, std::size_t>>> suites;  // name, (done, runs)
+    for (const auto& r : runs) {
+        if (r.suite.empty()) continue;
+        auto it = std::find_if(suites.begin(), suites.end(), [&](const auto& s) { return s.first == r.suite; });
+        if (it == suites.end()) it = suites.insert(suites.end(), {r.suite, {0, 0}});
+        it->second.first += r.state != "waiting" && r.state != "running" ? 1 : 0;
+        ++it->second.second;
+    }
+    for (std::size_t i = 0; i < suites.size(); ++i)
+        line += (i == 0 ? " (" : ", ") + suites[i].first + " " + std::to_string(suites[i].second.first) + "/" +
+                std::to_string(suites[i].second.second) + (i + 1 == suites.size() ? " done)" : "");
     if (fraction > 0.02) line += ", about " + format_duration(elapsed * (1.0 - fraction) / fraction) + " left";
     if (slowest != nullptr) {
-        std::snprintf(text, sizeof text, "; furthest behind: %s %.0f%%", slowest->name.c_str(),
+        std::snprintf(text, sizeof text, "; furthest behind: %s %.0f%%", regression::run_label(*slowest).c_str(),
                       100.0 * slowest_fraction);
         line += text;
     }

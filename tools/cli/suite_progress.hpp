@@ -11,7 +11,9 @@
 namespace stokesian::cli {
 
 // "3/17 runs done, 14 running, 0 failed; 41% of all steps, 5 min 00 s elapsed, about 7 min left;
-// furthest behind: NAME 9%".
+// furthest behind: NAME 9%". With several manifests in one pool the counts are over all runs, each
+// suite's own follows ("22 runs done ... elapsed (nightly 3/17, negative_control 1/5 done), ...") and
+// runs are named SUITE/NAME.
 std::string suite_status_line(const std::vector<regression::suite_run_status>& runs, double elapsed);
 
 // Starts `suite` and waits until every run has ended: calls `print_finished(run, n, total)` (which

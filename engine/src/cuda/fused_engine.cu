@@ -1,5 +1,6 @@
 // The fused small-system engines and the one place where their precision modes are instantiated
-// (all nine; each mode compiles two kernels, fused_pair_warp_kernel and fused_block_kernel).
+// (all nine; each mode compiles fused_pair_warp_kernel and fused_block_kernel here, and
+// fused_thread_kernel for N = 1 ... 8 in fused_thread_launch.cu).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -35,11 +36,30 @@ void check_particle_count(std::size_t n) {
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
 
+// The default kernel for N. N <= 8: one thread per system -- no shuffles or barriers, each pair
+// tensor once for both rows, and 32 systems of a batch in one warp (engine/docs/performance.md,
+// "Fused small systems"). Larger N: one block per system.
+fused_kernel_choice automatic_fused_kernel(unsigned n) {
+    return n <= fused_thread_max_particles ? fused_kernel_choice::thread : fused_kernel_choice::block;
+}
+
+fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n) {
+    if (kernel == fused_kernel_choice::automatic) return automatic_fused_kernel(n);
+    if (kernel == fused_kernel_choice::thread && n > fused_thread_max_particles)
+        throw std::invalid_argument("the one-thread fused kernel runs N <= " +
+                                    std::to_string(fused_thread_max_particles) + ", not N = " + std::to_string(n));
+    if (kernel == fused_kernel_choice::pair_warp && n > fused_pair_max_particles)
+        throw std::invalid_argument("the pair-warp fused kernel runs N <= " + std::to_string(fused_pair_max_particles) +
+                                    ", not N = " + std::to_string(n));
+    return kernel;
+}
+
 }  // namespace
 
 template <class Policy>
 fused_systems<Policy>::fused_systems(const engine_config& config, const device_context& device,
-                                     const std::vector<const initial_state*>& states, const std::vector<double>& dt)
+                                     const std::vector<const initial_state*>& states, const std::vector<double>& dt,
+                                     fused_kernel_choice kernel)
     : config_(config),
       device_(device.primary_ordinal()),
       params_(make_interaction_parameters<W>(config.system)),
@@ -62,6 +82,7 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
     device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());
+    kernel_ = resolve_fused_kernel(kernel, n_);
     box_ = storage_box<P>(config.system.box);
 
     // Initial states, rounded and wrapped on the host exactly as the other engines do.
@@ -88,7 +109,7 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
     velocity_.resize(total, "velocities");
     check(cudaMemset(velocity_.data(), 0, total * sizeof(vec3<A>)), "cudaMemset velocities");
 
-    if (!pair_warp()) {
+    if (kernel_ == fused_kernel_choice::block) {
         shared_bytes_ = fused_block_shared_bytes<W>(n_, params_.short_range_cutoff > W(0));
         if (shared_bytes_ > 48 * 1024)
             check(cudaFuncSetAttribute(fused_block_kernel<P, A, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -125,7 +146,9 @@ void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, const f
     a.params = params_;
     a.short_range = params_.short_range_cutoff > W(0);
     a.samples = samples;
-    if (pair_warp()) {
+    if (kernel_ == fused_kernel_choice::thread) {
+        fused_thread_launcher<Policy>::launch(a, steps, initialise);
+    } else if (kernel_ == fused_kernel_choice::pair_warp) {
         const unsigned warps = systems_ == 1 ? 1u : fused_warps_per_block;
         fused_pair_warp_kernel<P, A, W><<<blocks_for(systems_, warps), 32u * warps>>>(a, steps, initialise);
         check_launch("fused_pair_warp_kernel");
@@ -231,9 +254,19 @@ std::map<std::string, std::string> fused_systems<Policy>::description() const {
     auto d = device_description(device_);
     d["backend"] = "cuda";
     d["hi_kernel"] = "fused";
-    d["fused_kernel"] = pair_warp() ? "pair-warp (one warp per system, one lane per pair, shuffles)"
-                                    : "block (one block per system, one thread per particle, shared memory)";
-    d["threads_per_system"] = std::to_string(pair_warp() ? 32u : round_up_to_warp(n_));
+    switch (kernel_) {
+        case fused_kernel_choice::thread:
+            d["fused_kernel"] = "thread (one thread per system, N unrolled, each pair tensor once for both rows)";
+            d["threads_per_system"] = "1";
+            break;
+        case fused_kernel_choice::pair_warp:
+            d["fused_kernel"] = "pair-warp (one warp per system, one lane per pair, shuffles)";
+            d["threads_per_system"] = "32";
+            break;
+        default:
+            d["fused_kernel"] = "block (one block per system, one thread per particle, shared memory)";
+            d["threads_per_system"] = std::to_string(round_up_to_warp(n_));
+    }
     d["steps_per_launch"] = std::to_string(steps_per_launch());
     d["systems"] = std::to_string(systems_);
     d["particles_per_system"] = std::to_string(n_);
@@ -290,30 +323,31 @@ std::vector<double> member_dts(const std::vector<batch_member>& members) {
 
 template <class Policy>
 fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, const device_context& device,
-                                               const std::vector<batch_member>& members)
-    : systems_(config, device, member_states(members), member_dts(members)) {}
+                                               const std::vector<batch_member>& members, fused_kernel_choice kernel)
+    : systems_(config, device, member_states(members), member_dts(members), kernel) {}
 
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_systems)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_engine_impl)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_batch_engine)
 
 std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
-                                                const initial_state& state) {
+                                                const initial_state& state, fused_kernel_choice kernel) {
     check_particle_count(state.size());
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<fused_engine> {
-        return std::make_unique<fused_engine_impl<Policy>>(config, device, state);
+        return std::make_unique<fused_engine_impl<Policy>>(config, device, state, kernel);
     });
 }
 
 std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config, const device_context& device,
-                                                     const std::vector<batch_member>& members) {
+                                                     const std::vector<batch_member>& members,
+                                                     fused_kernel_choice kernel) {
     if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
         throw std::invalid_argument("a CUDA batch runs the fused kernel only: hi-kernel '" + config.hi_kernel +
                                     "' (expected \"\" or fused)");
     if (members.empty()) throw std::invalid_argument("make_batch_engine: the batch is empty (no members)");
     check_particle_count(members.front().state.size());
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<batch_engine> {
-        return std::make_unique<fused_batch_engine<Policy>>(config, device, members);
+        return std::make_unique<fused_batch_engine<Policy>>(config, device, members, kernel);
     });
 }
 

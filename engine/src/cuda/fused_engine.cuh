@@ -1,6 +1,7 @@
 #pragma once
-// Host side of the fused small-system path (fused_kernels.cuh): fused_systems<Policy> owns the
-// device state of one or many systems of the same N and launches the fused kernels;
+// Host side of the fused small-system path (fused_kernels.cuh, fused_thread_kernel.cuh):
+// fused_systems<Policy> owns the device state of one or many systems of the same N and launches the
+// fused kernel it chose (fused_kernel_choice, fused_backend.hpp);
 // fused_engine_impl (one system, --hi-kernel fused) and fused_batch_engine (a batch,
 // stokesian/core/batch.hpp) wrap it. Instantiated for all nine precision modes in fused_engine.cu.
 #include <cstdint>
@@ -18,6 +19,15 @@
 
 namespace stokesian::cuda {
 
+// The launches of fused_thread_kernel for N = 1 ... 8 (fused_thread_launch.cu, compiled apart).
+template <class Policy>
+struct fused_thread_launcher {
+    using W = typename Policy::working;
+    using A = typename Policy::accumulator;
+    using P = typename Policy::position;
+    static void launch(const fused_arguments<P, A, W>& a, std::uint64_t steps, bool initialise);
+};
+
 template <class Policy>
 class fused_systems {
 public:
@@ -27,8 +37,10 @@ public:
 
     // One system per entry of `states` (all of the same N), with its own time step `dt[s]`.
     // Computes the initial forces and velocities on device.primary_ordinal() (one launch).
+    // `kernel`: automatic picks by N; another choice throws std::invalid_argument where it cannot run N.
     fused_systems(const engine_config& config, const device_context& device,
-                  const std::vector<const initial_state*>& states, const std::vector<double>& dt);
+                  const std::vector<const initial_state*>& states, const std::vector<double>& dt,
+                  fused_kernel_choice kernel);
 
     void advance(std::uint64_t steps);
     // Frames after step() + (k + 1) interval steps, k < samples, system-major within a sample:
@@ -49,7 +61,7 @@ public:
     std::uint64_t steps_per_launch() const;
 
 private:
-    bool pair_warp() const { return n_ <= fused_pair_max_particles; }
+    fused_kernel_choice kernel() const { return kernel_; }
     void launch(std::uint64_t steps, bool initialise, const fused_samples<P, A, W>& samples);
     frame make_frame(std::size_t system, std::uint64_t step, const vec3<P>* position, const vec3<int>* image,
                      const vec3<A>* velocity, const vec3<W>* force) const;
@@ -60,7 +72,8 @@ private:
     drift_box<P> box_{};
     unsigned n_ = 0;
     unsigned systems_ = 0;
-    std::vector<double> dt_;  // per system, as given (frame times)
+    fused_kernel_choice kernel_ = fused_kernel_choice::automatic;  // never automatic once constructed
+    std::vector<double> dt_;                                       // per system, as given (frame times)
     std::size_t shared_bytes_ = 0;
 
     device_buffer<P> dt_device_;
@@ -81,8 +94,9 @@ private:
 template <class Policy>
 class fused_engine_impl final : public fused_engine {
 public:
-    fused_engine_impl(const engine_config& config, const device_context& device, const initial_state& state)
-        : systems_(config, device, {&state}, {config.dt}) {}
+    fused_engine_impl(const engine_config& config, const device_context& device, const initial_state& state,
+                      fused_kernel_choice kernel)
+        : systems_(config, device, {&state}, {config.dt}, kernel) {}
 
     // A CUDA error after construction names the device (device_failure.hpp).
     void advance(std::uint64_t steps) override {
@@ -108,7 +122,7 @@ template <class Policy>
 class fused_batch_engine final : public batch_engine {
 public:
     fused_batch_engine(const engine_config& config, const device_context& device,
-                       const std::vector<batch_member>& members);
+                       const std::vector<batch_member>& members, fused_kernel_choice kernel);
 
     void advance(std::uint64_t steps) override { systems_.advance(steps); }
     std::uint64_t step() const override { return systems_.step(); }

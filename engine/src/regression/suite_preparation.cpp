@@ -58,6 +58,7 @@ std::string equivalent_command(const prepared_run& p) {
          " --sample-every " + number(s.run.sample_every) + " --integrator " + std::string(to_string(s.run.integrator)) +
          " --backend " + s.run.backend;
     if (!s.run.hi_kernel.empty()) c += " --hi-kernel " + s.run.hi_kernel;
+    if (s.run.devices.given()) c += " --devices " + to_string(s.run.devices);
     if (!on_device(s.run.backend)) c += " --threads " + std::to_string(p.threads);
     if (!s.run.write_trajectory) c += " --no-trajectory";
     return c + " -o " + p.output.string();
@@ -73,12 +74,12 @@ unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned request
     return std::max(1u, std::min(jobs, unsigned(runs.size())));
 }
 
-std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options) {
-    if (!(options.scale > 0.0) || options.scale > 1.0)
-        throw input_error("command line", "--scale", std::to_string(options.scale), "expected 0 < scale <= 1");
+namespace {
+
+// The selected runs of one manifest, loaded and checked, appended to `out`.
+void prepare_manifest(const suite_manifest& manifest, const std::filesystem::path& output_dir,
+                      const suite_options& options, const std::string& automatic, std::vector<prepared_run>& out) {
     const backends::registry& registry = backends::backend_registry();
-    const std::string automatic = registry.choose_automatic(nullptr, 0).chosen->name;
-    std::vector<prepared_run> out;
     for (const suite_run_spec& spec : manifest.runs) {
         if (!selected(spec.name, options.only)) continue;
         const std::string origin = manifest.source.string() + " (run '" + spec.name + "')";
@@ -108,14 +109,42 @@ std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const su
                 backend->can.refusal(make_engine_config(p.scenario_), p.scenario_.particles.size());
             !refusal.empty())
             throw input_error(origin, "backend", run.backend, backend->title + " " + refusal);
-        p.output = options.output_dir / (spec.name + ".h5");
+        p.output = output_dir / (spec.name + ".h5");
         std::error_code error;
         if (!options.force && std::filesystem::exists(p.output, error))
             throw input_error(p.output.string(), "", "", "exists (use --force to replace it)");
+        const auto same_output = [&](const prepared_run& q) { return q.output == p.output; };
+        if (std::any_of(out.begin(), out.end(), same_output))
+            throw input_error(
+                origin, "name", spec.name,
+                "its output " + p.output.string() + " is another run's (give each manifest its own folder)");
         out.push_back(std::move(p));
     }
-    if (out.empty())
-        throw input_error("command line", "--only", "", "no run of " + manifest.source.string() + " matches");
+}
+
+}  // namespace
+
+std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options) {
+    return prepare_suites({suite_part{manifest, options.output_dir}}, options);
+}
+
+std::vector<prepared_run> prepare_suites(const std::vector<suite_part>& parts, const suite_options& options) {
+    if (!(options.scale > 0.0) || options.scale > 1.0)
+        throw input_error("command line", "--scale", std::to_string(options.scale), "expected 0 < scale <= 1");
+    const std::string automatic = backends::backend_registry().choose_automatic(nullptr, 0).chosen->name;
+    std::vector<prepared_run> out;
+    for (const suite_part& part : parts) {
+        const std::size_t first = out.size();
+        prepare_manifest(part.manifest, part.output_dir, options, automatic, out);
+        if (parts.size() > 1)
+            for (std::size_t k = first; k < out.size(); ++k) out[k].suite = part.manifest.name;
+    }
+    if (out.empty()) {
+        std::string sources;
+        for (const suite_part& part : parts) sources += (sources.empty() ? "" : ", ") + part.manifest.source.string();
+        throw input_error("command line", "--only", "", "no run of " + sources + " matches");
+    }
+    place_on_gpus(out, options.gpus);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned jobs = concurrent_runs(out, options.jobs);
     for (prepared_run& p : out) {

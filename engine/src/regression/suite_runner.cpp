@@ -3,11 +3,16 @@
 #include "stokesian/regression/suite_runner.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 #include "stokesian/regression/negative_control.hpp"
 #include "stokesian/run/run.hpp"
 
 namespace stokesian::regression {
+
+std::string run_label(const suite_run_status& status) {
+    return status.suite.empty() ? status.name : status.suite + "/" + status.name;
+}
 
 suite_execution::suite_execution(std::vector<prepared_run> runs, suite_options options)
     : runs_(std::move(runs)), options_(std::move(options)) {
@@ -15,11 +20,19 @@ suite_execution::suite_execution(std::vector<prepared_run> runs, suite_options o
     for (const prepared_run& p : runs_) {
         suite_run_status s;
         s.name = p.spec.name;
+        s.suite = p.suite;
         s.output = p.output;
         s.backend = p.scenario_.run.backend;
         s.total_steps = p.scenario_.run.total_steps();
+        s.devices = to_string(p.scenario_.run.devices);
         status_.push_back(s);
     }
+    // Longest first: with fewer workers than runs the long ones must not start last.
+    order_.resize(runs_.size());
+    std::iota(order_.begin(), order_.end(), std::size_t{0});
+    std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
+        return estimated_work(runs_[a]) > estimated_work(runs_[b]);
+    });
 }
 
 suite_execution::~suite_execution() {
@@ -43,7 +56,7 @@ std::vector<suite_run_status> suite_execution::snapshot() const {
 }
 
 void suite_execution::work() {
-    for (std::size_t k = next_++; k < runs_.size(); k = next_++) execute(k);
+    for (std::size_t k = next_++; k < runs_.size(); k = next_++) execute(order_[k]);
 }
 
 void suite_execution::execute(std::size_t index) {

@@ -3,8 +3,8 @@
 // cuda_backend.hpp; the kernels are in fused_kernels.cuh, the engines in fused_engine.cuh/.cu).
 //
 // The fused path advances MANY steps of a small system in ONE kernel launch: the whole system lives
-// in one warp (N <= 5: one lane per particle pair) or one block (N <= 1024: one thread per
-// particle), its state in registers / shared memory for the whole launch. Each step is the paper's
+// in one thread (N <= 8), one warp (N <= 5: one lane per particle pair) or one block (N <= 1024: one
+// thread per particle), its state in registers / shared memory for the whole launch. Each step is the paper's
 // (Section 3.1) with the same physics functions in the same order as the step-by-step CUDA engine
 // and the CPU backend's all-pairs loop, so all three give bitwise the same trajectory (without
 // short-range forces; with them the device's logf/expf may differ from the host's by 1 ulp).
@@ -35,17 +35,32 @@ public:
     void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override = 0;
 };
 
-// On device.primary_ordinal(). Throws std::invalid_argument for N = 0 or N > fused_max_particles,
-// cuda_error without a device.
+// Which of the fused kernels runs the systems (engine/src/cuda/fused_*kernel*.cuh). `automatic`, the
+// default everywhere, picks by N (fused_engine.cu, automatic_fused_kernel; engine/docs/performance.md
+// says why); the others force one kernel, for the bit-for-bit tests and stokesian_bench_small's
+// old-vs-new comparison. Internal to the fused engine: not a scenario key or CLI spelling (the
+// kernel name stays --hi-kernel fused), reported as the description's "fused_kernel".
+enum class fused_kernel_choice {
+    automatic,
+    thread,     // one thread per system, 1 <= N <= 8
+    pair_warp,  // one warp per system, one lane per ordered pair, N <= 5
+    block,      // one block per system, one thread per particle, N <= 1024
+};
+
+// On device.primary_ordinal(). Throws std::invalid_argument for N = 0 or N > fused_max_particles, or
+// an N the chosen kernel does not run; cuda_error without a device.
 std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
-                                                const initial_state& state);
-inline std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const initial_state& state) {
-    return make_fused_engine(config, device_context{}, state);
+                                                const initial_state& state,
+                                                fused_kernel_choice kernel = fused_kernel_choice::automatic);
+inline std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const initial_state& state,
+                                                       fused_kernel_choice kernel = fused_kernel_choice::automatic) {
+    return make_fused_engine(config, device_context{}, state, kernel);
 }
 
-// The CUDA batch (stokesian/core/batch.hpp): the fused kernel with one warp or block per member.
-// config.hi_kernel must be empty or "fused". Members are validated by make_batch_engine().
+// The CUDA batch (stokesian/core/batch.hpp): the fused kernel with one thread, warp or block per
+// member. config.hi_kernel must be empty or "fused". Members are validated by make_batch_engine().
 std::unique_ptr<batch_engine> make_cuda_batch_engine(const engine_config& config, const device_context& device,
-                                                     const std::vector<batch_member>& members);
+                                                     const std::vector<batch_member>& members,
+                                                     fused_kernel_choice kernel = fused_kernel_choice::automatic);
 
 }  // namespace stokesian::cuda

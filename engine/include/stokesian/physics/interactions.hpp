@@ -44,16 +44,40 @@ STOKESIAN_HD_INLINE tie_split<W> split_ties(vec3<W> r, const box_geometry<W>& bo
     return {{x ? W(0) : r.x, y ? W(0) : r.y, z ? W(0) : r.z}, {x ? r.x : W(0), y ? r.y : W(0), z ? r.z : W(0)}};
 }
 
+// pair_velocity (below) in its two parts, so that a kernel can evaluate the expensive part -- the
+// coefficients (A, B), with the square root and the division -- once per unordered pair {i, j} and
+// apply it to both rows i and j. That is bitwise what pair_velocity computes for each row alone:
+// r_ji = minimum_image(r_j - r_i) is r_ij with every component negated exactly (IEEE subtraction
+// and minimum_image are odd, physics/box.hpp; only the sign of a zero may differ), so r_ji . r_ji ==
+// r_ij . r_ij bitwise, hence the same coefficients, and a component lies at +-L/2 in r_ji exactly when
+// it does in r_ij, hence the same tie flag. Each row still applies them to its own separation.
+template <class W>
+struct pair_mobility {
+    pair_tensor<W> t;
+    bool tied;  // a component of the separation lies exactly at +-L/2 (split_ties)
+};
+
+template <class Tensor = selected_tensor, bool Fast = false, class W>
+STOKESIAN_HD_INLINE pair_mobility<W> evaluate_pair_mobility(vec3<W> r_ij, const interaction_parameters<W>& p) {
+    const pair_tensor<W> t = pair_mobility_tensor<Tensor, Fast>(r_ij, p.mobility);
+    const tie_split<W> split = split_ties(r_ij, p.box);
+    return {t, split.tied.x != W(0) || split.tied.y != W(0) || split.tied.z != W(0)};
+}
+
+// mu_ij . f, with m = evaluate_pair_mobility(r_ij) or that of r_ji (the same, see above).
+template <class W>
+STOKESIAN_HD_INLINE vec3<W> apply_pair_mobility(const pair_mobility<W>& m, vec3<W> r_ij, vec3<W> f,
+                                                const interaction_parameters<W>& p) {
+    if (m.tied) return apply_pair_tensor(m.t, split_ties(r_ij, p.box), f, p.mobility.self_mobility);
+    return apply_pair_tensor(m.t, r_ij, f, p.mobility.self_mobility);
+}
+
 // mu_ij . f for a minimum-image separation r_ij, with the tie rule above. Tensor: an evaluator
 // (physics/tensor_registry.hpp; by default the one p names). Fast: see distance_and_inverse
 // (physics/pair_tensor.hpp).
 template <class Tensor = selected_tensor, bool Fast = false, class W>
 STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interaction_parameters<W>& p) {
-    const pair_tensor<W> t = pair_mobility_tensor<Tensor, Fast>(r_ij, p.mobility);
-    const tie_split<W> split = split_ties(r_ij, p.box);
-    const bool tied = split.tied.x != W(0) || split.tied.y != W(0) || split.tied.z != W(0);
-    if (tied) return apply_pair_tensor(t, split, f, p.mobility.self_mobility);
-    return apply_pair_tensor(t, r_ij, f, p.mobility.self_mobility);
+    return apply_pair_mobility(evaluate_pair_mobility<Tensor, Fast>(r_ij, p), r_ij, f, p);
 }
 
 // mu_ij . F_j, for i == j the Stokes self term.

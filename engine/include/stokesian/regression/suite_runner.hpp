@@ -3,6 +3,8 @@
 // executing it with run_scenario() into <output_dir>/<name>.h5. On CUDA every host thread launches
 // on its own per-thread default stream (the CUDA targets are compiled with
 // --default-stream per-thread), so the small fused tetrahedron kernels of several runs overlap.
+// Several manifests can share one pool (prepare_suites: `stokesian suite run A.toml B.toml`), so
+// that on a GPU their runs share one CUDA context instead of time-slicing two.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -16,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
 
@@ -24,27 +27,35 @@ namespace stokesian::regression {
 struct suite_options {
     std::string backend;  // overrides the runs' backend ("" : theirs, or auto)
     std::filesystem::path output_dir = ".";
-    unsigned jobs = 0;                              // 0: every run at once on CUDA, one per core on the CPU
-    double scale = 1.0;                             // multiplies the run lengths (scalable runs)
-    bool force = false;                             // replace existing outputs
-    std::vector<std::string> only;                  // glob patterns of run names to run (empty: all)
+    unsigned jobs = 0;              // 0: every run at once on CUDA, one per core on the CPU
+    double scale = 1.0;             // multiplies the run lengths (scalable runs)
+    bool force = false;             // replace existing outputs
+    std::vector<std::string> only;  // glob patterns of run names to run (empty: all)
+    // The GPUs the device runs are spread over (--gpus; place_on_gpus). Not given: every device present.
+    device_selection gpus;
     std::map<std::string, std::string> invocation;  // host, user, date, command (provenance)
     const std::atomic<int>* stop_signal = nullptr;  // non-zero: every run stops after its current step
 };
 
 struct suite_run_status {
     std::string name;
+    std::string suite;  // the manifest's suite name when several share the pool, else empty
     std::filesystem::path output;
     std::string backend;            // a registered backend, as resolved (never auto)
+    std::string devices;            // run.devices as placed ("1"; empty: not given, device 0 or the host)
     std::string state = "waiting";  // waiting, running, completed, failed, interrupted
     std::string message;            // the run's status line or the error
     std::uint64_t steps = 0, total_steps = 0;
     double wall_seconds = 0.0;
 };
 
+// "suite/name" when the run shares a pool with other manifests' runs, else "name".
+std::string run_label(const suite_run_status& status);
+
 // A prepared run: the scenario with the suite's settings applied, ready for run_scenario().
 struct prepared_run {
     suite_run_spec spec;
+    std::string suite;  // its manifest's suite name when several manifests share the pool, else empty
     scenario scenario_;
     std::filesystem::path output;
     std::string equivalent_command;  // `stokesian run ...` that reproduces it alone
@@ -55,6 +66,32 @@ struct prepared_run {
 // Throws input_error for a bad scenario, an override the scenario rejects, a run its backend cannot
 // run (the registry's capabilities), or an existing output without `force`.
 std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options);
+
+// One manifest of several run in one pool, with the folder its outputs go to.
+struct suite_part {
+    suite_manifest manifest;
+    std::filesystem::path output_dir;
+};
+
+// prepare_suite() for several manifests at once (options.output_dir is ignored: each part has its
+// own). Every run is labelled with its suite's name (prepared_run::suite) when there are several
+// parts; the CPU threads per run are shared out over all runs. Throws input_error as prepare_suite()
+// does, and for two runs with the same output file; --only must match some run of some manifest.
+std::vector<prepared_run> prepare_suites(const std::vector<suite_part>& parts, const suite_options& options);
+
+// The work of a run for placing and ordering: its pair evaluations, N^2 x steps.
+double estimated_work(const prepared_run& p);
+
+// Longest first onto the least-loaded device: for each cost (in the order given) the index of its
+// device in `loads` (each device's work so far; at least one). Ties go to the lowest index.
+std::vector<std::size_t> balance_over_devices(const std::vector<double>& costs, std::vector<double> loads);
+
+// Places the runs whose backend drives devices and that name no run.devices of their own on the
+// GPUs `gpus` selects (not given: all present), by balance_over_devices(), setting run.devices to one
+// ordinal (recorded in the output). With one device present and `gpus` not given nothing changes.
+// Throws input_error for `gpus` naming a device that is not present, or given where no run drives
+// a device (the CPU backend).
+void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus);
 
 // Whether a CUDA device is usable (false in builds without CUDA).
 bool cuda_device_present();
@@ -91,6 +128,7 @@ private:
     std::mutex report_mutex_;
     std::condition_variable all_done_;
     std::vector<suite_run_status> status_;
+    std::vector<std::size_t> order_;  // the runs' indices, longest (estimated_work) first
     std::atomic<std::size_t> next_{0};
     std::size_t ended_ = 0;
     std::vector<std::thread> workers_;

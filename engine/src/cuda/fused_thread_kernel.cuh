@@ -1,0 +1,133 @@
+#pragma once
+// The third fused small-system kernel (fused_kernels.cuh has the other two and the step): ONE
+// THREAD per system for N <= 8, N a template parameter (1 ... 8, chosen at launch). A batch of 32
+// systems is one warp, lane = system; a single system is one thread of one warp.
+//
+// Why: a step of a tetrahedron is a short dependent chain (drift -> pair terms -> sums -> drift);
+// the pair-warp kernel spreads the N^2 pair terms over the lanes but pays for it with ~20 warp
+// shuffles per step (each a ~25-cycle round trip on the critical path) and with the divergence of
+// the self lanes. Here all state stays in one thread's registers: no shuffles, no barriers, no
+// shared memory, and every loop is fully unrolled (N known at compile time), so the compiler sees
+// N(N-1)/2 independent pair evaluations per step and can interleave them (ILP) -- only the
+// per-target sums are sequential chains.
+//
+// Each unordered pair {i, j} (i < j) evaluates its tensor coefficients once (the square root and
+// the division) and applies them to both rows (evaluate_pair_mobility / apply_pair_mobility,
+// physics/interactions.hpp, explains why that is bitwise the per-row evaluation). The pairs are
+// visited in the double loop's order (i ascending, then j = i + 1 ... N - 1 ascending); target i's
+// self term is added at the start of row i. So every target t receives, in this order, the terms
+// j = 0 ... t - 1 (from the rows j < t, in ascending j), then its self term, then j = t + 1 ... N - 1
+// (from its own row): exactly the CPU's and the other kernels' order, acc = 0, acc += term(t, j) for
+// j = 0 ... N - 1. The short-range forces are summed the same way, F_t = F_ext,t first, the
+// cutoff test |minimum_image(r_t - r_j)|^2 < cutoff^2 being the same number for (t, j) and (j, t);
+// short_range_force is evaluated per row (its lubrication part is not worth proving odd in r).
+#include <cstdint>
+
+#include "fused_kernels.cuh"
+
+namespace stokesian::cuda {
+
+inline constexpr unsigned fused_thread_min_particles = 1;
+inline constexpr unsigned fused_thread_max_particles = 8;
+inline constexpr unsigned fused_thread_block = 32;  // systems (threads) per block: fused_thread_launch.cu
+
+template <class P, class A, class W, unsigned N>
+__global__ void __launch_bounds__(fused_thread_block)
+    fused_thread_kernel(fused_arguments<P, A, W> a, std::uint64_t steps, bool initialise) {
+    static_assert(N >= fused_thread_min_particles && N <= fused_thread_max_particles);
+    const unsigned system = blockIdx.x * blockDim.x + threadIdx.x;
+    if (system >= a.systems) return;
+    const std::size_t base = static_cast<std::size_t>(system) * N;
+    const interaction_parameters<W>& p = a.params;
+    const W cutoff2 = p.short_range_cutoff * p.short_range_cutoff;
+    const W mu0 = p.mobility.self_mobility;
+    const P dt = a.dt[system];
+
+    vec3<P> r[N];
+    vec3<int> m[N];
+    vec3<A> v[N];
+    vec3<W> f_ext[N], f[N];
+    vec3<W> rw[N];  // positions in the working precision, this step's
+#pragma unroll
+    for (unsigned i = 0; i < N; ++i) {
+        r[i] = a.position[base + i];
+        m[i] = a.image[base + i];
+        v[i] = a.velocity[base + i];
+        f_ext[i] = a.external_force[base + i];
+        f[i] = a.force[base + i];
+    }
+
+    auto gather_positions = [&] {
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i) rw[i] = value_cast<W>(r[i]);
+    };
+    auto forces = [&] {
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i) f[i] = f_ext[i];
+        if (!a.short_range) return;  // uniform over the launch
+        vec3<W> vw[N];               // previous velocities
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i) vw[i] = value_cast<W>(v[i]);
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i)
+#pragma unroll
+            for (unsigned j = 0; j < N; ++j) {
+                if (j <= i) continue;  // folds away: the loops are unrolled
+                const vec3<W> d = minimum_image(rw[i] - rw[j], p.box);
+                if (dot(d, d) < cutoff2) {
+                    f[i] += short_range_force(rw[i], rw[j], vw[i], vw[j], p);
+                    f[j] += short_range_force(rw[j], rw[i], vw[j], vw[i], p);
+                }
+            }
+    };
+    auto velocities = [&] {
+        vec3<A> acc[N];
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i) acc[i] = zero_vector<A>();
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i) {
+            accumulate(acc[i], self_velocity(f[i], mu0));  // after the terms j < i (rows j < i)
+#pragma unroll
+            for (unsigned j = 0; j < N; ++j) {
+                if (j <= i) continue;
+                const vec3<W> r_ij = minimum_image(rw[i] - rw[j], p.box);
+                const vec3<W> r_ji = minimum_image(rw[j] - rw[i], p.box);
+                const pair_mobility<W> pm = evaluate_pair_mobility(r_ij, p);
+                accumulate(acc[i], apply_pair_mobility(pm, r_ij, f[j], p));
+                accumulate(acc[j], apply_pair_mobility(pm, r_ji, f[i], p));
+            }
+        }
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i) v[i] = acc[i];
+    };
+
+    if (initialise) {
+        gather_positions();
+        forces();
+        velocities();
+    }
+    std::uint64_t since_sample = a.samples.phase, sample = 0;
+    for (std::uint64_t s = 0; s < steps; ++s) {
+#pragma unroll
+        for (unsigned i = 0; i < N; ++i) drift_particle(r[i], m[i], v[i], dt, a.box);
+        gather_positions();
+        forces();
+        velocities();
+        if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
+            since_sample = 0;
+            const std::size_t at = (sample * a.systems + system) * N;
+#pragma unroll
+            for (unsigned i = 0; i < N; ++i) record_sample(a.samples, at + i, r[i], m[i], v[i], f[i]);
+            ++sample;
+        }
+    }
+#pragma unroll
+    for (unsigned i = 0; i < N; ++i) {
+        a.position[base + i] = r[i];
+        a.image[base + i] = m[i];
+        a.velocity[base + i] = v[i];
+        a.force[base + i] = f[i];
+    }
+}
+
+}  // namespace stokesian::cuda
