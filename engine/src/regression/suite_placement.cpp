@@ -75,6 +75,7 @@ void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus
                 loads[std::size_t(it - ordinals.begin())] += estimated_work(p) / double(own.ordinals.size());
     }
     std::vector<double> costs;
+    costs.reserve(placed.size());
     for (const std::size_t k : placed) costs.push_back(estimated_work(runs[k]));
     const std::vector<std::size_t> device = balance_over_devices(costs, loads);
     for (std::size_t i = 0; i < placed.size(); ++i)
