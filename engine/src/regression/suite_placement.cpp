@@ -54,7 +54,7 @@ void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus
     }
     if (gpus.given() && present == 0)
         throw input_error("command line", "--gpus", to_string(gpus),
-                          "no run of the suite runs on a device (its backend runs on the host)");
+                          "no run drives a device (the backend runs on the host)");
     if (present == 0) return;
     std::vector<int> ordinals;
     try {
