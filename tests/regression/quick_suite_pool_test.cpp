@@ -132,7 +132,7 @@ TEST_F(SuitePool, TwoManifestsInOneFolderOrAMiscountedOutputDirsAreBadInput) {
     std::vector<std::string> gpus{"suite",  "run", nightly_manifest.string(), "--output-dir", dir_.string(),
                                   "--gpus", "0"};
     gpus.insert(gpus.end(), common.begin(), common.end());
-    refused(gpus, "no run of the suite runs on a device");
+    refused(gpus, "no run drives a device");
     gpus[6] = "0,0";
     refused(gpus, "named twice");
 }

@@ -18,6 +18,7 @@ namespace {
 // steps), 2 approaching pairs (N = 2, 5e5 steps): the nightly's 17 runs less one dt = 0.001 mode.
 std::vector<double> nightly_like() {
     std::vector<double> c;
+    c.reserve(16);
     for (int k = 0; k < 5; ++k) c.push_back(16.0 * 5.17e7);
     for (int k = 0; k < 4; ++k) c.push_back(16.0 * 2.6e8);
     for (int k = 0; k < 2; ++k) c.push_back(4.0 * 5e5);

@@ -21,7 +21,13 @@
 // j = 0 ... N - 1. The short-range forces are summed the same way, F_t = F_ext,t first, the
 // cutoff test |minimum_image(r_t - r_j)|^2 < cutoff^2 being the same number for (t, j) and (j, t);
 // short_range_force is evaluated per row (its lubrication part is not worth proving odd in r).
+//
+// Compile time: the kernel exists for 9 modes x 8 N x 2 tensors (Tensor a template parameter, so a
+// pair evaluates one tensor's formula, not both behind a run-time switch), in three files
+// (fused_thread_launch_*.cu). The short-range force -- logf/expf, rarely on, never in the
+// tetrahedron -- is a call (fused_short_range_force), not 2 x 28 inlined copies at N = 8.
 #include <cstdint>
+#include <limits>
 
 #include "fused_kernels.cuh"
 
@@ -31,14 +37,31 @@ inline constexpr unsigned fused_thread_min_particles = 1;
 inline constexpr unsigned fused_thread_max_particles = 8;
 inline constexpr unsigned fused_thread_block = 32;  // systems (threads) per block: fused_thread_launch.cu
 
-template <class P, class A, class W, unsigned N>
+template <class W>
+__device__ __noinline__ vec3<W> fused_short_range_force(vec3<W> r_i, vec3<W> r_j, vec3<W> v_i, vec3<W> v_j,
+                                                        interaction_parameters<W> p) {
+    return short_range_force(r_i, r_j, v_i, v_j, p);
+}
+
+template <class P, class A, class W, unsigned N, class Tensor>
 __global__ void __launch_bounds__(fused_thread_block)
     fused_thread_kernel(fused_arguments<P, A, W> a, std::uint64_t steps, bool initialise) {
     static_assert(N >= fused_thread_min_particles && N <= fused_thread_max_particles);
     const unsigned system = blockIdx.x * blockDim.x + threadIdx.x;
     if (system >= a.systems) return;
     const std::size_t base = static_cast<std::size_t>(system) * N;
-    const interaction_parameters<W>& p = a.params;
+    // The box as the pair terms see it: always "periodic", an open box with edges of the largest
+    // finite W. Then minimum_image and split_ties run their periodic, branch-free forms without the
+    // uniform `periodic` test (5 branches per pair that would cut the unrolled pairs into basic
+    // blocks the scheduler cannot interleave), with bitwise the open box's results: the shift is
+    // +0 for |d| <= L/2 (any separation of positions below max/4), and d - (+0 x L) == d,
+    // also for d = -0; and no component lies at exactly +-L/2 (no ties).
+    interaction_parameters<W> p = a.params;
+    if (!p.box.periodic) {
+        const W huge = std::numeric_limits<W>::max();
+        p.box.edges = {huge, huge, huge};
+    }
+    p.box.periodic = true;
     const W cutoff2 = p.short_range_cutoff * p.short_range_cutoff;
     const W mu0 = p.mobility.self_mobility;
     const P dt = a.dt[system];
@@ -75,8 +98,8 @@ __global__ void __launch_bounds__(fused_thread_block)
                 if (j <= i) continue;  // folds away: the loops are unrolled
                 const vec3<W> d = minimum_image(rw[i] - rw[j], p.box);
                 if (dot(d, d) < cutoff2) {
-                    f[i] += short_range_force(rw[i], rw[j], vw[i], vw[j], p);
-                    f[j] += short_range_force(rw[j], rw[i], vw[j], vw[i], p);
+                    f[i] += fused_short_range_force(rw[i], rw[j], vw[i], vw[j], p);
+                    f[j] += fused_short_range_force(rw[j], rw[i], vw[j], vw[i], p);
                 }
             }
     };
@@ -92,7 +115,7 @@ __global__ void __launch_bounds__(fused_thread_block)
                 if (j <= i) continue;
                 const vec3<W> r_ij = minimum_image(rw[i] - rw[j], p.box);
                 const vec3<W> r_ji = minimum_image(rw[j] - rw[i], p.box);
-                const pair_mobility<W> pm = evaluate_pair_mobility(r_ij, p);
+                const pair_mobility<W> pm = evaluate_pair_mobility<Tensor>(r_ij, p);
                 accumulate(acc[i], apply_pair_mobility(pm, r_ij, f[j], p));
                 accumulate(acc[j], apply_pair_mobility(pm, r_ji, f[i], p));
             }

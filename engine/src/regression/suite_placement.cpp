@@ -54,7 +54,7 @@ void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus
     }
     if (gpus.given() && present == 0)
         throw input_error("command line", "--gpus", to_string(gpus),
-                          "no run of the suite runs on a device (its backend runs on the host)");
+                          "no run drives a device (the backend runs on the host)");
     if (present == 0) return;
     std::vector<int> ordinals;
     try {
@@ -75,6 +75,7 @@ void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus
                 loads[std::size_t(it - ordinals.begin())] += estimated_work(p) / double(own.ordinals.size());
     }
     std::vector<double> costs;
+    costs.reserve(placed.size());
     for (const std::size_t k : placed) costs.push_back(estimated_work(runs[k]));
     const std::vector<std::size_t> device = balance_over_devices(costs, loads);
     for (std::size_t i = 0; i < placed.size(); ++i)

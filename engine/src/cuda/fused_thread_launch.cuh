@@ -1,17 +1,21 @@
-// Launches of the one-thread-per-system fused kernel (fused_thread_kernel.cuh), N = 1 ... 8 chosen at
-// run time, for all nine precision modes: in a file of their own so that these 72 fully unrolled
-// kernels compile beside the rest of the fused engine (fused_engine.cu) rather than after it.
+#pragma once
+// Launches of the one-thread-per-system fused kernel (fused_thread_kernel.cuh): N = 1 ... 8 and the
+// tensor chosen at run time. Included by fused_thread_launch_{f32,ds,f64}.cu, which instantiate it
+// for the three modes of one HI precision each, so that the 144 fully unrolled kernels compile in
+// three files side by side instead of one after the other.
+#include <stdexcept>
 #include <utility>
 
 #include "cuda_check.hpp"
 #include "fused_engine.cuh"
 #include "fused_thread_kernel.cuh"
+#include "stokesian/physics/tensor_registry.hpp"
 
 namespace stokesian::cuda {
 
-namespace {
+namespace fused_thread_detail {
 
-template <class P, class A, class W, unsigned... K>
+template <class P, class A, class W, class Tensor, unsigned... K>
 void launch_for_n(std::integer_sequence<unsigned, K...>, const fused_arguments<P, A, W>& a, std::uint64_t steps,
                   bool initialise) {
     // One warp per block: a batch of 32 systems per block spreads over the SMs (a small batch, e.g.
@@ -23,7 +27,7 @@ void launch_for_n(std::integer_sequence<unsigned, K...>, const fused_arguments<P
         [&] {
             constexpr unsigned n = K + fused_thread_min_particles;
             if (a.n != n) return;
-            fused_thread_kernel<P, A, W, n><<<blocks, fused_thread_block>>>(a, steps, initialise);
+            fused_thread_kernel<P, A, W, n, Tensor><<<blocks, fused_thread_block>>>(a, steps, initialise);
             launched = true;
         }(),
         ...);
@@ -31,14 +35,15 @@ void launch_for_n(std::integer_sequence<unsigned, K...>, const fused_arguments<P
     check_launch("fused_thread_kernel");
 }
 
-}  // namespace
+}  // namespace fused_thread_detail
 
 template <class Policy>
 void fused_thread_launcher<Policy>::launch(const fused_arguments<P, A, W>& a, std::uint64_t steps, bool initialise) {
-    launch_for_n(std::make_integer_sequence<unsigned, fused_thread_max_particles - fused_thread_min_particles + 1>{}, a,
-                 steps, initialise);
+    constexpr unsigned count = fused_thread_max_particles - fused_thread_min_particles + 1;
+    dispatch_tensor(a.params.mobility.tensor, [&](auto tensor) {
+        fused_thread_detail::launch_for_n<P, A, W, decltype(tensor)>(std::make_integer_sequence<unsigned, count>{}, a,
+                                                                     steps, initialise);
+    });
 }
-
-STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_thread_launcher)
 
 }  // namespace stokesian::cuda
