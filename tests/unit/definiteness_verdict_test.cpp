@@ -126,19 +126,23 @@ TEST(DefinitenessVerdict, TheMinimumImageLatticeGetsAProofOfIndefinitenessByEver
 TEST(DefinitenessVerdict, PositiveDefiniteSystemsGetACholeskyProofOrAnEstimateNeverAFalseProof) {
     // Two touching spheres: lambda_min = 3/8 exactly (positive_definiteness_test.cpp).
     const std::vector<vec3<double>> pair{{0, 0, 0}, {2.0, 0, 0}};
-    const definiteness_verdict chol = decide_positive_definiteness(pair, open_system(), with(definiteness_method::automatic));
+    const definiteness_verdict chol =
+        decide_positive_definiteness(pair, open_system(), with(definiteness_method::automatic));
     EXPECT_EQ(chol.kind, verdict_kind::proven_positive_definite) << chol.summary();
     EXPECT_GT(chol.cholesky_shift, 0.0);
     EXPECT_LT(chol.cholesky_shift, 1e-13);
-    const definiteness_verdict lan = decide_positive_definiteness(pair, open_system(), with(definiteness_method::lanczos));
+    const definiteness_verdict lan =
+        decide_positive_definiteness(pair, open_system(), with(definiteness_method::lanczos));
     EXPECT_EQ(lan.kind, verdict_kind::estimate) << lan.summary();
     EXPECT_TRUE(lan.positive_definite);
     EXPECT_NEAR(lan.smallest, 3.0 / 8.0, std::max(lan.smallest_bound, 1e-13));
     // The open fcc cluster is positive definite: Cholesky proves it, eigen and Lanczos only estimate.
     const fcc_case c = periodic_fcc(3);
-    const definiteness_verdict open = decide_positive_definiteness(c.sites, open_system(), with(definiteness_method::automatic));
+    const definiteness_verdict open =
+        decide_positive_definiteness(c.sites, open_system(), with(definiteness_method::automatic));
     EXPECT_EQ(open.kind, verdict_kind::proven_positive_definite) << open.summary();
-    const definiteness_verdict eig = decide_positive_definiteness(c.sites, open_system(), with(definiteness_method::eigen));
+    const definiteness_verdict eig =
+        decide_positive_definiteness(c.sites, open_system(), with(definiteness_method::eigen));
     EXPECT_EQ(eig.kind, verdict_kind::estimate);
     EXPECT_TRUE(eig.positive_definite);
     EXPECT_GT(eig.smallest, 0.05);

@@ -15,8 +15,7 @@ namespace {
 
 class cpu_mobility_operator final : public mobility_operator {
 public:
-    cpu_mobility_operator(const system_parameters& system, const std::vector<vec3<double>>& positions,
-                          unsigned threads)
+    cpu_mobility_operator(const system_parameters& system, const std::vector<vec3<double>>& positions, unsigned threads)
         : params_(make_interaction_parameters<double>(system)), position_(positions), pool_(threads) {}
 
     std::size_t particles() const override { return position_.size(); }

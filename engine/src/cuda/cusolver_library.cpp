@@ -21,8 +21,8 @@ void resolve(void* handle, const std::string& file, const char* symbol, F& out) 
     void* found = dlsym(handle, symbol);
     if (found == nullptr) {
         const char* why = dlerror();
-        throw input_error(file + ": the cuSOLVER library has no " + symbol + " (CUDA 11 or later expected): " +
-                          (why ? why : "null symbol"));
+        throw input_error(file + ": the cuSOLVER library has no " + symbol +
+                          " (CUDA 11 or later expected): " + (why ? why : "null symbol"));
     }
     out = reinterpret_cast<F>(found);
 }
@@ -57,11 +57,12 @@ cusolver_api load() {
         api.version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
         return api;  // the handle stays open for the rest of the process
     }
-    throw input_error("the dense check on the device needs the cuSOLVER library of the CUDA toolkit, which this "
-                      "host does not have (" +
-                      tried +
-                      "; set STOKESIAN_CUSOLVER_LIBRARY to its path, or use --method lanczos, which needs "
-                      "nothing of it)");
+    throw input_error(
+        "the dense check on the device needs the cuSOLVER library of the CUDA toolkit, which this "
+        "host does not have (" +
+        tried +
+        "; set STOKESIAN_CUSOLVER_LIBRARY to its path, or use --method lanczos, which needs "
+        "nothing of it)");
 }
 
 }  // namespace

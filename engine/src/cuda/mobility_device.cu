@@ -73,16 +73,15 @@ private:
 // Column 3j + c of the matrix (column-major, leading dimension n = 3N) for the pair (i, j): the
 // velocity of i caused by the unit force e_c on j, as mobility_matrix() computes it on the host
 // (same function, same arithmetic in the IEEE build), minus `shift` on the diagonal.
-__global__ void build_dense_mobility(const vec3<double>* position, unsigned particles,
-                                     interaction_parameters<double> p, double shift, double* matrix) {
+__global__ void build_dense_mobility(const vec3<double>* position, unsigned particles, interaction_parameters<double> p,
+                                     double shift, double* matrix) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned j = blockIdx.y;
     if (i >= particles) return;
     const std::size_t n = 3 * std::size_t(particles);
     const vec3<double> unit[3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
     for (unsigned c = 0; c < 3; ++c) {
-        const vec3<double> v =
-            hydrodynamic_contribution<selected_tensor>(i == j, position[i], position[j], unit[c], p);
+        const vec3<double> v = hydrodynamic_contribution<selected_tensor>(i == j, position[i], position[j], unit[c], p);
         double* column = matrix + (3 * std::size_t(j) + c) * n + 3 * std::size_t(i);
         column[0] = v.x;
         column[1] = v.y;
@@ -175,8 +174,7 @@ device_cholesky_result cuda_dense_cholesky(const system_parameters& system, cons
     const interaction_parameters<double> p = make_interaction_parameters<double>(system);
     const auto build = [&] {
         const dim3 grid(blocks_for(particles, 128), static_cast<unsigned>(particles));
-        build_dense_mobility<<<grid, 128>>>(position.data(), static_cast<unsigned>(particles), p, shift,
-                                            matrix.data());
+        build_dense_mobility<<<grid, 128>>>(position.data(), static_cast<unsigned>(particles), p, shift, matrix.data());
         check_launch("build_dense_mobility");
         check(cudaDeviceSynchronize(), "build_dense_mobility");
     };

@@ -47,8 +47,8 @@ quadratic_form_value mobility_quadratic_form(const std::vector<vec3<double>>& po
                                              unsigned threads) {
     const std::size_t n = positions.size();
     if (x.size() != 3 * n)
-        throw std::invalid_argument("quadratic form: " + std::to_string(x.size()) + " components for N = " +
-                                    std::to_string(n));
+        throw std::invalid_argument("quadratic form: " + std::to_string(x.size()) +
+                                    " components for N = " + std::to_string(n));
     std::vector<std::size_t> support;  // particles with a nonzero component
     for (std::size_t i = 0; i < n; ++i)
         if (x[3 * i] != 0.0 || x[3 * i + 1] != 0.0 || x[3 * i + 2] != 0.0) support.push_back(i);

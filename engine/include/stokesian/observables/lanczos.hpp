@@ -27,9 +27,9 @@ struct lanczos_options {
 };
 
 struct ritz_pair {
-    double value = 0.0;           // y^T A y for the normalised Ritz vector (one more product)
-    double residual = 0.0;        // ||A y - value y||, computed
-    std::vector<double> vector;   // y, unit Euclidean norm
+    double value = 0.0;          // y^T A y for the normalised Ritz vector (one more product)
+    double residual = 0.0;       // ||A y - value y||, computed
+    std::vector<double> vector;  // y, unit Euclidean norm
 };
 
 struct lanczos_result {
