@@ -136,4 +136,16 @@ TEST_F(AnalyzeCli, MobilityCheckRefusesBadOptionsWithOneLine) {
         EXPECT_EQ(o.exit_code, 2) << args[2] << " " << args[3] << ": " << o.out << o.err;
         EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
     }
+    // A dense host method beyond LAPACK's 32-bit index (fcc cells = 17: N = 19 652) is refused before
+    // any work, naming Lanczos.
+    std::ifstream in(scenarios / "fcc_sedimentation.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string scenario = text.str();
+    scenario.replace(scenario.find("\ncells = 10"), 11, "\ncells = 17");
+    const fs::path large = dir_ / "fcc17.toml";
+    std::ofstream(large) << scenario;
+    const outcome dense = run_cli({"mobility-check", large.string(), "--method", "eigen"}, dir_);
+    EXPECT_EQ(dense.exit_code, 2) << dense.out << dense.err;
+    EXPECT_NE(dense.err.find("--method lanczos takes any N"), std::string::npos) << dense.err;
 }

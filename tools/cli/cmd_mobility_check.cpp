@@ -24,6 +24,8 @@ namespace stokesian::cli {
 
 namespace {
 
+constexpr std::size_t host_dense_max_particles = 15446;  // 3N <= 46340 (positive_definiteness.cpp)
+
 struct mobility_check_options {
     std::string scenario_path, case_name, method = "auto", backend = "cpu";
     bool json = false;
@@ -52,12 +54,20 @@ int execute(const mobility_check_options& o) {
         throw input_error("--lanczos-iterations/--lanczos-tolerance", "", "",
                           "at least 1 iteration and a tolerance in (0, 1)");
     const std::size_t n = s.particles.positions.size();
-    if (v.method == definiteness_method::eigen && n > 15000)
-        throw input_error("--method", "", "eigen", "N <= 15000 for the dense host eigenvalue (LAPACK's 32-bit index)");
     engine_config config;
     config.system = s.system;
     config.backend = o.backend;
-    v.backend = backends::backend_registry().resolve(config, n, "mobility-check").chosen->name;
+    const backends::backend& chosen = *backends::backend_registry().resolve(config, n, "mobility-check").chosen;
+    v.backend = chosen.name;
+    // The host's dense methods: LAPACK's 32-bit INTEGER indexes the 3N x 3N array (3N <= 46340).
+    const bool host_dense = v.method == definiteness_method::eigen ||
+                            (v.method == definiteness_method::cholesky && !chosen.device_cholesky);
+    if (host_dense && n > host_dense_max_particles)
+        throw input_error("--method", "", o.method,
+                          "N <= " + std::to_string(host_dense_max_particles) +
+                              " for the dense LAPACK method on the "
+                              "host (N = " +
+                              std::to_string(n) + "; --method lanczos takes any N)");
     v.threads = o.threads;
     v.lanczos = o.lanczos;
     v.host_cholesky_max_particles = o.limits.cholesky_max_particles;
