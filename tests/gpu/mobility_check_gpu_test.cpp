@@ -33,6 +33,9 @@ lattice_case fcc(int cells, bool periodic) {
 
 const backends::backend& cuda_backend() { return *backends::backend_registry().find("cuda"); }
 
+// The IEEE device build (the default) rounds as the host; the paper-fast build does not.
+bool ieee_device_build() { return cuda::device_description(0).at("cuda_fp_profile") == "ieee"; }
+
 // Runs the device factorisation; false (and a skip message) where the host has no cuSOLVER.
 bool device_cholesky(const lattice_case& c, device_cholesky_result& out) {
     try {
@@ -48,6 +51,7 @@ bool device_cholesky(const lattice_case& c, device_cholesky_result& out) {
 
 TEST(MobilityCheckGpu, TheCudaOperatorIsTheCpuOperatorBitForBit) {
     REQUIRE_DEVICE();
+    if (!ieee_device_build()) GTEST_SKIP() << "paper-fast device build: not bit for bit by design";
     for (const lattice_case& c : {fcc(5, true), fcc(3, false)}) {
         const auto gpu = cuda_backend().make_mobility(c.system, c.sites, {}, 0);
         const auto cpu = backends::backend_registry().find("cpu")->make_mobility(c.system, c.sites, {}, 0);
@@ -97,9 +101,14 @@ TEST(MobilityCheckGpu, VerdictsOnTheGpuProveWhatTheCpuProves) {
     o.backend = "cpu";
     const definiteness_verdict cpu = decide_positive_definiteness(c.sites, c.system, o);
     EXPECT_EQ(gpu.kind, verdict_kind::proven_indefinite) << gpu.summary();
-    // The same operator bit for bit and the same host iteration: the same Ritz values.
-    EXPECT_EQ(gpu.smallest, cpu.smallest);
-    EXPECT_EQ(gpu.lanczos_iterations, cpu.lanczos_iterations);
+    // The same operator bit for bit and the same host iteration: the same Ritz values (IEEE build;
+    // paper-fast: within the estimate's bound).
+    if (ieee_device_build()) {
+        EXPECT_EQ(gpu.smallest, cpu.smallest);
+        EXPECT_EQ(gpu.lanczos_iterations, cpu.lanczos_iterations);
+    } else {
+        EXPECT_NEAR(gpu.smallest, cpu.smallest, gpu.smallest_bound + cpu.smallest_bound);
+    }
     o.backend = "cuda";
     o.method = definiteness_method::automatic;  // cuSOLVER where the host has it, else Lanczos
     const definiteness_verdict automatic = decide_positive_definiteness(c.sites, c.system, o);
