@@ -2,6 +2,7 @@
 // codes, text and --json output checked against the file's own /analysis values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -109,4 +110,42 @@ TEST_F(AnalyzeCli, MobilityCheckPassesThePairAndFailsTheMinimumImageLattice) {
     EXPECT_NE(lattice.out.find("N = 32,"), std::string::npos) << lattice.out;
     EXPECT_NE(lattice.out.find("NOT positive definite"), std::string::npos) << lattice.out;
     EXPECT_NE(lattice.out.find("fails at the leading minor of order"), std::string::npos) << lattice.out;
+    EXPECT_NE(lattice.out.find("verdict: proof: NOT positive definite"), std::string::npos) << lattice.out;
+
+    // Lanczos alone proves indefiniteness by its Ritz vector; on the positive definite pair it only
+    // estimates (exit status 1: no proof), and says so.
+    const outcome lanczos = run_cli({"mobility-check", small.string(), "--method", "lanczos", "--json"}, dir_);
+    EXPECT_EQ(lanczos.exit_code, 1) << lanczos.out << lanczos.err;
+    EXPECT_NE(lanczos.out.find("\"verdict\":\"proof: not positive definite\""), std::string::npos) << lanczos.out;
+    EXPECT_LT(json_number(lanczos.out, "quadratic_form"), -0.05);
+    const outcome estimate =
+        run_cli({"mobility-check", (scenarios / "approaching_pairs.toml").string(), "--method", "lanczos"}, dir_);
+    EXPECT_EQ(estimate.exit_code, 1) << estimate.out << estimate.err;
+    EXPECT_NE(estimate.out.find("verdict: estimate: positive definite"), std::string::npos) << estimate.out;
+    EXPECT_NE(estimate.out.find("not a proof"), std::string::npos) << estimate.out;
+}
+
+TEST_F(AnalyzeCli, MobilityCheckRefusesBadOptionsWithOneLine) {
+    const std::string pair = (scenarios / "approaching_pairs.toml").string();
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"mobility-check", pair, "--method", "choleski"},
+          std::vector<std::string>{"mobility-check", pair, "--lanczos-iterations", "0"},
+          std::vector<std::string>{"mobility-check", pair, "--lanczos-tolerance", "2"},
+          std::vector<std::string>{"mobility-check", pair, "--backend", "no-such-backend"}}) {
+        const outcome o = run_cli(args, dir_);
+        EXPECT_EQ(o.exit_code, 2) << args[2] << " " << args[3] << ": " << o.out << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    }
+    // A dense host method beyond LAPACK's 32-bit index (fcc cells = 17: N = 19 652) is refused before
+    // any work, naming Lanczos.
+    std::ifstream in(scenarios / "fcc_sedimentation.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string scenario = text.str();
+    scenario.replace(scenario.find("\ncells = 10"), 11, "\ncells = 17");
+    const fs::path large = dir_ / "fcc17.toml";
+    std::ofstream(large) << scenario;
+    const outcome dense = run_cli({"mobility-check", large.string(), "--method", "eigen"}, dir_);
+    EXPECT_EQ(dense.exit_code, 2) << dense.out << dense.err;
+    EXPECT_NE(dense.err.find("--method lanczos takes any N"), std::string::npos) << dense.err;
 }

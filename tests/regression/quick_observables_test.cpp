@@ -108,6 +108,11 @@ TEST_F(ObservablesRun, HeadOnPairFollowsTheImplicitLawThenTheExplicitSchemeOscil
         EXPECT_EQ(scalar("mobility/failures"), 0.0);
         EXPECT_GT(scalar("mobility/checks"), 10.0);
         EXPECT_GE(scalar("mobility/min_smallest_eigenvalue"), 0.375);
+        // ... and every check is a proof (the shifted Cholesky completes: definiteness_verdict.hpp).
+        EXPECT_EQ(scalar("mobility/proven_positive_definite"), scalar("mobility/checks"));
+        EXPECT_EQ(scalar("mobility/proven_not_positive_definite"), 0.0);
+        EXPECT_EQ(scalar("mobility/estimates"), 0.0);
+        for (double v : series("mobility/verdict")) EXPECT_EQ(v, 1.0);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 #include "stokesian/backends/engine_factory.hpp"
@@ -157,4 +158,36 @@ TEST(ObservableCheckpoint, AStateThatDoesNotFitIsRefused) {
     saved_state state;
     theirs.front()->save(state);
     EXPECT_THROW(mine.front()->restore(state), std::invalid_argument);
+}
+
+TEST(ObservableCheckpoint, APositiveDefinitenessStateFromBeforeTheVerdictResumesWithUnknownVerdicts) {
+    // Checkpoints written before mobility/verdict existed have no "verdict" array: the earlier checks'
+    // verdicts are unknown (NaN), later ones are computed as usual; everything else resumes as saved.
+    const scenario s = small_lattice();
+    const auto frames = frames_of(s, 30);
+    auto whole = make_observables(s);
+    for (std::size_t k = 0; k < 20; ++k)
+        for (auto& o : whole) o->sample(frames[k]);
+    auto resumed = make_observables(s);
+    for (std::size_t k = 0; k < whole.size(); ++k) {
+        saved_state state;
+        whole[k]->save(state);
+        if (whole[k]->kind() == "positive_definiteness") {
+            ASSERT_EQ(state.reals.at("verdict").size(), 3u);  // checks at samples 0, 7, 14
+            state.reals.erase("verdict");
+        }
+        resumed[k]->restore(state);
+    }
+    for (std::size_t k = 20; k < frames.size(); ++k)
+        for (auto& o : resumed) o->sample(frames[k]);
+    for (auto& o : resumed) {
+        if (o->kind() != "positive_definiteness") continue;
+        saved_state state;
+        o->save(state);
+        const std::vector<double>& verdict = state.reals.at("verdict");
+        ASSERT_EQ(verdict.size(), 5u);  // and 21, 28
+        for (std::size_t k = 0; k < 3; ++k) EXPECT_TRUE(std::isnan(verdict[k])) << k;
+        // The perturbed periodic lattice (nearest image): proven not positive definite.
+        for (std::size_t k = 3; k < 5; ++k) EXPECT_EQ(verdict[k], -1.0) << k;
+    }
 }

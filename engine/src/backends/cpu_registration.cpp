@@ -20,6 +20,9 @@ void register_cpu_backend(registry& r) {
     b.make_batch = [](const engine_config& config, const device_context&, const std::vector<batch_member>& members) {
         return cpu::make_cpu_batch_engine(config, members);
     };
+    b.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
+                         const device_context&,
+                         unsigned threads) { return cpu::make_cpu_mobility_operator(system, positions, threads); };
     r.add(std::move(b));
 }
 

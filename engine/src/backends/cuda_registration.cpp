@@ -9,6 +9,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
+#include "stokesian/cuda/mobility_backend.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "cuda/cuda_errors.hpp"
 #include "cuda/hi_kernel_names.hpp"
@@ -107,6 +108,17 @@ void register_cuda_backends(registry& r) {
             [&]() -> std::unique_ptr<engine> { return cuda::make_fused_engine(config, device, state); }, state.size());
     };
     step.make_batch = fused.make_batch = fused_batch;
+    // Mobility checks (core/mobility_operator.hpp) on the primary device; cuda-fused has none of its own.
+    step.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
+                            const device_context& device, unsigned) {
+        check_context(device);
+        return cuda::make_cuda_mobility_operator(system, positions, device);
+    };
+    step.device_cholesky = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
+                              const device_context& device, double shift) {
+        check_context(device);
+        return cuda::cuda_dense_cholesky(system, positions, device, shift);
+    };
 #else
     const auto absent = [] {
         return availability{false, "this build of stokesian has no CUDA backend (use cpu or auto)",

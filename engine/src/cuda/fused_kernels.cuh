@@ -16,7 +16,8 @@
 // No atomics; every sum has one fixed order; the build has no FMA contraction (--fmad=false), and
 // float_float goes through __fadd_rn & co. So the trajectory is bitwise the step-by-step one.
 //
-// Two kernels, chosen by N (same code for one system and for a batch; blockIdx picks the system):
+// Two kernels here, and a third in fused_thread_kernel.cuh (one thread per system, N <= 8, the
+// default there); fused_engine.cu chooses by N (same code for one system and for a batch):
 //  - fused_pair_warp_kernel, N <= 5 (N^2 <= 32, e.g. the four-sphere tetrahedron): one warp per
 //    system, designed for latency. Lane i < N owns particle i (state in registers); lane l < N^2
 //    evaluates the pair (i, j) = (l / N, l % N), so all N^2 pair terms of a step are computed at
@@ -49,6 +50,10 @@ namespace stokesian::cuda {
 inline constexpr unsigned fused_pair_max_particles = 5;  // N^2 <= 32: one lane per pair
 inline constexpr unsigned fused_warps_per_block = 4;     // pair-warp kernel in batches: 4 systems per block
 inline constexpr unsigned fused_block_max_threads = 1024;
+// The one-thread-per-system kernel (fused_thread_kernel.cuh): N = 1 ... 8, 32 systems per block.
+inline constexpr unsigned fused_thread_min_particles = 1;
+inline constexpr unsigned fused_thread_max_particles = 8;
+inline constexpr unsigned fused_thread_block = 32;
 
 // Optional samples recorded during a launch: whenever `interval` steps (0: none) have passed since
 // the last sample -- `phase` of them before this launch, so an interval may span launches -- the

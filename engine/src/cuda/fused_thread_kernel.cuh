@@ -33,10 +33,6 @@
 
 namespace stokesian::cuda {
 
-inline constexpr unsigned fused_thread_min_particles = 1;
-inline constexpr unsigned fused_thread_max_particles = 8;
-inline constexpr unsigned fused_thread_block = 32;  // systems (threads) per block: fused_thread_launch.cu
-
 template <class W>
 __device__ __noinline__ vec3<W> fused_short_range_force(vec3<W> r_i, vec3<W> r_j, vec3<W> v_i, vec3<W> v_j,
                                                         interaction_parameters<W> p) {

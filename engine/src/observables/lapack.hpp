@@ -11,3 +11,10 @@ void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n
              double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork, const int* liwork,
              int* info, std::size_t jobz_length, std::size_t range_length, std::size_t uplo_length);
 }
+
+extern "C" {
+void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda, double* b,
+             const int* ldb, int* info, std::size_t uplo_length);
+void dstev_(const char* jobz, const int* n, double* d, double* e, double* z, const int* ldz, double* work, int* info,
+            std::size_t jobz_length);
+}

@@ -1,9 +1,14 @@
 // Positive definiteness of the mobility matrix along a trajectory (positive_definiteness.hpp),
 // checked every `every` samples: the smallest eigenvalue and the Cholesky verdict as time series.
+// Each check also gets a verdict of definiteness_verdict.hpp (proof or estimate, at any N: Lanczos
+// above the LAPACK limits) as the separate series mobility/verdict; the reference-checked values
+// (checks, failures, min_smallest_eigenvalue) are computed exactly as before it.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "observables_impl.hpp"
+#include "stokesian/observables/definiteness_verdict.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
 #include "stokesian/observables/result_sink.hpp"
 
@@ -12,6 +17,15 @@ namespace stokesian {
 namespace {
 
 constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+double verdict_code(const definiteness_verdict& v) {
+    switch (v.kind) {
+        case verdict_kind::proven_positive_definite: return 1.0;
+        case verdict_kind::proven_indefinite: return -1.0;
+        case verdict_kind::estimate: return 0.0;
+    }
+    return not_a_number;
+}
 
 class positive_definiteness_observable final : public observable {
 public:
@@ -38,6 +52,7 @@ public:
             if (std::isnan(first_failure_time_)) first_failure_time_ = f.time;
         }
         largest_asymmetry_ = std::max(largest_asymmetry_, r.asymmetry);
+        verdict_.push_back(verdict_code(decide_positive_definiteness(f.position, system_, verdict_options{})));
     }
 
     void write(result_sink& out) const override {
@@ -47,6 +62,7 @@ public:
         out.write_time_series("mobility/smallest_eigenvalue", step_, time_, eigenvalue_);
         out.write_time_series("mobility/positive_definite", step_, time_, success_);
         out.write_time_series("mobility/gershgorin_lower_bound", step_, time_, gershgorin_);
+        out.write_time_series("mobility/verdict", step_, time_, verdict_);
         const std::map<std::string, std::string> common{
             {"every_samples", std::to_string(every_)},
             {"matrix",
@@ -71,6 +87,16 @@ public:
                               "eigenvalue limit)"));
         out.write_result("mobility/min_smallest_eigenvalue_time", minimum_eigenvalue_time_,
                          with("time of the check with the smallest eigenvalue"));
+        const auto verdicts = [&](double code) { return double(std::count(verdict_.begin(), verdict_.end(), code)); };
+        out.write_result("mobility/proven_not_positive_definite", verdicts(-1.0),
+                         with("checks with a proof of indefiniteness: a unit vector with x^T M x + its rounding bound "
+                              "< 0 (observables/definiteness_verdict.hpp)"));
+        out.write_result("mobility/proven_positive_definite", verdicts(1.0),
+                         with("checks with a proof of definiteness: a Cholesky factorisation of M - alpha I that "
+                              "completes (floating-point caveat: definiteness_verdict.hpp)"));
+        out.write_result("mobility/estimates", verdicts(0.0),
+                         with("checks with only an estimate (Lanczos or a failed factorisation without a confirmed "
+                              "vector), never a proof"));
         out.write_result("mobility/max_relative_asymmetry", largest_asymmetry_,
                          with("max |mu_ab - mu_ba| / max |mu_ab| over all checks: mu_ij = mu_ji^T to rounding"));
     }
@@ -91,6 +117,7 @@ public:
         s.put_reals("smallest_eigenvalue", eigenvalue_);
         s.put_reals("positive_definite", success_);
         s.put_reals("gershgorin_lower_bound", gershgorin_);
+        s.put_reals("verdict", verdict_);
         s.put_reals("extremes",
                     {minimum_eigenvalue_, minimum_eigenvalue_time_, first_failure_time_, largest_asymmetry_});
     }
@@ -114,6 +141,13 @@ public:
         eigenvalue_ = s.real_array("smallest_eigenvalue");
         success_ = s.real_array("positive_definite");
         gershgorin_ = s.real_array("gershgorin_lower_bound");
+        // Checkpoints written before the verdict existed: its earlier checks are unknown (NaN).
+        if (s.reals.count("verdict")) {
+            require_length(s.real_array("verdict"), step.size(), "verdict");
+            verdict_ = s.real_array("verdict");
+        } else {
+            verdict_.assign(step.size(), not_a_number);
+        }
         minimum_eigenvalue_ = extremes[0];
         minimum_eigenvalue_time_ = extremes[1];
         first_failure_time_ = extremes[2];
@@ -126,6 +160,7 @@ private:
     std::uint64_t samples_ = 0;
     std::vector<std::uint64_t> step_;
     std::vector<double> time_, eigenvalue_, success_, gershgorin_;
+    std::vector<double> verdict_;  // per check: 1 proven positive definite, -1 proven not, 0 estimate
     double minimum_eigenvalue_ = not_a_number, minimum_eigenvalue_time_ = not_a_number;
     double first_failure_time_ = not_a_number;
     double largest_asymmetry_ = 0.0;

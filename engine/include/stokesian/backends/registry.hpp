@@ -17,6 +17,7 @@
 #include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/integrator.hpp"
+#include "stokesian/core/mobility_operator.hpp"
 #include "stokesian/core/system.hpp"
 
 namespace stokesian::backends {
@@ -66,6 +67,11 @@ struct backend {
     std::function<availability()> probe;  // empty: always available
     engine_factory make_engine;           // empty: registered but not built (probe says why)
     batch_factory make_batch;             // empty: no batches
+    // v = mu F in double for one configuration (core/mobility_operator.hpp); empty: none (not built).
+    mobility_operator_factory make_mobility;
+    // The dense mobility factorised on the backend's device; empty: the backend has none (the host's
+    // LAPACK factorisation, observables/positive_definiteness.hpp, is then the dense method).
+    device_cholesky_factory device_cholesky;
     // An older spelling that selects this backend: run.backend = legacy_backend with
     // run.hi_kernel = legacy_hi_kernel (e.g. cuda + fused -> cuda-fused). Empty: none.
     std::string legacy_backend, legacy_hi_kernel;
