@@ -300,15 +300,6 @@ void device_group::all_gather(const std::vector<void*>& buffers, std::size_t ite
 void device_group::wait_all() {
     impl& g = *impl_;
     if (g.aborted) throw_device_failure(g.ordinals[0], "the device group was aborted after a device failed");
-    // A failure a peer rank posted: its device is named; this rank's collectives will never end.
-    const auto check_peers = [&] {
-        if (!g.ranks) return;
-        if (const std::string posted = g.ranks->posted_failure(); !posted.empty()) {
-            abort();
-            g.failed = true;
-            throw from_posted(posted);
-        }
-    };
     auto pause = std::chrono::microseconds(5);
     for (;;) {
         check_peers();
@@ -368,6 +359,17 @@ void device_group::fail(const std::string& what) {
     failed(device_error(g.ordinals[culprit], g.names[culprit], why));
 }
 
+void device_group::check_peers() {
+    impl& g = *impl_;
+    if (!g.ranks) return;
+    // A failure a peer rank posted: its device is named; this rank's collectives will never end.
+    if (const std::string posted = g.ranks->posted_failure(); !posted.empty()) {
+        abort();
+        g.failed = true;
+        throw from_posted(posted);
+    }
+}
+
 void device_group::failed(const device_error& e) {
     impl& g = *impl_;
     abort();
@@ -420,6 +422,7 @@ std::string device_group::nccl_version() const { return ""; }
 void device_group::all_gather(const std::vector<void*>&, std::size_t, const std::vector<target_range>&) {}
 void device_group::wait_all() {}
 void device_group::join_ranks(int, communicator&) {}
+void device_group::check_peers() {}
 std::size_t device_group::parts() const { return 0; }
 std::size_t device_group::part(std::size_t) const { return 0; }
 void device_group::fail(const std::string&) { throw input_error("no device group in this build"); }

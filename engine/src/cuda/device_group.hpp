@@ -70,6 +70,10 @@ public:
     // Returns once every device's default and communication streams are idle; a device that
     // failed is abort()ed and thrown as device_error naming it. Leaves the first device current.
     void wait_all();
+    // Across ranks: throws (after abort()) the device error a peer rank posted, if one has; cheap (a
+    // message probe), so the engine asks every step: a rank that went on queueing work behind a
+    // collective that will never end would block in a kernel launch once the launch queue is full.
+    void check_peers();
     // Aborts every communicator (NCCL kernels waiting on a dead peer end); the group is unusable
     // afterwards. Idempotent.
     void abort() noexcept;

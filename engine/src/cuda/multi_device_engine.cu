@@ -88,6 +88,7 @@ void multi_device_engine<Policy>::advance(std::uint64_t steps) {
             }
             ++step_;
             for (auto& r : replicas_) r->step_ = step_;
+            if (ranks_) group_.check_peers();  // a peer's failure: leave before the launch queue fills
         }
         // Whoever waits on the first device next (a frame, a timer) must not wait on a collective a
         // failed peer will never finish: a failure in these steps is thrown here.
