@@ -106,7 +106,8 @@ std::unique_ptr<engine> build_follower(communicator& ranks, unsigned threads) {
         config = make_engine_config(s);
         config.backend = record.at("rank_backend");
         config.hi_kernel = record.at("rank_hi_kernel");
-        s.run.devices = parse_device_selection(record.at("rank_devices"));
+        const std::string& devices = record.at("rank_devices");  // "": not given
+        s.run.devices = devices.empty() ? device_selection{} : parse_device_selection(devices);
     } catch (const std::exception& e) {
         // Rank 0 read the same settings without complaint: this is no bad input of the user's but a
         // fault of this rank, which must say so (the CLI prints only rank 0's input errors).
