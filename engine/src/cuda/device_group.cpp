@@ -372,12 +372,16 @@ void device_group::check_peers() {
 
 void device_group::failed(const device_error& e) {
     impl& g = *impl_;
-    abort();
-    if (!g.ranks || g.failed) throw e;
+    if (!g.ranks || g.failed) {
+        abort();
+        throw e;
+    }
     g.failed = true;
     const device_error named(e.ordinal(), e.device_name() + ", MPI rank " + std::to_string(g.ranks->rank()),
                              e.detail());
+    // Told first: should aborting the communicator on a faulted device hang, rank 0 still knows.
     g.ranks->post_failure(posted_text(named));
+    abort();
     throw named;
 }
 
