@@ -1,5 +1,5 @@
 // Devices that are not there, and devices that fail (label gpu; skipped without a device, the
-// two-device cases with fewer than two): a device ordinal that does not exist, or one named twice,
+// two-device cases with fewer than two): a device ordinal that is not present, or one named twice,
 // is one line of bad input (exit code 2) for the engine and the CLI; a device that faults in
 // mid-run (a real fault, injected through STOKESIAN_TEST_DEVICE_FAULT: cuda/fault_injection.hpp)
 // stops the run with exit code 1 and one line naming the device, after writing the last good state
@@ -67,13 +67,22 @@ TEST_F(MultiDeviceFailureGpu, ADeviceThatDoesNotExistOrIsNamedTwiceIsOneLineOfBa
             backends::make_engine(c, device, t.particles);
             ADD_FAILURE() << "an engine on device " << count << " of " << count;
         } catch (const input_error& e) {
-            EXPECT_NE(std::string(e.what()).find("device " + missing + " does not exist"), std::string::npos)
+            // The core rule's message (check_ordinals, core/device_selection.hpp), as --devices gives it.
+            EXPECT_NE(std::string(e.what()).find("backend 'cuda': device " + missing + " is not present (" +
+                                                 std::to_string(count) + " here: ordinals 0 to " +
+                                                 std::to_string(count - 1) + ")"),
+                      std::string::npos)
                 << e.what();
         }
     }
     device_context twice;
     twice.ordinals = {0, 0};
-    EXPECT_THROW(backends::make_engine(c, twice, t.particles), input_error);
+    try {
+        backends::make_engine(c, twice, t.particles);
+        ADD_FAILURE() << "an engine on device 0 twice";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("backend 'cuda': device 0 is named twice"), std::string::npos) << e.what();
+    }
 
     const std::vector<std::string> bench{"bench", "fcc", "--backend", "cuda", "--sizes-cells", "2", "--devices"};
     for (const auto& [list, expected] : {std::pair{"0," + missing, "device " + missing + " is not present"},

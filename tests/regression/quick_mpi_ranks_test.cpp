@@ -190,3 +190,16 @@ TEST(DevicesOption, BadListsAndTheCpuBackendAreOneLineAndExitCodeTwo) {
         EXPECT_NE(o.err.find(expected), std::string::npos) << o.err;
     }
 }
+
+// port-check record takes --devices too (the record on D devices is the one-device record: a gpu
+// test); with the CPU backend, the default, a device list is one line of bad input and nothing is written.
+TEST(DevicesOption, PortCheckRecordRefusesADeviceListWithTheCpuBackend) {
+    const fs::path dir = fs::temp_directory_path();
+    const fs::path out = dir / ("devices_record_" + std::to_string(::getpid()) + ".h5");
+    const cli_outcome o = run_cli_at_most(60, {"port-check", "record", out.string(), "--devices", "0"}, dir);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find("the CPU backend runs on the host and takes no device list"), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_FALSE(fs::exists(out.string() + ".partial"));
+}

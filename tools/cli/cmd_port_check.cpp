@@ -1,6 +1,7 @@
 // `stokesian port-check`: validate a port (new GPU, CUDA release, build flags, PTX JIT) against a
 // recorded one (engine/docs/porting.md).
-//   stokesian port-check record OUT.h5 [--backend cpu|cuda|auto] [--hi-kernel K] [--precision M;M...]
+//   stokesian port-check record OUT.h5 [--backend cpu|cuda|auto] [--hi-kernel K] [--devices 0,1|all]
+//                               [--precision M;M...]
 //                               [--configs C,...] [--steps N --dt X] [--threads N] [--force]
 //   stokesian port-check compare A.h5 B.h5 [--report DIR] [--reference-dir DIR --results R.h5...]
 //                               [--no-plots] [--python EXE]
@@ -15,9 +16,11 @@
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
+#include "options_devices.hpp"
 #include "options_precision.hpp"
 #include "report_renderer.hpp"
 #include "secondary_output.hpp"
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/port/port_check.hpp"
@@ -28,7 +31,7 @@ namespace stokesian::cli {
 namespace {
 
 struct record_cli {
-    std::string output, backend = "cpu", hi_kernel, configs, swap;
+    std::string output, backend = "cpu", hi_kernel, configs, swap, devices;
     std::vector<precision_mode> modes;  // empty: all nine
     std::string steps = "0";            // step_count_option; 0: no short run
     double dt = 1e-3;
@@ -48,6 +51,7 @@ int run_record(const record_cli& c) {
     o.force = c.force;
     o.backend = c.backend;
     o.hi_kernel = c.hi_kernel;
+    if (!c.devices.empty()) o.devices = parse_device_selection(c.devices);
     o.steps = c.steps == "0" ? 0 : step_count_option(c.steps, "--steps");
     o.dt = c.dt;
     o.threads = c.threads;
@@ -114,6 +118,7 @@ action register_port_check(CLI::App& app) {
     r->add_option("output", rec->output, "record file to write (HDF5)")->required();
     add_backend_option(*r, rec->backend, "default cpu");
     add_hi_kernel_option(*r, rec->hi_kernel, "default: the backend's");
+    add_devices_option(*r, rec->devices, "default one device; the record equals the one-device record bit for bit");
     add_precision_list_option(*r, rec->modes, {"default all nine", {"--modes"}, {}});
     r->add_option(
         "--configs", rec->configs,

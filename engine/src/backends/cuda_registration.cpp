@@ -6,6 +6,7 @@
 #include <string>
 
 #include "builtin_backends.hpp"
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
@@ -56,11 +57,13 @@ availability device_probe() {
 }
 
 // The CUDA engines take the thread's default stream for now; a context naming another one is refused.
-// The ordinals must exist here and be distinct (input_error, exit code 2).
+// The ordinals must exist here and be distinct (input_error, exit code 2). Across MPI ranks each
+// rank's one device is checked by all ranks together (cuda/device_group.hpp): a rank that refused
+// alone here would leave the others waiting and its message unsaid.
 void check_context(const device_context& device) {
     if (device.stream != nullptr)
         throw std::invalid_argument("the CUDA backends launch on the thread's default stream only (device_context)");
-    cuda::check_device_ordinals(device.ordinals);
+    if (!spread(device.ranks)) cuda::check_device_ordinals(device.ordinals);
 }
 
 // A system too large for the device is the input's fault, not the program's.
@@ -93,7 +96,10 @@ void register_cuda_backends(registry& r) {
     backend step = cuda_step_backend(), fused = cuda_fused_backend();
 #if defined(STOKESIAN_HAVE_CUDA)
     step.can.hi_kernels = cuda::step_kernel_names();
-    if (cuda::multi_device_build()) step.can.devices = any_device_count;
+    if (cuda::multi_device_build()) {
+        step.can.devices = any_device_count;
+        step.can.ranks = true;  // one device per MPI rank, gathered with NCCL (engine/docs/multi-gpu.md)
+    }
     step.probe = fused.probe = device_probe;
     step.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
         check_context(device);

@@ -4,7 +4,9 @@
 #include <string>
 
 #include "stokesian/backends/registry.hpp"
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/rank_devices.hpp"
 
 namespace stokesian::backends {
 
@@ -24,14 +26,26 @@ device_context device_context_for(const engine_config& config, std::size_t parti
                                   communicator* ranks) {
     device_context device;
     device.ranks = ranks;
-    if (!selection.given()) return device;  // one device, ordinal 0: as before run.devices
+    if (!selection.given() && !spread(ranks)) return device;  // one device, ordinal 0: as before run.devices
     const registry::resolved r = backend_registry().resolve(config, particles, "the run");
     const backend& b = *r.chosen;
     const std::string value = to_string(selection);
     const auto refuse = [&](const std::string& why) { throw input_error("", "run.devices", value, why); };
-    if (b.can.devices == 0)
+    if (b.can.devices == 0) {
+        if (!selection.given()) return device;  // a host backend across ranks (cpu): no device
         refuse(b.title +
                " runs on the host and takes no device list (backends that drive devices: " + device_backends() + ")");
+    }
+    if (spread(ranks)) {
+        // One device per rank: its host-local rank's, or the one named (core/rank_devices.hpp). Whether
+        // it is present on each rank's host, every rank checks with the others (the backend).
+        try {
+            device.ordinals = {rank_ordinal(selection, ranks->host().local_rank, ranks->size())};
+        } catch (const std::invalid_argument& e) {
+            refuse(e.what());
+        }
+        return device;
+    }
     const auto check_count = [&](std::size_t selected) {
         if (selected > b.can.devices)
             refuse(b.title + " drives at most " + std::to_string(b.can.devices) + " device" +

@@ -64,14 +64,25 @@ std::vector<int> resolve_devices(const device_selection& selection, unsigned pre
         for (unsigned d = 0; d < present; ++d) every[d] = int(d);
         return every;
     }
-    for (const int d : selection.ordinals)
-        if (d < 0 || unsigned(d) >= present)
-            throw std::invalid_argument(
-                "device " + std::to_string(d) + " is not present (" +
-                (present == 0 ? std::string("no device here")
-                              : std::to_string(present) + " here: ordinals 0 to " + std::to_string(present - 1)) +
-                ")");
+    check_ordinals(selection.ordinals, present);
     return selection.ordinals;
+}
+
+std::string present_devices(unsigned present) {
+    return present == 0 ? std::string("no device here")
+                        : std::to_string(present) + " here: ordinals 0 to " + std::to_string(present - 1);
+}
+
+void check_ordinals(const std::vector<int>& ordinals, unsigned present) {
+    for (std::size_t k = 0; k < ordinals.size(); ++k) {
+        const int d = ordinals[k];
+        if (d < 0 || unsigned(d) >= present)
+            throw std::invalid_argument("device " + std::to_string(d) + " is not present (" + present_devices(present) +
+                                        ")");
+        if (std::find(ordinals.begin(), ordinals.begin() + std::ptrdiff_t(k), d) !=
+            ordinals.begin() + std::ptrdiff_t(k))
+            throw std::invalid_argument("device " + std::to_string(d) + " is named twice");
+    }
 }
 
 }  // namespace stokesian

@@ -13,6 +13,7 @@
 #include "hi_launch.cuh"
 #include "multi_device_engine.cuh"
 #include "short_range_kernels.cuh"
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/state_words.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
@@ -343,7 +344,8 @@ STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cuda_engine)
 
 std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const device_context& device,
                                          const initial_state& state) {
-    if (device.ordinals.size() > 1) return make_multi_device_engine(config, device, state);
+    // Several devices, or one device per MPI rank: the multi-device engine.
+    if (device.ordinals.size() > 1 || spread(device.ranks)) return make_multi_device_engine(config, device, state);
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) -> std::unique_ptr<engine> {
         return std::make_unique<cuda_engine<Policy>>(config, device, state);
     });

@@ -6,13 +6,17 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <span>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
 #include "cuda_check.hpp"
 #include "device_failure.hpp"
 #include "slice_gather.hpp"
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/rank_devices.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 
 #if defined(STOKESIAN_HAVE_NCCL)
@@ -32,11 +36,32 @@ struct device_group::impl {
     std::vector<cudaEvent_t> ready;     // per device: its HI work is done (on its default stream)
     std::vector<cudaEvent_t> done;      // per device: its collectives are done (on its stream)
     bool aborted = false;
+    bool failed = false;  // failed() ran: the error thrown names the device (and rank) already
+    // Across MPI ranks: the ranks, this process's first slice and the number of slices; null and
+    // 0, D alone.
+    communicator* ranks = nullptr;
+    std::size_t first_part = 0, parts = 0;
     // Timing on the first device: (start, end) pairs in use, and the total read back so far.
     bool timing = false;
     std::vector<std::pair<cudaEvent_t, cudaEvent_t>> timed;
     std::size_t timed_used = 0;
     double timed_ms = 0.0;
+
+    // The communication stream and events of every device.
+    void make_streams() {
+        for (int ordinal : ordinals) {
+            use_device(ordinal);
+            cudaStream_t s = nullptr;
+            check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (communication)");
+            streams.push_back(s);
+            for (auto* events : {&ready, &done}) {
+                cudaEvent_t e = nullptr;
+                check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate (communication)");
+                events->push_back(e);
+            }
+        }
+        use_device(ordinals[0]);
+    }
 
     void flush_timing() {
         use_device(ordinals[0]);
@@ -75,6 +100,45 @@ void check_one_kind(const std::vector<int>& ordinals, std::vector<std::string>& 
     }
 }
 
+// What this rank finds for the device it is to drive (core/rank_devices.hpp).
+rank_device this_rank_device(int ordinal, const host_ranks& host) {
+    rank_device d;
+    d.host = host.host;
+    d.local_rank = host.local_rank;
+    d.ordinal = ordinal;
+    d.present = device_count();
+    if (ordinal >= 0 && unsigned(ordinal) < d.present) {
+        cudaDeviceProp p{};
+        if (cudaGetDeviceProperties(&p, ordinal) == cudaSuccess) {
+            std::copy_n(reinterpret_cast<const unsigned char*>(p.uuid.bytes), d.identity.size(), d.identity.begin());
+            d.major = p.major;
+            d.minor = p.minor;
+            d.multiprocessors = p.multiProcessorCount;
+        } else {
+            cudaGetLastError();
+            d.set_problem("device " + std::to_string(ordinal) + " does not answer (cudaGetDeviceProperties)");
+        }
+    }
+    return d;
+}
+
+// A device error as the text a rank posts to its peers and back: "ORDINAL\x1fNAME\x1fDETAIL".
+constexpr char field = '\x1f';
+
+std::string posted_text(const device_error& e) {
+    return std::to_string(e.ordinal()) + field + e.device_name() + field + e.detail();
+}
+
+device_error from_posted(const std::string& text) {
+    const std::size_t a = text.find(field), b = a == std::string::npos ? a : text.find(field, a + 1);
+    if (b == std::string::npos) return device_error(-1, "another MPI rank's device", text);
+    int ordinal = -1;
+    try {
+        ordinal = std::stoi(text.substr(0, a));
+    } catch (const std::exception&) {}
+    return device_error(ordinal, text.substr(a + 1, b - a - 1), text.substr(b + 1));
+}
+
 }  // namespace
 
 namespace {
@@ -86,7 +150,14 @@ std::vector<std::unique_ptr<device_group::impl>>& device_group::pool() {
     return *idle;
 }
 
-device_group::device_group(const std::vector<int>& ordinals) {
+device_group::device_group(const std::vector<int>& ordinals, communicator* ranks) {
+    if (spread(ranks)) {
+        if (ordinals.size() != 1)
+            throw std::invalid_argument("device_group: one device per MPI rank, " + std::to_string(ordinals.size()) +
+                                        " given");
+        join_ranks(ordinals[0], *ranks);
+        return;
+    }
     check_device_ordinals(ordinals);
     {
         const std::lock_guard<std::mutex> lock(pool_mutex);
@@ -113,23 +184,44 @@ device_group::device_group(const std::vector<int>& ordinals) {
     const int n = static_cast<int>(ordinals.size());
     g.comms.assign(ordinals.size(), nullptr);
     check_nccl(g.api->comm_init_all(g.comms.data(), n, ordinals.data()), "ncclCommInitAll");
-    for (int ordinal : ordinals) {
-        use_device(ordinal);
-        cudaStream_t s = nullptr;
-        check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreate (communication)");
-        g.streams.push_back(s);
-        for (auto* events : {&g.ready, &g.done}) {
-            cudaEvent_t e = nullptr;
-            check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate (communication)");
-            events->push_back(e);
-        }
+    g.parts = ordinals.size();
+    g.make_streams();
+}
+
+void device_group::join_ranks(int ordinal, communicator& ranks) {
+    impl_ = std::make_unique<impl>();
+    impl& g = *impl_;
+    g.ranks = &ranks;
+    g.first_part = ranks.rank();
+    g.parts = ranks.size();
+    g.ordinals = {ordinal};
+    // Every rank's findings on every rank, and one verdict: no rank may wait in ncclCommInitRank for
+    // a peer that has given up (its message would be lost, the run hung).
+    rank_device mine = this_rank_device(ordinal, ranks.host());
+    try {
+        g.api = &nccl();
+    } catch (const std::exception& e) {
+        mine.set_problem(e.what());
     }
-    use_device(ordinals[0]);
+    std::vector<rank_device> table(ranks.size());
+    table.at(ranks.rank()) = mine;
+    allgather_slices(ranks, std::span<rank_device>(table));
+    if (const std::string why = check_rank_devices(table); !why.empty()) throw input_error(why);
+    g.names = {device_name_of(ordinal)};
+    use_device(ordinal);
+    ncclUniqueId id{};
+    if (ranks.leads()) check_nccl(g.api->get_unique_id(&id), "ncclGetUniqueId");
+    ranks.broadcast(&id, sizeof id, 0);
+    g.comms.assign(1, nullptr);
+    check_nccl(g.api->comm_init_rank(&g.comms[0], static_cast<int>(ranks.size()), id, static_cast<int>(ranks.rank())),
+               "ncclCommInitRank");
+    g.make_streams();
 }
 
 device_group::~device_group() {
     if (!impl_) return;
     impl& g = *impl_;
+    if (g.ranks) g.aborted = true;  // never pooled; the communicator is left to the process's end
     if (!g.aborted && g.comms.size() == g.ordinals.size() && g.streams.size() == g.ordinals.size()) {
         // Idle (the engine waited for every device before it let go): the next group takes it.
         cudaSetDevice(g.ordinals[0]);
@@ -156,6 +248,8 @@ device_group::~device_group() {
 }
 
 std::size_t device_group::size() const { return impl_->ordinals.size(); }
+std::size_t device_group::parts() const { return impl_->parts; }
+std::size_t device_group::part(std::size_t d) const { return impl_->first_part + d; }
 int device_group::ordinal(std::size_t d) const { return impl_->ordinals.at(d); }
 const std::string& device_group::name(std::size_t d) const { return impl_->names.at(d); }
 std::string device_group::nccl_version() const { return impl_->api->version_text(); }
@@ -208,29 +302,31 @@ void device_group::wait_all() {
     if (g.aborted) throw_device_failure(g.ordinals[0], "the device group was aborted after a device failed");
     auto pause = std::chrono::microseconds(5);
     for (;;) {
+        check_peers();
         bool idle = true;
         for (std::size_t d = 0; d < g.ordinals.size(); ++d) {
-            if (cudaSetDevice(g.ordinals[d]) != cudaSuccess) {
-                abort();
-                throw_device_failure(g.ordinals[d], "cudaSetDevice failed");
-            }
+            if (cudaSetDevice(g.ordinals[d]) != cudaSuccess)
+                failed(device_error(g.ordinals[d], g.names[d], "cudaSetDevice failed"));
             for (cudaStream_t s : {cudaStreamPerThread, g.streams[d]}) {
                 const cudaError_t status = cudaStreamQuery(s);
                 if (status == cudaErrorNotReady) idle = false;
-                else if (status != cudaSuccess) {
-                    abort();
-                    throw device_error(g.ordinals[d], g.names[d],
-                                       std::string("CUDA error in a step: ") + cudaGetErrorString(status) + " (" +
-                                           cudaGetErrorName(status) + ")");
-                }
+                else if (status != cudaSuccess)
+                    failed(device_error(g.ordinals[d], g.names[d],
+                                        std::string("CUDA error in a step: ") + cudaGetErrorString(status) + " (" +
+                                            cudaGetErrorName(status) + ")"));
             }
             ncclResult_t async = ncclSuccess;
             const ncclResult_t asked = g.api->comm_get_async_error(g.comms[d], &async);
             if (asked != ncclSuccess || (async != ncclSuccess && async != ncclInProgress)) {
-                abort();
-                throw device_error(
+                // Across ranks NCCL may see a failed peer go before the peer's own word arrives:
+                // give it a second to name the device that failed.
+                for (int wait = 0; g.ranks && wait < 100; ++wait) {
+                    check_peers();
+                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                }
+                failed(device_error(
                     g.ordinals[d], g.names[d],
-                    std::string("NCCL error: ") + g.api->error_string(asked != ncclSuccess ? asked : async));
+                    std::string("NCCL error: ") + g.api->error_string(asked != ncclSuccess ? asked : async)));
             }
         }
         if (idle) break;
@@ -259,9 +355,34 @@ void device_group::fail(const std::string& what) {
             culprit = d;
         }
     }
-    abort();
     cudaSetDevice(g.ordinals[0]);
-    throw device_error(g.ordinals[culprit], g.names[culprit], why);
+    failed(device_error(g.ordinals[culprit], g.names[culprit], why));
+}
+
+void device_group::check_peers() {
+    impl& g = *impl_;
+    if (!g.ranks) return;
+    // A failure a peer rank posted: its device is named; this rank's collectives will never end.
+    if (const std::string posted = g.ranks->posted_failure(); !posted.empty()) {
+        abort();
+        g.failed = true;
+        throw from_posted(posted);
+    }
+}
+
+void device_group::failed(const device_error& e) {
+    impl& g = *impl_;
+    if (!g.ranks || g.failed) {
+        abort();
+        throw e;
+    }
+    g.failed = true;
+    const device_error named(e.ordinal(), e.device_name() + ", MPI rank " + std::to_string(g.ranks->rank()),
+                             e.detail());
+    // Told first: should aborting the communicator on a faulted device hang, rank 0 still knows.
+    g.ranks->post_failure(posted_text(named));
+    abort();
+    throw named;
 }
 
 void device_group::abort() noexcept {
@@ -289,7 +410,7 @@ std::vector<std::unique_ptr<device_group::impl>>& device_group::pool() {
     return idle;
 }
 
-device_group::device_group(const std::vector<int>&) {
+device_group::device_group(const std::vector<int>&, communicator*) {
     throw input_error(
         "this build of stokesian runs on one device only: it was built without NCCL (nccl.h was not found; "
         "engine/docs/multi-gpu.md)");
@@ -304,7 +425,12 @@ const std::string& device_group::name(std::size_t) const {
 std::string device_group::nccl_version() const { return ""; }
 void device_group::all_gather(const std::vector<void*>&, std::size_t, const std::vector<target_range>&) {}
 void device_group::wait_all() {}
+void device_group::join_ranks(int, communicator&) {}
+void device_group::check_peers() {}
+std::size_t device_group::parts() const { return 0; }
+std::size_t device_group::part(std::size_t) const { return 0; }
 void device_group::fail(const std::string&) { throw input_error("no device group in this build"); }
+void device_group::failed(const device_error& e) { throw e; }
 void device_group::abort() noexcept {}
 void device_group::set_timing(bool) {}
 double device_group::take_communication_ms() { return 0.0; }

@@ -3,9 +3,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "device_buffer.hpp"
 #include "stokesian/core/device_code.hpp"
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/driver_version.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
@@ -24,19 +26,11 @@ unsigned device_count() noexcept {
 }
 
 void check_device_ordinals(const std::vector<int>& ordinals) {
-    const int count = int(device_count());
-    const std::string here = count == 0   ? "this host has no CUDA device"
-                             : count == 1 ? "this host has one CUDA device, ordinal 0"
-                                          : "this host has " + std::to_string(count) + " CUDA devices, ordinals 0 to " +
-                                                std::to_string(count - 1);
-    for (std::size_t k = 0; k < ordinals.size(); ++k) {
-        const int o = ordinals[k];
-        if (o < 0 || o >= count)
-            throw input_error("backend 'cuda': device " + std::to_string(o) + " does not exist (" + here + ")");
-        for (std::size_t j = 0; j < k; ++j)
-            if (ordinals[j] == o)
-                throw input_error("backend 'cuda': device " + std::to_string(o) +
-                                  " is named twice (each device computes one slice of the targets)");
+    // The core rule and its messages (core/device_selection.hpp), against the devices present here.
+    try {
+        check_ordinals(ordinals, device_count());
+    } catch (const std::invalid_argument& e) {
+        throw input_error(std::string("backend 'cuda': ") + e.what());
     }
 }
 

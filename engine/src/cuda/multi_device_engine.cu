@@ -7,6 +7,7 @@
 #include "cuda_engine_lubrication.cuh"
 #include "device_failure.hpp"
 #include "multi_device_engine.cuh"
+#include "stokesian/core/communicator.hpp"
 #include "stokesian/core/target_slices.hpp"
 
 namespace stokesian::cuda {
@@ -14,11 +15,10 @@ namespace stokesian::cuda {
 template <class Policy>
 multi_device_engine<Policy>::multi_device_engine(const engine_config& config, const device_context& device,
                                                  const initial_state& state)
-    : group_(device.ordinals) {
-    if (group_.size() < 2) throw std::invalid_argument("multi_device_engine: needs at least two devices");
-    const unsigned parts = static_cast<unsigned>(group_.size());
-    slices_ = slices_of(state.size(), parts);
-    for (unsigned d = 0; d < parts; ++d) {
+    : group_(device.ordinals, device.ranks), ranks_(spread(device.ranks) ? device.ranks : nullptr) {
+    if (group_.parts() < 2) throw std::invalid_argument("multi_device_engine: needs at least two devices");
+    slices_ = slices_of(state.size(), static_cast<unsigned>(group_.parts()));
+    for (std::size_t d = 0; d < group_.size(); ++d) {
         device_context one;
         one.ordinals = {group_.ordinal(d)};
         // Each replica rounds, wraps and uploads the initial state exactly as one device does.
@@ -63,9 +63,8 @@ template <class F>
 decltype(auto) multi_device_engine<Policy>::guarded(F&& f) const {
     try {
         return on_device(-1, std::forward<F>(f));
-    } catch (const device_error&) {
-        group_.abort();
-        throw;
+    } catch (const device_error& e) {
+        group_.failed(e);  // aborts; across ranks names this rank and tells the others
     }
 }
 
@@ -89,6 +88,7 @@ void multi_device_engine<Policy>::advance(std::uint64_t steps) {
             }
             ++step_;
             for (auto& r : replicas_) r->step_ = step_;
+            if (ranks_) group_.check_peers();  // a peer's failure: leave before the launch queue fills
         }
         // Whoever waits on the first device next (a frame, a timer) must not wait on a collective a
         // failed peer will never finish: a failure in these steps is thrown here.
@@ -145,7 +145,7 @@ void multi_device_engine<Policy>::update_forces() {
 
 template <class Policy>
 void multi_device_engine<Policy>::sliced_velocities() {
-    on_each([&](replica& r, std::size_t d) { r.launch_velocities(slices_[d]); });
+    on_each([&](replica& r, std::size_t d) { r.launch_velocities(slice(d)); });
     std::vector<void*> velocities;
     for (auto& r : replicas_) velocities.push_back(r->velocity_.data());
     group_.all_gather(velocities, sizeof(vec3<typename replica::A>), slices_);
@@ -177,7 +177,7 @@ struct multi_device_engine<Policy>::krylov_ops {
     }
 
     void apply_mobility(krylov_vector in, krylov_vector out) {
-        e.on_each([&](replica& r, std::size_t d) { replica_ops{r}.mobility_into_output(in, e.slices_[d]); });
+        e.on_each([&](replica& r, std::size_t d) { replica_ops{r}.mobility_into_output(in, e.slice(d)); });
         std::vector<void*> outputs;
         for (auto& r : e.replicas_) outputs.push_back(r->mobility_output_.data());
         e.group_.all_gather(outputs, sizeof(vec3<typename replica::A>), e.slices_);
@@ -242,15 +242,25 @@ std::map<std::string, std::string> multi_device_engine<Policy>::description() co
         const std::string sep = k ? "," : "";
         ordinals += sep + std::to_string(group_.ordinal(k));
         names += (k ? ", " : "") + group_.name(k);
+    }
+    for (std::size_t k = 0; k < slices_.size(); ++k)
         slices += (k ? " " : "") + std::string("[") + std::to_string(slices_[k].begin) + ", " +
                   std::to_string(slices_[k].end) + ")";
-    }
     d["devices"] = ordinals;
-    d["device_count"] = std::to_string(replicas_.size());
+    d["device_count"] = std::to_string(slices_.size());
     d["device_names"] = names;
-    d["hi_decomposition"] = "target slices " + slices + ", one per device, all-gathered with NCCL " +
-                            group_.nccl_version() +
-                            " after each HI evaluation; drift, forces and lubrication on every device";
+    if (ranks_) {
+        // Rank 0's devices above; every rank drives one (core/rank_devices.hpp).
+        d["mpi_ranks"] = std::to_string(ranks_->size());
+        d["hi_decomposition"] = "target slices " + slices + ", one per MPI rank (one device each), all-gathered " +
+                                "with NCCL " + group_.nccl_version() +
+                                " (communicator bootstrapped through MPI) after each HI evaluation; drift, forces " +
+                                "and lubrication on every rank";
+    } else {
+        d["hi_decomposition"] = "target slices " + slices + ", one per device, all-gathered with NCCL " +
+                                group_.nccl_version() +
+                                " after each HI evaluation; drift, forces and lubrication on every device";
+    }
     return d;
 }
 

@@ -16,6 +16,11 @@
 // product is sliced and gathered, and the dot products (the host's scalars) are read from the
 // first device only. Frames and checkpoints come from the first device (core/host_state.hpp), so
 // they do not depend on the device count: a checkpoint resumes on any number of devices.
+//
+// Across MPI ranks (`mpirun -n R`, a device context with several ranks: engine/docs/multi-gpu.md,
+// "Several hosts") the same engine runs one replica per rank: slice r of R on rank r's device, the
+// communicator spanning the ranks (device_group). Every rank's replica is the whole state; rank 0
+// writes (run/rank_protocol.hpp), so nothing else changes.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -33,7 +38,8 @@ class multi_device_engine final : public engine {
 public:
     using replica = cuda_engine<Policy>;
 
-    // device.ordinals: at least two, checked by device_group (present, distinct, one kind).
+    // device.ordinals: at least two, checked by device_group (present, distinct, one kind); or,
+    // across device.ranks, this rank's one device (checked by every rank together).
     multi_device_engine(const engine_config& config, const device_context& device, const initial_state& state);
     ~multi_device_engine() override;
 
@@ -60,7 +66,7 @@ public:
     // set the all-gathers are timed too (take_communication_ms).
     void set_phase_timer(step_observer* timer);
     double take_communication_ms() { return group_.take_communication_ms(); }
-    std::size_t devices() const { return replicas_.size(); }
+    std::size_t devices() const { return replicas_.size(); }  // of this process
 
 private:
     struct krylov_ops;
@@ -74,11 +80,14 @@ private:
     decltype(auto) guarded(F&& f) const;
     // v <- mu F over every device's slice, then all-gathered.
     void sliced_velocities();
+    // The targets this process's device d computes.
+    const target_range& slice(std::size_t d) const { return slices_[group_.part(d)]; }
     void solve_lubrication();
 
     mutable device_group group_;
     std::vector<std::unique_ptr<replica>> replicas_;
-    std::vector<target_range> slices_;
+    communicator* ranks_ = nullptr;     // across MPI ranks; null in one process
+    std::vector<target_range> slices_;  // every part's (device's, across ranks: rank's)
     bool solve_pending_ = false;
     lubrication_solver_statistics solver_statistics_;
     std::uint64_t step_ = 0;

@@ -49,6 +49,8 @@ nccl_api load_nccl_library(const char* file) {
     resolve(handle, file, "ncclGetVersion", api.get_version);
     resolve(handle, file, "ncclGetErrorString", api.error_string);
     resolve(handle, file, "ncclCommInitAll", api.comm_init_all);
+    resolve(handle, file, "ncclGetUniqueId", api.get_unique_id);
+    resolve(handle, file, "ncclCommInitRank", api.comm_init_rank);
     resolve(handle, file, "ncclCommDestroy", api.comm_destroy);
     resolve(handle, file, "ncclCommAbort", api.comm_abort);
     resolve(handle, file, "ncclCommGetAsyncError", api.comm_get_async_error);

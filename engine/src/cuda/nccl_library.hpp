@@ -3,7 +3,7 @@
 // engine runs on several devices, never before. Why not link it: the GPU bundle (ci/gpu-bundle) is
 // linked statically and must start on a host without NCCL, where one-device runs need nothing of
 // it; a shared module of our own loaded on demand would be a second file to ship and to keep in
-// step with the binary, for no gain over resolving the nine entry points below ourselves (NCCL
+// step with the binary, for no gain over resolving the eleven entry points below ourselves (NCCL
 // keeps its C ABI stable within major version 2, the soname). Compiled where nccl.h is found
 // (STOKESIAN_HAVE_NCCL; engine/CMakeLists.txt); without it multi-device runs are refused.
 #if defined(STOKESIAN_HAVE_NCCL)
@@ -18,6 +18,8 @@ struct nccl_api {
     decltype(&::ncclGetVersion) get_version = nullptr;
     decltype(&::ncclGetErrorString) error_string = nullptr;
     decltype(&::ncclCommInitAll) comm_init_all = nullptr;
+    decltype(&::ncclGetUniqueId) get_unique_id = nullptr;    // one device per MPI rank:
+    decltype(&::ncclCommInitRank) comm_init_rank = nullptr;  // bootstrapped through MPI
     decltype(&::ncclCommDestroy) comm_destroy = nullptr;
     decltype(&::ncclCommAbort) comm_abort = nullptr;
     decltype(&::ncclCommGetAsyncError) comm_get_async_error = nullptr;

@@ -53,6 +53,15 @@ public:
         MPI_Comm_size(MPI_COMM_WORLD, &size);
         rank_ = unsigned(rank);
         size_ = unsigned(size);
+        // The ranks of this host (collective: every rank constructs this at start-up).
+        MPI_Comm local = MPI_COMM_NULL;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+        int local_rank = 0, local_size = 1, host = rank;
+        MPI_Comm_rank(local, &local_rank);
+        MPI_Comm_size(local, &local_size);
+        MPI_Bcast(&host, 1, MPI_INT, 0, local);  // local rank 0 has the lowest world rank (key = rank)
+        MPI_Comm_free(&local);
+        host_ = {unsigned(local_rank), unsigned(local_size), unsigned(host)};
     }
     ~world_communicator() override {
         int finalised = 0;
@@ -98,8 +107,40 @@ public:
         std::_Exit(code);
     }
 
+    host_ranks host() const override { return host_; }
+
+    void post_failure(const std::string& text) override {
+        if (!posted_.empty()) return;
+        posted_ = text.empty() ? std::string("(no detail)") : text;  // the send buffer, kept until exit
+        for (unsigned p = 0; p < size_; ++p) {
+            if (p == rank_) continue;
+            MPI_Request request = MPI_REQUEST_NULL;
+            MPI_Isend(posted_.data(), as_int(posted_.size(), "failure text"), MPI_CHAR, int(p), failure_tag,
+                      MPI_COMM_WORLD, &request);
+            MPI_Request_free(&request);  // never waited for: the sender may be about to be ended
+        }
+    }
+
+    std::string posted_failure() override {
+        if (!received_.empty()) return received_;
+        int arrived = 0;
+        MPI_Status status{};
+        MPI_Iprobe(MPI_ANY_SOURCE, failure_tag, MPI_COMM_WORLD, &arrived, &status);
+        if (!arrived) return {};
+        int length = 0;
+        MPI_Get_count(&status, MPI_CHAR, &length);
+        std::string text(std::size_t(length > 0 ? length : 0), '\0');
+        MPI_Recv(text.data(), length, MPI_CHAR, status.MPI_SOURCE, failure_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        received_ = text.empty() ? std::string("(no detail)") : text;
+        return received_;
+    }
+
 private:
+    // Point to point, apart from every collective (MPI keeps collectives and tagged messages apart).
+    static constexpr int failure_tag = 0x5f0d;
     unsigned rank_ = 0, size_ = 1;
+    host_ranks host_;
+    std::string posted_, received_;
     bool owns_ = false;
 };
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/number_text.hpp"
@@ -240,6 +241,17 @@ void record(const record_options& o, std::ostream& log) {
         throw input_error(o.output.string(), "", "", "its directory does not exist");
     if (o.steps > 0 && !(std::isfinite(o.dt) && o.dt > 0))
         throw input_error("command line", "--dt", exact_number(o.dt), "expected a positive, finite time step");
+    // The devices every engine runs on (--devices): checked against the backend before anything is
+    // written. A record on D devices is the one-device record bit for bit (engine/docs/multi-gpu.md).
+    const auto device_for = [&](const engine_config& cfg, std::size_t n) {
+        return backends::device_context_for(cfg, n, o.devices, nullptr);
+    };
+    if (o.devices.given()) {
+        engine_config probe;
+        probe.backend = o.backend;
+        probe.hi_kernel = o.hi_kernel;
+        (void)device_for(probe, configs.empty() ? 1 : configs.front().state.size());
+    }
 
     const fs::path partial = o.output.string() + ".partial";
     const io::hdf5::error_silencer quiet;
@@ -280,6 +292,7 @@ void record(const record_options& o, std::ostream& log) {
                                          {"steps", std::to_string(o.steps)},
                                          {"dt", std::to_string(o.dt)},
                                          {"swap", o.swap_from.empty() ? "" : o.swap_from + " stored as " + o.swap_to}});
+            if (o.devices.given()) io::write_string_attributes(settings.get(), {{"devices", to_string(o.devices)}});
         }
         bool device_written = false;
         for (const configuration& c : configs) {
@@ -313,7 +326,7 @@ void record(const record_options& o, std::ostream& log) {
                 cfg.hi_kernel = o.hi_kernel;
                 cfg.dt = o.dt;
                 cfg.threads = o.threads;
-                auto eng = make_engine(cfg, c.state);
+                auto eng = backends::make_engine(cfg, device_for(cfg, n), c.state);
                 engine_state s;
                 eng->save_state(s);
                 states[to_string(m)] = std::move(s);
@@ -330,7 +343,7 @@ void record(const record_options& o, std::ostream& log) {
                     if (c.system.lubrication.enabled) {
                         engine_config run_cfg = cfg;
                         run_cfg.system.lubrication.scheme = lubrication_scheme::implicit_solve;
-                        implicit_engine = make_engine(run_cfg, c.state);
+                        implicit_engine = backends::make_engine(run_cfg, device_for(run_cfg, n), c.state);
                     }
                     engine& runner = implicit_engine ? *implicit_engine : *eng;
                     runner.advance(o.steps);

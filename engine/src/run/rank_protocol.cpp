@@ -1,11 +1,16 @@
 // The messages of a run across MPI ranks (run/rank_protocol.hpp): rank 0's side and the others'.
 #include "run/rank_protocol.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/registry.hpp"
+#include "stokesian/core/device_error.hpp"
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 
 namespace stokesian {
@@ -101,23 +106,37 @@ std::unique_ptr<engine> build_follower(communicator& ranks, unsigned threads) {
         config = make_engine_config(s);
         config.backend = record.at("rank_backend");
         config.hi_kernel = record.at("rank_hi_kernel");
+        const std::string& devices = record.at("rank_devices");  // "": not given
+        s.run.devices = devices.empty() ? device_selection{} : parse_device_selection(devices);
     } catch (const std::exception& e) {
         // Rank 0 read the same settings without complaint: this is no bad input of the user's but a
         // fault of this rank, which must say so (the CLI prints only rank 0's input errors).
         throw std::runtime_error("rank " + std::to_string(ranks.rank()) + " cannot rebuild rank 0's run: " + e.what());
     }
     config.threads = threads;
-    device_context device;
-    device.ranks = &ranks;
+    // The device this rank drives (one per rank; none for a host backend), as rank 0 chose its own.
+    const device_context device = backends::device_context_for(config, s.particles.size(), s.run.devices, &ranks);
     return backends::make_engine(config, device, s.particles);
+}
+
+// After a device error on this rank or a peer (cuda/device_group.hpp): rank 0 writes the checkpoint
+// of the last good sample and then ends every rank (MPI_Abort, exit code 1, its message naming the
+// rank and device). Leaving first would end rank 0 before its checkpoint; so wait, but not for ever.
+[[noreturn]] void wait_for_rank_zero_to_end(communicator& ranks, const device_error& e) {
+    constexpr auto patience = std::chrono::minutes(10);  // a checkpoint of 10^6 particles takes seconds
+    std::this_thread::sleep_for(patience);
+    throw std::runtime_error("rank " + std::to_string(ranks.rank()) + ": " + e.what() +
+                             "; rank 0 did not end the run within 10 minutes");
 }
 
 }  // namespace
 
-void announce_build(communicator& ranks, std::map<std::string, std::string> record, const engine_config& config) {
+void announce_build(communicator& ranks, std::map<std::string, std::string> record, const engine_config& config,
+                    const device_selection& devices) {
     send(ranks, {command::build, 0, 0});
     record["rank_backend"] = config.backend;
     record["rank_hi_kernel"] = config.hi_kernel;
+    record["rank_devices"] = to_string(devices);
     broadcast_map(ranks, record);
 }
 
@@ -169,6 +188,8 @@ run_result follow_run(communicator& ranks, unsigned threads) {
                     throw std::logic_error("rank " + std::to_string(ranks.rank()) + ": unknown message " +
                                            std::to_string(std::uint64_t(m.what)));
             }
+        } catch (const device_error& e) {
+            wait_for_rank_zero_to_end(ranks, e);
         } catch (const lubrication_solver_error&) {
             // Rank 0's engine failed the same way at the same step (the state is the same on every
             // rank): its run ends as a blow-up and the end message follows.

@@ -81,7 +81,7 @@ void run_session::build_engine() {
         eng_ = backends::make_engine(config, device, s_.particles);
         return;
     }
-    announce_build(*req_.ranks, run_record(s_), config);
+    announce_build(*req_.ranks, run_record(s_), config, s_.run.devices);
     eng_ = lead_ranks(backends::make_engine(config, device, s_.particles), *req_.ranks);
 }
 

@@ -142,8 +142,9 @@ std::span<const field<run_settings>> table() {
          .doc = {"string", "one device (ordinal 0)",
                  "`\"0,1,2,3\"` (distinct device ordinals, the first the primary) or `\"all\"` (every device present): "
                  "the GPUs one run drives (`--devices`). A backend that runs on the host (`cpu`) refuses it; more "
-                 "devices than the backend drives or than are present are refused. MPI ranks are not devices: "
-                 "`mpirun -n R` (README.md)"},
+                 "devices than the backend drives or than are present are refused. Under `mpirun -n R` with the "
+                 "CUDA backend each rank drives one device: its host-local rank's, or the one ordinal given here "
+                 "(README.md)"},
          .written = [](const run_settings& r) { return r.devices.given(); }},
     };
     return fields;

@@ -15,6 +15,12 @@
 
 namespace stokesian {
 
+// The ranks that share this rank's host (MPI_Comm_split_type shared memory): this rank's index
+// among them, their number, and an id of the host the same for all of them (their lowest world rank).
+struct host_ranks {
+    unsigned local_rank = 0, local_size = 1, host = 0;
+};
+
 class communicator {
 public:
     virtual ~communicator() = default;
@@ -31,6 +37,18 @@ public:
     virtual void barrier() = 0;
     // Ends every rank at once with `code` (the message is the caller's to print first).
     [[noreturn]] virtual void abort(int code) = 0;
+
+    // Where this rank runs (a device per rank: core/rank_devices.hpp). Not collective. The default:
+    // every rank on one host.
+    virtual host_ranks host() const { return {rank(), size(), 0}; }
+
+    // Not collective, never blocking: a failure on this rank (a device error) that the others must
+    // stop for, told to every other rank once (later calls do nothing). A rank waiting on a failed
+    // peer's device (an NCCL collective that will never end) polls posted_failure() and leaves;
+    // rank 0 then checkpoints and ends them all (cuda/device_group.hpp). The default: nobody to tell.
+    virtual void post_failure(const std::string& text) { (void)text; }
+    // The text a peer posted, "" while none has.
+    virtual std::string posted_failure() { return {}; }
 };
 
 // A run alone: rank 0 of 1; gathers and broadcasts have nothing to move.

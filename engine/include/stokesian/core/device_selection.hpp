@@ -27,4 +27,12 @@ std::string to_string(const device_selection& selection);
 // std::invalid_argument for an ordinal that is not present.
 std::vector<int> resolve_devices(const device_selection& selection, unsigned present);
 
+// The rule resolve_devices applies to a list of ordinals where `present` devices exist: each
+// present (0 <= d < present) and none named twice. Throws std::invalid_argument saying which is
+// not ("device 7 is not present (2 here: ordinals 0 to 1)", "device 0 is named twice"): the one
+// place these messages are made (the CUDA backend's cuda::check_device_ordinals calls it too).
+void check_ordinals(const std::vector<int>& ordinals, unsigned present);
+// "2 here: ordinals 0 to 1", "no device here": what check_ordinals says is present.
+std::string present_devices(unsigned present);
+
 }  // namespace stokesian

@@ -17,7 +17,8 @@ bool device_available() noexcept;
 unsigned device_count() noexcept;
 
 // The device ordinals a context names must exist here and be distinct: input_error (exit code 2)
-// naming the first that is not, with the ordinals this host has. An empty list means device 0.
+// naming the first that is not, with the ordinals this host has (the core rule and its message:
+// check_ordinals, core/device_selection.hpp). An empty list means device 0.
 void check_device_ordinals(const std::vector<int>& ordinals);
 
 // Whether this build runs one engine on several devices: built with NCCL's header (the library

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/physics/tensor_registry.hpp"
@@ -61,6 +62,7 @@ struct record_options {
     bool force = false;
     std::string backend = "cpu";              // a registered backend or auto
     std::string hi_kernel;                    // empty: the backend's default
+    device_selection devices;                 // --devices: not given, one device (multi-gpu.md)
     std::vector<precision_mode> modes;        // empty: all nine
     std::vector<std::string> configurations;  // empty: the whole standard set
     std::uint64_t steps = 0;  // short run after the evaluation (0: none; with lubrication: implicit scheme)
