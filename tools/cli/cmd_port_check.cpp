@@ -113,7 +113,7 @@ action register_port_check(CLI::App& app) {
         "record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
     r->add_option("output", rec->output, "record file to write (HDF5)")->required();
     add_backend_option(*r, rec->backend, "default cpu");
-    add_hi_kernel_option(*r, rec->hi_kernel, "default: the backend's");
+    add_hi_kernel_option(*r, rec->hi_kernel, "default: auto");
     add_precision_list_option(*r, rec->modes, {"default all nine", {"--modes"}, {}});
     r->add_option(
         "--configs", rec->configs,
