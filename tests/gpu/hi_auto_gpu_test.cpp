@@ -54,7 +54,7 @@ outcome run(engine_config c, const std::string& kernel, const initial_state& s, 
 }
 
 // auto against the kernel it chose and against tiling, and fast against itself, for one system.
-void check_system(engine_config c, const initial_state& s, std::uint64_t steps, const std::string& what,
+void check_system(const engine_config& c, const initial_state& s, std::uint64_t steps, const std::string& what,
                   const std::string& expected_choice) {
     const outcome automatic = run(c, "auto", s, steps);
     const std::string chosen = automatic.description.at("hi_kernel");

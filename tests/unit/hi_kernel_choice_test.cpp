@@ -51,7 +51,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 // A fresh folder under the test's temporary directory.
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("stokesian_hi_kernel_choice_" + name);
+    fs::path dir = fs::temp_directory_path() / ("stokesian_hi_kernel_choice_" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
