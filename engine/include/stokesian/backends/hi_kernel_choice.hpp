@@ -56,7 +56,9 @@ struct kernel_query {
 
 struct kernel_choice {
     std::string kernel;  // a kernel of the backend; "fused": the fused engine (backend cuda-fused)
-    std::string reason;  // provenance: "auto: fused (table cc 9.0 measured on NVIDIA H200, N = 4 <= 256)"
+    // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, measured on NVIDIA H200,
+    // 2026-11-26: the fused engine up to N = 256; N = 4, hi=f64, periodic box)".
+    std::string reason;
 };
 
 // One measured size of a device class: the fastest exact and fast kernel at `particles` particles.
