@@ -72,6 +72,7 @@ TEST(CudaBackend, TetrahedronIsBitwiseEqualToCpuInEveryMode) {
             c.backend = "cpu";
             const frame cpu1 = run_frame(c, s.particles, 1), cpu = run_frame(c, s.particles, 1000);
             c.backend = "cuda";
+            c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
             const frame gpu1 = run_frame(c, s.particles, 1), gpu = run_frame(c, s.particles, 1000);
             expect_bitwise_equal(cpu1, gpu1, to_string(c.precision) + " after 1 step");
             expect_bitwise_equal(cpu, gpu, to_string(c.precision) + " after 1000 steps");
@@ -119,6 +120,7 @@ TEST(CudaBackend, FccWithLubricationAgreesWithCpuWithinDerivedBound) {
         c.backend = "cpu";
         const frame cpu = run_frame(c, s, 1);
         c.backend = "cuda";
+        c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
         const frame gpu = run_frame(c, s, 1);
         // Initial forces use zero previous velocities (no lubrication), so both backends start
         // bitwise equal and drift identically; the first lubrication forces then differ only by
@@ -147,6 +149,7 @@ TEST(CudaBackend, RunsAreBitwiseReproducible) {
     c.precision = {precision::ds, precision::f32};
     c.dt = 0.001;
     c.backend = "cuda";
+    c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
     const frame a = run_frame(c, s, 50), b = run_frame(c, s, 50);
     expect_bitwise_equal(a, b, "run-to-run");
     EXPECT_EQ(state_digest(a), state_digest(b));
@@ -192,6 +195,7 @@ TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     engine_state saved;
     cpu->save_state(saved);
     c.backend = "cuda";
+    c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
     auto gpu = make_engine(c, t.particles);
     gpu->restore_state(saved);
     gpu->advance(300);
@@ -211,6 +215,7 @@ TEST(CudaBackend, MultiStageIntegratorsAreBitwiseEqualToCpu) {
             c.backend = "cpu";
             const frame cpu = run_frame(c, s.particles, 300);
             c.backend = "cuda";
+            c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
             expect_bitwise_equal(cpu, run_frame(c, s.particles, 300),
                                  std::string(to_string(kind)) + " " + to_string(c.precision));
         }

@@ -54,10 +54,11 @@ struct three_paths {
 three_paths run_three(engine_config c, const initial_state& s, std::uint64_t steps) {
     three_paths r;
     c.backend = "cpu";
-    c.hi_kernel = "";
+    c.hi_kernel = "all-pairs";
     c.threads = 1;
     r.cpu = run_frame(c, s, steps);
     c.backend = "cuda";
+    c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one)
     r.cuda = run_frame(c, s, steps);
     c.hi_kernel = "fused";
     r.fused = run_frame(c, s, steps);
@@ -228,7 +229,7 @@ TEST(FusedPath, LargestBlockIsBitwiseEqualToStepByStep) {
     for (precision_mode mode :
          {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
         c.precision = mode;
-        c.hi_kernel = "";
+        c.hi_kernel = "tiling";
         const frame stepped = run_frame(c, s, 5);
         c.hi_kernel = "fused";
         expect_bitwise_equal(run_frame(c, s, 5), stepped, "N = 1024, " + to_string(mode));
@@ -341,7 +342,7 @@ TEST(BatchedPath, TetrahedraAreBitwiseTheirSoloRunsInEveryMode) {
                 ASSERT_EQ(frames[k].time, alone.time) << what;
                 expect_bitwise_equal(frames[k], alone, "batch vs fused alone, " + what);
                 solo.backend = "cpu";
-                solo.hi_kernel = "";
+                solo.hi_kernel = "all-pairs";
                 solo.threads = 1;
                 expect_bitwise_equal(frames[k], run_frame(solo, members[k].state, 500), "batch vs cpu alone, " + what);
             }

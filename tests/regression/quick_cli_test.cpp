@@ -56,6 +56,13 @@ TEST_F(Cli, RunWritesAValidH5mdFileAndAJsonSummary) {
     EXPECT_EQ(f.string_attribute("/parameters/run", "precision"), "hi=f64,int=f64");
     EXPECT_EQ(f.string_attribute("/parameters/run", "status"), "completed");
     EXPECT_EQ(f.string_attribute("/parameters/engine", "backend"), "cpu");
+    // The default kernel request (auto) and what it chose, in the provenance and the summary.
+    EXPECT_NE(f.string_attribute("/parameters/scenario", "resolved_configuration")->find("hi_kernel = \"auto\""),
+              std::string::npos);
+    EXPECT_EQ(f.string_attribute("/parameters/engine", "hi_kernel"), "all-pairs");
+    EXPECT_EQ(f.string_attribute("/parameters/engine", "hi_kernel_choice").value_or("").rfind("auto: all-pairs (", 0),
+              0u);
+    EXPECT_NE(o.out.find("\"hi_kernel_choice\":\"auto: all-pairs ("), std::string::npos) << o.out;
     EXPECT_TRUE(f.string_attribute("/parameters/scenario", "source_text")->find("[particles]") != std::string::npos);
     EXPECT_TRUE(f.string_attribute("/parameters/invocation", "command")->find("--json") != std::string::npos);
     EXPECT_TRUE(f.exists("/observables/symmetry/y1/value"));

@@ -202,6 +202,8 @@ TEST_F(CliVocabulary, EveryRegisteredBackendIsAName) {
     }
     const outcome help = run_cli({"run", "--help"});
     EXPECT_NE(help.out.find("cpu | cuda | cuda-fused | auto"), std::string::npos) << help.out;
+    // The kernel names too come from the registry, the requests (auto, fast) first.
+    EXPECT_NE(help.out.find("cpu: auto | fast | all-pairs | symmetric"), std::string::npos) << help.out;
 }
 
 // Every [run] key that has a command-line spelling in the field table (engine/src/settings/

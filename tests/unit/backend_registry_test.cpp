@@ -84,7 +84,7 @@ TEST(BackendRegistry, ListsTheBuiltInBackendsAndTheirCapabilities) {
     ASSERT_NE(fused, nullptr);
     EXPECT_TRUE(check_availability(*cpu).available);
     EXPECT_TRUE(cpu->can.batches);
-    EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"all-pairs", "symmetric"}));
+    EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"auto", "fast", "all-pairs", "symmetric"}));
     EXPECT_EQ(cpu->can.devices, 0u);
     // One engine on several devices where the build has NCCL's header (engine/docs/multi-gpu.md).
 #if defined(STOKESIAN_HAVE_CUDA)

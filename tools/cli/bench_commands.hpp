@@ -15,5 +15,6 @@ struct bench_subcommand {
 
 bench_subcommand register_bench_fcc(CLI::App& bench);     // bench_fcc.cpp
 bench_subcommand register_bench_memory(CLI::App& bench);  // bench_memory.cpp
+bench_subcommand register_bench_tune(CLI::App& bench);    // bench_tune.cpp
 
 }  // namespace stokesian::cli

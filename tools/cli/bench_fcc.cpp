@@ -121,6 +121,11 @@ engine_config engine_config_for(const std::string& backend, const std::string& k
     c.precision = mode;
     c.backend = backend;
     c.hi_kernel = kernel;
+    // auto and fast: the step-by-step kernel they stand for at this N and mode (phases need one).
+    if (backend == "cuda" && backends::request_of(kernel) != backends::kernel_request::named)
+        c.hi_kernel = backends::choose_cuda_step_kernel(backends::request_of(kernel), s.state.size(), mode.hi,
+                                                        s.system.box.periodic, 0)
+                          .kernel;
     c.dt = o.dt;
     c.threads = o.threads;
     return c;

@@ -3,6 +3,7 @@
 //   bench hi               one hydrodynamic velocity update on the GPU, per kernel, mode and N
 //   bench fcc              the paper's benchmark (Section 3.3, Fig. 2): bench_fcc.cpp
 //   bench memory           the appendix's memory-access study (Figs. 6, 7): bench_memory.cpp
+//   bench tune             the tuning cache of --hi-kernel auto|fast: bench_tune.cpp
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,6 +21,7 @@
 #include "options_run.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/hi_kernel_choice.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/run_overrides.hpp"
@@ -118,8 +120,14 @@ int bench_hi(const hi_options& o) {
         const std::vector<vec3<double>>& r = s.state.positions;
         const std::vector<vec3<double>>& f = s.state.external_forces;
         for (const precision p : his)
-            for (const std::string& kernel : o.kernels) {
+            for (const std::string& asked : o.kernels) {
                 const std::string hi(to_string(p));
+                // auto and fast: the kernel they stand for here (the table or the tuning cache).
+                const backends::kernel_request request = backends::request_of(asked);
+                const std::string kernel =
+                    request == backends::kernel_request::named
+                        ? asked
+                        : backends::choose_cuda_step_kernel(request, n, p, system.box.periodic, -1).kernel;
                 const auto t = cuda::time_hi_kernel(kernel, p, system, r, f, o.repeats, o.block);
                 const double gpairs = double(n) * double(n) / (t.median_ms * 1e-3) / 1e9;
                 std::printf("%9zu %-13s %-4s %6u %11.4g %11.4g %11.4g %10.4g\n", n, kernel.c_str(), hi.c_str(), t.block,
@@ -149,7 +157,7 @@ action register_bench(CLI::App& app) {
     add_case_option(*steps, so->case_name);
     add_backend_option(*steps, so->backend, "default cpu");
     add_precision_list_option(*steps, so->modes, {"default: the paper's four and f64", {}, bench_former_all});
-    add_hi_kernel_option(*steps, so->hi_kernel, "default: the backend's");
+    add_hi_kernel_option(*steps, so->hi_kernel, "default: auto");
     so->run_keys = add_run_key_options(
         *steps, "The timed steps: the scenario's run length, or --steps (overrides its [run] keys)", {"steps"});
     steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth)");
@@ -170,11 +178,13 @@ action register_bench(CLI::App& app) {
     hi->add_flag("--force", ho->force, "replace an existing --csv file");
     const bench_subcommand fcc = register_bench_fcc(*bench);
     const bench_subcommand memory = register_bench_memory(*bench);
-    return [steps, hi, so, ho, fcc, memory]() -> int {
+    const bench_subcommand tune = register_bench_tune(*bench);
+    return [steps, hi, so, ho, fcc, memory, tune]() -> int {
         if (steps->parsed()) return bench_steps(*so);
         if (hi->parsed()) return bench_hi(*ho);
         if (fcc.app->parsed()) return fcc.run();
         if (memory.app->parsed()) return memory.run();
+        if (tune.app->parsed()) return tune.run();
         return 2;
     };
 }

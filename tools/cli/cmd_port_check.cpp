@@ -117,7 +117,7 @@ action register_port_check(CLI::App& app) {
         "record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
     r->add_option("output", rec->output, "record file to write (HDF5)")->required();
     add_backend_option(*r, rec->backend, "default cpu");
-    add_hi_kernel_option(*r, rec->hi_kernel, "default: the backend's");
+    add_hi_kernel_option(*r, rec->hi_kernel, "default: auto");
     add_devices_option(*r, rec->devices, "default one device; the record equals the one-device record bit for bit");
     add_precision_list_option(*r, rec->modes, {"default all nine", {"--modes"}, {}});
     r->add_option(

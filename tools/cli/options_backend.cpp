@@ -13,9 +13,19 @@ namespace stokesian::cli {
 
 namespace {
 
-const char* const kernel_help =
-    "HI summation kernel (cpu: all-pairs | symmetric; cuda: naive | tiling | small-tiling | multi-target | "
-    "split | fast-tiling | fast-multi-target | fast-split)";
+// "HI summation kernel (cpu: auto | fast | all-pairs | symmetric; cuda: auto | fast | tiling | ...)": the
+// registry's names, the requests first (stokesian/backends/hi_kernel_choice.hpp).
+std::string kernel_help() {
+    std::string text;
+    for (const backends::backend& b : backends::backend_registry().all()) {
+        if (b.can.hi_kernels.empty()) continue;
+        text += (text.empty() ? "" : "; ") + b.name + ":";
+        for (std::size_t k = 0; k < b.can.hi_kernels.size(); ++k) text += (k ? " | " : " ") + b.can.hi_kernels[k];
+    }
+    return "HI summation kernel (" + text +
+           "); auto: the fastest exact path for N, precision, box and device (bit for bit whatever it picks), "
+           "fast: the fastest fast-math kernel";
+}
 
 void add_once(std::vector<std::string>& list, const std::string& item) {
     if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
@@ -91,14 +101,13 @@ CLI::Option* add_backend_list_option(CLI::App& cmd, std::vector<std::string>& ba
 }
 
 CLI::Option* add_hi_kernel_option(CLI::App& cmd, std::string& kernel, const std::string& default_help) {
-    return cmd.add_option("--hi-kernel", kernel, std::string(kernel_help) + " (" + default_help + ")");
+    return cmd.add_option("--hi-kernel", kernel, kernel_help() + " (" + default_help + ")");
 }
 
 CLI::Option* add_hi_kernel_list_option(CLI::App& cmd, std::vector<std::string>& kernels,
                                        const std::string& default_help, const std::vector<std::string>& old_options) {
     return add_with_deprecated_aliases("--hi-kernel", old_options, [&](const std::string& name) {
-        return add_list_option(cmd, name, kernels,
-                               std::string(kernel_help) + ", several comma-separated (" + default_help + ")",
+        return add_list_option(cmd, name, kernels, kernel_help() + ", several comma-separated (" + default_help + ")",
                                [](const std::string& item, std::vector<std::string>& list) { add_once(list, item); });
     });
 }

@@ -3,9 +3,12 @@
 // N <= 1024, explicit lubrication; fused_engine.cu). `--backend cuda --hi-kernel fused` is the
 // older spelling of cuda-fused and still selects it. A build without CUDA registers both as absent,
 // so a request names what is missing instead of "unknown backend".
+#include <stdexcept>
 #include <string>
 
 #include "builtin_backends.hpp"
+#include "stokesian/backends/hi_kernel_cache.hpp"
+#include "stokesian/backends/hi_kernel_choice.hpp"
 #include "stokesian/core/communicator.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
@@ -88,9 +91,63 @@ std::unique_ptr<batch_engine> fused_batch(const engine_config& config, const dev
     return cuda::make_cuda_batch_engine(config, device, members);
 }
 
+// auto and fast on the step-by-step backend (stokesian/backends/hi_kernel_choice.hpp): the device's
+// class from its compute capability, the fused engine where the cuda-fused backend can run the
+// configuration on one device, the tuning cache of the user.
+kernel_choice choose_cuda(const engine_config& config, std::size_t particles, const device_context& device,
+                          kernel_request request) {
+    kernel_query q;
+    q.request = request;
+    q.particles = particles;
+    q.hi = config.precision.hi;
+    q.periodic = config.system.box.periodic;
+    cuda::check_device_ordinals(device.ordinals);  // a missing device is input_error, as the factory says
+    const auto described = cuda::device_description(device.primary_ordinal());
+    q.device_name = described.at("device_name");
+    q.compute_capability = described.at("compute_capability");
+    const backend* fused = backend_registry().find("cuda-fused");
+    q.fused_possible = fused != nullptr && device.ordinals.size() <= 1 && !spread(device.ranks) &&
+                       fused->can.refusal(config, particles).empty();
+    q.candidates = cuda_kernel_candidates();
+    const tuning_cache cache = user_tuning_cache();
+    return choose_cuda_kernel(q, &cache);
+}
+
 #endif
 
 }  // namespace
+
+kernel_choice choose_cuda_step_kernel(kernel_request request, std::size_t particles, precision hi, bool periodic,
+                                      int ordinal) {
+#if defined(STOKESIAN_HAVE_CUDA)
+    kernel_query q;
+    q.request = request;
+    q.particles = particles;
+    q.hi = hi;
+    q.periodic = periodic;
+    const auto described = cuda::device_description(ordinal);
+    q.device_name = described.at("device_name");
+    q.compute_capability = described.at("compute_capability");
+    q.candidates = cuda_kernel_candidates();
+    const tuning_cache cache = user_tuning_cache();
+    return choose_cuda_kernel(q, &cache);
+#else
+    (void)request, (void)particles, (void)hi, (void)periodic, (void)ordinal;
+    throw std::runtime_error("this build of stokesian has no CUDA backend");
+#endif
+}
+
+kernel_candidates cuda_kernel_candidates() {
+    kernel_candidates c;
+#if defined(STOKESIAN_HAVE_CUDA)
+    for (const std::string& name : cuda::step_kernel_names()) {
+        const cuda::hi_kernel k = cuda::parse_hi_kernel(name);
+        if (cuda::uses_fast_math(k)) c.fast.push_back(name);
+        if (cuda::sums_in_cpu_order(k)) c.exact.push_back(name);
+    }
+#endif
+    return c;
+}
 
 void register_cuda_backends(registry& r) {
     backend step = cuda_step_backend(), fused = cuda_fused_backend();
@@ -101,6 +158,7 @@ void register_cuda_backends(registry& r) {
         step.can.ranks = true;  // one device per MPI rank, gathered with NCCL (engine/docs/multi-gpu.md)
     }
     step.probe = fused.probe = device_probe;
+    step.choose_kernel = choose_cuda;
     step.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
         check_context(device);
         return sized_for_device([&] { return cuda::make_cuda_engine(config, device, state); }, state.size());

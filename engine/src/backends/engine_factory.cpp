@@ -1,8 +1,10 @@
 // make_engine and make_batch_engine: the backend chosen through the registry
 // (stokesian/backends/registry.hpp), which alone knows which backends this build has.
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
@@ -46,19 +48,52 @@ void validate_batch(const std::vector<batch_member>& members) {
     }
 }
 
+// An engine whose kernel a request chose: its description names the choice (hi_kernel_choice), so
+// every output that records the engine (H5MD provenance, run --json, port-check records) says it.
+class described_choice final : public engine {
+public:
+    described_choice(std::unique_ptr<engine> inner, std::string choice)
+        : inner_(std::move(inner)), choice_(std::move(choice)) {}
+    void advance(std::uint64_t steps) override { inner_->advance(steps); }
+    std::uint64_t step() const override { return inner_->step(); }
+    std::size_t size() const override { return inner_->size(); }
+    void read_frame(frame& out) const override { inner_->read_frame(out); }
+    void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override {
+        inner_->advance_sampled(samples, interval, out);
+    }
+    std::map<std::string, std::string> description() const override {
+        std::map<std::string, std::string> d = inner_->description();
+        d["hi_kernel_choice"] = choice_;
+        return d;
+    }
+    void save_state(engine_state& out) const override { inner_->save_state(out); }
+    void restore_state(const engine_state& state) override { inner_->restore_state(state); }
+
+private:
+    std::unique_ptr<engine> inner_;
+    std::string choice_;
+};
+
 }  // namespace
+
+std::unique_ptr<engine> with_kernel_choice(std::unique_ptr<engine> e, std::string choice) {
+    if (choice.empty()) return e;
+    return std::make_unique<described_choice>(std::move(e), std::move(choice));
+}
 
 std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,
                                     const initial_state& state) {
-    const registry::resolved r = backend_registry().resolve(config, state.size(), "the run");
+    const registry::resolved r = backend_registry().resolve_on(config, state.size(), "the run", device);
     check_devices(*r.chosen, device);
-    return r.chosen->make_engine(r.config, device, state);
+    return with_kernel_choice(r.chosen->make_engine(r.config, device, state), r.hi_kernel_choice);
 }
 
 std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,
                                                 const std::vector<batch_member>& members) {
     validate_batch(members);
-    const registry::resolved r = backend_registry().resolve(config, members.front().state.size(), "the batch");
+    registry::resolved r = backend_registry().resolve(config, members.front().state.size(), "the batch");
+    // A batch runs its backend's batch kernel (CUDA: the fused one; CPU: all-pairs per member).
+    if (request_of(r.config.hi_kernel) != kernel_request::named) r.config.hi_kernel.clear();
     if (!r.chosen->make_batch) throw std::invalid_argument("backend '" + r.chosen->name + "' runs no batches");
     check_devices(*r.chosen, device);
     return r.chosen->make_batch(r.config, device, members);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <stdexcept>
 
 #include "builtin_backends.hpp"
@@ -53,6 +54,9 @@ void registry::add(backend b) {
     if (b.name.empty() || b.name == "auto")
         throw std::invalid_argument("a backend needs a name other than '" + b.name + "'");
     if (find(b.name)) throw std::invalid_argument("backend '" + b.name + "' is registered twice");
+    // Every backend takes the requests: they head its list (stokesian/backends/hi_kernel_choice.hpp).
+    if (!b.can.hi_kernels.empty())
+        b.can.hi_kernels.insert(b.can.hi_kernels.begin(), std::begin(hi_kernel_requests), std::end(hi_kernel_requests));
     backends_.push_back(std::move(b));
 }
 
@@ -101,7 +105,7 @@ registry::automatic_choice registry::choose_automatic(const engine_config* confi
 }
 
 registry::resolved registry::resolve(const engine_config& config, std::size_t particles, const char* what) const {
-    resolved r{nullptr, config};
+    resolved r{nullptr, config, {}};
     if (config.backend == "auto") {
         const automatic_choice choice = choose_automatic(&config, particles);
         r.chosen = choice.chosen;
@@ -120,13 +124,43 @@ registry::resolved registry::resolve(const engine_config& config, std::size_t pa
         const availability a = check_availability(*r.chosen);
         if (!a.available) throw input_error("", "run.backend", config.backend, a.refusal);
     }
+    apply_legacy_spelling(r, config.backend);
+    return r;
+}
+
+void registry::apply_legacy_spelling(resolved& r, const std::string& asked) const {
     for (const backend& b : backends_)
         if (!b.legacy_backend.empty() && b.legacy_backend == r.config.backend &&
             b.legacy_hi_kernel == r.config.hi_kernel) {
             const availability a = check_availability(b);
-            if (!a.available) throw input_error("", "run.backend", config.backend, a.refusal);
+            if (!a.available) throw input_error("", "run.backend", asked, a.refusal);
             r.chosen = &b;
         }
+}
+
+registry::resolved registry::resolve_on(const engine_config& config, std::size_t particles, const char* what,
+                                        const device_context& device) const {
+    resolved r = resolve(config, particles, what);
+    const kernel_request request = request_of(r.config.hi_kernel);
+    if (request == kernel_request::named) return r;
+    const backend& b = *r.chosen;
+    kernel_choice choice;
+    if (b.choose_kernel) {
+        choice = b.choose_kernel(r.config, particles, device, request);
+    } else {
+        // No choice to make: the backend's default kernel (the first after the requests), if it names one.
+        const auto& kernels = b.can.hi_kernels;
+        const auto first = std::find_if(kernels.begin(), kernels.end(),
+                                        [](const std::string& k) { return request_of(k) == kernel_request::named; });
+        if (first == kernels.end()) return r;
+        const std::string word(request == kernel_request::fastest ? fastest_hi_kernel : automatic_hi_kernel);
+        choice = {*first,
+                  word + ": " + *first + " (" + b.title + "'s " +
+                      (request == kernel_request::fastest ? "default: it has no fast-math kernel)" : "default)")};
+    }
+    r.config.hi_kernel = choice.kernel;
+    r.hi_kernel_choice = choice.reason;
+    apply_legacy_spelling(r, config.backend);
     return r;
 }
 

@@ -29,11 +29,11 @@ std::string resolve_backend(const suite_run_spec& spec, const suite_options& opt
 }
 
 // The manifest names an HI kernel for the backends it has keys for (cpu_hi_kernel, cuda_hi_kernel);
-// any other backend runs its own default.
+// any other backend runs auto.
 std::string hi_kernel_for(const suite_run_spec& spec, const std::string& backend) {
     if (backend == "cpu") return spec.cpu_hi_kernel;
     if (backend == "cuda") return spec.cuda_hi_kernel;
-    return "";
+    return std::string(backends::automatic_hi_kernel);
 }
 
 // Whether the backend computes on a device (it is then not given CPU threads).

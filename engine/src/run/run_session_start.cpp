@@ -75,14 +75,26 @@ std::optional<run_result> run_session::start() {
 // other ranks build theirs at the same time and follow this one's calls.
 void run_session::build_engine() {
     const std::size_t n = s_.particles.size();
-    const engine_config config = backends::backend_registry().resolve(config_, n, "the run").config;
+    engine_config config = backends::backend_registry().resolve(config_, n, "the run").config;
+    // A resumed run continues on the kernel its checkpoint's engine ran, whatever auto or fast would
+    // pick now (a tuning cache written since): fast kernels differ from each other in the last bits.
+    std::string pinned;
+    if (resumed_ && backends::request_of(config.hi_kernel) != backends::kernel_request::named)
+        if (const auto ran = resumed_->run.find("engine_hi_kernel");
+            ran != resumed_->run.end() && !ran->second.empty()) {
+            pinned = (config.hi_kernel.empty() ? std::string("auto") : config.hi_kernel) + ": " + ran->second +
+                     " (the kernel of the checkpoint's engine)";
+            config.hi_kernel = ran->second;
+        }
     const device_context device = backends::device_context_for(config, n, s_.run.devices, req_.ranks);
     if (!spread(req_.ranks)) {
-        eng_ = backends::make_engine(config, device, s_.particles);
+        eng_ = backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), pinned);
         return;
     }
+    // Across ranks the others build theirs at the same time (construction computes v = mu F together).
     announce_build(*req_.ranks, run_record(s_), config, s_.run.devices);
-    eng_ = lead_ranks(backends::make_engine(config, device, s_.particles), *req_.ranks);
+    eng_ = lead_ranks(backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), pinned),
+                      *req_.ranks);
 }
 
 std::optional<run_result> run_session::resume_output() {

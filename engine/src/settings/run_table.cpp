@@ -99,9 +99,12 @@ std::span<const field<run_settings>> table() {
          .doc = {"string", "`\"cpu\"`", backend_doc()}},
         {.key = "hi_kernel",
          .member = &run_settings::hi_kernel,
-         .doc =
-             {"string", "`\"\"`",
-              "the backend's kernel for the hydrodynamic sum; empty: the backend's default. Checked by the backend"}},
+         .doc = {"string", "`\"auto\"`",
+                 "the kernel of the hydrodynamic sum: `\"auto\"` the fastest exact path for this N, precision, box and "
+                 "device (on CUDA a kernel that sums in the CPU's order, or the fused engine for small systems: the "
+                 "results are bit for bit whatever it picks), `\"fast\"` the fastest fast-math kernel, or a kernel the "
+                 "backend names (`stokesian run --help`; engine/docs/performance.md, \"The kernel choice\"). Checked "
+                 "by the backend; the choice is recorded as `hi_kernel_choice` in the output's engine provenance"}},
         {.key = "integrator",
          .member = text_member<run_settings>{
              [](const run_settings& r) { return std::string(to_string(r.integrator)); },

@@ -4,6 +4,7 @@
 // Defined in the backends layer (src/backends/engine_factory.cpp); the engine interfaces it returns
 // are the model's (core/engine.hpp, core/batch.hpp).
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "stokesian/core/batch.hpp"
@@ -35,6 +36,10 @@ std::unique_ptr<engine> make_engine(const engine_config& config, const device_co
                                     const initial_state& state);
 std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,
                                                 const std::vector<batch_member>& members);
+
+// `e` with description()["hi_kernel_choice"] = choice (why a request chose its kernel:
+// stokesian/backends/hi_kernel_choice.hpp); `e` itself when choice is empty. make_engine applies it.
+std::unique_ptr<engine> with_kernel_choice(std::unique_ptr<engine> e, std::string choice);
 
 }  // namespace backends
 

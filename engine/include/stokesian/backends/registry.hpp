@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "stokesian/backends/hi_kernel_choice.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/device_selection.hpp"
@@ -33,8 +34,10 @@ struct capabilities {
     std::vector<precision_mode> precision_modes;  // empty: all nine
     unsigned devices = 0;                         // devices one engine drives (0: the host only; any_device_count)
     bool ranks = false;  // splits its targets over the MPI ranks of device_context::ranks (else refuses them)
-    std::vector<std::string> hi_kernels;  // --hi-kernel names; the first is the default
-    bool batches = false;                 // has a batch factory (stokesian/core/batch.hpp)
+    // --hi-kernel names: the requests auto (the default) and fast first (registry::add puts them
+    // there; stokesian/backends/hi_kernel_choice.hpp), then the backend's kernels, its default first.
+    std::vector<std::string> hi_kernels;
+    bool batches = false;  // has a batch factory (stokesian/core/batch.hpp)
 
     // Why this backend cannot run `config` with `particles` particles; empty when it can.
     std::string refusal(const engine_config& config, std::size_t particles) const;
@@ -54,6 +57,10 @@ availability check_availability(const backend& b);
 
 using engine_factory =
     std::function<std::unique_ptr<engine>(const engine_config&, const device_context&, const initial_state&)>;
+// Resolves the request `request` (automatic or fastest) of `config` with `particles` particles on
+// `device` to one of the backend's kernels, with the reason (provenance).
+using kernel_chooser = std::function<kernel_choice(const engine_config&, std::size_t particles, const device_context&,
+                                                   kernel_request request)>;
 using batch_factory = std::function<std::unique_ptr<batch_engine>(const engine_config&, const device_context&,
                                                                   const std::vector<batch_member>&)>;
 
@@ -72,6 +79,8 @@ struct backend {
     // The dense mobility factorised on the backend's device; empty: the backend has none (the host's
     // LAPACK factorisation, observables/positive_definiteness.hpp, is then the dense method).
     device_cholesky_factory device_cholesky;
+    // auto and fast; empty: both resolve to the backend's default kernel (the first it lists).
+    kernel_chooser choose_kernel;
     // An older spelling that selects this backend: run.backend = legacy_backend with
     // run.hi_kernel = legacy_hi_kernel (e.g. cuda + fused -> cuda-fused). Empty: none.
     std::string legacy_backend, legacy_hi_kernel;
@@ -100,8 +109,17 @@ public:
     struct resolved {
         const backend* chosen = nullptr;
         engine_config config;  // backend = chosen->name unless a legacy spelling named it
+        // resolve_on: why config.hi_kernel is the kernel it is, when a request (auto, fast, the
+        // default) chose it ("auto: tiling (table cc 9.0, ...)"); empty for a named kernel.
+        std::string hi_kernel_choice;
     };
     resolved resolve(const engine_config& config, std::size_t particles, const char* what) const;
+    // resolve(), then the HI kernel on `device`: a request (auto, fast, or none: auto) becomes the
+    // chosen backend's kernel (backend::choose_kernel) and hi_kernel_choice says why; a choice of
+    // the fused engine selects cuda-fused (its legacy spelling cuda + fused). The one place a
+    // request is resolved; make_engine calls it.
+    resolved resolve_on(const engine_config& config, std::size_t particles, const char* what,
+                        const device_context& device) const;
 
     // The backend "auto" stands for with this configuration (particles = 0: any size), and the
     // fallback notice (empty when the preferred backend was chosen). No output.
@@ -112,6 +130,8 @@ public:
     automatic_choice choose_automatic(const engine_config* config, std::size_t particles) const;
 
 private:
+    // cuda + fused -> cuda-fused (backend::legacy_backend); `asked` names the request in messages.
+    void apply_legacy_spelling(resolved& r, const std::string& asked) const;
     std::vector<backend> backends_;
 };
 

@@ -20,7 +20,7 @@ struct run_settings {
     std::optional<std::uint64_t> steps;  // ... or in steps (exactly one of them)
     double sample_every = 1.0;           // tau_s between samples (a multiple of dt)
     std::string backend = "cpu";         // a registered backend or auto (backends/registry.hpp)
-    std::string hi_kernel;               // empty: backend default
+    std::string hi_kernel = "auto";      // auto, fast or a kernel of the backend (backends/hi_kernel_choice.hpp)
     precision_mode precision = reference_precision_mode;
     integrator_kind integrator = integrator_kind::euler;
     bool write_trajectory = true;            // particles/ group (positions, velocities, forces)

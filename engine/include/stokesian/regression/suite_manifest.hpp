@@ -19,10 +19,10 @@ struct suite_run_spec {
     double time = 0.0;          // run length in tau_s
     double sample_every = 1.0;  // tau_s
     std::string integrator = "euler";
-    std::string backend;         // empty: the suite's default ("auto")
-    std::string cpu_hi_kernel;   // HI kernel on the CPU (empty: all-pairs)
-    std::string cuda_hi_kernel;  // HI kernel on CUDA ("fused" for the tetrahedron)
-    unsigned threads = 0;        // CPU threads (0: cores / concurrent runs)
+    std::string backend;                  // empty: the suite's default ("auto")
+    std::string cpu_hi_kernel = "auto";   // HI kernel on the CPU (auto: all-pairs)
+    std::string cuda_hi_kernel = "auto";  // HI kernel on CUDA (auto: backends/hi_kernel_choice.hpp)
+    unsigned threads = 0;                 // CPU threads (0: cores / concurrent runs)
     bool write_trajectory = false;
     bool scalable = true;  // --scale shortens it (false: already short, keep its length)
     // Negative controls only (reference_data/suites/negative_control.toml): after the run, label the

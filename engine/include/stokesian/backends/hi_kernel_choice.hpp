@@ -1,0 +1,102 @@
+#pragma once
+// `--hi-kernel auto` (the default) and `--hi-kernel fast`: which kernel runs the hydrodynamic sum,
+// chosen per run from N, the precision mode's HI precision, the boundary and the device
+// (engine/docs/performance.md, "The kernel choice"). Every backend accepts both requests (the
+// registry puts them first in each backend's capabilities::hi_kernels); the CPU backend resolves
+// them to its own loop, CUDA to the fastest exact path (auto: a kernel that sums in the CPU's order,
+// or the fused engine where it applies, so the result is bit for bit whatever it picks) or the
+// fastest fast-math kernel (fast). The choice comes from the measured table (hi_kernel_table.cpp)
+// or, where `stokesian bench tune` has timed this device, from the tuning cache
+// (hi_kernel_cache.hpp). Pure logic: no device is touched here (the CUDA registration describes the
+// device and asks).
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stokesian/numeric/precision.hpp"
+
+namespace stokesian::backends {
+
+class tuning_cache;
+
+inline constexpr std::string_view automatic_hi_kernel = "auto";  // the fastest exact path (the default)
+inline constexpr std::string_view fastest_hi_kernel = "fast";    // the fastest fast-math kernel
+// The requests, in the order they head every backend's list of kernel names.
+inline constexpr std::string_view hi_kernel_requests[] = {automatic_hi_kernel, fastest_hi_kernel};
+
+enum class kernel_request { named, automatic, fastest };
+// "" (the backend's default) and "auto": automatic; "fast": fastest; any other name: named.
+kernel_request request_of(std::string_view hi_kernel) noexcept;
+
+// The kernels a request may resolve to: auto picks among `exact` (they sum in the CPU's order, so
+// each gives the same bits), fast among `fast`. Filled by the backend from its kernel list.
+struct kernel_candidates {
+    std::vector<std::string> exact, fast;
+};
+
+// The CUDA backend's kernels by class (cuda/hi_kernel_names.hpp: sums_in_cpu_order, uses_fast_math);
+// both empty in a build without CUDA. Defined with the CUDA registration.
+kernel_candidates cuda_kernel_candidates();
+
+// What the CUDA choice depends on.
+struct kernel_query {
+    kernel_request request = kernel_request::automatic;
+    std::size_t particles = 0;
+    precision hi = precision::f64;  // the HI precision of the mode (the integration precision costs nothing here)
+    bool periodic = false;
+    std::string device_name;         // "NVIDIA H200"
+    std::string compute_capability;  // "9.0"
+    // The fused engine (backend cuda-fused) can run this configuration: its capabilities allow it
+    // and the run drives one device.
+    bool fused_possible = false;
+    kernel_candidates candidates;
+};
+
+struct kernel_choice {
+    std::string kernel;  // a kernel of the backend; "fused": the fused engine (backend cuda-fused)
+    // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, measured on NVIDIA H200,
+    // 2026-11-26: the fused engine up to N = 256; N = 4, hi=f64, periodic box)".
+    std::string reason;
+};
+
+// One measured size of a device class: the fastest exact and fast kernel at `particles` particles.
+struct table_row {
+    precision hi;
+    std::size_t particles;
+    std::string_view exact, fast;
+};
+
+// The table of one device class (compute capability), from the benchmark CSV named in `source`.
+struct device_table {
+    std::string_view compute_capability;  // "9.0"; "" for the fallback (unknown devices)
+    std::string_view measured_on;         // "NVIDIA H200 (2026-11-26)"
+    std::string_view source;              // the CSV under engine/docs/gpu-runs/ the rows come from
+    // The fused engine runs systems up to this N under auto (when it can run them at all).
+    std::size_t fused_up_to;
+    std::span<const table_row> rows;  // per HI precision, ascending N
+};
+
+// The measured tables, one per device class (hi_kernel_table.cpp), and the one for devices of no
+// measured class.
+std::span<const device_table> measured_tables();
+const device_table& fallback_table();
+// The table of `compute_capability`, or the fallback.
+const device_table& table_for(std::string_view compute_capability);
+// The row of `table` for hi nearest `particles` on a log scale (between two measured sizes the one
+// whose ratio to N is smaller; ties: the smaller). Throws std::logic_error when the table has no row
+// for hi (a broken table, caught by the unit test).
+const table_row& nearest_row(const device_table& table, precision hi, std::size_t particles);
+
+// For the benchmarks that time the step-by-step kernels alone (bench hi, bench fcc): the kernel a
+// request (automatic or fastest) stands for on device `ordinal`, the fused engine left out, the
+// user's tuning cache consulted. Throws std::runtime_error in a build without CUDA.
+kernel_choice choose_cuda_step_kernel(kernel_request request, std::size_t particles, precision hi, bool periodic,
+                                      int ordinal);
+
+// The CUDA backend's kernel for `q` (q.request automatic or fastest): a tuning-cache entry of this
+// device, N, hi and boundary when `cache` has one, else the table. Deterministic; no output.
+kernel_choice choose_cuda_kernel(const kernel_query& q, const tuning_cache* cache);
+
+}  // namespace stokesian::backends

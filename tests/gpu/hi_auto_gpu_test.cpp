@@ -1,0 +1,150 @@
+// --hi-kernel auto and fast on the device (label gpu; skipped without one): whatever auto picks
+// (the fused engine for the tetrahedron, a step-by-step kernel for fcc N = 4000), the trajectory is
+// bit for bit the one of the kernel it names, and of tiling (the default before auto; every exact
+// kernel sums in the CPU's order); the engine's description says what was chosen and why; fast
+// picks a fast-math kernel and is run to run deterministic (stokesian/backends/hi_kernel_choice.hpp).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/hi_kernel_choice.hpp"
+#include "stokesian/backends/registry.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/lattice.hpp"
+#include "stokesian/core/scenario.hpp"
+#include "support/require_device.hpp"
+
+using namespace stokesian;
+
+namespace {
+
+const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
+
+void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
+    ASSERT_EQ(a.step, b.step) << what;
+    ASSERT_EQ(a.position.size(), b.position.size()) << what;
+    for (std::size_t i = 0; i < a.position.size(); ++i) {
+        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
+        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
+        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
+        ASSERT_EQ(a.force[i], b.force[i]) << what << ": force of particle " << i;
+    }
+}
+
+struct outcome {
+    frame last;
+    std::map<std::string, std::string> description;
+};
+
+outcome run(engine_config c, const std::string& kernel, const initial_state& s, std::uint64_t steps) {
+    c.backend = "cuda";
+    c.hi_kernel = kernel;
+    auto e = make_engine(c, s);
+    e->advance(steps);
+    outcome o;
+    e->read_frame(o.last);
+    o.description = e->description();
+    return o;
+}
+
+// auto against the kernel it chose and against tiling, and fast against itself, for one system.
+void check_system(const engine_config& c, const initial_state& s, std::uint64_t steps, const std::string& what,
+                  const std::string& expected_choice) {
+    const outcome automatic = run(c, "auto", s, steps);
+    const std::string chosen = automatic.description.at("hi_kernel");
+    const std::string& why = automatic.description.at("hi_kernel_choice");
+    EXPECT_EQ(why.rfind("auto: " + chosen + " (", 0), 0u) << what << ": " << why;
+    if (!expected_choice.empty()) EXPECT_EQ(chosen, expected_choice) << what << ": " << why;
+    if (automatic.description.count("hi_math"))  // the step-by-step engine says which arithmetic
+        EXPECT_EQ(automatic.description.at("hi_math").find("fast"), std::string::npos) << what << " " << chosen;
+    expect_bitwise_equal(automatic.last, run(c, chosen, s, steps).last, what + ": auto (" + chosen + ") vs " + chosen);
+    expect_bitwise_equal(automatic.last, run(c, "tiling", s, steps).last, what + ": auto (" + chosen + ") vs tiling");
+
+    const outcome fast = run(c, "fast", s, steps);
+    EXPECT_EQ(fast.description.at("hi_kernel").rfind("fast-", 0), 0u) << what;
+    EXPECT_EQ(fast.description.at("hi_kernel_choice").rfind("fast: fast-", 0), 0u) << what;
+    expect_bitwise_equal(fast.last, run(c, fast.description.at("hi_kernel"), s, steps).last,
+                         what + ": fast vs " + fast.description.at("hi_kernel"));
+}
+
+// Results do not depend on a tuning cache the user may have: none here.
+class HiAutoGpu : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const char* xdg = std::getenv("XDG_CACHE_HOME");
+        saved_ = xdg ? std::optional<std::string>(xdg) : std::nullopt;
+        dir_ = std::filesystem::temp_directory_path() / "stokesian_hi_auto_gpu_cache";
+        std::filesystem::remove_all(dir_);
+        ::setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
+    }
+    void TearDown() override {
+        if (saved_) ::setenv("XDG_CACHE_HOME", saved_->c_str(), 1);
+        else ::unsetenv("XDG_CACHE_HOME");
+        std::filesystem::remove_all(dir_);
+    }
+
+private:
+    std::optional<std::string> saved_;
+    std::filesystem::path dir_;
+};
+
+}  // namespace
+
+// The tetrahedron (N = 4, Euler, no lubrication): auto takes the fused engine on every device (the
+// fallback table too allows it up to N = 32), bit for bit tiling, in every precision mode.
+TEST_F(HiAutoGpu, TetrahedronAutoIsBitwiseTheNamedKernelInEveryMode) {
+    REQUIRE_DEVICE();
+    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    for (precision hi : all_precisions)
+        for (precision in : all_precisions) {
+            engine_config c = make_engine_config(s);
+            c.precision = {hi, in};
+            check_system(c, s.particles, 2000, "tetrahedron " + to_string(c.precision), "fused");
+        }
+}
+
+// fcc N = 4000 at n = 0.1 a^-3 in a periodic box (the nightly's fcc_sedimentation without
+// lubrication, so device and host agree too): a step-by-step kernel, bit for bit tiling.
+TEST_F(HiAutoGpu, Fcc4000AutoIsBitwiseTheNamedKernel) {
+    REQUIRE_DEVICE();
+    const int cells = 10;
+    const double a = fcc_lattice_constant(0.1);
+    initial_state s;
+    s.positions = fcc_lattice(cells, a);
+    s.external_forces.assign(s.positions.size(), {0, 0, -1});
+    ASSERT_EQ(s.positions.size(), 4000u);
+    for (precision hi : all_precisions) {
+        engine_config c;
+        const double edge = cells * a;
+        c.system.box = {true, {edge, edge, edge}};
+        c.precision = {hi, hi};
+        c.dt = 0.001;
+        check_system(c, s, 5, "fcc N = 4000 " + to_string(c.precision), "");
+    }
+}
+
+// Several devices: the fused engine drives one, so auto picks a step-by-step kernel there.
+TEST_F(HiAutoGpu, AutoOnSeveralDevicesIsAStepKernel) {
+    REQUIRE_DEVICE();
+    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    engine_config c = make_engine_config(s);
+    c.backend = "cuda";
+    c.hi_kernel = "auto";
+    device_context two;
+    two.ordinals = {0, 1};
+    const backends::registry::resolved r =
+        backends::backend_registry().resolve_on(c, s.particles.size(), "the run", device_context{});
+    EXPECT_EQ(r.config.hi_kernel, "fused");
+    EXPECT_EQ(r.chosen->name, "cuda-fused");
+    if (cuda::device_count() < 2) GTEST_SKIP() << "one device: the several-device choice needs two";
+    const backends::registry::resolved several =
+        backends::backend_registry().resolve_on(c, s.particles.size(), "the run", two);
+    EXPECT_NE(several.config.hi_kernel, "fused");
+    EXPECT_EQ(several.chosen->name, "cuda");
+}

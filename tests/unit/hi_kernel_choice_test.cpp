@@ -1,0 +1,337 @@
+// --hi-kernel auto|fast without a device (stokesian/backends/hi_kernel_choice.hpp): the measured
+// table against the CSV it was read from, lookups for several N, modes, boxes and devices, the
+// fallback for unknown devices, the tuning cache (read, write, corruption) and the CPU backend's
+// resolution through the registry.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/hi_kernel_cache.hpp"
+#include "stokesian/backends/hi_kernel_choice.hpp"
+#include "stokesian/backends/registry.hpp"
+#include "stokesian/core/scenario.hpp"
+
+using namespace stokesian;
+using namespace stokesian::backends;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The CUDA kernels by class as the CUDA build names them; without CUDA, the names the table uses
+// (the test of the table's classes then needs the CUDA build: TableKernelsAreOfTheirClass).
+kernel_candidates candidates() {
+    kernel_candidates c = cuda_kernel_candidates();
+    if (c.exact.empty())
+        c = {{"naive", "tiling", "small-tiling", "multi-target"}, {"fast-tiling", "fast-multi-target", "fast-split"}};
+    return c;
+}
+
+kernel_query hopper(std::size_t n, precision hi, kernel_request request = kernel_request::automatic) {
+    kernel_query q;
+    q.request = request;
+    q.particles = n;
+    q.hi = hi;
+    q.periodic = true;
+    q.device_name = "NVIDIA H200";
+    q.compute_capability = "9.0";
+    q.candidates = candidates();
+    return q;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A fresh folder under the test's temporary directory.
+fs::path scratch(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("stokesian_hi_kernel_choice_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+tuned_kernels tuned(std::size_t n, const std::string& exact, const std::string& fast) {
+    tuned_kernels t;
+    t.device_name = "NVIDIA H100 80GB HBM3";
+    t.compute_capability = "9.0";
+    t.particles = n;
+    t.hi = precision::f32;
+    t.periodic = false;
+    t.exact = exact;
+    t.fast = fast;
+    t.median_ms = {{exact, 0.5}, {fast, 0.25}};
+    t.tuned_at = "2026-11-27T10:00:00Z";
+    return t;
+}
+
+// Splits one CSV line without quotes inside fields other than the device name ("NVIDIA H200").
+std::vector<std::string> fields(const std::string& line) {
+    std::vector<std::string> out;
+    std::string field;
+    bool quoted = false;
+    for (char ch : line) {
+        if (ch == '"') {
+            quoted = !quoted;
+        } else if (ch == ',' && !quoted) {
+            out.push_back(field);
+            field.clear();
+        } else {
+            field += ch;
+        }
+    }
+    out.push_back(field);
+    return out;
+}
+
+}  // namespace
+
+TEST(HiKernelChoice, RequestsAreAutoByDefaultAndFast) {
+    EXPECT_EQ(request_of(""), kernel_request::automatic);
+    EXPECT_EQ(request_of("auto"), kernel_request::automatic);
+    EXPECT_EQ(request_of("fast"), kernel_request::fastest);
+    EXPECT_EQ(request_of("tiling"), kernel_request::named);
+    EXPECT_EQ(request_of("fast-split"), kernel_request::named);
+}
+
+// Every row of the cc 9.0 table is the fastest kernel of its class at that N and HI precision in
+// the CSV it cites, and every (N, precision) of the CSV has its row: the table cannot drift from
+// the measurement.
+TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsv) {
+    const device_table& t = table_for("9.0");
+    ASSERT_EQ(t.compute_capability, "9.0");
+    std::ifstream csv(std::string(STOKESIAN_SOURCE_DIR) + "/" + std::string(t.source));
+    ASSERT_TRUE(csv) << t.source;
+    const kernel_candidates c = candidates();
+    const auto in = [](const std::vector<std::string>& list, const std::string& k) {
+        return std::find(list.begin(), list.end(), k) != list.end();
+    };
+    struct best {
+        std::string kernel;
+        double ms = 0;
+    };
+    std::map<std::pair<std::string, std::size_t>, best> exact, fast;
+    std::string line;
+    std::getline(csv, line);
+    ASSERT_EQ(fields(line)[1], "particles");
+    ASSERT_EQ(fields(line)[5], "median_ms");
+    while (std::getline(csv, line)) {
+        const std::vector<std::string> f = fields(line);
+        ASSERT_GE(f.size(), 6u) << line;
+        const std::pair key{f[3], std::size_t(std::stoull(f[1]))};
+        const double ms = std::stod(f[5]);
+        auto& slot = in(c.exact, f[2]) ? exact[key] : in(c.fast, f[2]) ? fast[key] : exact[{"", 0}];
+        if (slot.kernel.empty() || ms < slot.ms) slot = {f[2], ms};
+    }
+    exact.erase({"", 0});
+    std::size_t rows = 0;
+    for (const table_row& r : t.rows) {
+        const std::pair key{std::string(to_string(r.hi)), r.particles};
+        ASSERT_TRUE(exact.count(key) && fast.count(key)) << key.first << " N = " << key.second << " not in the CSV";
+        EXPECT_EQ(r.exact, exact[key].kernel) << key.first << " N = " << key.second;
+        EXPECT_EQ(r.fast, fast[key].kernel) << key.first << " N = " << key.second;
+        ++rows;
+    }
+    EXPECT_EQ(rows, exact.size()) << "a size of the CSV has no row";
+}
+
+// With the CUDA build: every kernel a table names is a kernel of the class it stands for.
+TEST(HiKernelChoice, TableKernelsAreOfTheirClass) {
+    const kernel_candidates c = cuda_kernel_candidates();
+    if (c.exact.empty()) GTEST_SKIP() << "a build without CUDA names no CUDA kernels";
+    std::vector<const device_table*> all{&fallback_table()};
+    for (const device_table& t : measured_tables()) all.push_back(&t);
+    for (const device_table* t : all)
+        for (const table_row& r : t->rows) {
+            EXPECT_NE(std::find(c.exact.begin(), c.exact.end(), r.exact), c.exact.end()) << r.exact;
+            EXPECT_NE(std::find(c.fast.begin(), c.fast.end(), r.fast), c.fast.end()) << r.fast;
+        }
+    // Each class sums in the CPU's order (exact) or uses fast math; split does neither and is never chosen.
+    EXPECT_EQ(std::find(c.exact.begin(), c.exact.end(), "split"), c.exact.end());
+    EXPECT_EQ(std::find(c.fast.begin(), c.fast.end(), "split"), c.fast.end());
+}
+
+TEST(HiKernelChoice, TableLookupsAcrossSizesModesAndBoxes) {
+    // Nearest measured N on a log scale: 4000 is nearer 10 000 (2.5x) than 1000 (4x).
+    EXPECT_EQ(choose_cuda_kernel(hopper(4000, precision::f64), nullptr).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(50, precision::f32), nullptr).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(300000, precision::f32), nullptr).kernel, "small-tiling");
+    // The geometric mean of 10 000 and 200 000 is 44 721.4: below it the smaller row, above the larger.
+    EXPECT_EQ(choose_cuda_kernel(hopper(44721, precision::ds), nullptr).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(44722, precision::ds), nullptr).kernel, "small-tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::ds, kernel_request::fastest), nullptr).kernel,
+              "fast-tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(864, precision::f32, kernel_request::fastest), nullptr).kernel, "fast-split");
+    kernel_query open = hopper(4000, precision::f32);
+    open.periodic = false;
+    const kernel_choice c = choose_cuda_kernel(open, nullptr);
+    EXPECT_EQ(c.kernel, "tiling");
+    EXPECT_TRUE(contains(c.reason, "auto: tiling (table cc 9.0, measured on NVIDIA H200")) << c.reason;
+    EXPECT_TRUE(contains(c.reason, "nearest measured N = 10000")) << c.reason;
+    EXPECT_TRUE(contains(c.reason, "N = 4000, hi=f32, open box")) << c.reason;
+}
+
+TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
+    kernel_query q = hopper(4, precision::f64);
+    q.fused_possible = true;
+    kernel_choice c = choose_cuda_kernel(q, nullptr);
+    EXPECT_EQ(c.kernel, "fused");
+    EXPECT_TRUE(contains(c.reason, "auto: fused (table cc 9.0")) << c.reason;
+    EXPECT_TRUE(contains(c.reason, "N = 4, hi=f64, periodic box")) << c.reason;
+    q.particles = table_for("9.0").fused_up_to;
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fused");
+    q.particles += 1;
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "tiling");
+    q.particles = 4;
+    q.fused_possible = false;  // another integrator, the implicit scheme, several devices
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "tiling");
+    q.fused_possible = true;
+    q.request = kernel_request::fastest;  // fused is exact: fast picks a fast kernel
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-split");
+}
+
+TEST(HiKernelChoice, UnknownDevicesFallBack) {
+    kernel_query q = hopper(4000, precision::f32);
+    q.device_name = "NVIDIA RTX A6000";
+    q.compute_capability = "8.6";
+    const kernel_choice c = choose_cuda_kernel(q, nullptr);
+    EXPECT_EQ(c.kernel, "tiling");
+    EXPECT_TRUE(contains(c.reason, "fallback: no table for NVIDIA RTX A6000 (cc 8.6)")) << c.reason;
+    q.request = kernel_request::fastest;
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-split");
+    q.request = kernel_request::automatic;
+    q.fused_possible = true;
+    q.particles = 32;
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fused");
+    q.particles = 33;
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "tiling");
+    EXPECT_EQ(&table_for(""), &fallback_table());
+}
+
+TEST(HiKernelChoice, TheCacheIsWrittenReadAndConsultedForItsDeviceAndSizeOnly) {
+    const fs::path file = scratch("cache") / "sub" / "hi-kernels.json";
+    tuning_cache cache;
+    cache.put(tuned(4000, "small-tiling", "fast-tiling"));
+    cache.put(tuned(8000, "multi-target", "fast-multi-target"));
+    cache.put(tuned(4000, "naive", "fast-tiling"));  // replaces the first
+    ASSERT_EQ(cache.entries().size(), 2u);
+    cache.save(file);
+    std::ostringstream warnings;
+    const tuning_cache read = tuning_cache::load(file, &warnings);
+    EXPECT_EQ(warnings.str(), "");
+    ASSERT_EQ(read.entries().size(), 2u);
+    const tuned_kernels* e = read.find("NVIDIA H100 80GB HBM3", "9.0", 4000, precision::f32, false);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->exact, "naive");
+    EXPECT_EQ(e->median_ms.at("fast-tiling"), 0.25);
+    EXPECT_EQ(read.find("NVIDIA H100 80GB HBM3", "9.0", 4000, precision::f32, true), nullptr);  // other box
+    EXPECT_EQ(read.find("NVIDIA H100 80GB HBM3", "9.0", 4001, precision::f32, false), nullptr);
+    EXPECT_EQ(read.find("NVIDIA H200", "9.0", 4000, precision::f32, false), nullptr);
+
+    kernel_query q = hopper(4000, precision::f32);
+    q.device_name = "NVIDIA H100 80GB HBM3";
+    q.periodic = false;
+    kernel_choice c = choose_cuda_kernel(q, &read);
+    EXPECT_EQ(c.kernel, "naive");
+    EXPECT_TRUE(contains(c.reason, "auto: naive (tuned on NVIDIA H100 80GB HBM3 at 2026-11-27T10:00:00Z")) << c.reason;
+    EXPECT_TRUE(contains(c.reason, file.string())) << c.reason;
+    q.request = kernel_request::fastest;
+    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-tiling");
+    q.particles = 4001;  // no entry: the table
+    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-split");
+    // The fused engine comes first: the cache times kernels of the step-by-step engine.
+    q = hopper(8000, precision::f32);
+    q.device_name = "NVIDIA H100 80GB HBM3";
+    q.periodic = false;
+    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "multi-target");
+}
+
+TEST(HiKernelChoice, AnEntryOfTheWrongClassIsNotTrusted) {
+    tuning_cache cache;
+    cache.put(tuned(4000, "fast-split", "tiling"));  // an edited file: a fast kernel as the exact one
+    kernel_query q = hopper(4000, precision::f32);
+    q.device_name = "NVIDIA H100 80GB HBM3";
+    q.periodic = false;
+    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "tiling");
+    EXPECT_TRUE(contains(choose_cuda_kernel(q, &cache).reason, "table cc 9.0"));
+    q.request = kernel_request::fastest;
+    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "fast-split");
+}
+
+TEST(HiKernelChoice, ACorruptCacheIsIgnoredWithOneLine) {
+    const fs::path dir = scratch("corrupt");
+    const std::map<std::string, std::string> bad{
+        {"truncated.json", "{\"format\": \"stokesian hi-kernel tuning cache\", \"version\": 1, \"entries\": ["},
+        {"other.json", "{\"format\": \"something else\", \"version\": 1, \"entries\": []}"},
+        {"version.json", "{\"format\": \"stokesian hi-kernel tuning cache\", \"version\": 7, \"entries\": []}"},
+        {"entry.json",
+         "{\"format\": \"stokesian hi-kernel tuning cache\", \"version\": 1, \"entries\": [{\"device_name\": 3}]}"},
+        {"binary.json", std::string("\x00\xff\xfe", 3)}};
+    for (const auto& [name, text] : bad) {
+        std::ofstream(dir / name, std::ios::binary) << text;
+        std::ostringstream warnings;
+        const tuning_cache c = tuning_cache::load(dir / name, &warnings);
+        EXPECT_TRUE(c.entries().empty()) << name;
+        const std::string w = warnings.str();
+        EXPECT_TRUE(contains(w, "ignoring the hi-kernel tuning cache " + (dir / name).string())) << name << ": " << w;
+        EXPECT_EQ(std::count(w.begin(), w.end(), '\n'), 1) << name << ": " << w;
+        // Once per process and message: a suite makes many engines.
+        std::ostringstream again;
+        (void)tuning_cache::load(dir / name, &again);
+        EXPECT_EQ(again.str(), "") << name;
+    }
+    std::ostringstream none;
+    EXPECT_TRUE(tuning_cache::load(dir / "missing.json", &none).entries().empty());
+    EXPECT_TRUE(tuning_cache::load("", &none).entries().empty());
+    EXPECT_EQ(none.str(), "");
+}
+
+TEST(HiKernelChoice, TheCacheLivesUnderTheUsersCacheFolder) {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const std::string saved = xdg ? xdg : "";
+    ::setenv("XDG_CACHE_HOME", "/somewhere/cache", 1);
+    EXPECT_EQ(default_cache_path(), fs::path("/somewhere/cache/stokesian/hi-kernels.json"));
+    ::setenv("XDG_CACHE_HOME", "", 1);
+    const char* home = std::getenv("HOME");
+    if (home && *home) EXPECT_EQ(default_cache_path(), fs::path(home) / ".cache/stokesian/hi-kernels.json");
+    if (xdg) ::setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+    else ::unsetenv("XDG_CACHE_HOME");
+}
+
+// The requests head every backend's list; the CPU resolves both to its own loop, named in the
+// engine's description, and computes exactly what all-pairs computes.
+TEST(HiKernelChoice, TheCpuBackendResolvesAutoAndFastToItsLoop) {
+    const backend* cpu = backend_registry().find("cpu");
+    ASSERT_NE(cpu, nullptr);
+    EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"auto", "fast", "all-pairs", "symmetric"}));
+    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    engine_config c = make_engine_config(s);
+    c.backend = "cpu";
+    c.threads = 1;
+    EXPECT_EQ(s.run.hi_kernel, "auto");
+    for (const char* request : {"", "auto", "fast"}) {
+        c.hi_kernel = request;
+        const registry::resolved r = backend_registry().resolve_on(c, s.particles.size(), "the run", device_context{});
+        EXPECT_EQ(r.config.hi_kernel, "all-pairs") << request;
+        auto e = make_engine(c, s.particles);
+        const auto d = e->description();
+        EXPECT_EQ(d.at("hi_kernel"), "all-pairs") << request;
+        EXPECT_TRUE(contains(d.at("hi_kernel_choice"), ": all-pairs (the CPU backend's default")) << request;
+        e->advance(50);
+        frame chosen, named;
+        e->read_frame(chosen);
+        c.hi_kernel = "all-pairs";
+        auto n = make_engine(c, s.particles);
+        EXPECT_EQ(n->description().count("hi_kernel_choice"), 0u);  // a named kernel: nothing chosen
+        n->advance(50);
+        n->read_frame(named);
+        EXPECT_EQ(chosen.position, named.position) << request;
+        EXPECT_EQ(chosen.velocity, named.velocity) << request;
+    }
+}
