@@ -55,7 +55,7 @@ cli_outcome run_ranks(unsigned ranks, std::vector<std::string> args, const fs::p
                                   "-x", "NCCL_NVLS_ENABLE=0"};
     if (::geteuid() == 0) line.emplace_back("--allow-run-as-root");
     if (!fault.empty()) line.insert(line.end(), {"-x", "STOKESIAN_TEST_DEVICE_FAULT=" + fault});
-    line.emplace_back(STOKESIAN_CLI);
+    line.emplace_back(cli_program());  // beside this binary: a GPU bundle travels without build/
     line.insert(line.end(), args.begin(), args.end());
     cli_process p(line, dir, mpiexec);
     return p.wait_at_most(patience_seconds);

@@ -36,15 +36,21 @@ void check_particle_count(std::size_t n) {
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
 
-// The default kernel for N. N <= 8: one thread per system -- no shuffles or barriers, each pair
-// tensor once for both rows, and 32 systems of a batch in one warp (engine/docs/performance.md,
-// "Fused small systems"). Larger N: one block per system.
-fused_kernel_choice automatic_fused_kernel(unsigned n) {
-    return n <= fused_thread_max_particles ? fused_kernel_choice::thread : fused_kernel_choice::block;
+// The default kernel for N systems of n particles, from the H100 measurements of 2026-11-27
+// (engine/docs/performance.md, "Fused small systems"; stokesian_bench_small --kernels all): per
+// system the pair-warp kernel is 3-4.5x faster than one thread per system in every mode (one
+// system's step is a latency chain, which 16 pair lanes shorten and one thread lengthens), so it
+// stays the choice for N <= 5; only a large batch, where 32 systems share a warp's instruction
+// stream, gains from the thread kernel (8192 tetrahedra: 1.05-1.7x the pair-warp aggregate in
+// 8 of 9 modes). Batches between 1 and 8192 systems were not measured: they keep the per-system choice.
+constexpr unsigned fused_thread_min_batch = 8192;
+fused_kernel_choice automatic_fused_kernel(unsigned n, unsigned systems) {
+    if (systems >= fused_thread_min_batch && n <= fused_thread_max_particles) return fused_kernel_choice::thread;
+    return n <= fused_pair_max_particles ? fused_kernel_choice::pair_warp : fused_kernel_choice::block;
 }
 
-fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n) {
-    if (kernel == fused_kernel_choice::automatic) return automatic_fused_kernel(n);
+fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n, unsigned systems) {
+    if (kernel == fused_kernel_choice::automatic) return automatic_fused_kernel(n, systems);
     if (kernel == fused_kernel_choice::thread && n > fused_thread_max_particles)
         throw std::invalid_argument("the one-thread fused kernel runs N <= " +
                                     std::to_string(fused_thread_max_particles) + ", not N = " + std::to_string(n));
@@ -82,7 +88,7 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
     device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());
-    kernel_ = resolve_fused_kernel(kernel, n_);
+    kernel_ = resolve_fused_kernel(kernel, n_, systems_);
     box_ = storage_box<P>(config.system.box);
 
     // Initial states, rounded and wrapped on the host exactly as the other engines do.
