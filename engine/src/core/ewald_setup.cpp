@@ -15,15 +15,15 @@ namespace {
 
 constexpr double pi = 3.14159265358979323846;
 
-// Smallest grid point t of [0, t_max] (step h) from which the integral of f to t_max is at most
-// `target` (f >= 0; the integral falls monotonically with t): trapezoids summed from the top.
-template <class F>
-double tail_start(F&& f, double t_max, double h, double target) {
+// Smallest grid point t of [0, t_max] (step h) with single(t) + the integral of f from t to t_max
+// at most `target` (f, single >= 0, falling with t): trapezoids summed from the top.
+template <class F, class G>
+double tail_start(F&& f, G&& single, double t_max, double h, double target) {
     double integral = 0.0, t = t_max, f_hi = f(t_max);
     while (t > h) {
         const double f_lo = f(t - h);
         const double next = integral + 0.5 * h * (f_lo + f_hi);
-        if (next > target) return t;
+        if (next + single(t - h) > target) return t;
         integral = next;
         t -= h;
         f_hi = f_lo;
@@ -53,6 +53,13 @@ double real_tail_density(double radius, double xi, double volume, double x) {
 double wave_tail_density(double radius, double xi, double k) {
     const double q = k * k / (4.0 * xi * xi);
     return 3.0 * radius / pi * std::fabs(1.0 - radius * radius * k * k / 3.0) * (1.0 + q + 2.0 * q * q) * std::exp(-q);
+}
+
+// One wave vector's term (+k and -k together), |coefficient| of (I - khat khat).
+double wave_term_magnitude(double radius, double xi, double volume, double k) {
+    const double q = k * k / (4.0 * xi * xi);
+    return 2.0 * 6.0 * pi * radius / (k * k * volume) * std::fabs(1.0 - radius * radius * k * k / 3.0) *
+           (1.0 + q + 2.0 * q * q) * std::exp(-q);
 }
 
 template <class F>
@@ -106,11 +113,16 @@ ewald_parameters<double> make_ewald_parameters(const system_parameters& s) {
 
     // Truncations: each estimated tail at most tol/2, searched on a fine grid (steps of 0.005/xi,
     // 0.01 xi) from well beyond the Gaussian's reach.
-    const double real_cutoff = std::max(
-        tail_start([&](double x) { return real_tail_density(a, xi, volume, x); }, 12.0 / xi, 0.005 / xi, 0.5 * tol),
-        2.0 * a);  // every overlapping image is visited (its overlap correction)
+    // Each tail: the continuum estimate plus one term at the cutoff itself (a pair whose image lies
+    // just beyond r_c, or the wave vectors at k_c: the continuum misses them when r_c or k_c spans
+    // only a few cells).
+    const double real_cutoff =
+        std::max(tail_start([&](double x) { return real_tail_density(a, xi, volume, x); },
+                            [&](double x) { return real_space_magnitude(a, xi, x); }, 12.0 / xi, 0.005 / xi, 0.5 * tol),
+                 2.0 * a);  // every overlapping image is visited (its overlap correction)
     const double wave_cutoff =
-        tail_start([&](double k) { return wave_tail_density(a, xi, k); }, 24.0 * xi, 0.01 * xi, 0.5 * tol);
+        tail_start([&](double k) { return wave_tail_density(a, xi, k); },
+                   [&](double k) { return wave_term_magnitude(a, xi, volume, k); }, 24.0 * xi, 0.01 * xi, 0.5 * tol);
 
     ewald_parameters<double> p{};
     p.xi = xi;

@@ -50,7 +50,7 @@ void check_ewald(const checker& check, const section& physics, const section& bo
     const auto tensor = physics.find("tensor");
     if (!system.box.periodic)
         check.fail(tensor ? tensor->key : physics.key("tensor"), "\"rpy-ewald\"",
-                   "a periodic box for the Ewald sum ([box] boundary = \"periodic\"); an open system has "
+                   "expected a periodic box for the Ewald sum ([box] boundary = \"periodic\"); an open system has "
                    "\"rotne-prager\"");
     try {
         make_ewald_parameters(system);
