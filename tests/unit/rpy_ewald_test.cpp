@@ -147,7 +147,7 @@ TEST(RpyEwald, IndependentOfTheSplittingParameterToTheTolerance) {
 }
 
 // Validation (b): one sphere in a periodic cube of edge L, mu(L)/mu0 = 1 - c a/L + (4 pi/3)(a/L)^3 + ...
-// with c = 2.837297 (Hasimoto 1959; Duenweg & Kremer 1993; 2.8372974795 to more digits): the residual
+// with c = 2.837297 (Hasimoto 1959; Duenweg & Kremer; 2.8372974795 to more digits): the residual
 // after the first-order term is phi = (4 pi/3)(a/L)^3, the O(phi) term (the RPY tensor has no a^5/r^5
 // part, so nothing of order (a/L)^6 from it). Allowed: c's rounding, |2.837297 - 2.8372974795| < 5e-7,
 // times a/L, and the tolerance 1e-10 of the sum. Measured: |residual - phi| <= 4.8e-7 a/L (the
