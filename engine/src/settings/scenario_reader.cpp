@@ -161,6 +161,8 @@ std::vector<std::pair<std::string, const toml::table*>> cases_in_file_order(cons
 scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& case_name) {
     const checker check(origin);
     const toml::table root = parse_toml(text, origin);
+    // Constructed for its check of the top-level keys only.
+    // NOLINTNEXTLINE(bugprone-unused-raii)
     section(check, "", {{&root, ""}}, key_list{{}, {sub_tables("").begin(), sub_tables("").end()}});
 
     const auto cases = cases_in_file_order(check, root);
