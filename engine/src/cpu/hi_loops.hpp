@@ -40,7 +40,7 @@ void mobility_symmetric(target_range targets, std::span<const vec3<W>> position,
     const W mu0 = p.mobility.self_mobility;
     for (std::size_t i = targets.begin; i < targets.end; ++i) {
         velocity[i] = zero_vector<A>();
-        accumulate(velocity[i], self_velocity(force[i], mu0));
+        accumulate(velocity[i], self_contribution<Tensor>(force[i], p.mobility));
     }
     for (std::size_t i = 0; i < targets.end; ++i) {
         before_row();
@@ -48,10 +48,17 @@ void mobility_symmetric(target_range targets, std::span<const vec3<W>> position,
         const std::size_t j_end = i_is_target ? n : targets.end;
         for (std::size_t j = std::max(i + 1, targets.begin); j < j_end; ++j) {
             const vec3<W> r_ij = minimum_image(position[i] - position[j], p.box);
-            const pair_tensor<W> t = pair_mobility_tensor<Tensor>(r_ij, p.mobility);
-            const tie_split<W> r = split_ties(r_ij, p.box);
-            if (i_is_target) accumulate(velocity[i], apply_pair_tensor(t, r, force[j], mu0));
-            if (j < targets.end) accumulate(velocity[j], apply_pair_tensor(t, r, force[i], mu0));
+            if constexpr (block_tensor_evaluator<Tensor>) {
+                // The block is symmetric and even in r_ij: mu_ji = mu_ij.
+                const symmetric_block<W> b = Tensor::template block<W>(r_ij, p.mobility);
+                if (i_is_target) accumulate(velocity[i], apply_block(b, force[j], mu0));
+                if (j < targets.end) accumulate(velocity[j], apply_block(b, force[i], mu0));
+            } else {
+                const pair_tensor<W> t = pair_mobility_tensor<Tensor>(r_ij, p.mobility);
+                const tie_split<W> r = split_ties(r_ij, p.box);
+                if (i_is_target) accumulate(velocity[i], apply_pair_tensor(t, r, force[j], mu0));
+                if (j < targets.end) accumulate(velocity[j], apply_pair_tensor(t, r, force[i], mu0));
+            }
         }
     }
 }

@@ -83,6 +83,12 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
             "the fused CUDA path implements the explicit lubrication scheme only: "
             "physics.lubrication.scheme = \"implicit\" runs with the step-by-step kernels "
             "(e.g. --hi-kernel tiling) or on the CPU");
+    // The fused kernels evaluate the pair-form tensors only (selected_tensor): a block evaluator's
+    // loops over images and wave vectors would raise the register count of every fused kernel.
+    if (is_block_tensor(config.system.tensor))
+        throw std::invalid_argument("the fused CUDA path evaluates the pair-form tensors only: tensor '" +
+                                    std::string(to_string(config.system.tensor)) +
+                                    "' runs with the step-by-step kernels (backend 'cuda') or on the CPU");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     use_device(device_);
     device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)

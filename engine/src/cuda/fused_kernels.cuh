@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(32 * fused_warps_per_block)
     auto velocities = [&] {
         const vec3<W> f_j = a.short_range ? shuffle(f, pj) : f_ext_j;  // uniform condition
         vec3<W> term{};
-        if (pair) term = hydrodynamic_contribution(pi == pj, r_i, r_j, f_j, a.params);
+        if (pair) term = hydrodynamic_contribution<selected_tensor>(pi == pj, r_i, r_j, f_j, a.params);
         vec3<A> acc = zero_vector<A>();
 #pragma unroll
         for (unsigned j = 0; j < fused_pair_max_particles; ++j) {
@@ -273,7 +273,7 @@ __global__ void __launch_bounds__(fused_block_max_threads)
         const vec3<W> r_i = rb[i];
         vec3<A> acc = zero_vector<A>();
         for (unsigned j = 0; j < n; ++j)
-            accumulate(acc, hydrodynamic_contribution(i == j, r_i, rb[j], f_sh[j], a.params));
+            accumulate(acc, hydrodynamic_contribution<selected_tensor>(i == j, r_i, rb[j], f_sh[j], a.params));
         v = acc;
     };
 

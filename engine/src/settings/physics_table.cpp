@@ -2,6 +2,8 @@
 // the boundary.
 #include "settings/field_reader.hpp"
 #include "settings/scenario_tables.hpp"
+#include "stokesian/core/ewald_setup.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/physics/mobility.hpp"
 
 namespace stokesian::settings {
@@ -41,8 +43,11 @@ const field<system_parameters> physics[] = {
          [](system_parameters& p, const std::string& text) { p.tensor = *parse_tensor(text); }},
      .rule = {.choices = registered_tensor_names},
      .doc = {"string", "`\"rotne-prager\"`",
-             "`\"rotne-prager\"` (Rotne-Prager, with the Rotne-Prager-Yamakawa form for overlapping spheres) or "
-             "`\"oseen\"` (point-particle limit)"}},
+             "`\"rotne-prager\"` (Rotne-Prager, with the Rotne-Prager-Yamakawa form for overlapping spheres), "
+             "`\"oseen\"` (point-particle limit) or `\"rpy-ewald\"` (the Ewald-summed Rotne-Prager-Yamakawa "
+             "mobility of the periodic box, Beenakker 1986: every image, positive definite; needs `boundary = "
+             "\"periodic\"`, settings in `[physics.ewald]`, "
+             "[engine/docs/ewald.md](../engine/docs/ewald.md))"}},
 };
 
 // An upper limit keeps a typo from turning a failing solve into hours of iterations.
@@ -105,6 +110,30 @@ const field<pair_force_settings> pair_force[] = {
      .doc = {"number", "2.5", "> 0; r_c in a"}},
 };
 
+void tolerance_in_range(const field_reader& r, ewald_settings& e) {
+    if (e.tolerance >= ewald_min_tolerance && e.tolerance <= ewald_max_tolerance) return;
+    if (const auto entry = r.table().find("tolerance"))
+        r.check().fail(*entry, "expected " + short_number(ewald_min_tolerance) + " <= tolerance <= " +
+                                   short_number(ewald_max_tolerance) + " (the Ewald sum's truncation error, in mu0)");
+}
+
+const field<ewald_settings> ewald[] = {
+    {.key = "tolerance",
+     .member = &ewald_settings::tolerance,
+     .rule = {.sign = sign_rule::positive},
+     .doc = {"number", "1e-6",
+             "1e-12 ... 0.01; tensor `\"rpy-ewald\"`: the estimated truncation error of every entry of the mobility "
+             "matrix, in units of mu0; the real-space and wave-space cutoffs are chosen from it"},
+     .after = tolerance_in_range},
+    {.key = "xi",
+     .member = &ewald_settings::xi,
+     .rule = {.sign = sign_rule::positive},
+     .doc = {"number", "3 / V^(1/3)",
+             "> 0, in 1/a; the Ewald splitting parameter (the result does not depend on it, to the tolerance; the "
+             "default balances the real-space and wave-space work)"},
+     .written = [](const ewald_settings& e) { return e.xi.has_value(); }},
+};
+
 void edges_only_when_periodic(const field_reader& r, box_settings& box) {
     if (!box.periodic)
         if (const auto e = r.table().find("edges"))
@@ -135,5 +164,6 @@ std::span<const field<system_parameters>> physics_fields() { return physics; }
 std::span<const field<lubrication_settings>> lubrication_fields() { return lubrication; }
 std::span<const field<pair_force_settings>> pair_force_fields() { return pair_force; }
 std::span<const field<box_settings>> box_fields() { return box; }
+std::span<const field<ewald_settings>> ewald_fields() { return ewald; }
 
 }  // namespace stokesian::settings

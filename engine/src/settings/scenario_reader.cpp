@@ -1,6 +1,7 @@
 // The scenario-file reader (format: scenarios/README.md): every logical table is read through its
 // field table (scenario_tables.hpp); cases ([cases.NAME]) are layers over the top-level tables.
 #include <algorithm>
+#include <stdexcept>
 
 #include <toml++/toml.h>
 
@@ -11,6 +12,7 @@
 #include "settings/toml_parsing.hpp"
 #include "settings/toml_value_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/ewald_setup.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/core/scenario.hpp"
 
@@ -32,6 +34,30 @@ void read_physics(const section& physics, system_parameters& system) {
     read_fields(field_reader(lubrication), lubrication_fields(), system.lubrication);
     const section pair = physics.sub("pair_force", keys_of(pair_force_fields()));
     read_fields(field_reader(pair), pair_force_fields(), system.pair_force);
+    const section ewald = physics.sub("ewald", keys_of(ewald_fields()));
+    read_fields(field_reader(ewald), ewald_fields(), system.ewald);
+}
+
+// Rules of the Ewald tensor across tables, once the box is known (a lattice computes its edges):
+// [physics.ewald] only with it, a periodic box, and truncations the tables hold.
+void check_ewald(const checker& check, const section& physics, const section& box, const system_parameters& system) {
+    const section ewald = physics.sub("ewald", keys_of(ewald_fields()));
+    if (system.tensor != hydrodynamic_tensor::rpy_ewald) {
+        if (ewald.present())
+            check.fail(physics.key("ewald"), "", "[physics.ewald] is only allowed with tensor = \"rpy-ewald\"");
+        return;
+    }
+    const auto tensor = physics.find("tensor");
+    if (!system.box.periodic)
+        check.fail(tensor ? tensor->key : physics.key("tensor"), "\"rpy-ewald\"",
+                   "expected a periodic box for the Ewald sum ([box] boundary = \"periodic\"); an open system has "
+                   "\"rotne-prager\"");
+    try {
+        make_ewald_parameters(system);
+    } catch (const std::invalid_argument& e) {
+        const auto xi = ewald.find("xi");
+        check.fail(xi ? xi->key : box.key("edges"), "", e.what());
+    }
 }
 
 void read_observables(const field_reader& observables, observable_settings& settings) {
@@ -97,6 +123,7 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
                             keys_of(particles_fields(), sub_tables("particles")));
     if (!particles.present()) check.fail_missing("particles.positions", "a [particles] table");
     read_particles(check, particles, box, s);
+    check_ewald(check, physics, box, s.system);
 
     const section run(check, "run", layers("run"), keys_of(run_fields()));
     read_fields(field_reader(run), run_fields(), s.run);
@@ -134,6 +161,8 @@ std::vector<std::pair<std::string, const toml::table*>> cases_in_file_order(cons
 scenario parse_scenario(const std::string& text, const std::string& origin, const std::string& case_name) {
     const checker check(origin);
     const toml::table root = parse_toml(text, origin);
+    // Constructed for its check of the top-level keys only.
+    // NOLINTNEXTLINE(bugprone-unused-raii)
     section(check, "", {{&root, ""}}, key_list{{}, {sub_tables("").begin(), sub_tables("").end()}});
 
     const auto cases = cases_in_file_order(check, root);

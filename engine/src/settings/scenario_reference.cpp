@@ -50,6 +50,7 @@ const named_table tables[] = {
     {"physics", [] { return markdown(physics_fields()); }},
     {"physics.lubrication", [] { return markdown(lubrication_fields()); }},
     {"physics.pair_force", [] { return markdown(pair_force_fields()); }},
+    {"physics.ewald", [] { return markdown(ewald_fields()); }},
     {"box", [] { return markdown(box_fields()); }},
     {"particles", [] { return markdown(particles_fields()); }},
     {"particles.lattice", [] { return markdown(lattice_fields()); }},

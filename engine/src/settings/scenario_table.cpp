@@ -91,7 +91,7 @@ const field<output_settings> output[] = {
 constexpr std::string_view top_level_tables[] = {"scenario", "physics",     "box",    "particles",
                                                  "run",      "observables", "output", "cases"};
 constexpr std::string_view case_tables[] = {"physics", "box", "particles", "run", "observables", "output"};
-constexpr std::string_view physics_tables[] = {"lubrication", "pair_force"};
+constexpr std::string_view physics_tables[] = {"lubrication", "pair_force", "ewald"};
 constexpr std::string_view particles_tables[] = {"lattice"};
 constexpr std::string_view observables_tables[] = {"cycle", "positive_definiteness"};
 

@@ -30,6 +30,7 @@ std::span<const field<system_parameters>> physics_fields();
 std::span<const field<lubrication_settings>> lubrication_fields();
 std::span<const field<pair_force_settings>> pair_force_fields();
 std::span<const field<box_settings>> box_fields();
+std::span<const field<ewald_settings>> ewald_fields();     // [physics.ewald]
 std::span<const field<initial_state>> particles_fields();  // documented here, read in initial_state.cpp
 std::span<const field<lattice_settings>> lattice_fields();
 std::span<const field<run_settings>> run_fields();

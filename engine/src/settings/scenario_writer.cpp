@@ -55,6 +55,10 @@ std::string resolved_configuration(const scenario& s) {
     write_fields(w, lubrication_fields(), s.system.lubrication);
     w.section("physics.pair_force");
     write_fields(w, pair_force_fields(), s.system.pair_force);
+    if (s.system.tensor == hydrodynamic_tensor::rpy_ewald) {  // only then: older results keep their text
+        w.section("physics.ewald");
+        write_fields(w, ewald_fields(), s.system.ewald);
+    }
 
     w.section("box");
     write_fields(w, box_fields(), s.system.box);

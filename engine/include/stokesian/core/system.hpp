@@ -4,9 +4,11 @@
 // precision with make_interaction_parameters<W>().
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "stokesian/core/ewald_setup.hpp"
 #include "stokesian/numeric/vec3.hpp"
 #include "stokesian/physics/interactions.hpp"
 
@@ -45,6 +47,12 @@ struct box_settings {
     vec3<double> edges{0.0, 0.0, 0.0};  // L / a (periodic only)
 };
 
+// The Ewald sum of tensor "rpy-ewald" ([physics.ewald]; core/ewald_setup.hpp).
+struct ewald_settings {
+    double tolerance = 1e-6;   // estimated truncation error of each block entry, in units of mu0
+    std::optional<double> xi;  // the splitting parameter (1/length); absent: 3 / V^(1/3)
+};
+
 struct system_parameters {
     double radius = 1.0;         // a
     double self_mobility = 1.0;  // mu0
@@ -52,6 +60,7 @@ struct system_parameters {
     lubrication_settings lubrication;
     pair_force_settings pair_force;
     box_settings box;
+    ewald_settings ewald;
 
     // The largest distance at which a short-range force acts (0 when none is on).
     double short_range_cutoff() const;
@@ -69,6 +78,8 @@ interaction_parameters<W> make_interaction_parameters(const system_parameters& s
     const W mu0 = static_cast<W>(s.self_mobility);
     interaction_parameters<W> p{};
     p.mobility = make_mobility_parameters(a, mu0, s.tensor);
+    if (s.tensor == hydrodynamic_tensor::rpy_ewald)
+        p.mobility.ewald = convert_ewald_parameters<W>(make_ewald_parameters(s));
     p.lubrication = {s.lubrication.enabled, a, mu0, static_cast<W>(s.lubrication.min_gap)};
     p.pair = {s.pair_force.kind, static_cast<W>(s.pair_force.strength), static_cast<W>(s.pair_force.range),
               static_cast<W>(s.pair_force.cutoff), a};

@@ -2,6 +2,8 @@
 // The per-particle building blocks every backend loops over: the contribution of source j to
 // the hydrodynamic velocity of target i (self term at j == i, paper Algorithm 1), and the
 // short-range force on i from a neighbour j (pair repulsion + lubrication, paper step 2).
+#include <type_traits>
+
 #include "stokesian/config.hpp"
 #include "stokesian/numeric/vec3.hpp"
 #include "stokesian/physics/box.hpp"
@@ -80,12 +82,35 @@ STOKESIAN_HD_INLINE vec3<W> pair_velocity(vec3<W> r_ij, vec3<W> f, const interac
     return apply_pair_mobility(evaluate_pair_mobility<Tensor, Fast>(r_ij, p), r_ij, f, p);
 }
 
-// mu_ij . F_j, for i == j the Stokes self term.
-template <class Tensor = selected_tensor, bool Fast = false, class W>
+// The tensor p names, dispatched once per contribution over every registered tensor, pair-form and
+// block evaluators alike: hydrodynamic_contribution's default (host callers with a run-time key).
+struct any_tensor {};
+
+// mu_ii . F_i: the Stokes self term mu0 F_i, or a block evaluator's self block (the Ewald sum's
+// self term includes the particle's own images).
+template <class Tensor, class W>
+STOKESIAN_HD_INLINE vec3<W> self_contribution(vec3<W> f, const mobility_parameters<W>& p) {
+    if constexpr (block_tensor_evaluator<Tensor>) return apply_block(Tensor::self_block(p), f, p.self_mobility);
+    else return self_velocity(f, p.self_mobility);
+}
+
+// mu_ij . F_j, for i == j the self term. A pair-form tensor (A I + B r r) takes the minimum image and
+// the tie rule above; a block evaluator (the Ewald sum, periodic by construction: no tie rule) the
+// minimum image and its block.
+template <class Tensor = any_tensor, bool Fast = false, class W>
 STOKESIAN_HD_INLINE vec3<W> hydrodynamic_contribution(bool self, vec3<W> r_i, vec3<W> r_j, vec3<W> f_j,
                                                       const interaction_parameters<W>& p) {
-    if (self) return self_velocity(f_j, p.mobility.self_mobility);
-    return pair_velocity<Tensor, Fast>(minimum_image(r_i - r_j, p.box), f_j, p);
+    if constexpr (std::is_same_v<Tensor, any_tensor>) {
+        return dispatch_tensor(p.mobility.tensor, [&](auto t) {
+            return hydrodynamic_contribution<decltype(t), Fast>(self, r_i, r_j, f_j, p);
+        });
+    } else {
+        if (self) return self_contribution<Tensor>(f_j, p.mobility);
+        if constexpr (block_tensor_evaluator<Tensor>)
+            return apply_block(Tensor::template block<W, Fast>(minimum_image(r_i - r_j, p.box), p.mobility), f_j,
+                               p.mobility.self_mobility);
+        else return pair_velocity<Tensor, Fast>(minimum_image(r_i - r_j, p.box), f_j, p);
+    }
 }
 
 // Short-range force on i from j != i: F_int(r_ij) - zeta_sing(r_ij) . (v_i - v_j).

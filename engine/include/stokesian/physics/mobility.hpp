@@ -43,6 +43,14 @@ STOKESIAN_HD_INLINE vec3<W> apply_pair_tensor(pair_tensor<W> t, vec3<W> r, vec3<
     return self_mobility * (t.identity * f + projection * r);
 }
 
+// mu0 M f for a block evaluator's symmetric block M (physics/tensor_registry.hpp).
+template <class W>
+STOKESIAN_HD_INLINE vec3<W> apply_block(const symmetric_block<W>& m, vec3<W> f, W self_mobility) {
+    const vec3<W> mf{m.xx * f.x + m.xy * f.y + m.xz * f.z, m.xy * f.x + m.yy * f.y + m.yz * f.z,
+                     m.xz * f.x + m.yz * f.y + m.zz * f.z};
+    return self_mobility * mf;
+}
+
 // The self term mu_ii . F_i = mu0 F_i.
 template <class W>
 STOKESIAN_HD_INLINE vec3<W> self_velocity(vec3<W> f, W self_mobility) {

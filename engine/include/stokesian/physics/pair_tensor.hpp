@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "stokesian/config.hpp"
+#include "stokesian/physics/ewald_parameters.hpp"
 #include "stokesian/physics/math.hpp"
 
 namespace stokesian {
@@ -26,12 +27,20 @@ struct mobility_parameters {
     W self_mobility;  // mu0
     hydrodynamic_tensor tensor;
     W inverse_radius;  // 1/a (the overlap form multiplies by it: no division per pair)
+    // The Ewald sum's box, splitting and truncations (tensor "rpy-ewald" only; zero otherwise:
+    // core/system.hpp, make_interaction_parameters, fills it).
+    ewald_parameters<W> ewald;
 };
 
 template <class W>
 STOKESIAN_HD_INLINE mobility_parameters<W> make_mobility_parameters(W radius, W self_mobility,
                                                                     hydrodynamic_tensor tensor) {
-    return {radius, self_mobility, tensor, W(1) / radius};
+    mobility_parameters<W> p{};
+    p.radius = radius;
+    p.self_mobility = self_mobility;
+    p.tensor = tensor;
+    p.inverse_radius = W(1) / radius;
+    return p;
 }
 
 // Coefficients of a pair tensor, in units of mu0: mu_ij = mu0 [A I + B r r].

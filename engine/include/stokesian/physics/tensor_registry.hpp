@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "stokesian/config.hpp"
+#include "stokesian/numeric/vec3.hpp"
 #include "stokesian/physics/pair_tensor.hpp"
 #include "stokesian/physics/tensors/oseen.hpp"
 #include "stokesian/physics/tensors/rotne_prager_yamakawa.hpp"
+#include "stokesian/physics/tensors/rpy_ewald.hpp"
 
 namespace stokesian {
 
@@ -31,7 +33,22 @@ concept tensor_evaluator = requires(float r2f, double r2d, const mobility_parame
     { T::template evaluate<double, false>(r2d, pd) } -> std::same_as<pair_tensor<double>>;
 };
 
-template <hydrodynamic_tensor Key, tensor_evaluator Evaluator>
+// What kernels and loops ask of a block evaluator (physics/interactions.hpp applies it).
+template <class T>
+concept block_tensor_evaluator = requires(vec3<float> rf, vec3<double> rd, const mobility_parameters<float>& pf,
+                                          const mobility_parameters<double>& pd) {
+    { T::name } -> std::convertible_to<const char*>;
+    { T::term_allowance } -> std::convertible_to<double>;
+    { T::template block<float, false>(rf, pf) } -> std::same_as<symmetric_block<float>>;
+    { T::template block<double, false>(rd, pd) } -> std::same_as<symmetric_block<double>>;
+    { T::template self_block<float>(pf) } -> std::same_as<symmetric_block<float>>;
+    { T::template self_block<double>(pd) } -> std::same_as<symmetric_block<double>>;
+};
+
+template <class T>
+concept any_tensor_evaluator = tensor_evaluator<T> || block_tensor_evaluator<T>;
+
+template <hydrodynamic_tensor Key, any_tensor_evaluator Evaluator>
 struct tensor_entry {
     static constexpr hydrodynamic_tensor key = Key;
     using evaluator = Evaluator;
@@ -43,9 +60,11 @@ struct tensor_list {};
 enum class hydrodynamic_tensor : std::uint8_t {
     rotne_prager,  // Eq. (rotneMobility) for r >= 2a, Rotne-Prager-Yamakawa overlap form below
     oseen,         // Eq. (oseenTensor): point-particle limit, O(1/r) only
+    rpy_ewald,     // Beenakker (1986): the Ewald-summed RPY mobility of a periodic box (a block evaluator)
 };
 using registered_tensors = tensor_list<tensor_entry<hydrodynamic_tensor::rotne_prager, rotne_prager_yamakawa_tensor>,
-                                       tensor_entry<hydrodynamic_tensor::oseen, oseen_tensor>>;
+                                       tensor_entry<hydrodynamic_tensor::oseen, oseen_tensor>,
+                                       tensor_entry<hydrodynamic_tensor::rpy_ewald, rpy_ewald_tensor>>;
 // ---------------------------------------------------------------------------------------------
 
 namespace detail {
@@ -80,14 +99,29 @@ void for_each_tensor(F&& f) {
     detail::for_each_tensor_in(registered_tensors{}, f);
 }
 
-// The tensor the parameters name, chosen at run time for every pair: an evaluator for host-side
-// callers that hold a run-time key (observables, tests) and for the fused kernels.
+// The pair-form tensor the parameters name, chosen at run time for every pair: an evaluator for
+// host-side callers of pair_mobility_tensor that hold a run-time key (tests) and for the fused
+// kernels. A block evaluator has no pair coefficients: its key gives NaN (the fused engine refuses
+// it; hydrodynamic_contribution's default, any_tensor, dispatches it as a block).
 struct selected_tensor {
     template <class W, bool Fast = false>
     STOKESIAN_HD_INLINE static pair_tensor<W> evaluate(W r2, const mobility_parameters<W>& p) {
-        return dispatch_tensor(p.tensor, [&](auto t) { return decltype(t)::template evaluate<W, Fast>(r2, p); });
+        return dispatch_tensor(p.tensor, [&](auto t) {
+            using T = decltype(t);
+            if constexpr (tensor_evaluator<T>) return T::template evaluate<W, Fast>(r2, p);
+            else return pair_tensor<W>{W(0) / W(0), W(0) / W(0)};
+        });
     }
 };
+
+// Whether the tensor registered under key is a block evaluator (host).
+inline bool is_block_tensor(hydrodynamic_tensor t) {
+    bool block = false;
+    for_each_tensor([&](hydrodynamic_tensor key, auto e) {
+        if (key == t) block = block_tensor_evaluator<decltype(e)>;
+    });
+    return block;
+}
 
 // ---- names and port-check allowances, from the list (host) ---------------------------------
 // The scenario spellings, in list order (the settings table's choices).
