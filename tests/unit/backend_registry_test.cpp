@@ -14,6 +14,7 @@
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/physics/tensor_registry.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "stokesian/cuda/cuda_backend.hpp"
@@ -114,6 +115,11 @@ TEST(BackendRegistry, ListsTheBuiltInBackendsAndTheirCapabilities) {
     c.integrator = integrator_kind::ab2;
     EXPECT_NE(fused->can.refusal(c, 4).find("ab2"), std::string::npos);
     EXPECT_EQ(cpu->can.refusal(c, 1 << 20), "");
+    // A block tensor (Ewald) is not of the pair form the fused kernels evaluate: auto must not pick them.
+    c.integrator = integrator_kind::euler;
+    c.system.tensor = hydrodynamic_tensor::rpy_ewald;
+    EXPECT_NE(fused->can.refusal(c, 4).find("rpy-ewald tensor"), std::string::npos) << fused->can.refusal(c, 4);
+    EXPECT_EQ(cpu->can.refusal(c, 4), "");
 }
 
 // "auto" follows the capabilities: the most preferred available backend that can run the system,

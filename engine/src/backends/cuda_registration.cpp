@@ -43,6 +43,7 @@ backend cuda_fused_backend() {
     b.can.devices = 1;
     b.can.hi_kernels = {"fused"};
     b.can.batches = true;
+    b.can.pair_tensors_only = true;  // the fused kernels evaluate pair-form tensors (fused_engine.cu)
     b.legacy_backend = "cuda";
     b.legacy_hi_kernel = "fused";
     return b;

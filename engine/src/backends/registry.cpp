@@ -2,6 +2,8 @@
 // where "auto" is resolved.
 #include "stokesian/backends/registry.hpp"
 
+#include "stokesian/physics/tensor_registry.hpp"
+
 #include <algorithm>
 #include <iostream>
 #include <iterator>
@@ -9,6 +11,7 @@
 
 #include "builtin_backends.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/physics/tensor_registry.hpp"
 
 namespace stokesian::backends {
 
@@ -47,6 +50,8 @@ std::string capabilities::refusal(const engine_config& config, std::size_t parti
     if (max_particles > 0 && particles > max_particles)
         return "runs at most " + std::to_string(max_particles) + " particles, not " + std::to_string(particles);
     if (!allows(precision_modes, config.precision)) return "does not run precision " + to_string(config.precision);
+    if (pair_tensors_only && is_block_tensor(config.system.tensor))
+        return "does not run the " + std::string(to_string(config.system.tensor)) + " tensor (pair-form tensors only)";
     return "";
 }
 

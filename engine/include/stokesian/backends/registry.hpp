@@ -38,6 +38,9 @@ struct capabilities {
     // there; stokesian/backends/hi_kernel_choice.hpp), then the backend's kernels, its default first.
     std::vector<std::string> hi_kernels;
     bool batches = false;  // has a batch factory (stokesian/core/batch.hpp)
+    // Runs only tensors of the pair form mu0 [A I + B r r] (not block evaluators such as rpy-ewald;
+    // physics/tensor_registry.hpp is_block_tensor), so that auto never picks it for one.
+    bool pair_tensors_only = false;
 
     // Why this backend cannot run `config` with `particles` particles; empty when it can.
     std::string refusal(const engine_config& config, std::size_t particles) const;
