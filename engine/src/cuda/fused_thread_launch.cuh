@@ -41,8 +41,12 @@ template <class Policy>
 void fused_thread_launcher<Policy>::launch(const fused_arguments<P, A, W>& a, std::uint64_t steps, bool initialise) {
     constexpr unsigned count = fused_thread_max_particles - fused_thread_min_particles + 1;
     dispatch_tensor(a.params.mobility.tensor, [&](auto tensor) {
-        fused_thread_detail::launch_for_n<P, A, W, decltype(tensor)>(std::make_integer_sequence<unsigned, count>{}, a,
-                                                                     steps, initialise);
+        using T = decltype(tensor);
+        // Pair-form tensors only: the fused engine refuses a block evaluator (rpy-ewald) before any launch.
+        if constexpr (tensor_evaluator<T>)
+            fused_thread_detail::launch_for_n<P, A, W, T>(std::make_integer_sequence<unsigned, count>{}, a, steps,
+                                                          initialise);
+        else throw std::logic_error("fused thread kernel launched for a block tensor");
     });
 }
 

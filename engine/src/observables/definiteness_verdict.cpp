@@ -106,6 +106,19 @@ void run_lanczos(definiteness_verdict& v, const backends::backend& b, const std:
     }
 }
 
+// A Cholesky that completed proves definiteness (of the shifted matrix: cholesky_proof_shift); one
+// that failed leaves the unit vector of its failed pivot, whose x^T M x may prove the opposite.
+void conclude_cholesky(definiteness_verdict& v, bool factorised, const std::vector<double>& failure_vector,
+                       const std::vector<vec3<double>>& positions, const system_parameters& system, unsigned threads) {
+    if (factorised) {
+        v.kind = verdict_kind::proven_positive_definite;
+        v.positive_definite = true;
+        return;
+    }
+    v.positive_definite = false;
+    try_proof(v, positions, system, failure_vector, "vector of the failed Cholesky pivot", threads);
+}
+
 void run_host_cholesky(definiteness_verdict& v, const dense_matrix& m, const std::vector<vec3<double>>& positions,
                        const system_parameters& system, const verdict_options& o) {
     double trace = 0.0, largest = 0.0;
@@ -120,13 +133,7 @@ void run_host_cholesky(definiteness_verdict& v, const dense_matrix& m, const std
     const host_cholesky_result c = host_cholesky(m, v.cholesky_shift);
     v.cholesky_factorised = c.factorised;
     v.cholesky_info = c.info;
-    if (c.factorised) {
-        v.kind = verdict_kind::proven_positive_definite;
-        v.positive_definite = true;
-        return;
-    }
-    v.positive_definite = false;
-    try_proof(v, positions, system, c.failure_vector, "vector of the failed Cholesky pivot", o.threads);
+    conclude_cholesky(v, c.factorised, c.failure_vector, positions, system, o.threads);
 }
 
 void run_device_cholesky(definiteness_verdict& v, const backends::backend& b,
@@ -148,13 +155,7 @@ void run_device_cholesky(definiteness_verdict& v, const backends::backend& b,
     std::snprintf(timing, sizeof timing, "device: matrix built in %.3g s, factorised in %.3g s, %.3g GB",
                   c.build_seconds, c.factor_seconds, c.matrix_bytes / 1e9);
     v.notes.emplace_back(timing);
-    if (c.factorised) {
-        v.kind = verdict_kind::proven_positive_definite;
-        v.positive_definite = true;
-        return;
-    }
-    v.positive_definite = false;
-    try_proof(v, positions, system, c.failure_vector, "vector of the failed Cholesky pivot", o.threads);
+    conclude_cholesky(v, c.factorised, c.failure_vector, positions, system, o.threads);
 }
 
 }  // namespace
