@@ -2,7 +2,6 @@
 // registers itself here.
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -73,18 +72,9 @@ int run(CLI::App& app) {
         return code;
     }
 }
-
-// Before any CUDA call: a suite runs many runs in one process, each on its own per-thread default
-// stream, but the CUDA driver maps streams onto CUDA_DEVICE_MAX_CONNECTIONS hardware work queues
-// (default 8). With more streams than queues, a stream shares a queue with another and waits behind
-// that stream's launches -- a long fused launch (~0.2 s) then stalls short ones: on one H100 the
-// nightly's 22 runs went at a half to a fifth of their 4-GPU rates (ci/README.md, 2026-11-27). 32 is
-// the documented maximum; a value the user set is kept.
-void use_every_hardware_queue() { ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0); }
 }  // namespace
 
 int main(int argc, char** argv) {
-    use_every_hardware_queue();
     CLI::App app{"stokesian: reproducibility and regression-test toolkit for GPU Stokesian dynamics"};
     app.set_version_flag("--version", std::string("stokesian ") + stokesian::git_describe());
     app.require_subcommand(1);
