@@ -24,6 +24,7 @@
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/kill_resume.hpp"
+#include "support/mpi_launch.hpp"
 #include "support/multi_device.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -51,30 +52,15 @@ const std::string mpiexec;
 // GPU hosts here), as root where the tests run as root; `fault` in STOKESIAN_TEST_DEVICE_FAULT.
 cli_outcome run_ranks(unsigned ranks, std::vector<std::string> args, const fs::path& dir,
                       const std::string& fault = "") {
-    std::vector<std::string> line{"-n", std::to_string(ranks), "--oversubscribe", "--bind-to", "none",
-                                  "-x", "NCCL_NVLS_ENABLE=0"};
-    if (::geteuid() == 0) line.emplace_back("--allow-run-as-root");
-    if (!fault.empty()) line.insert(line.end(), {"-x", "STOKESIAN_TEST_DEVICE_FAULT=" + fault});
-    line.emplace_back(cli_program());  // beside this binary: a GPU bundle travels without build/
-    line.insert(line.end(), args.begin(), args.end());
-    cli_process p(line, dir, mpiexec);
+    std::vector<std::string> environment{"NCCL_NVLS_ENABLE=0"};
+    if (!fault.empty()) environment.push_back("STOKESIAN_TEST_DEVICE_FAULT=" + fault);
+    cli_process p(mpi_rank_arguments(ranks, environment, args), dir, mpiexec);
     return p.wait_at_most(patience_seconds);
 }
 
 cli_outcome run_alone(const std::vector<std::string>& args, const fs::path& dir) {
     return run_cli_at_most(patience_seconds, args, dir);
 }
-
-// The lines of `text` that stokesian wrote (mpirun adds its own banner around an abort).
-std::vector<std::string> stokesian_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("stokesian", 0) == 0) lines.push_back(line);
-    return lines;
-}
-
-std::string what_ran(const cli_outcome& o) { return "exit " + std::to_string(o.exit_code) + ": " + o.err + o.out; }
 
 class MpiRanksGpu : public scratch_directory_test {
 protected:

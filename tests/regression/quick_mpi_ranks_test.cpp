@@ -18,6 +18,7 @@
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/kill_resume.hpp"
+#include "support/mpi_launch.hpp"
 #include "support/scratch_directory.hpp"
 
 using namespace stokesian;
@@ -43,28 +44,13 @@ const std::string mpiexec;
 // `stokesian args...` as R ranks: oversubscribed (more ranks than cores), unbound, as root where
 // the tests run as root (containers), one worker thread per rank.
 cli_outcome run_ranks(unsigned ranks, std::vector<std::string> args, const fs::path& dir) {
-    std::vector<std::string> line{"-n", std::to_string(ranks), "--oversubscribe", "--bind-to", "none"};
-    if (::geteuid() == 0) line.emplace_back("--allow-run-as-root");
-    line.emplace_back(STOKESIAN_CLI);
-    line.insert(line.end(), args.begin(), args.end());
-    cli_process p(line, dir, mpiexec);
+    cli_process p(mpi_rank_arguments(ranks, {}, args), dir, mpiexec);
     return p.wait_at_most(patience_seconds);
 }
 
 cli_outcome run_alone(const std::vector<std::string>& args, const fs::path& dir) {
     return run_cli_at_most(patience_seconds, args, dir);
 }
-
-// The lines of `text` that stokesian wrote (mpirun adds its own banner around an abort).
-std::vector<std::string> stokesian_lines(const std::string& text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        if (line.rfind("stokesian", 0) == 0) lines.push_back(line);
-    return lines;
-}
-
-std::string what_ran(const cli_outcome& o) { return "exit " + std::to_string(o.exit_code) + ": " + o.err + o.out; }
 
 class MpiRanks : public scratch_directory_test {
 protected:

@@ -1,0 +1,39 @@
+#pragma once
+// `mpirun -n R stokesian ...` for the tests of MPI ranks (quick: CPU ranks; gpu: one GPU per rank).
+#include <unistd.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/cli_process.hpp"
+
+namespace stokesian::test_support {
+
+// mpiexec's arguments for `stokesian args...` as `ranks` ranks: oversubscribed (more ranks than
+// cores), unbound, as root where the tests run as root (containers), each "NAME=VALUE" of
+// `environment` exported to every rank.
+inline std::vector<std::string> mpi_rank_arguments(unsigned ranks, const std::vector<std::string>& environment,
+                                                   const std::vector<std::string>& args) {
+    std::vector<std::string> line{"-n", std::to_string(ranks), "--oversubscribe", "--bind-to", "none"};
+    for (const std::string& variable : environment) line.insert(line.end(), {"-x", variable});
+    if (::geteuid() == 0) line.emplace_back("--allow-run-as-root");
+    line.emplace_back(cli_program());  // beside the test binary: a GPU bundle travels without build/
+    line.insert(line.end(), args.begin(), args.end());
+    return line;
+}
+
+// The lines of `text` that stokesian wrote (mpirun adds its own banner around an abort).
+inline std::vector<std::string> stokesian_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("stokesian", 0) == 0) lines.push_back(line);
+    return lines;
+}
+
+inline std::string what_ran(const cli_outcome& o) {
+    return "exit " + std::to_string(o.exit_code) + ": " + o.err + o.out;
+}
+
+}  // namespace stokesian::test_support
