@@ -457,3 +457,32 @@ TEST(Provenance, BuildAndRunDescribeThemselves) {
     EXPECT_EQ(date[10], 'T');
     EXPECT_EQ(date[19], 'Z');
 }
+
+// The size guard counts the file's bytes per element, not the reader's: 4-byte image counts read
+// as 8-byte integers (or doubles) are genuine, though twice their stored size. 4000 particles x 12
+// frames x 3 = 144 000 counts = 576 000 stored bytes, 1 152 000 as 8-byte values: above the 1 MiB the
+// guard allows unconditionally, so a guard using the memory type's size refuses this file (it did:
+// the nightly's fcc run of N = 4000 read back as "damaged").
+TEST_F(H5md, ReadsFourByteImageCountsAsEightByteValues) {
+    constexpr std::size_t n = 4000, count = 12;
+    const fs::path path = dir_ / "wide.h5";
+    {
+        h5md_writer writer({.path = path, .author = "tester"}, n, periodic_box);
+        for (std::size_t t = 0; t < count; ++t) {
+            frame f;
+            f.step = t;
+            f.time = double(t);
+            f.position.assign(n, {1.0, 2.0, 3.0});
+            f.image.assign(n, {int(t), -1, 7});
+            f.velocity.assign(n, {0.0, 0.0, 0.0});
+            f.force.assign(n, {0.0, 0.0, -1.0});
+            writer.append_frame(f);
+        }
+        writer.finish();
+    }
+    const h5md_file file(path);
+    const std::vector<std::int64_t> image = file.read_integers("/particles/all/image/value");
+    ASSERT_EQ(image.size(), n * count * 3);
+    EXPECT_EQ(image[(count - 1) * n * 3], std::int64_t(count - 1));
+    EXPECT_EQ(file.read_doubles("/particles/all/image/value").size(), n * count * 3);
+}

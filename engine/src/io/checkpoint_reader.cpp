@@ -151,7 +151,7 @@ public:
             if (dims[k] != 0 && count > UINT64_MAX / dims[k]) fail(path, "claims an impossible size (damaged file)");
             count *= dims[k];
         }
-        if (const auto problem = hdf5::unreadable_size(dataset.get(), count, sizeof(T))) fail(path, *problem);
+        if (const auto problem = hdf5::unreadable_size(dataset.get(), count)) fail(path, *problem);
         std::vector<T> values(static_cast<std::size_t>(count));
         const hid_t memory_type = kind == element::f64   ? H5T_NATIVE_DOUBLE
                                   : kind == element::u64 ? H5T_NATIVE_UINT64

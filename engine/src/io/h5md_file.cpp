@@ -95,7 +95,7 @@ struct h5md_file::impl {
             check(H5Dget_space(dataset.get()), "cannot read the shape of '" + dataset_path + "'"));
         const hssize_t count =
             check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of '" + dataset_path + "'");
-        if (const auto problem = hdf5::unreadable_size(dataset.get(), static_cast<std::uint64_t>(count), sizeof(T)))
+        if (const auto problem = hdf5::unreadable_size(dataset.get(), static_cast<std::uint64_t>(count)))
             fail("dataset '" + dataset_path + "' " + *problem);
         std::vector<T> values(static_cast<std::size_t>(count));
         if (count > 0)
