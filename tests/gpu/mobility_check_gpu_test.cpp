@@ -4,6 +4,9 @@
 // libcusolver (cusolver_library.hpp) with a message saying so.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "stokesian/backends/registry.hpp"
@@ -11,6 +14,7 @@
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/observables/definiteness_verdict.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
+#include "support/cli_process.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;
@@ -132,4 +136,30 @@ TEST(MobilityCheckGpu, AMatrixLargerThanTheDeviceIsBadInputNamingTheLargestN) {
     } catch (const input_error& e) {
         EXPECT_NE(std::string(e.what()).find("the largest N that fits is"), std::string::npos) << e.what();
     }
+}
+
+// The same guard through the CLI (issue #15, bad input): `mobility-check --method cholesky --backend
+// cuda` of a lattice whose dense matrix exceeds the device (fcc cells = 24: N = 55 296, 8 (3N)^2 =
+// 220 GB) is one line naming the largest N, exit code 2, and writes nothing.
+TEST(MobilityCheckGpu, TheCliRefusesAMatrixLargerThanTheDeviceWithOneLineAndExitTwo) {
+    REQUIRE_DEVICE();
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("stokesian_mobility_too_large_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ifstream in(fs::path(STOKESIAN_SOURCE_DIR) / "scenarios" / "fcc_sedimentation.toml");
+    std::string scenario((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_NE(scenario.find("\ncells = 10"), std::string::npos);
+    scenario.replace(scenario.find("\ncells = 10"), 11, "\ncells = 24");
+    const fs::path file = dir / "fcc24.toml";
+    std::ofstream(file) << scenario;
+    const auto o =
+        test_support::run_cli({"mobility-check", file.string(), "--method", "cholesky", "--backend", "cuda"}, dir);
+    EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    if (o.err.find("cuSOLVER") == std::string::npos)  // a host without libcusolver says so instead
+        EXPECT_NE(o.err.find("the largest N that fits is"), std::string::npos) << o.err;
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) files += e.path().filename() != "fcc24.toml";
+    EXPECT_EQ(files, 0u) << "nothing may be written";
+    fs::remove_all(dir);
 }

@@ -154,8 +154,9 @@ ewald_parameters<double> make_ewald_parameters(const system_parameters& s) {
         }
     }
 
-    // The self block: Beenakker Eq. (8), the particle's own images and the wave sum at r = 0,
-    // evaluated with the tensor's own (double) functions.
+    // The self block: Beenakker's self term (engine/docs/ewald.md: its equation number is not
+    // verified here), the particle's own images and the wave sum at r = 0, evaluated with the
+    // tensor's own (double) functions.
     mobility_parameters<double> mp = make_mobility_parameters(a, 1.0, hydrodynamic_tensor::rpy_ewald);
     mp.ewald = p;
     const vec3<double> origin{0.0, 0.0, 0.0};
