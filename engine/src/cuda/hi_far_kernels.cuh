@@ -1,0 +1,151 @@
+#pragma once
+// The far-field HI kernels (issue #13, engine/docs/performance.md "2026-11-27: far-field kernels"):
+// far-tiling, far-split (exact arithmetic) and fast-far-split (hardware rsqrt, FMA contraction).
+// They sum exactly as tiling (G = 1: one thread per target, sources in index order, the CPU's order)
+// and split (G lanes per target, fixed shuffle tree) do, and differ from them in how a pair term
+// is evaluated:
+//   - the box is a template parameter: an open box skips the minimum image and the tie test
+//     entirely, a periodic one runs them without the run-time test of box.periodic;
+//   - a warp-uniform far-field path: every lane computes its pairs' separation, r and 1/r (the
+//     first steps of the general form), then the warp votes. If every lane's pair is untied
+//     and in the tensor's far range (r >= 2a for Rotne-Prager), all lanes evaluate only the far
+//     form (physics/tensors/far_form.hpp: evaluate's far-branch expressions, so the same bits as
+//     the general form's select); otherwise each lane evaluates the general form
+//     (hydrodynamic_contribution, as every other kernel). The self pair (r = 0), overlapping and
+//     tied pairs are rare, so nearly every step of a large system takes the short path, which
+//     leaves out the overlap form, both selects, the tie split and the self test.
+// A lane takes the far path only if its own pairs are in range, and then both paths give the same
+// bits: the result does not depend on what the other lanes hold. Tensors without a far form do not
+// reach these kernels (hi_launch_common.cuh launches tiling / split / fast-split for them).
+#include <type_traits>
+
+#include "hi_kernels.cuh"
+#include "stokesian/physics/tensors/far_form.hpp"
+
+namespace stokesian::cuda {
+
+// r_i - r_j, with minimum_image's expressions in a periodic box (physics/box.hpp), none in an open one.
+template <bool Periodic, class W>
+__device__ __forceinline__ vec3<W> box_separation(vec3<W> r_i, vec3<W> r_j, const box_geometry<W>& box) {
+    const vec3<W> d = r_i - r_j;
+    if constexpr (Periodic)
+        return {minimum_image_component(d.x, box.edges.x), minimum_image_component(d.y, box.edges.y),
+                minimum_image_component(d.z, box.edges.z)};
+    else return d;
+}
+
+// split_ties' test (physics/interactions.hpp): a component of the separation exactly at +-L/2.
+template <bool Periodic, class W>
+__device__ __forceinline__ bool box_tie(vec3<W> d, const box_geometry<W>& box) {
+    if constexpr (Periodic) {
+        const vec3<W> half = W(0.5) * box.edges;
+        return math::abs(d.x) == half.x || math::abs(d.y) == half.y || math::abs(d.z) == half.z;
+    } else {
+        return false;
+    }
+}
+
+// What both paths share: the separation, r and 1/r (pair_mobility_tensor's r^2 and evaluate's r and
+// 1/r), and whether the far form may take the pair (in its range, untied).
+template <class W>
+struct pair_prelude {
+    vec3<W> d;
+    W r, inv_r;
+    bool far;
+};
+
+template <class Tensor, bool Fast, bool Periodic, class W>
+__device__ __forceinline__ pair_prelude<W> prelude(vec3<W> r_i, vec3<W> r_j, const interaction_parameters<W>& p) {
+    pair_prelude<W> q;
+    q.d = box_separation<Periodic>(r_i, r_j, p.box);
+    distance_and_inverse<W, Fast>(dot(q.d, q.d), q.r, q.inv_r);
+    q.far = far_form<Tensor>::applies(q.r, p.mobility) && !box_tie<Periodic>(q.d, p.box);
+    return q;
+}
+
+// mu_ij F_j by the far form alone (pair_velocity's untied application of its coefficients). The
+// fast kernels stage mu0 F_j instead of F_j (below) and pass mu0 = 1, a literal the compiler folds.
+template <class Tensor, bool Fast, class W>
+__device__ __forceinline__ vec3<W> far_term(const pair_prelude<W>& q, vec3<W> f, const interaction_parameters<W>& p) {
+    return apply_pair_tensor(far_form<Tensor>::coefficients(q.inv_r, p.mobility), q.d, f,
+                             Fast ? W(1) : p.mobility.self_mobility);
+}
+
+// The force a tile holds: F_j (exact), mu0 F_j (fast: the three products by mu0 once per source and
+// block instead of once per pair; the per-term rounding count is unchanged, one rounding of mu0 F
+// for one of mu0 (...), engine/docs/performance.md).
+template <bool Fast, class W>
+__device__ __forceinline__ packed4<W> staged_force(packed4<W> f, W self_mobility) {
+    if constexpr (Fast) return {self_mobility * f.x, self_mobility * f.y, self_mobility * f.z, f.w};
+    else return f;
+}
+
+// Slots per shared tile array: the tile and the 2G slots a step may read past its end.
+__host__ __device__ constexpr unsigned far_tile_slots(unsigned tile, unsigned g) { return tile + 2 * g; }
+
+// hi_split_kernel's summation (G = 1: hi_tiling_kernel's), two sources per lane and step: lane l
+// of a group takes k0 = kk + l and then k1 = kk + G + l, so each target still sums its sources in
+// the same order. Every lane of the warp runs every step (targets past the range and sources past
+// the tile compute a clamped dummy pair, never added), so the vote can take the full mask; one
+// vote covers both pairs of a step.
+template <class Tensor, class W, class A, bool Fast, bool Periodic, int G>
+__global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
+                              vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                              interaction_parameters<W> p) {
+    static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "a group must divide the warp");
+    extern __shared__ unsigned char shared_bytes[];
+    const unsigned tile = blockDim.x;
+    auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
+    auto* tile_force = tile_position + far_tile_slots(tile, G);
+    const unsigned i = first + (blockIdx.x * blockDim.x + threadIdx.x) / G;  // this group's target
+    const unsigned lane = threadIdx.x % G;
+    const bool active = i < last;
+    const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
+    // The general path's parameters: with the fast kernels' staged mu0 F, mu0 = 1.
+    interaction_parameters<W> general = p;
+    if (Fast) general.mobility.self_mobility = W(1);
+    vec3<A> acc = zero_vector<A>();
+    for (unsigned start = 0; start < n; start += tile) {
+        const unsigned j = start + threadIdx.x;
+        if (j < n) {
+            tile_position[threadIdx.x] = position[j];
+            tile_force[threadIdx.x] = staged_force<Fast>(force[j], p.mobility.self_mobility);
+        }
+        __syncthreads();
+        const unsigned count = min(tile, n - start);  // the same in every lane: uniform trip count
+        for (unsigned kk = 0; kk < count; kk += 2 * G) {
+            // k0, k1 < count + 2G: past count they read stale or unset slots, never added.
+            const unsigned k0 = kk + lane, k1 = kk + G + lane;
+            const bool use0 = active && k0 < count, use1 = active && k1 < count;
+            const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
+            const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
+            const pair_prelude<W> q0 = prelude<Tensor, Fast, Periodic>(r_i, r0, p);
+            const pair_prelude<W> q1 = prelude<Tensor, Fast, Periodic>(r_i, r1, p);
+            vec3<W> t0, t1;
+            if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
+                t0 = far_term<Tensor, Fast>(q0, f0, p);
+                t1 = far_term<Tensor, Fast>(q1, f1, p);
+            } else {
+                if (use0) t0 = hydrodynamic_contribution<Tensor, Fast>(i == start + k0, r_i, r0, f0, general);
+                if (use1) t1 = hydrodynamic_contribution<Tensor, Fast>(i == start + k1, r_i, r1, f1, general);
+            }
+            if constexpr (Fast && !std::is_same_v<A, W>) {
+                // ds, fast: the step's two float terms added in float first, then one DWPlusFP
+                // (30 flops) per step instead of two. One more float rounding per term: the fast
+                // per-term count 65u becomes 66u, within port-check's k = 80 (performance.md).
+                if (use1) accumulate(acc, t0 + t1);  // use1 implies use0 (k1 > k0)
+                else if (use0) accumulate(acc, t0);
+            } else {
+                if (use0) accumulate(acc, t0);
+                if (use1) accumulate(acc, t1);
+            }
+        }
+        __syncthreads();
+    }
+    // hi_split_kernel's tree (every lane of the warp takes part; inactive groups carry zeros).
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2) acc = add_partial(acc, shuffle_down(acc, unsigned(offset)));
+    if (active && lane == 0) velocity[i] = acc;
+}
+
+}  // namespace stokesian::cuda
