@@ -30,6 +30,7 @@ std::vector<W> squared_distances(W a, unsigned seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> e(-2.0, 4.0), near(-1e-5, 1e-5);
     std::vector<W> out;
+    out.reserve(40128);
     for (int k = 0; k < 20000; ++k) out.push_back(W(std::pow(10.0, e(rng)) * double(a) * double(a)));
     for (int k = 0; k < 20000; ++k) out.push_back(W(4.0 * double(a) * double(a) * (1.0 + near(rng))));
     // The float neighbours of (2a)^2 themselves.
