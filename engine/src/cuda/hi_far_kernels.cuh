@@ -20,60 +20,13 @@
 #include <type_traits>
 
 #include "hi_kernels.cuh"
-#include "stokesian/physics/tensors/far_form.hpp"
+#include "stokesian/physics/far_pair.hpp"
 
 namespace stokesian::cuda {
 
-// r_i - r_j, with minimum_image's expressions in a periodic box (physics/box.hpp), none in an open one.
-template <bool Periodic, class W>
-__device__ __forceinline__ vec3<W> box_separation(vec3<W> r_i, vec3<W> r_j, const box_geometry<W>& box) {
-    const vec3<W> d = r_i - r_j;
-    if constexpr (Periodic)
-        return {minimum_image_component(d.x, box.edges.x), minimum_image_component(d.y, box.edges.y),
-                minimum_image_component(d.z, box.edges.z)};
-    else return d;
-}
-
-// split_ties' test (physics/interactions.hpp): a component of the separation exactly at +-L/2.
-template <bool Periodic, class W>
-__device__ __forceinline__ bool box_tie(vec3<W> d, const box_geometry<W>& box) {
-    if constexpr (Periodic) {
-        const vec3<W> half = W(0.5) * box.edges;
-        return math::abs(d.x) == half.x || math::abs(d.y) == half.y || math::abs(d.z) == half.z;
-    } else {
-        return false;
-    }
-}
-
-// What both paths share: the separation, r and 1/r (pair_mobility_tensor's r^2 and evaluate's r and
-// 1/r), and whether the far form may take the pair (in its range, untied).
-template <class W>
-struct pair_prelude {
-    vec3<W> d;
-    W r, inv_r;
-    bool far;
-};
-
-template <class Tensor, bool Fast, bool Periodic, class W>
-__device__ __forceinline__ pair_prelude<W> prelude(vec3<W> r_i, vec3<W> r_j, const interaction_parameters<W>& p) {
-    pair_prelude<W> q;
-    q.d = box_separation<Periodic>(r_i, r_j, p.box);
-    distance_and_inverse<W, Fast>(dot(q.d, q.d), q.r, q.inv_r);
-    q.far = far_form<Tensor>::applies(q.r, p.mobility) && !box_tie<Periodic>(q.d, p.box);
-    return q;
-}
-
-// mu_ij F_j by the far form alone (pair_velocity's untied application of its coefficients). The
-// fast kernels stage mu0 F_j instead of F_j (below) and pass mu0 = 1, a literal the compiler folds.
-template <class Tensor, bool Fast, class W>
-__device__ __forceinline__ vec3<W> far_term(const pair_prelude<W>& q, vec3<W> f, const interaction_parameters<W>& p) {
-    return apply_pair_tensor(far_form<Tensor>::coefficients(q.inv_r, p.mobility), q.d, f,
-                             Fast ? W(1) : p.mobility.self_mobility);
-}
-
 // The force a tile holds: F_j (exact), mu0 F_j (fast: the three products by mu0 once per source and
 // block instead of once per pair; the per-term rounding count is unchanged, one rounding of mu0 F
-// for one of mu0 (...), engine/docs/performance.md).
+// for one of mu0 (...), engine/docs/far-kernels.md).
 template <bool Fast, class W>
 __device__ __forceinline__ packed4<W> staged_force(packed4<W> f, W self_mobility) {
     if constexpr (Fast) return {self_mobility * f.x, self_mobility * f.y, self_mobility * f.z, f.w};
@@ -86,8 +39,8 @@ __host__ __device__ constexpr unsigned far_tile_slots(unsigned tile, unsigned g)
 // hi_split_kernel's summation (G = 1: hi_tiling_kernel's), two sources per lane and step: lane l
 // of a group takes k0 = kk + l and then k1 = kk + G + l, so each target still sums its sources in
 // the same order. Every lane of the warp runs every step (targets past the range and sources past
-// the tile compute a clamped dummy pair, never added), so the vote can take the full mask; one
-// vote covers both pairs of a step.
+// the tile compute a dummy pair from a spare or stale slot, never added), so the vote can take the
+// full mask; one vote covers both pairs of a step.
 template <class Tensor, class W, class A, bool Fast, bool Periodic, int G>
 __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
                               vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
@@ -127,12 +80,13 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
             const bool use0 = active && k0 < count, use1 = active && k1 < count;
             const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
             const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
-            const pair_prelude<W> q0 = prelude<Tensor, Fast, Periodic>(r_i, r0, p);
-            const pair_prelude<W> q1 = prelude<Tensor, Fast, Periodic>(r_i, r1, p);
+            const pair_prelude<W> q0 = far_prelude<Tensor, Fast, Periodic>(r_i, r0, p);
+            const pair_prelude<W> q1 = far_prelude<Tensor, Fast, Periodic>(r_i, r1, p);
             vec3<W> t0, t1;
             if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
-                t0 = far_term<Tensor, Fast>(q0, f0, p);
-                t1 = far_term<Tensor, Fast>(q1, f1, p);
+                // The fast kernels stage mu0 F (below): mu0 = 1, a literal the compiler folds.
+                t0 = far_term<Tensor>(q0, f0, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
+                t1 = far_term<Tensor>(q1, f1, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
             } else {
                 if (use0) t0 = hydrodynamic_contribution<Tensor, Fast>(i == start + k0, r_i, r0, f0, general);
                 if (use1) t1 = hydrodynamic_contribution<Tensor, Fast>(i == start + k1, r_i, r1, f1, general);
