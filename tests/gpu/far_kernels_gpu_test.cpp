@@ -158,3 +158,50 @@ TEST(FarKernelsGpu, FastFarSplitIsWithinThePortCheckBoundAndDeterministic) {
         }
     }
 }
+
+// Larger fcc systems (open box), so that the split kernels run with fewer lanes per target:
+// split_group_size gives G = 8, 2 and 1 for N = 23 328, 78 732 and 143 748 on a GPU of 132 SMs
+// (the systems above all run G = 32). far-tiling against tiling and far-split against split bit for
+// bit over all targets; fast-far-split within port-check's bound on every 997th target (the CPU
+// sums M_ic for those) and the same bits twice.
+TEST(FarKernelsGpu, LargerSystemsWithFewerLanesPerTargetKeepTheirBitsAndBounds) {
+    REQUIRE_DEVICE();
+    for (const int cells : {18, 27, 33}) {
+        named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
+        s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
+        s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
+        s.system.box = {false, {0, 0, 0}};
+        const std::size_t n = s.state.size();
+        const auto p = make_interaction_parameters<double>(s.system);
+        std::vector<std::size_t> sample;
+        for (std::size_t i = 0; i < n; i += 997) sample.push_back(i);
+        std::vector<vec3<double>> magnitude(sample.size());
+        for (std::size_t k = 0; k < sample.size(); ++k)
+            for (std::size_t j = 0; j < n; ++j) {
+                const std::size_t i = sample[k];
+                const vec3<double> t = hydrodynamic_contribution(i == j, s.state.positions[i], s.state.positions[j],
+                                                                 s.state.external_forces[j], p);
+                magnitude[k] = magnitude[k] + vec3<double>{std::fabs(t.x), std::fabs(t.y), std::fabs(t.z)};
+            }
+        for (precision hi : all_precisions) {
+            const precision_mode mode{hi, hi};
+            const std::string what = s.name + " " + to_string(mode);
+            const frame exact = run_frame(s, mode, "cuda", "tiling", 0);
+            expect_bitwise_equal(exact, run_frame(s, mode, "cuda", "far-tiling", 0), "far-tiling vs tiling, " + what);
+            expect_bitwise_equal(run_frame(s, mode, "cuda", "split", 0), run_frame(s, mode, "cuda", "far-split", 0),
+                                 "far-split vs split, " + what);
+            const frame fast = run_frame(s, mode, "cuda", "fast-far-split", 0);
+            expect_bitwise_equal(fast, run_frame(s, mode, "cuda", "fast-far-split", 0),
+                                 "fast-far-split twice, " + what);
+            const double factor = port::rounding_bound_factor(mode, n, s.system.tensor);
+            for (std::size_t k = 0; k < sample.size(); ++k) {
+                const std::size_t i = sample[k];
+                const double m[3] = {magnitude[k].x, magnitude[k].y, magnitude[k].z};
+                const double d[3] = {fast.velocity[i].x - exact.velocity[i].x, fast.velocity[i].y - exact.velocity[i].y,
+                                     fast.velocity[i].z - exact.velocity[i].z};
+                for (int c = 0; c < 3; ++c)
+                    ASSERT_LE(std::fabs(d[c]), factor * m[c] + double(n) * 0x1p-125) << what << " particle " << i;
+            }
+        }
+    }
+}
