@@ -1,18 +1,25 @@
 #!/usr/bin/python3
 """SASS instructions per pair of the HI kernels, counted statically (no GPU needed).
 
-Reads `cuobjdump -sass` of an object or binary, builds each kernel's control-flow graph and, for
-every loop (a backward branch), finds the shortest path once around it through a reciprocal square
-root: the path an iteration that evaluates a pair takes when every rare branch (the IEEE square root's and division's slow paths, the tie rule, the general
-form of the far kernels, behind their warp vote) is not taken. The pair loop is the loop whose shortest path holds a
-reciprocal square root (MUFU.RSQ / MUFU.RSQ64H: every exact and fast pair evaluation issues one);
-instructions per pair = the path's length / the number of them on it (loops unrolled by the
-compiler hold several pairs). Warp instructions per pair of one lane, i.e. thread instructions per
-pair in ncu's terms, for the common case only: the count ncu measures (engine/docs/performance.md)
-also includes the rare paths, the tile loads and the loop set-up.
+Reads `cuobjdump -sass` of an object or binary and builds each kernel's control-flow graph. For
+every loop (a backward branch) it takes the common iteration that evaluates a pair:
+  - without a warp vote (the old kernels): the lightest path once around the loop through a
+    reciprocal square root (MUFU.RSQ / MUFU.RSQ64H: every pair evaluation issues one), a call
+    (an IEEE slow path) weighing 1000: rare branches (slow paths, the tie rule, the self term)
+    are not taken;
+  - with one (the far kernels): the lightest path to the vote, its all-lanes-far branch, then the
+    longest path back that calls nothing (past the vote the branches are the per-lane guards of
+    the terms, which the common iteration takes; a periodic flush, such as the ds partial sum of
+    fast-far-split every fourth step, is then counted in every step: amortize it by hand).
+Instructions per pair = the path's length / the reciprocal square roots on it (several pairs per
+iteration where the kernel or the compiler unrolls). Warp instructions of one lane per pair, i.e.
+ncu's thread instructions per pair for the common case only: ncu also counts the rare paths, the
+tile loads and the loop set-up.
 
 usage: tools/perf/sass_pair_count.py FILE.o [--filter REGEX] [--cuobjdump PATH]
-       (prints: pairs-per-iteration, instructions per pair, MUFU and LDS counts, kernel name)
+  prints pairs per iteration, instructions per pair, MUFU and LDS per pair, the kernel.
+  cuobjdump and nvdisasm: the CUDA toolkit's, or PyPI's nvidia-cuda-cuobjdump and
+  nvidia-cuda-nvdisasm (bin/ in the wheel) on PATH.
 """
 import argparse
 import heapq
