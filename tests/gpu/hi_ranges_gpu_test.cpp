@@ -22,8 +22,9 @@ using namespace stokesian::cuda;
 
 namespace {
 
-const char* const all_pairs_kernels[] = {"naive", "tiling",      "small-tiling",      "multi-target",
-                                         "split", "fast-tiling", "fast-multi-target", "fast-split"};
+const char* const all_pairs_kernels[] = {"naive",      "tiling",      "small-tiling",      "multi-target",
+                                         "split",      "fast-tiling", "fast-multi-target", "fast-split",
+                                         "far-tiling", "far-split",   "fast-far-split"};
 
 template <class A>
 bool same_bits(const vec3<A>& a, const vec3<A>& b) {

@@ -22,8 +22,9 @@ using namespace stokesian::test_support;
 
 namespace {
 
-const char* const exact_kernels[] = {"naive", "tiling", "small-tiling", "multi-target", "split"};
-const char* const fast_kernels[] = {"fast-tiling", "fast-multi-target", "fast-split"};
+const char* const exact_kernels[] = {"naive", "tiling",     "small-tiling", "multi-target",
+                                     "split", "far-tiling", "far-split"};
+const char* const fast_kernels[] = {"fast-tiling", "fast-multi-target", "fast-split", "fast-far-split"};
 
 scenario load(const std::string& name) {
     return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/" + name + ".toml");

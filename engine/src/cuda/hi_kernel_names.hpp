@@ -14,6 +14,9 @@ enum class hi_kernel {
     fast_tiling,        // tiling with the hardware rsqrt and FMA contraction
     fast_multi_target,  // multi-target (four targets per thread), fast math
     fast_split,         // split, fast math
+    far_tiling,         // tiling with the box as a template and a warp-uniform far-field path (hi_far_kernels.cuh)
+    far_split,          // split, likewise
+    fast_far_split,     // far-split, fast math
     fused,              // the fused small-system engine (many steps per launch)
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cuda_check.hpp"
+#include "hi_far_kernels.cuh"
 #include "hi_kernels.cuh"
 #include "hi_launch.cuh"
 
@@ -63,6 +64,43 @@ void launch_split(const hi_launch<W, A>& l, const interaction_parameters<W>& p) 
     }
 }
 
+template <class Tensor, class W, class A, bool Fast, bool Periodic, int G>
+void launch_far_group(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    const std::size_t tile_bytes = 2 * sizeof(packed4<W>) * far_tile_slots(l.block, G);
+    hi_far_kernel<Tensor, W, A, Fast, Periodic, G>
+        <<<blocks_for(static_cast<unsigned long long>(l.targets()) * G, l.block), l.block, tile_bytes, l.stream>>>(
+            l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+}
+
+template <class Tensor, class W, class A, bool Fast, bool Periodic>
+void launch_far_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p, bool split) {
+    switch (split ? split_group_size(l.n) : 1u) {
+        case 1: launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, p); break;
+        case 2: launch_far_group<Tensor, W, A, Fast, Periodic, 2>(l, p); break;
+        case 4: launch_far_group<Tensor, W, A, Fast, Periodic, 4>(l, p); break;
+        case 8: launch_far_group<Tensor, W, A, Fast, Periodic, 8>(l, p); break;
+        case 16: launch_far_group<Tensor, W, A, Fast, Periodic, 16>(l, p); break;
+        default: launch_far_group<Tensor, W, A, Fast, Periodic, 32>(l, p); break;
+    }
+}
+
+// far-tiling (split = false: one lane per target, the CPU's order), far-split and fast-far-split
+// (hi_far_kernels.cuh). A tensor without a far form runs tiling or split, which these kernels
+// equal for it bit for bit.
+template <class Tensor, class W, class A, bool Fast>
+void launch_far(const hi_launch<W, A>& l, const interaction_parameters<W>& p, bool split) {
+    if constexpr (!far_form<Tensor>::available) {
+        if (split) return launch_split<Tensor, W, A, Fast>(l, p);
+        hi_tiling_kernel<Tensor, W, A, Fast, false>
+            <<<blocks_for(l.targets(), l.block), l.block, 2 * sizeof(packed4<W>) * l.block, l.stream>>>(
+                l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+    } else if (p.box.periodic) {
+        launch_far_box<Tensor, W, A, Fast, true>(l, p, split);
+    } else {
+        launch_far_box<Tensor, W, A, Fast, false>(l, p, split);
+    }
+}
+
 // The exact kernels (Fast = false); false for a kernel that is not one of them.
 template <class Tensor, class W, class A>
 bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
@@ -89,6 +127,8 @@ bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const in
                     l.position, l.force, l.velocity, l.first, l.last, l.n, p);
             return true;
         case hi_kernel::split: launch_split<Tensor, W, A, false>(l, p); return true;
+        case hi_kernel::far_tiling: launch_far<Tensor, W, A, false>(l, p, false); return true;
+        case hi_kernel::far_split: launch_far<Tensor, W, A, false>(l, p, true); return true;
         default: return false;
     }
 }
@@ -110,6 +150,7 @@ bool launch_fast_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const int
                     l.position, l.force, l.velocity, l.first, l.last, l.n, p);
             return true;
         case hi_kernel::fast_split: launch_split<Tensor, W, A, true>(l, p); return true;
+        case hi_kernel::fast_far_split: launch_far<Tensor, W, A, true>(l, p, true); return true;
         default: return false;
     }
 }

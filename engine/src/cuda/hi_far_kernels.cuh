@@ -1,0 +1,120 @@
+#pragma once
+// The far-field HI kernels (issue #13, engine/docs/performance.md "2026-11-27: far-field kernels"):
+// far-tiling, far-split (exact arithmetic) and fast-far-split (hardware rsqrt, FMA contraction).
+// They sum exactly as tiling (G = 1: one thread per target, sources in index order, the CPU's order)
+// and split (G lanes per target, fixed shuffle tree) do, and differ from them in how a pair term
+// is evaluated:
+//   - the box is a template parameter: an open box skips the minimum image and the tie test
+//     entirely, a periodic one runs them without the run-time test of box.periodic;
+//   - a warp-uniform far-field path: every lane computes its pairs' separation, r and 1/r (the
+//     first steps of the general form), then the warp votes. If every lane's pair is untied
+//     and in the tensor's far range (r >= 2a for Rotne-Prager), all lanes evaluate only the far
+//     form (physics/tensors/far_form.hpp: evaluate's far-branch expressions, so the same bits as
+//     the general form's select); otherwise each lane evaluates the general form
+//     (hydrodynamic_contribution, as every other kernel). The self pair (r = 0), overlapping and
+//     tied pairs are rare, so nearly every step of a large system takes the short path, which
+//     leaves out the overlap form, both selects, the tie split and the self test.
+// A lane takes the far path only if its own pairs are in range, and then both paths give the same
+// bits: the result does not depend on what the other lanes hold. Tensors without a far form do not
+// reach these kernels (hi_launch_common.cuh launches tiling / split / fast-split for them).
+#include <type_traits>
+
+#include "hi_kernels.cuh"
+#include "stokesian/physics/far_pair.hpp"
+
+namespace stokesian::cuda {
+
+// The force a tile holds: F_j (exact), mu0 F_j (fast: the three products by mu0 once per source and
+// block instead of once per pair; the per-term rounding count is unchanged, one rounding of mu0 F
+// for one of mu0 (...), engine/docs/far-kernels.md).
+template <bool Fast, class W>
+__device__ __forceinline__ packed4<W> staged_force(packed4<W> f, W self_mobility) {
+    if constexpr (Fast) return {self_mobility * f.x, self_mobility * f.y, self_mobility * f.z, f.w};
+    else return f;
+}
+
+// Slots per shared tile array: the tile and the 2G slots a step may read past its end.
+__host__ __device__ constexpr unsigned far_tile_slots(unsigned tile, unsigned g) { return tile + 2 * g; }
+
+// hi_split_kernel's summation (G = 1: hi_tiling_kernel's), two sources per lane and step: lane l
+// of a group takes k0 = kk + l and then k1 = kk + G + l, so each target still sums its sources in
+// the same order. Every lane of the warp runs every step (targets past the range and sources past
+// the tile compute a dummy pair from a spare or stale slot, never added), so the vote can take the
+// full mask; one vote covers both pairs of a step.
+template <class Tensor, class W, class A, bool Fast, bool Periodic, int G>
+__global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
+                              vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                              interaction_parameters<W> p) {
+    static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "a group must divide the warp");
+    extern __shared__ unsigned char shared_bytes[];
+    const unsigned tile = blockDim.x;
+    auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
+    auto* tile_force = tile_position + far_tile_slots(tile, G);
+    const unsigned i = first + (blockIdx.x * blockDim.x + threadIdx.x) / G;  // this group's target
+    const unsigned lane = threadIdx.x % G;
+    const bool active = i < last;
+    const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
+    // The general path's parameters: with the fast kernels' staged mu0 F, mu0 = 1.
+    interaction_parameters<W> general = p;
+    if (Fast) general.mobility.self_mobility = W(1);
+    vec3<A> acc = zero_vector<A>();
+    // ds, fast: up to 2 * presum_steps = 8 float terms are added in float first, then one DWPlusFP
+    // (30 flops) adds their sum: ~4 instead of 30 flops per term. Each term gains at most 7 float
+    // roundings (gamma_7(u_w) over the 8): the fast per-term count 65u becomes 72u, within
+    // port-check's k = 80 (far-kernels.md, "The rounding bound").
+    constexpr bool presum = Fast && !std::is_same_v<A, W>;
+    constexpr unsigned presum_steps = 4;
+    vec3<W> part{};
+    unsigned pending = 0;
+    for (unsigned start = 0; start < n; start += tile) {
+        const unsigned j = start + threadIdx.x;
+        if (j < n) {
+            tile_position[threadIdx.x] = position[j];
+            tile_force[threadIdx.x] = staged_force<Fast>(force[j], p.mobility.self_mobility);
+        }
+        __syncthreads();
+        const unsigned count = min(tile, n - start);  // the same in every lane: uniform trip count
+        for (unsigned kk = 0; kk < count; kk += 2 * G) {
+            // k0, k1 < count + 2G: past count they read stale or unset slots, never added.
+            const unsigned k0 = kk + lane, k1 = kk + G + lane;
+            const bool use0 = active && k0 < count, use1 = active && k1 < count;
+            const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
+            const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
+            const pair_prelude<W> q0 = far_prelude<Tensor, Fast, Periodic>(r_i, r0, p);
+            const pair_prelude<W> q1 = far_prelude<Tensor, Fast, Periodic>(r_i, r1, p);
+            vec3<W> t0, t1;
+            if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
+                // The fast kernels stage mu0 F (below): mu0 = 1, a literal the compiler folds.
+                t0 = far_term<Tensor>(q0, f0, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
+                t1 = far_term<Tensor>(q1, f1, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
+            } else {
+                if (use0) t0 = hydrodynamic_contribution<Tensor, Fast>(i == start + k0, r_i, r0, f0, general);
+                if (use1) t1 = hydrodynamic_contribution<Tensor, Fast>(i == start + k1, r_i, r1, f1, general);
+            }
+            if constexpr (presum) {
+                if (use1) part = part + (t0 + t1);  // use1 implies use0 (k1 > k0)
+                else if (use0) part = part + t0;
+                if (++pending == presum_steps) {  // uniform: every lane counts the same steps
+                    accumulate(acc, part);
+                    part = vec3<W>{};
+                    pending = 0;
+                }
+            } else {
+                if (use0) accumulate(acc, t0);
+                if (use1) accumulate(acc, t1);
+            }
+        }
+        if constexpr (presum) {
+            if (pending != 0) accumulate(acc, part);  // a partial sum never spans two tiles
+            part = vec3<W>{};
+            pending = 0;
+        }
+        __syncthreads();
+    }
+    // hi_split_kernel's tree (every lane of the warp takes part; inactive groups carry zeros).
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset /= 2) acc = add_partial(acc, shuffle_down(acc, unsigned(offset)));
+    if (active && lane == 0) velocity[i] = acc;
+}
+
+}  // namespace stokesian::cuda
