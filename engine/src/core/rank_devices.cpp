@@ -15,6 +15,13 @@ std::string kind(const rank_device& d) {
            " SMs";
 }
 
+std::vector<std::string> problems_of(const std::vector<rank_device>& ranks) {
+    std::vector<std::string> problems;
+    problems.reserve(ranks.size());
+    for (const rank_device& d : ranks) problems.push_back(d.problem_text());
+    return problems;
+}
+
 }  // namespace
 
 int rank_ordinal(const device_selection& selection, unsigned local_rank, unsigned ranks) {
@@ -45,16 +52,12 @@ std::string gather_rank_problems(communicator& ranks, const std::string& mine) {
     std::vector<rank_device> table(ranks.size());
     table.at(ranks.rank()).set_problem(mine);
     allgather_slices(ranks, std::span<rank_device>(table));
-    std::vector<std::string> problems;
-    for (const rank_device& d : table) problems.push_back(d.problem_text());
-    return first_rank_problem(problems);
+    return first_rank_problem(problems_of(table));
 }
 
 std::string check_rank_devices(const std::vector<rank_device>& ranks) {
     const std::string rank_word = "MPI rank ";
-    std::vector<std::string> problems;
-    for (const rank_device& d : ranks) problems.push_back(d.problem_text());
-    if (std::string why = first_rank_problem(problems); !why.empty()) return why;
+    if (std::string why = first_rank_problem(problems_of(ranks)); !why.empty()) return why;
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         const rank_device& d = ranks[r];
         try {
