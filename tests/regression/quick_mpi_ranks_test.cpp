@@ -154,6 +154,7 @@ TEST_F(MpiRanks, BadInputIsOneLineFromRankZeroAndExitCodeTwo) {
         const std::vector<std::string> lines = stokesian_lines(o.err);
         ASSERT_EQ(lines.size(), 1U) << o.err;
         EXPECT_NE(lines[0].find(b.expected), std::string::npos) << lines[0];
+        EXPECT_EQ(lines[0].rfind("stokesian: ", 0), 0U) << lines[0];  // rank 0's, not a rank's own
     }
     EXPECT_EQ(read_text(taken), "not a result");  // nothing overwritten
 }

@@ -29,6 +29,19 @@ std::string filesystem_error_line(const std::filesystem::filesystem_error& e) {
     return (line.empty() ? "" : line + ": ") + operation + " (" + reason + ")";
 }
 
+// One line in one write: std::cerr is unbuffered, so `cerr << a << b` is several writes, and under
+// mpirun another process's output (mpirun's own MPI_ABORT notice) can land between them and cut the
+// line in two. One write of a short line to a pipe is never split (POSIX: PIPE_BUF, 4096 bytes).
+void say(const std::string& line) {
+    std::cerr << line + "\n";
+    std::cerr.flush();
+}
+
+// The line of rank `rank` of several, where it is not rank 0's: the rank named.
+std::string rank_line(unsigned rank, const std::string& line) {
+    return "stokesian (rank " + std::to_string(rank) + "): " + line;
+}
+
 // Bad input that rank 0 meets too (every rank parses the same arguments; what a rank cannot
 // prepare for rank 0's run all ranks decide together: run/rank_protocol.hpp): its line is rank 0's
 // to print before its MPI_Abort ends every rank. Waiting a little lets it. Should this rank still be
@@ -38,8 +51,7 @@ std::string filesystem_error_line(const std::filesystem::filesystem_error& e) {
 // and keeps a loaded host from printing the line twice.
 void leave_line_to_rank_zero(stokesian::communicator& ranks, const std::string& line) {
     std::this_thread::sleep_for(std::chrono::seconds(10));
-    std::cerr << "stokesian (rank " << ranks.rank() << "): " << line << "\n";
-    std::cerr.flush();
+    say(rank_line(ranks.rank(), line));
 }
 
 // An error's one line and exit code. Across MPI ranks the line is rank 0's to print (the other
@@ -49,12 +61,11 @@ void leave_line_to_rank_zero(stokesian::communicator& ranks, const std::string& 
 int fail(int code, const std::string& line, bool input) {
     stokesian::communicator& ranks = stokesian::cli::process_ranks();
     if (ranks.size() < 2) {
-        std::cerr << "stokesian: " << line << "\n";
+        say("stokesian: " + line);
         return code;
     }
-    if (ranks.leads()) std::cerr << "stokesian: " << line << "\n";
-    else if (!input) std::cerr << "stokesian (rank " << ranks.rank() << "): " << line << "\n";
-    std::cerr.flush();
+    if (ranks.leads()) say("stokesian: " + line);
+    else if (!input) say(rank_line(ranks.rank(), line));
     if (!ranks.leads() && input) leave_line_to_rank_zero(ranks, line);
     ranks.abort(code);
 }
@@ -96,7 +107,7 @@ int main(int argc, char** argv) {
         // Several ranks (mpirun -n R): MPI_Init before anything else reads argv.
         stokesian::cli::start_process_ranks(argc, argv);
     } catch (const stokesian::input_error& e) {
-        if (stokesian::mpi::launched_rank() == 0) std::cerr << "stokesian: " << e.what() << "\n";
+        if (stokesian::mpi::launched_rank() == 0) say(std::string("stokesian: ") + e.what());
         return 2;
     }
     try {
