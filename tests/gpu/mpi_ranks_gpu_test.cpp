@@ -50,7 +50,7 @@ const std::string mpiexec;
 
 // `stokesian args...` as `ranks` ranks on this host, NVLink multicast off in every rank (as on the
 // GPU hosts here), as root where the tests run as root; `fault` in STOKESIAN_TEST_DEVICE_FAULT.
-cli_outcome run_ranks(unsigned ranks, std::vector<std::string> args, const fs::path& dir,
+cli_outcome run_ranks(unsigned ranks, const std::vector<std::string>& args, const fs::path& dir,
                       const std::string& fault = "") {
     std::vector<std::string> environment{"NCCL_NVLS_ENABLE=0"};
     if (!fault.empty()) environment.push_back("STOKESIAN_TEST_DEVICE_FAULT=" + fault);

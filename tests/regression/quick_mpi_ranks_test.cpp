@@ -43,7 +43,7 @@ const std::string mpiexec;
 
 // `stokesian args...` as R ranks: oversubscribed (more ranks than cores), unbound, as root where
 // the tests run as root (containers), one worker thread per rank.
-cli_outcome run_ranks(unsigned ranks, std::vector<std::string> args, const fs::path& dir) {
+cli_outcome run_ranks(unsigned ranks, const std::vector<std::string>& args, const fs::path& dir) {
     cli_process p(mpi_rank_arguments(ranks, {}, args), dir, mpiexec);
     return p.wait_at_most(patience_seconds);
 }
