@@ -50,7 +50,7 @@ const std::string mpiexec;
 
 // `stokesian args...` as `ranks` ranks on this host, NVLink multicast off in every rank (as on the
 // GPU hosts here), as root where the tests run as root; `fault` in STOKESIAN_TEST_DEVICE_FAULT.
-cli_outcome run_ranks(unsigned ranks, std::vector<std::string> args, const fs::path& dir,
+cli_outcome run_ranks(unsigned ranks, const std::vector<std::string>& args, const fs::path& dir,
                       const std::string& fault = "") {
     std::vector<std::string> environment{"NCCL_NVLS_ENABLE=0"};
     if (!fault.empty()) environment.push_back("STOKESIAN_TEST_DEVICE_FAULT=" + fault);
@@ -155,6 +155,14 @@ TEST_F(MpiRanksGpu, RanksWithoutADeviceOfTheirOwnAreOneLineFromRankZeroAndExitCo
          {},
          "MPI rank " + std::to_string(count) + " (rank " + std::to_string(count) +
              " of its host) has no device of its own: device " + std::to_string(count) + " is not present"},
+        // The same under each kernel request: auto (above, the default) and fast are resolved on
+        // rank 0 alone; a follower that resolved them checked its missing device alone (issue #16).
+        {unsigned(count + 1),
+         {"--hi-kernel", "fast"},
+         "MPI rank " + std::to_string(count) + " (rank " + std::to_string(count) + " of its host) has no device"},
+        {unsigned(count + 1),
+         {"--hi-kernel", "tiling"},
+         "MPI rank " + std::to_string(count) + " (rank " + std::to_string(count) + " of its host) has no device"},
         {2, {"--devices", "0"}, "MPI ranks 0 and 1 would drive the same device"},
         {2, {"--devices", "0,1"}, "each rank drives one device"},
         {2, {"--devices", "all"}, "each rank drives one device"},
@@ -171,6 +179,8 @@ TEST_F(MpiRanksGpu, RanksWithoutADeviceOfTheirOwnAreOneLineFromRankZeroAndExitCo
         const std::vector<std::string> lines = stokesian_lines(o.err);
         ASSERT_EQ(lines.size(), 1U) << o.err;
         EXPECT_NE(lines[0].find(b.expected), std::string::npos) << lines[0];
+        // Rank 0's line ("stokesian (rank R): ..." is a rank's own, printed when rank 0 said nothing).
+        EXPECT_EQ(lines[0].rfind("stokesian: ", 0), 0U) << lines[0];
         EXPECT_FALSE(fs::exists(dir_ / "bad.h5"));
     }
 }

@@ -43,7 +43,7 @@ const std::string mpiexec;
 
 // `stokesian args...` as R ranks: oversubscribed (more ranks than cores), unbound, as root where
 // the tests run as root (containers), one worker thread per rank.
-cli_outcome run_ranks(unsigned ranks, std::vector<std::string> args, const fs::path& dir) {
+cli_outcome run_ranks(unsigned ranks, const std::vector<std::string>& args, const fs::path& dir) {
     cli_process p(mpi_rank_arguments(ranks, {}, args), dir, mpiexec);
     return p.wait_at_most(patience_seconds);
 }
@@ -154,6 +154,7 @@ TEST_F(MpiRanks, BadInputIsOneLineFromRankZeroAndExitCodeTwo) {
         const std::vector<std::string> lines = stokesian_lines(o.err);
         ASSERT_EQ(lines.size(), 1U) << o.err;
         EXPECT_NE(lines[0].find(b.expected), std::string::npos) << lines[0];
+        EXPECT_EQ(lines[0].rfind("stokesian: ", 0), 0U) << lines[0];  // rank 0's, not a rank's own
     }
     EXPECT_EQ(read_text(taken), "not a result");  // nothing overwritten
 }

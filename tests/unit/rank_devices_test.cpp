@@ -8,12 +8,14 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/communicator.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/rank_devices.hpp"
+#include "support/thread_ranks.hpp"
 
 using namespace stokesian;
 
@@ -149,6 +151,37 @@ TEST(RankDevices, DevicesOfDifferentKindsAndARanksOwnProblemAreRefused) {
               "MPI rank 1: running on several devices needs the NCCL library (libnccl.so.2)");
     no_nccl.set_problem(std::string(1000, 'x'));  // longer than the entry holds: cut, still terminated
     EXPECT_EQ(no_nccl.problem_text().size(), no_nccl.problem.size() - 1);
+}
+
+TEST(RankDevices, ThePrintedVerdictNamesTheFirstRankWithAProblem) {
+    // What every rank throws and rank 0 prints (run/rank_protocol.hpp, cuda/device_group.hpp).
+    EXPECT_EQ(first_rank_problem(std::vector<std::string>{"", "", ""}), "");
+    EXPECT_EQ(first_rank_problem(std::vector<std::string>{}), "");
+    EXPECT_EQ(first_rank_problem(std::vector<std::string>{"", "", "no CUDA device here", "no NCCL"}),
+              "MPI rank 2: no CUDA device here");
+    EXPECT_EQ(first_rank_problem(std::vector<std::string>{"rank 0's own", "", "later"}), "MPI rank 0: rank 0's own");
+}
+
+TEST(RankDevices, GatheredProblemsAreOneVerdictOnEveryRank) {
+    for (const unsigned ranks : {2U, 3U, 5U}) {
+        test_support::thread_ranks all(ranks);
+        std::vector<std::string> verdicts(ranks);
+        std::vector<std::thread> threads;
+        for (unsigned r = 0; r < ranks; ++r)
+            threads.emplace_back([&, r] {
+                // The last rank alone, and a problem longer than an entry holds (cut, one line).
+                const std::string mine = r + 1 == ranks ? "no device here " + std::string(400, 'x') : "";
+                verdicts[r] = gather_rank_problems(all.rank(r), mine);
+            });
+        for (std::thread& t : threads) t.join();
+        const std::string expected = "MPI rank " + std::to_string(ranks - 1) + ": no device here ";
+        EXPECT_EQ(verdicts[0].rfind(expected, 0), 0U) << verdicts[0];
+        EXPECT_EQ(verdicts[0].size(), expected.size() - std::string("no device here ").size() + 239) << ranks;
+        for (const std::string& v : verdicts) EXPECT_EQ(v, verdicts[0]) << ranks << " ranks";
+    }
+    single_process alone;
+    EXPECT_EQ(gather_rank_problems(alone, "its own"), "MPI rank 0: its own");
+    EXPECT_EQ(gather_rank_problems(alone, ""), "");
 }
 
 TEST(RankDevices, TheDeviceContextOfARankIsItsHostLocalRanksDevice) {

@@ -29,9 +29,30 @@ std::string filesystem_error_line(const std::filesystem::filesystem_error& e) {
     return (line.empty() ? "" : line + ": ") + operation + " (" + reason + ")";
 }
 
-// Bad input that rank 0 meets too: its line is rank 0's to print before its MPI_Abort ends every
-// rank. Waiting a little lets it; should rank 0 not meet it after all, this rank ends them.
-void wait_for_rank_zero() { std::this_thread::sleep_for(std::chrono::seconds(5)); }
+// One line in one write: std::cerr is unbuffered, so `cerr << a << b` is several writes, and under
+// mpirun another process's output (mpirun's own MPI_ABORT notice) can land between them and cut the
+// line in two. One write of a short line to a pipe is never split (POSIX: PIPE_BUF, 4096 bytes).
+void say(const std::string& line) {
+    std::cerr << line + "\n";
+    std::cerr.flush();
+}
+
+// The line of rank `rank` of several, where it is not rank 0's: the rank named.
+std::string rank_line(unsigned rank, const std::string& line) {
+    return "stokesian (rank " + std::to_string(rank) + "): " + line;
+}
+
+// Bad input that rank 0 meets too (every rank parses the same arguments; what a rank cannot
+// prepare for rank 0's run all ranks decide together: run/rank_protocol.hpp): its line is rank 0's
+// to print before its MPI_Abort ends every rank. Waiting a little lets it. Should this rank still be
+// here, rank 0 did not meet it after all: the line is this rank's to say, naming it, before it ends
+// them -- a line late rather than none. The wait is only how long rank 0 gets to speak first: its
+// abort ends this rank in well under a second, so a generous wait costs nothing where rank 0 speaks
+// and keeps a loaded host from printing the line twice.
+void leave_line_to_rank_zero(stokesian::communicator& ranks, const std::string& line) {
+    std::this_thread::sleep_for(std::chrono::seconds(10));
+    say(rank_line(ranks.rank(), line));
+}
 
 // An error's one line and exit code. Across MPI ranks the line is rank 0's to print (the other
 // ranks read no input: what they meet there, rank 0 meets too), except an error of the program
@@ -40,13 +61,12 @@ void wait_for_rank_zero() { std::this_thread::sleep_for(std::chrono::seconds(5))
 int fail(int code, const std::string& line, bool input) {
     stokesian::communicator& ranks = stokesian::cli::process_ranks();
     if (ranks.size() < 2) {
-        std::cerr << "stokesian: " << line << "\n";
+        say("stokesian: " + line);
         return code;
     }
-    if (ranks.leads()) std::cerr << "stokesian: " << line << "\n";
-    else if (!input) std::cerr << "stokesian (rank " << ranks.rank() << "): " << line << "\n";
-    std::cerr.flush();
-    if (!ranks.leads() && input) wait_for_rank_zero();
+    if (ranks.leads()) say("stokesian: " + line);
+    else if (!input) say(rank_line(ranks.rank(), line));
+    if (!ranks.leads() && input) leave_line_to_rank_zero(ranks, line);
     ranks.abort(code);
 }
 
@@ -87,7 +107,7 @@ int main(int argc, char** argv) {
         // Several ranks (mpirun -n R): MPI_Init before anything else reads argv.
         stokesian::cli::start_process_ranks(argc, argv);
     } catch (const stokesian::input_error& e) {
-        if (stokesian::mpi::launched_rank() == 0) std::cerr << "stokesian: " << e.what() << "\n";
+        if (stokesian::mpi::launched_rank() == 0) say(std::string("stokesian: ") + e.what());
         return 2;
     }
     try {
@@ -98,7 +118,7 @@ int main(int argc, char** argv) {
         stokesian::communicator& ranks = stokesian::cli::process_ranks();
         const int code = ranks.leads() ? app.exit(e) : e.get_exit_code();
         if (code != 0 && ranks.size() > 1) {
-            if (!ranks.leads()) wait_for_rank_zero();
+            if (!ranks.leads()) leave_line_to_rank_zero(ranks, e.what());
             ranks.abort(2);
         }
         stokesian::cli::stop_process_ranks();

@@ -94,7 +94,9 @@ std::unique_ptr<batch_engine> fused_batch(const engine_config& config, const dev
 
 // auto and fast on the step-by-step backend (stokesian/backends/hi_kernel_choice.hpp): the device's
 // class from its compute capability, the fused engine where the cuda-fused backend can run the
-// configuration on one device, the tuning cache of the user.
+// configuration on one device, the tuning cache of the user. Across MPI ranks only rank 0 asks (on
+// its device; the others run the kernel it sends: run/rank_protocol.hpp): the ordinal check below
+// would refuse a follower's missing device alone, before the ranks' device gather.
 kernel_choice choose_cuda(const engine_config& config, std::size_t particles, const device_context& device,
                           kernel_request request) {
     kernel_query q;

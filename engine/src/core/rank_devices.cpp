@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "stokesian/core/communicator.hpp"
+
 namespace stokesian {
 
 namespace {
@@ -11,6 +13,13 @@ namespace {
 std::string kind(const rank_device& d) {
     return "cc " + std::to_string(d.major) + "." + std::to_string(d.minor) + ", " + std::to_string(d.multiprocessors) +
            " SMs";
+}
+
+std::vector<std::string> problems_of(const std::vector<rank_device>& ranks) {
+    std::vector<std::string> problems;
+    problems.reserve(ranks.size());
+    for (const rank_device& d : ranks) problems.push_back(d.problem_text());
+    return problems;
 }
 
 }  // namespace
@@ -32,10 +41,23 @@ void rank_device::set_problem(const std::string& text) {
 
 std::string rank_device::problem_text() const { return std::string(problem.data()); }
 
+std::string first_rank_problem(std::span<const std::string> problems) {
+    for (std::size_t r = 0; r < problems.size(); ++r)
+        if (!problems[r].empty()) return "MPI rank " + std::to_string(r) + ": " + problems[r];
+    return "";
+}
+
+std::string gather_rank_problems(communicator& ranks, const std::string& mine) {
+    // rank_device's problem field, alone: fixed size, so that MPI moves it byte for byte.
+    std::vector<rank_device> table(ranks.size());
+    table.at(ranks.rank()).set_problem(mine);
+    allgather_slices(ranks, std::span<rank_device>(table));
+    return first_rank_problem(problems_of(table));
+}
+
 std::string check_rank_devices(const std::vector<rank_device>& ranks) {
     const std::string rank_word = "MPI rank ";
-    for (std::size_t r = 0; r < ranks.size(); ++r)
-        if (!ranks[r].problem_text().empty()) return rank_word + std::to_string(r) + ": " + ranks[r].problem_text();
+    if (std::string why = first_rank_problem(problems_of(ranks)); !why.empty()) return why;
     for (std::size_t r = 0; r < ranks.size(); ++r) {
         const rank_device& d = ranks[r];
         try {

@@ -11,7 +11,9 @@
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/device_error.hpp"
 #include "stokesian/core/device_selection.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/core/rank_devices.hpp"
 
 namespace stokesian {
 
@@ -115,7 +117,18 @@ std::unique_ptr<engine> build_follower(communicator& ranks, unsigned threads) {
     }
     config.threads = threads;
     // The device this rank drives (one per rank; none for a host backend), as rank 0 chose its own.
-    const device_context device = backends::device_context_for(config, s.particles.size(), s.run.devices, &ranks);
+    // What fails here may fail on this rank alone (its host lacks the backend rank 0 chose): it is
+    // gathered, never thrown alone (rank 0 waits in the same gather and says it).
+    device_context device;
+    std::string problem;
+    try {
+        device = backends::device_context_for(config, s.particles.size(), s.run.devices, &ranks);
+    } catch (const input_error& e) {
+        problem = e.what();
+    } catch (const std::invalid_argument& e) {
+        problem = e.what();
+    }
+    if (const std::string verdict = gather_rank_problems(ranks, problem); !verdict.empty()) throw input_error(verdict);
     return backends::make_engine(config, device, s.particles);
 }
 
@@ -138,6 +151,8 @@ void announce_build(communicator& ranks, std::map<std::string, std::string> reco
     record["rank_hi_kernel"] = config.hi_kernel;
     record["rank_devices"] = to_string(devices);
     broadcast_map(ranks, record);
+    // Rank 0 prepared before it announced (it throws alone: its line is the one printed).
+    if (const std::string verdict = gather_rank_problems(ranks, ""); !verdict.empty()) throw input_error(verdict);
 }
 
 std::unique_ptr<engine> lead_ranks(std::unique_ptr<engine> inner, communicator& ranks) {

@@ -6,8 +6,12 @@
 // every rank makes the same collective calls (the HI gathers inside each step) in the same order:
 //
 //   build    the run's record (run_record: scenario text and run settings, as a checkpoint holds
-//            them), rank 0's resolved backend and the device selection: every rank builds the same
-//            engine (with a device backend, on a device of its own: core/rank_devices.hpp)
+//            them), rank 0's resolved backend and HI kernel (auto and fast are rank 0's choice:
+//            a tuning cache or device class elsewhere must not give a rank another kernel) and the
+//            device selection: every rank builds the same engine (with a device backend, on a
+//            device of its own: core/rank_devices.hpp). Before any rank builds, each says what
+//            it could not prepare (its backend unavailable on its host, ...) and all take one
+//            verdict (gather_rank_problems): a problem only one rank sees is rank 0's line too.
 //   restore  an engine_state (a resumed run): every rank restores it
 //   advance, advance_sampled   the same steps on every rank
 //   end      the outcome (status, failed, signal): every rank exits as rank 0 does
@@ -27,8 +31,9 @@
 
 namespace stokesian {
 
-// Rank 0, before building its engine with `config` (backend resolved) on `devices` (run.devices):
-// the others build theirs.
+// Rank 0, before building its engine with `config` (backend and HI kernel resolved: no auto or
+// fast) on `devices` (run.devices): the others build theirs. Collective with their preparation:
+// throws input_error "MPI rank R: ..." when a rank cannot build (every rank throws it alike).
 void announce_build(communicator& ranks, std::map<std::string, std::string> record, const engine_config& config,
                     const device_selection& devices);
 // Rank 0's engine, telling the other ranks each state-changing call before making it.

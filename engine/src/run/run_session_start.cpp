@@ -91,9 +91,15 @@ void run_session::build_engine() {
         eng_ = backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), pinned);
         return;
     }
-    // Across ranks the others build theirs at the same time (construction computes v = mu F together).
+    // Across ranks the others build theirs at the same time (construction computes v = mu F together),
+    // with the kernel rank 0 chooses here on its device: auto and fast are never resolved on the
+    // others, whose device is checked only together with every rank's (cuda/device_group.hpp) and
+    // whose tuning cache may pick another kernel (fast kernels differ in the last bits).
+    const backends::registry::resolved chosen = backends::backend_registry().resolve_on(config, n, "the run", device);
+    config.hi_kernel = chosen.config.hi_kernel;
+    const std::string choice = pinned.empty() ? chosen.hi_kernel_choice : pinned;
     announce_build(*req_.ranks, run_record(s_), config, s_.run.devices);
-    eng_ = lead_ranks(backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), pinned),
+    eng_ = lead_ranks(backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), choice),
                       *req_.ranks);
 }
 

@@ -6,6 +6,7 @@
 // verdict and rank 0 says it (tests/unit/rank_devices_test.cpp).
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,21 @@ struct rank_device {
     void set_problem(const std::string& text);
     std::string problem_text() const;
 };
+
+// What every rank says when some rank cannot go on: "" when no entry of `problems` (rank r's at
+// index r, "" for none) is a problem, else "MPI rank R: PROBLEM" for the first rank in rank order
+// that has one. Every rank computes it from the same gathered table, so all reach one verdict, all
+// throw it alike and rank 0 prints it (the CLI prints rank 0's bad input only).
+std::string first_rank_problem(std::span<const std::string> problems);
+
+class communicator;
+
+// Collective: this rank's problem ("" when none) all-gathered (cut to 239 bytes), then
+// first_rank_problem of the table. A problem that only one rank can see (a backend its host cannot
+// run, a device missing there) must go through here -- or the device group's check_rank_devices --
+// before any rank throws: a rank that throws alone leaves the others waiting in their next
+// collective call and its message is never printed (rank 0 prints; run/rank_protocol.hpp).
+std::string gather_rank_problems(communicator& ranks, const std::string& mine);
 
 // "" when every rank can go on: no rank had a problem, each drives a device present on its host,
 // no two drive the same device (same identity on one host), all devices are of one kind. Else one
