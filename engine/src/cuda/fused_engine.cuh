@@ -62,6 +62,13 @@ public:
 
 private:
     fused_kernel_choice kernel() const { return kernel_; }
+    // Pair-warp kernel: one warp per system, up to fused_warps_per_block systems per block.
+    unsigned pair_warps_per_block() const { return systems_ == 1 ? 1u : fused_warps_per_block; }
+    // Blocks of a launch of the pair-warp or block kernel.
+    unsigned blocks() const {
+        const unsigned per_block = kernel_ == fused_kernel_choice::pair_warp ? pair_warps_per_block() : 1u;
+        return (systems_ + per_block - 1) / per_block;
+    }
     void launch(std::uint64_t steps, bool initialise, const fused_samples<P, A, W>& samples);
     frame make_frame(std::size_t system, std::uint64_t step, const vec3<P>* position, const vec3<int>* image,
                      const vec3<A>* velocity, const vec3<W>* force) const;

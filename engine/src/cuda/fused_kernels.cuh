@@ -160,23 +160,31 @@ __global__ void __launch_bounds__(32 * fused_warps_per_block)
         // Owner i gathers the pairs (i, 0), (i, 1), ... in ascending j; all lanes shuffle.
 #pragma unroll
         for (unsigned j = 0; j < fused_pair_max_particles; ++j) {
+            if (j == n) break;  // uniform over the warp: no shuffle round for absent particles
             const unsigned src = (row + j) % 32u;
             const vec3<W> c = shuffle(term, src);
             const int t = shuffle(take, src);
-            if (j < n && t) f += c;
+            if (t) f += c;
         }
     };
     // Without short-range forces F = F_ext for ever: the pair lanes fetch F_j once per launch.
     const vec3<W> f_ext_j = shuffle(f_ext, pj);
     auto velocities = [&] {
         const vec3<W> f_j = a.short_range ? shuffle(f, pj) : f_ext_j;  // uniform condition
-        vec3<W> term{};
-        if (pair) term = hydrodynamic_contribution<selected_tensor>(pi == pj, r_i, r_j, f_j, a.params);
+        // hydrodynamic_contribution(pi == pj, ...) without its branch: every lane evaluates a pair
+        // term and the self term and keeps the one its (pi, pj) needs, so the self lanes do not
+        // split the warp on the step's dependent chain. Self lanes (and lanes beyond the pairs, which
+        // act as (0, 0)) evaluate the pair term at a stand-in separation, never used.
+        const bool self = pi == pj;
+        const vec3<W> d = self ? vec3<W>{W(1), W(0), W(0)} : minimum_image(r_i - r_j, a.params.box);
+        const vec3<W> pair_term = pair_velocity<selected_tensor>(d, f_j, a.params);
+        const vec3<W> self_term = self_contribution<selected_tensor>(f_j, a.params.mobility);
+        const vec3<W> term = self ? self_term : pair_term;
         vec3<A> acc = zero_vector<A>();
 #pragma unroll
         for (unsigned j = 0; j < fused_pair_max_particles; ++j) {
-            const vec3<W> c = shuffle(term, (row + j) % 32u);
-            if (j < n) accumulate(acc, c);
+            if (j == n) break;  // uniform over the warp
+            accumulate(acc, shuffle(term, (row + j) % 32u));
         }
         v = acc;  // meaningful on owner lanes only
     };
@@ -188,7 +196,9 @@ __global__ void __launch_bounds__(32 * fused_warps_per_block)
     }
     std::uint64_t since_sample = a.samples.phase, sample = 0;
     for (std::uint64_t s = 0; s < steps; ++s) {
-        if (owner) drift_particle(r, m, v, dt, a.box);
+        // Every lane drifts (lanes that own no particle move a zero or meaningless state that is
+        // never written): no divergent branch on the step's dependent chain.
+        drift_particle(r, m, v, dt, a.box);
         gather_positions();
         forces();
         velocities();

@@ -39,15 +39,19 @@ STOKESIAN_HD_INLINE vec3<W> minimum_image(vec3<W> d, const box_geometry<W>& box)
 // [-L/2, L/2) and counts the image shift. For x in [L/2, L) the subtraction x - L is exact
 // (Sterbenz's lemma), likewise x + L for x in [-L, -L/2): wrapping a float or double never rounds.
 // A step never moves a particle by more than L/2, so one shift suffices.
+// No branch: in the fused small-system kernels a step is one dependent chain, and three
+// data-dependent branches per particle were a quarter of it on an H200 (ncu,
+// engine/docs/performance.md, 2026-11-27). One subtraction x - s with s = +-L, selected or not:
+// x - (-L) is x + L bitwise (IEEE defines x - y as x + (-y), negation is exact; float_float's
+// operator- is x + (-y) too), so the bits are those of the branches, at one addition's cost (a
+// float_float addition is ~10 operations).
 template <class P>
 STOKESIAN_HD_INLINE void wrap_component(P& x, int& image, P edge, P half_edge) {
-    if (!(x < half_edge)) {
-        x = x - edge;
-        ++image;
-    } else if (x < -half_edge) {
-        x = x + edge;
-        --image;
-    }
+    const bool above = !(x < half_edge);  // NaN too, as before: it stays NaN
+    const bool below = x < -half_edge;
+    const P shifted = x - (above ? edge : -edge);
+    x = (above || below) ? shifted : x;
+    image += above ? 1 : (below ? -1 : 0);
 }
 
 }  // namespace stokesian
