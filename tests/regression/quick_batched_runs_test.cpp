@@ -74,6 +74,7 @@ TEST_F(BatchedRuns, EveryMemberEndsBitForBitAsAloneAndItsProvenanceNamesTheBatch
     ASSERT_FALSE(batch_key(batched[0]).empty());
     for (const auto& r : batched) EXPECT_EQ(batch_key(r), batch_key(batched[0]));
     std::vector<const run_request*> pointers;
+    pointers.reserve(batched.size());
     for (const auto& r : batched) pointers.push_back(&r);
     std::vector<std::size_t> ended;
     const std::vector<batched_outcome> outcomes = run_batched(

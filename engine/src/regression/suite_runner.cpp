@@ -136,6 +136,7 @@ void suite_execution::execute_batch(const std::vector<std::size_t>& group) {
         requests.push_back(request_for(index));
         label.members.push_back(run_label(status_[index]));
     }
+    pointers.reserve(requests.size());
     for (const run_request& r : requests) pointers.push_back(&r);
     // The batch's name: its place among the suite's batches, counted in group order.
     std::size_t number = 1;
@@ -154,7 +155,7 @@ void suite_execution::execute_batch(const std::vector<std::size_t>& group) {
     }
 }
 
-void suite_execution::ended(std::size_t index, const run_result* r, std::exception_ptr error) {
+void suite_execution::ended(std::size_t index, const run_result* r, const std::exception_ptr& error) {
     const prepared_run& p = runs_[index];
     std::string state, message;
     double wall = 0.0;

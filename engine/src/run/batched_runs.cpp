@@ -140,7 +140,7 @@ private:
     }
 
     // Run k has ended (its result or `error` recorded): its session lets go of files and lock.
-    void end(std::size_t k, std::exception_ptr error = nullptr) {
+    void end(std::size_t k, const std::exception_ptr& error = nullptr) {
         if (error) outcomes_[k].error = error;
         sessions_[k].reset();
         if (on_end_) on_end_(k, outcomes_[k]);
@@ -219,7 +219,7 @@ private:
 
     // The batch failed: a device error ends every run as device_failed does (each keeps its last
     // good state as its checkpoint); any other error is every run's error.
-    void fail_all(std::exception_ptr error) {
+    void fail_all(const std::exception_ptr& error) {
         for (const std::size_t k : active_) {
             try {
                 try {

@@ -149,7 +149,7 @@ private:
     run_request request_for(std::size_t index);
     void mark_running(std::size_t index);
     // The end of a run: its result, or the error it threw; reports it (on_finished).
-    void ended(std::size_t index, const run_result* result, std::exception_ptr error);
+    void ended(std::size_t index, const run_result* result, const std::exception_ptr& error);
     void report(const suite_run_status& final_status);
 
     std::vector<prepared_run> runs_;
