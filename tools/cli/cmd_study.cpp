@@ -39,7 +39,7 @@ namespace fs = std::filesystem;
 using regression::suite_run_status;
 
 struct study_cli_options {
-    std::string kind, scenario, case_name, backend = "auto", output_dir, gpus;
+    std::string kind, scenario, case_name, backend = "auto", output_dir, gpus, batch;
     std::vector<precision_mode> modes;  // empty: the kind's default
     std::vector<std::string> dts, integrators;
     // --time, --sample-every (the [run] table's options) of each kind's subcommand
@@ -183,6 +183,7 @@ int execute(const study_cli_options& o) {
     options.jobs = o.jobs;
     options.force = true;  // the folder was checked above
     if (!o.gpus.empty()) options.gpus = parse_device_selection(o.gpus);
+    if (!o.batch.empty()) options.batch = regression::parse_batch_mode(o.batch);
     options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
     std::vector<regression::prepared_run> runs = regression::prepare_suite(manifest, options);
     s.backend = runs.front().scenario_.run.backend;
@@ -283,6 +284,7 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o, cons
     add_backend_option(*cmd, o->backend, "default auto");
     add_jobs_option(*cmd, o->jobs);
     add_gpus_option(*cmd, o->gpus);
+    add_batch_option(*cmd, o->batch);
     cmd->add_option("--output-dir", o->output_dir, "study folder (default study_<kind>_<scenario>)");
     cmd->add_flag("--force", o->force, "replace an existing study folder's contents");
     cmd->add_flag("--no-plots", o->no_plots, "render the summary without figures (tools/report)");

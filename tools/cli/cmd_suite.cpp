@@ -30,7 +30,7 @@ using regression::suite_run_status;
 
 struct suite_cli_options {
     std::vector<std::string> manifests, output_dirs;
-    std::string backend, output_dir = ".", gpus;
+    std::string backend, output_dir = ".", gpus, batch;
     unsigned jobs = 0;
     double scale = 1.0;
     double heartbeat_seconds = default_heartbeat_seconds;
@@ -96,6 +96,7 @@ int execute(const suite_cli_options& o) {
     options.force = o.force;
     options.only = o.only;
     if (!o.gpus.empty()) options.gpus = parse_device_selection(o.gpus);
+    if (!o.batch.empty()) options.batch = regression::parse_batch_mode(o.batch);
     options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
     std::vector<regression::suite_part> parts;
     std::vector<secondary_output> summaries;
@@ -116,8 +117,13 @@ int execute(const suite_cli_options& o) {
         names += (i ? " + " : "") + manifests[i].name;
         where += (i ? ", " : "") + dirs[i].string();
     }
-    std::printf("suite %s: %zu runs, %u at once, output in %s%s\n", names.c_str(), suite.size(), suite.jobs(),
-                where.c_str(), o.scale != 1.0 ? (", run lengths x " + regression::dt_text(o.scale)).c_str() : "");
+    const std::string batched = suite.batches() == 0 ? std::string()
+                                                     : " (" + std::to_string(suite.batched_runs()) + " of them in " +
+                                                           std::to_string(suite.batches()) +
+                                                           (suite.batches() == 1 ? " batch)" : " batches)");
+    std::printf("suite %s: %zu runs, %u at once%s, output in %s%s\n", names.c_str(), suite.size(), suite.jobs(),
+                batched.c_str(), where.c_str(),
+                o.scale != 1.0 ? (", run lengths x " + regression::dt_text(o.scale)).c_str() : "");
     std::fflush(stdout);
 
     const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
@@ -173,6 +179,7 @@ action register_suite(CLI::App& app) {
         ->excludes(dir);
     add_jobs_option(*run, o->jobs);
     add_gpus_option(*run, o->gpus);
+    add_batch_option(*run, o->batch);
     run->add_option("--scale", o->scale,
                     "multiply the run lengths by this fraction (0 < F <= 1), e.g. 0.01 for a smoke run");
     run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");

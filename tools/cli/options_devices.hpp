@@ -14,4 +14,8 @@ CLI::Option* add_devices_option(CLI::App& cmd, std::string& devices, const std::
 // study are spread over, one device per run (regression::place_on_gpus).
 CLI::Option* add_gpus_option(CLI::App& cmd, std::string& gpus);
 
+// `--batch off|auto|on` into `batch` (the text, checked; empty when not given): whether the runs of a
+// suite or study that can share one batched launch do (regression::batch_mode).
+CLI::Option* add_batch_option(CLI::App& cmd, std::string& batch);
+
 }  // namespace stokesian::cli

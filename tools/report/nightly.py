@@ -125,10 +125,19 @@ def model(check, suite, figures_by_dt, margins_figure):
                          tally=tally, worst_margin=worst, worst_observable=worst_name,
                          bitwise=run.get("bitwise_identical") if run.get("entry") else None,
                          wall_seconds=wall, steps=s.get("steps"), state=s.get("state", prov.get("status", "")),
-                         note=run.get("note", ""), anchor=anchor(run["run"])))
+                         note=run.get("note", ""), batch=batch_of(run["run"], prov), anchor=anchor(run["run"])))
     failures.sort(key=lambda r: -(r["margin"] if r["margin"] is not None else math.inf))
     return dict(passed=counts["failed"] == 0 and bool(check.get("passed", True)), counts=counts, runs=runs,
                 failures=failures, checks=checks)
+
+
+def batch_of(name, prov):
+    """How a run ran: "" alone, else its batch (stokesian/run/batched_runs.hpp) and the other runs in it."""
+    batch = prov.get("batch_id", "")
+    if not batch:
+        return ""
+    others = [m for m in prov.get("batch_members", "").split(",") if m and m != name and not m.endswith("/" + name)]
+    return batch + (" with " + ", ".join(others) if others else "")
 
 
 def anchor(*parts):

@@ -45,6 +45,17 @@ public:
         for (std::size_t k = 0; k < members_.size(); ++k) members_[k]->read_frame(out[k]);
     }
 
+    // A member engine's step counts from its own start or restored state; the batch's is step().
+    void save_member_state(std::size_t member, engine_state& out) const override {
+        members_.at(member)->save_state(out);
+        out.step = step_;
+    }
+    void restore_member_state(std::size_t member, const engine_state& state) override {
+        engine_state at_batch_step = state;
+        at_batch_step.step = step_;
+        members_.at(member)->restore_state(at_batch_step);
+    }
+
     std::map<std::string, std::string> description() const override {
         return {{"backend", "cpu"},
                 {"batch", "one single-threaded engine per member, members distributed over threads"},

@@ -346,6 +346,47 @@ void fused_systems<Policy>::restore_state(const engine_state& state) {
 }
 
 template <class Policy>
+void fused_systems<Policy>::save_system_state(std::size_t system, engine_state& out) const {
+    if (system >= systems_) throw std::invalid_argument("save_member_state: no member " + std::to_string(system));
+    use_device(device_);
+    host_state<Policy> all;
+    position_.download(all.position);
+    image_.download(all.image);
+    velocity_.download(all.velocity);
+    force_.download(all.force);
+    const auto first = static_cast<std::ptrdiff_t>(system * n_), last = first + static_cast<std::ptrdiff_t>(n_);
+    host_state<Policy> h;
+    h.position.assign(all.position.begin() + first, all.position.begin() + last);
+    h.image.assign(all.image.begin() + first, all.image.begin() + last);
+    h.velocity.assign(all.velocity.begin() + first, all.velocity.begin() + last);
+    h.force.assign(all.force.begin() + first, all.force.begin() + last);
+    h.step = step_;
+    h.save(out);
+}
+
+template <class Policy>
+void fused_systems<Policy>::restore_system_state(std::size_t system, const engine_state& state) {
+    if (system >= systems_) throw std::invalid_argument("restore_member_state: no member " + std::to_string(system));
+    host_state<Policy> h;
+    h.restore(state, n_);  // checks mode and size before the device is touched
+    use_device(device_);
+    host_state<Policy> all;
+    position_.download(all.position);
+    image_.download(all.image);
+    velocity_.download(all.velocity);
+    force_.download(all.force);
+    const auto first = static_cast<std::ptrdiff_t>(system * n_);
+    std::copy(h.position.begin(), h.position.end(), all.position.begin() + first);
+    std::copy(h.image.begin(), h.image.end(), all.image.begin() + first);
+    std::copy(h.velocity.begin(), h.velocity.end(), all.velocity.begin() + first);
+    std::copy(h.force.begin(), h.force.end(), all.force.begin() + first);
+    position_.upload(all.position);
+    image_.upload(all.image);
+    velocity_.upload(all.velocity);
+    force_.upload(all.force);
+}
+
+template <class Policy>
 void fused_engine_impl<Policy>::read_frame(frame& out) const {
     std::vector<frame> frames;
     on_device(systems_.device(), [&] { systems_.read_frames(frames); });

@@ -50,6 +50,9 @@ public:
     // Checkpoints of a single-system instance (systems() == 1).
     void save_state(engine_state& out) const;
     void restore_state(const engine_state& state);
+    // One system's words (batch_engine::save_member_state); restore leaves step() as it is.
+    void save_system_state(std::size_t system, engine_state& out) const;
+    void restore_system_state(std::size_t system, const engine_state& state);
 
     std::uint64_t step() const { return step_; }
     int device() const { return device_; }  // ordinal
@@ -131,11 +134,25 @@ public:
     fused_batch_engine(const engine_config& config, const device_context& device,
                        const std::vector<batch_member>& members, fused_kernel_choice kernel);
 
-    void advance(std::uint64_t steps) override { systems_.advance(steps); }
+    // A CUDA error after construction names the device (device_failure.hpp), as for one system.
+    void advance(std::uint64_t steps) override {
+        on_device(systems_.device(), [&] { systems_.advance(steps); });
+    }
     std::uint64_t step() const override { return systems_.step(); }
     std::size_t systems() const override { return systems_.systems(); }
-    void read_frames(std::vector<frame>& out) const override { systems_.read_frames(out); }
+    void read_frames(std::vector<frame>& out) const override {
+        on_device(systems_.device(), [&] { systems_.read_frames(out); });
+    }
     std::map<std::string, std::string> description() const override { return systems_.description(); }
+    void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override {
+        on_device(systems_.device(), [&] { systems_.advance_sampled(samples, interval, out); });
+    }
+    void save_member_state(std::size_t member, engine_state& out) const override {
+        on_device(systems_.device(), [&] { systems_.save_system_state(member, out); });
+    }
+    void restore_member_state(std::size_t member, const engine_state& state) override {
+        on_device(systems_.device(), [&] { systems_.restore_system_state(member, state); });
+    }
 
 private:
     fused_systems<Policy> systems_;

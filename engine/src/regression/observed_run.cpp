@@ -69,6 +69,9 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
     // Runs of a suite also carry the `stokesian run` command that reproduces them alone.
     for (const char* k : {"equivalent_command", "suite"})
         if (!get(invocation, k).empty()) p[k] = get(invocation, k);
+    // A run that ran batched (stokesian/run/batched_runs.hpp) says with which runs.
+    for (const char* k : {"batch_id", "batch_members", "batch_member"})
+        if (!get(engine, k).empty()) p[k] = get(engine, k);
     if (get(engine, "backend") == "cuda") {
         for (const char* k : {"device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
                               "cuda_fp_profile", "cuda_architectures", "multiprocessors"})

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -237,11 +238,19 @@ suite_manifest parse_suite_manifest(const std::string& text, const std::filesyst
     m.source = origin;
     if (const toml::table* suite = root["suite"].as_table()) {
         for (const auto& [key, value] : *suite)
-            if (key.str() != "name" && key.str() != "description")
+            if (key.str() != "name" && key.str() != "description" && key.str() != "batch")
                 throw input_error(origin.string(), "suite." + std::string(key.str()), "",
-                                  "unknown key (name, description)");
+                                  "unknown key (name, description, batch)");
         m.name = (*suite)["name"].value_or(std::string());
         m.description = (*suite)["description"].value_or(std::string());
+        // Whether runs share batches (suite_runner.hpp, batch_mode); --batch overrides it.
+        if (const auto batch = (*suite)["batch"]; batch) {
+            const std::optional<std::string> mode = batch.value<std::string>();
+            if (!mode || (*mode != "off" && *mode != "auto" && *mode != "on"))
+                throw input_error(origin.string(), "suite.batch", mode.value_or(""),
+                                  "expected \"off\", \"auto\" or \"on\"");
+            m.batch = *mode;
+        }
     }
     if (m.name.empty()) m.name = origin.stem().string();
     const toml::table* defaults = root["defaults"].as_table();

@@ -138,6 +138,11 @@ std::vector<prepared_run> prepare_suites(const std::vector<suite_part>& parts, c
         prepare_manifest(part.manifest, part.output_dir, options, automatic, out);
         if (parts.size() > 1)
             for (std::size_t k = first; k < out.size(); ++k) out[k].suite = part.manifest.name;
+        // --batch, else the manifest's [suite] batch, else auto; before placement, which keeps a batch on one device.
+        const batch_mode mode = options.batch                 ? *options.batch
+                                : part.manifest.batch.empty() ? batch_mode::automatic
+                                                              : parse_batch_mode(part.manifest.batch);
+        for (std::size_t k = first; k < out.size(); ++k) assign_batch_key(out[k], mode);
     }
     if (out.empty()) {
         std::string sources;

@@ -37,9 +37,7 @@ run_phase run_session::sample() {
     // Advance in chunks of about 0.2 s so progress and Ctrl-C stay responsive, never past the
     // next sample, checkpoint or requested stop.
     std::uint64_t chunk = steps_per_second_ > 0.0 ? std::uint64_t(std::max(1.0, 0.2 * steps_per_second_)) : 1;
-    chunk = std::min(chunk, total_ - done_);
-    if (checkpoint_interval_ > 0) chunk = std::min(chunk, checkpoint_interval_ - done_ % checkpoint_interval_);
-    if (req_.stop_after_step && *req_.stop_after_step > done_) chunk = std::min(chunk, *req_.stop_after_step - done_);
+    chunk = std::min(chunk, steps_to_event());
     // Whole sample intervals go to advance_sampled: the fused CUDA engine records them on the
     // device and copies them back once per launch (a transfer per sample would cost more than
     // the steps of a four-sphere system, and serialises concurrent suite runs). Otherwise the
@@ -76,6 +74,10 @@ run_phase run_session::sample() {
             if (done_ % interval_ == 0 || done_ == total_) take_sample();
         }
     }
+    return chunk_done();
+}
+
+run_phase run_session::chunk_done() {
     sampled_at_ = clock::now();
     if (req_.on_progress && (sampled_at_ - last_report_ > std::chrono::milliseconds(250) || done_ == total_)) {
         last_report_ = sampled_at_;
@@ -83,6 +85,32 @@ run_phase run_session::sample() {
     }
     notify(run_event::sample);
     return phase();
+}
+
+std::uint64_t run_session::steps_to_event() const {
+    std::uint64_t steps = total_ - done_;
+    if (checkpoint_interval_ > 0) steps = std::min(steps, checkpoint_interval_ - done_ % checkpoint_interval_);
+    if (req_.stop_after_step && *req_.stop_after_step > done_) steps = std::min(steps, *req_.stop_after_step - done_);
+    return steps;
+}
+
+// The samples are recorded as sample() records them: the frames of whole intervals in order, then,
+// where the steps end off them, the sample that is due (a sample step, or the last step).
+run_phase run_session::advanced(std::uint64_t steps, std::vector<frame>&& samples, double steps_per_second) {
+    const std::uint64_t target = done_ + steps;
+    batch_ = std::move(samples);
+    const bool ends_on_sample = !batch_.empty() && batch_.back().step == target;
+    engine_state last;  // the state at the last sample, read before any sample of it counts
+    if (hold_states_ && ends_on_sample) eng_->save_state(last);
+    consume_batch();
+    if (blow_up_.empty() && done_ != target) {
+        done_ = target;
+        if (done_ % interval_ == 0 || done_ == total_) take_sample();
+    } else if (hold_states_ && blow_up_.empty() && ends_on_sample) {
+        hold_state(std::move(last));
+    }
+    steps_per_second_ = steps_per_second;
+    return chunk_done();
 }
 
 // A chunk cut short: the samples recorded before the stop count, the run stands where the engine

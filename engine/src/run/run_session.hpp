@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,10 +42,14 @@ enum class run_phase {
     failed,     // a numerical blow-up or a failed lubrication solve stopped it
 };
 
+// Where a batched run's engine comes from (run/batch_members.hpp): a handle onto its member of a
+// batch that its group advances (batched_runs.cpp). Empty: the session builds its own engine.
+using engine_source = std::function<std::unique_ptr<engine>()>;
+
 class run_session {
 public:
-    // `request` must outlive the session.
-    explicit run_session(const run_request& request);
+    // `request` must outlive the session. With `source`, the engine is the one it gives.
+    explicit run_session(const run_request& request, engine_source source = {});
     run_session(const run_session&) = delete;
     run_session& operator=(const run_session&) = delete;
 
@@ -57,6 +62,14 @@ public:
     // Advances one chunk: about 0.2 s of steps, never past the next sample, checkpoint, requested
     // stop or the end; records its samples. Returns phase().
     run_phase sample();
+    // Batched runs (run/batched_runs.hpp): the steps this run may take before its next event (its
+    // end, a checkpoint boundary, stop_after_step), at least one while running; the batch advances
+    // all its runs by the least of these. Then advanced() records what the group's batch did: this
+    // run moved `steps` steps, `samples` being its frames at its own sample steps within them (in
+    // order; one at a sample step missing from them is read from the engine). Returns phase().
+    std::uint64_t steps_to_event() const;
+    std::uint64_t sample_interval() const { return interval_; }
+    run_phase advanced(std::uint64_t steps, std::vector<frame>&& samples, double steps_per_second);
     // A signal arrived or stop_after_step is reached (records the signal for the result).
     bool stop_requested();
     // Stops the run resumably: a checkpoint at this step, the state as a last frame.
@@ -89,12 +102,14 @@ private:
     void write_checkpoint(io::run_checkpoint& c);
     void consume_batch();
     void settle_cut_chunk(bool sampled);
+    run_phase chunk_done();  // progress report and the sample event after a chunk
     run_progress progress(clock::time_point now) const;
     void notify(run_event event);
     void release();
 
     const run_request& req_;
     const scenario& s_;
+    engine_source source_;
     engine_config config_;
     io::h5md_options opts_;
     io::box_description box_;

@@ -2,6 +2,7 @@
 // checkpoint and the frame journal or opened afresh, the engine built. Everything that can be
 // checked is checked before a file is touched (engine/docs/reliability.md, "Resume").
 #include <stdexcept>
+#include <utility>
 
 #include "run/checkpoint_contents.hpp"
 #include "run/completed_run.hpp"
@@ -19,7 +20,8 @@ namespace stokesian {
 
 namespace fs = std::filesystem;
 
-run_session::run_session(const run_request& request) : req_(request), s_(request.scenario_) {}
+run_session::run_session(const run_request& request, engine_source source)
+    : req_(request), s_(request.scenario_), source_(std::move(source)) {}
 
 std::optional<run_result> run_session::start() {
     validate_run_settings(s_.run, s_.source_path.string());
@@ -74,6 +76,10 @@ std::optional<run_result> run_session::start() {
 // The one place a run builds its engine: on the devices run.devices names; across MPI ranks, the
 // other ranks build theirs at the same time and follow this one's calls.
 void run_session::build_engine() {
+    if (source_) {  // a batched run: its member of the group's batch (batched_runs.cpp)
+        eng_ = source_();
+        return;
+    }
     const std::size_t n = s_.particles.size();
     engine_config config = backends::backend_registry().resolve(config_, n, "the run").config;
     // A resumed run continues on the kernel its checkpoint's engine ran, whatever auto or fast would

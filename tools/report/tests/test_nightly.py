@@ -46,6 +46,15 @@ class NightlyModel(unittest.TestCase):
         self.assertEqual(fcc["worst_margin"], 0.0)
         self.assertEqual(fcc["worst_observable"], "every compared check exact")
 
+    def test_a_batched_run_names_its_batch_and_the_other_runs_in_it(self):
+        check = synthetic.check()
+        prov = dict(check["runs"][0]["provenance"], batch_id="batch-2",
+                    batch_members="tetrahedron_ds-ds_dt0.01,tetrahedron_ds-ds_dt0.001")
+        check["runs"][0]["provenance"] = prov
+        m = nightly.model(check, synthetic.suite(), {}, "margins.png")
+        self.assertEqual(m["runs"][0]["batch"], "batch-2 with tetrahedron_ds-ds_dt0.001")
+        self.assertEqual(m["runs"][1]["batch"], "")  # ran alone
+
     def test_header_names_commit_device_driver_runtime_flags_and_reference_set(self):
         rows = dict(nightly.header(synthetic.check(), synthetic.suite()))
         self.assertEqual(rows["commit"], "abc1234")

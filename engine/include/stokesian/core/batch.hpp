@@ -35,6 +35,25 @@ public:
     virtual std::size_t systems() const = 0;
     // One frame per member, in member order (time = step x the member's dt).
     virtual void read_frames(std::vector<frame>& out) const = 0;
+    // Advances samples x interval steps; out[k * systems() + s] is member s's frame after
+    // step() + (k + 1) x interval steps, what advance(interval) + read_frames() gives (the fused CUDA
+    // batch records them on the device, one transfer per launch).
+    virtual void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) {
+        out.clear();
+        std::vector<frame> now;
+        for (std::uint64_t k = 0; k < samples; ++k) {
+            advance(interval);
+            read_frames(now);
+            for (frame& f : now) out.push_back(std::move(f));
+        }
+    }
+    // One member's state, bit for bit, as its engine alone saves it (engine::save_state), with
+    // step = step(); and back. restore_member replaces the member's words only (step() stays): the
+    // batched runs (run layer) rebuild a batch from the states of the members that go on, and
+    // resume a member from its checkpoint. Throws std::invalid_argument for a state of another
+    // precision mode or size.
+    virtual void save_member_state(std::size_t member, engine_state& out) const = 0;
+    virtual void restore_member_state(std::size_t member, const engine_state& state) = 0;
     // What ran: backend, kernel, members, particles per member, threads or device (provenance).
     virtual std::map<std::string, std::string> description() const = 0;
 };

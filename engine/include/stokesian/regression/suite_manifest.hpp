@@ -35,6 +35,7 @@ struct suite_run_spec {
 struct suite_manifest {
     std::filesystem::path source;
     std::string name, description;
+    std::string batch;  // [suite] batch: "off", "auto" or "on" (suite_runner.hpp, batch_mode); "": not given
     std::vector<suite_run_spec> runs;
 };
 

@@ -9,11 +9,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,8 +23,16 @@
 #include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
+#include "stokesian/run/run.hpp"
 
 namespace stokesian::regression {
+
+// Whether runs that can share a batch (stokesian/run/batched_runs.hpp) do (`--batch`, [suite] batch):
+// off; auto, the default: runs on a device (CUDA, where a batch is one fused launch sequence instead
+// of one per run); on: wherever they can, the CPU too (where it saves nothing: for tests).
+enum class batch_mode { off, automatic, on };
+batch_mode parse_batch_mode(const std::string& text);  // "off", "auto", "on"; throws std::invalid_argument
+std::string to_string(batch_mode mode);
 
 struct suite_options {
     std::string backend;  // overrides the runs' backend ("" : theirs, or auto)
@@ -33,6 +43,9 @@ struct suite_options {
     std::vector<std::string> only;  // glob patterns of run names to run (empty: all)
     // The GPUs the device runs are spread over (--gpus; place_on_gpus). Not given: every device present.
     device_selection gpus;
+    // Runs that share a batch key run as one batch (suite_batching.cpp). Unset: the manifests'
+    // [suite] batch, else auto.
+    std::optional<batch_mode> batch;
     std::map<std::string, std::string> invocation;  // host, user, date, command (provenance)
     const std::atomic<int>* stop_signal = nullptr;  // non-zero: every run stops after its current step
 };
@@ -60,6 +73,9 @@ struct prepared_run {
     std::filesystem::path output;
     std::string equivalent_command;  // `stokesian run ...` that reproduces it alone
     unsigned threads = 0;
+    // Runs with the same non-empty key (run/batched_runs.hpp, batch_key) and the same run.devices
+    // run as one batch; empty: alone (not batchable, or batching off).
+    std::string batch_key;
 };
 
 // Loads and checks every run's scenario with the suite's settings, before anything runs.
@@ -96,6 +112,12 @@ void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus
 // Whether a CUDA device is usable (false in builds without CUDA).
 bool cuda_device_present();
 
+// Sets the run's batch_key as `mode` allows (suite_batching.cpp): auto batches runs on a device only.
+void assign_batch_key(prepared_run& run, batch_mode mode);
+// The runs grouped into what runs together: each group one run alone or a batch of runs with the
+// same batch_key and run.devices, in the order of their first run.
+std::vector<std::vector<std::size_t>> batch_groups(const std::vector<prepared_run>& runs);
+
 // How many runs go at once: `requested` if set, else all of them when any runs on a device (CUDA:
 // each fused tetrahedron occupies one warp), else one per core; never more than there are runs.
 unsigned concurrent_runs(const std::vector<prepared_run>& runs, unsigned requested);
@@ -115,10 +137,20 @@ public:
     std::vector<suite_run_status> snapshot() const;
     unsigned jobs() const { return jobs_; }
     std::size_t size() const { return runs_.size(); }
+    // How many batches of several runs there are, and the runs in them.
+    std::size_t batches() const;
+    std::size_t batched_runs() const;
 
 private:
     void work();
-    void execute(std::size_t index);
+    void execute(const std::vector<std::size_t>& group);
+    void execute_alone(std::size_t index);
+    void execute_batch(const std::vector<std::size_t>& group);
+    run_request request_for(std::size_t index);
+    void mark_running(std::size_t index);
+    // The end of a run: its result, or the error it threw; reports it (on_finished).
+    void ended(std::size_t index, const run_result* result, const std::exception_ptr& error);
+    void report(const suite_run_status& final_status);
 
     std::vector<prepared_run> runs_;
     suite_options options_;
@@ -128,7 +160,8 @@ private:
     std::mutex report_mutex_;
     std::condition_variable all_done_;
     std::vector<suite_run_status> status_;
-    std::vector<std::size_t> order_;  // the runs' indices, longest (estimated_work) first
+    std::vector<std::vector<std::size_t>> groups_;  // batch_groups(runs_)
+    std::vector<std::size_t> order_;                // the groups' indices, longest (estimated_work) first
     std::atomic<std::size_t> next_{0};
     std::size_t ended_ = 0;
     std::vector<std::thread> workers_;
