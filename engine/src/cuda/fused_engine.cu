@@ -3,7 +3,6 @@
 // fused_thread_kernel for N = 1 ... 8 in fused_thread_launch.cu).
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -36,27 +35,6 @@ void check_particle_count(std::size_t n) {
 }
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
-
-// Dynamic shared memory that makes a launch of `blocks` blocks take an SM of its own per block:
-// more than half of an SM's shared memory, so no other such block fits beside it. A run's fused
-// kernel is one dependent chain per warp; when the concurrent runs of a suite share one GPU, the
-// block scheduler otherwise packs their one-block launches onto the same SMs, where they take
-// turns at issue (one H200, 2026-11-27: 22 tetrahedra at once ran 1.1-5.4 s each, 1.0 s alone).
-// Launches of at least as many blocks as there are SMs fill the device anyway: nothing claimed.
-// STOKESIAN_FUSED_SHARE_SM=1 leaves the scheduler free (the comparison in engine/docs/performance.md).
-std::size_t sm_claim_bytes(int device, unsigned blocks) {
-    if (const char* share = std::getenv("STOKESIAN_FUSED_SHARE_SM"); share && std::string(share) == "1") return 0;
-    int sms = 0, per_sm = 0, per_block = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;  // unknown: no claim (a speed matter only)
-    }
-    if (blocks >= unsigned(sms)) return 0;
-    const std::size_t claim = std::size_t(per_sm) / 2 + 1024;
-    return claim <= std::size_t(per_block) ? claim : 0;
-}
 
 // The default kernel for N systems of n particles, from the H100 measurements of 2026-11-27
 // (engine/docs/performance.md, "Fused small systems"; stokesian_bench_small --kernels all): per
@@ -145,17 +123,10 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
 
     if (kernel_ == fused_kernel_choice::block)
         shared_bytes_ = fused_block_shared_bytes<W>(n_, params_.short_range_cutoff > W(0));
-    if (kernel_ != fused_kernel_choice::thread) shared_bytes_ = std::max(shared_bytes_, sm_claim_bytes(device_, blocks()));
-    if (shared_bytes_ > 48 * 1024) {
-        if (kernel_ == fused_kernel_choice::block)
-            check(cudaFuncSetAttribute(fused_block_kernel<P, A, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared_bytes_)),
-                  "cudaFuncSetAttribute (fused block kernel shared memory)");
-        else
-            check(cudaFuncSetAttribute(fused_pair_warp_kernel<P, A, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared_bytes_)),
-                  "cudaFuncSetAttribute (fused pair-warp kernel shared memory)");
-    }
+    if (shared_bytes_ > 48 * 1024)
+        check(cudaFuncSetAttribute(fused_block_kernel<P, A, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(shared_bytes_)),
+              "cudaFuncSetAttribute (fused block kernel shared memory)");
     // Initial forces (zero previous velocities) and velocities, as the other engines' constructors.
     launch(0, true, fused_samples<P, A, W>{nullptr, nullptr, nullptr, nullptr, 0, 0});
     // This thread's default stream only (per-thread with --default-stream=per-thread): a device-wide
@@ -189,7 +160,7 @@ void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, const f
     if (kernel_ == fused_kernel_choice::thread) {
         fused_thread_launcher<Policy>::launch(a, steps, initialise);
     } else if (kernel_ == fused_kernel_choice::pair_warp) {
-        fused_pair_warp_kernel<P, A, W><<<blocks(), 32u * pair_warps_per_block(), shared_bytes_>>>(a, steps, initialise);
+        fused_pair_warp_kernel<P, A, W><<<blocks(), 32u * pair_warps_per_block()>>>(a, steps, initialise);
         check_launch("fused_pair_warp_kernel");
     } else {
         fused_block_kernel<P, A, W><<<blocks(), round_up_to_warp(n_), shared_bytes_>>>(a, steps, initialise);
