@@ -29,10 +29,10 @@
 // takes the three parts of the parameters that short_range_force reads (box, pair force,
 // lubrication), NOT interaction_parameters: that struct carries the Ewald tables of rpy-ewald
 // (ewald_parameters, ~2 KB in double), and a struct passed by value to a non-inlined call is
-// built in the caller's stack frame. With it, every kernel with N >= 2 had a 2.1-3 KB stack frame,
-// 255 registers and spills (f64/f64, N = 4: 2.1 KB of spill stores), and ptxas took ~3x as long
-// (the three files: ~13 min of one core instead of ~4; engine/docs/performance.md, "Compile time
-// of the thread kernel").
+// built in the caller's stack frame. With it, every kernel with N >= 2 had a 1.1-3 KB stack frame
+// (f32 to f64 HI), the f64-HI ones 255 registers and spills (f64/f64, N = 4: 2.1 KB of spill
+// stores), and the objects took 3-4x as long to compile (the three files: ~13 min of one core
+// instead of ~4-5; engine/docs/performance.md, "Compile time and spills of the thread kernel").
 #include <cstdint>
 #include <limits>
 
