@@ -25,7 +25,14 @@
 // Compile time: the kernel exists for 9 modes x 8 N x 2 tensors (Tensor a template parameter, so a
 // pair evaluates one tensor's formula, not both behind a run-time switch), in three files
 // (fused_thread_launch_*.cu). The short-range force -- logf/expf, rarely on, never in the
-// tetrahedron -- is a call (fused_short_range_force), not 2 x 28 inlined copies at N = 8.
+// tetrahedron -- is a call (fused_short_range_force), not 2 x 28 inlined copies at N = 8. The call
+// takes the three parts of the parameters that short_range_force reads (box, pair force,
+// lubrication), NOT interaction_parameters: that struct carries the Ewald tables of rpy-ewald
+// (ewald_parameters, ~2 KB in double), and a struct passed by value to a non-inlined call is
+// built in the caller's stack frame. With it, every kernel with N >= 2 had a 1.1-3 KB stack frame
+// (f32 to f64 HI), the f64-HI ones 255 registers and spills (f64/f64, N = 4: 2.1 KB of spill
+// stores), and the objects took 3-4x as long to compile (the three files: ~13 min of one core
+// instead of ~4-5; engine/docs/performance.md, "Compile time and spills of the thread kernel").
 #include <cstdint>
 #include <limits>
 
@@ -33,9 +40,16 @@
 
 namespace stokesian::cuda {
 
+// short_range_force (physics/interactions.hpp) on parameters rebuilt from the parts it reads; the
+// rest (mobility, Ewald tables) stays zero and is never read, so the compiler drops it.
 template <class W>
 __device__ __noinline__ vec3<W> fused_short_range_force(vec3<W> r_i, vec3<W> r_j, vec3<W> v_i, vec3<W> v_j,
-                                                        interaction_parameters<W> p) {
+                                                        box_geometry<W> box, pair_force_parameters<W> pair,
+                                                        lubrication_parameters<W> lubrication) {
+    interaction_parameters<W> p{};
+    p.box = box;
+    p.pair = pair;
+    p.lubrication = lubrication;
     return short_range_force(r_i, r_j, v_i, v_j, p);
 }
 
@@ -94,8 +108,8 @@ __global__ void __launch_bounds__(fused_thread_block)
                 if (j <= i) continue;  // folds away: the loops are unrolled
                 const vec3<W> d = minimum_image(rw[i] - rw[j], p.box);
                 if (dot(d, d) < cutoff2) {
-                    f[i] += fused_short_range_force(rw[i], rw[j], vw[i], vw[j], p);
-                    f[j] += fused_short_range_force(rw[j], rw[i], vw[j], vw[i], p);
+                    f[i] += fused_short_range_force(rw[i], rw[j], vw[i], vw[j], p.box, p.pair, p.lubrication);
+                    f[j] += fused_short_range_force(rw[j], rw[i], vw[j], vw[i], p.box, p.pair, p.lubrication);
                 }
             }
     };
