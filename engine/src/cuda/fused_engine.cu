@@ -37,7 +37,7 @@ void check_particle_count(std::size_t n) {
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
 
 // The default kernel for N systems of n particles, from the H100 measurements of 2026-11-27
-// (engine/docs/performance.md, "Fused small systems"; stokesian_bench_small --kernels all): per
+// (engine/docs/fused-performance.md; stokesian_bench_small --kernels all): per
 // system the pair-warp kernel is 3-4.5x faster than one thread per system in every mode (one
 // system's step is a latency chain, which 16 pair lanes shorten and one thread lengthens), so it
 // stays the choice for N <= 5; only a large batch, where 32 systems share a warp's instruction
