@@ -100,7 +100,8 @@ TEST_F(BatchedRunsGpu, TheNightlysTetrahedraBatchByDefaultAndEndAsUnbatched) {
     // The ten fused tetrahedra (five modes x two dt), not the Ewald ones (tiling: never batched).
     const auto suite = [&](const std::string& batch, const std::string& out) {
         return run_cli({"suite", "run", nightly_manifest.string(), "--backend", "cuda", "--scale", "0.01", "--only",
-                        "tetrahedron_f*", "tetrahedron_ds*", "--gpus", "0", "--batch", batch, "--output-dir", (dir_ / out).string()},
+                        "tetrahedron_f*", "tetrahedron_ds*", "--gpus", "0", "--batch", batch, "--output-dir",
+                        (dir_ / out).string()},
                        dir_);
     };
     const outcome on = suite("auto", "auto");
