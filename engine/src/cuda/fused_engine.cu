@@ -36,6 +36,28 @@ void check_particle_count(std::size_t n) {
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
 
+// The device state of every system on the host, and back (checkpoints of a run, or of one batch
+// member: its slice of the whole).
+template <class Policy, class Position, class Image, class Velocity, class Force>
+host_state<Policy> download_state(const Position& position, const Image& image, const Velocity& velocity,
+                                  const Force& force, std::uint64_t step) {
+    host_state<Policy> h;
+    position.download(h.position);
+    image.download(h.image);
+    velocity.download(h.velocity);
+    force.download(h.force);
+    h.step = step;
+    return h;
+}
+
+template <class Policy, class Position, class Image, class Velocity, class Force>
+void upload_state(const host_state<Policy>& h, Position& position, Image& image, Velocity& velocity, Force& force) {
+    position.upload(h.position);
+    image.upload(h.image);
+    velocity.upload(h.velocity);
+    force.upload(h.force);
+}
+
 // The default kernel for N systems of n particles, from the H100 measurements of 2026-11-27
 // (engine/docs/fused-performance.md; stokesian_bench_small --kernels all): per
 // system the pair-warp kernel is 3-4.5x faster than one thread per system in every mode (one
@@ -295,13 +317,7 @@ std::map<std::string, std::string> fused_systems<Policy>::description() const {
 template <class Policy>
 void fused_systems<Policy>::save_state(engine_state& out) const {
     use_device(device_);
-    host_state<Policy> h;
-    position_.download(h.position);
-    image_.download(h.image);
-    velocity_.download(h.velocity);
-    force_.download(h.force);
-    h.step = step_;
-    h.save(out);
+    download_state<Policy>(position_, image_, velocity_, force_, step_).save(out);
 }
 
 template <class Policy>
@@ -309,10 +325,7 @@ void fused_systems<Policy>::restore_state(const engine_state& state) {
     host_state<Policy> h;
     h.restore(state, std::size_t(n_) * systems_);
     use_device(device_);
-    position_.upload(h.position);
-    image_.upload(h.image);
-    velocity_.upload(h.velocity);
-    force_.upload(h.force);
+    upload_state(h, position_, image_, velocity_, force_);
     step_ = h.step;
 }
 
@@ -320,11 +333,7 @@ template <class Policy>
 void fused_systems<Policy>::save_system_state(std::size_t system, engine_state& out) const {
     if (system >= systems_) throw std::invalid_argument("save_member_state: no member " + std::to_string(system));
     use_device(device_);
-    host_state<Policy> all;
-    position_.download(all.position);
-    image_.download(all.image);
-    velocity_.download(all.velocity);
-    force_.download(all.force);
+    const host_state<Policy> all = download_state<Policy>(position_, image_, velocity_, force_, step_);
     const auto first = static_cast<std::ptrdiff_t>(system * n_), last = first + static_cast<std::ptrdiff_t>(n_);
     host_state<Policy> h;
     h.position.assign(all.position.begin() + first, all.position.begin() + last);
@@ -341,20 +350,13 @@ void fused_systems<Policy>::restore_system_state(std::size_t system, const engin
     host_state<Policy> h;
     h.restore(state, n_);  // checks mode and size before the device is touched
     use_device(device_);
-    host_state<Policy> all;
-    position_.download(all.position);
-    image_.download(all.image);
-    velocity_.download(all.velocity);
-    force_.download(all.force);
+    host_state<Policy> all = download_state<Policy>(position_, image_, velocity_, force_, step_);
     const auto first = static_cast<std::ptrdiff_t>(system * n_);
     std::copy(h.position.begin(), h.position.end(), all.position.begin() + first);
     std::copy(h.image.begin(), h.image.end(), all.image.begin() + first);
     std::copy(h.velocity.begin(), h.velocity.end(), all.velocity.begin() + first);
     std::copy(h.force.begin(), h.force.end(), all.force.begin() + first);
-    position_.upload(all.position);
-    image_.upload(all.image);
-    velocity_.upload(all.velocity);
-    force_.upload(all.force);
+    upload_state(all, position_, image_, velocity_, force_);
 }
 
 template <class Policy>
