@@ -1,6 +1,8 @@
 // Which suite runs share a batch (suite_runner.hpp, batch_mode; stokesian/run/batched_runs.hpp):
 // runs whose batch_key and run.devices are equal, as `--batch` or the manifest's [suite] batch allow.
+#include <algorithm>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -38,20 +40,33 @@ void assign_batch_key(prepared_run& run, batch_mode mode) {
     run.batch_key = batch_key(request);
 }
 
-std::vector<std::vector<std::size_t>> batch_groups(const std::vector<prepared_run>& runs) {
+std::vector<std::vector<std::size_t>> group_by_batch_key(const std::vector<prepared_run>& runs,
+                                                         const std::vector<std::size_t>& among, bool by_device) {
     std::vector<std::vector<std::size_t>> groups;
     std::map<std::pair<std::string, std::string>, std::size_t> group_of;  // (key, devices) -> group
-    for (std::size_t k = 0; k < runs.size(); ++k) {
+    for (const std::size_t k : among) {
         if (runs[k].batch_key.empty()) {
             groups.push_back({k});
             continue;
         }
-        const auto [it, fresh] =
-            group_of.try_emplace({runs[k].batch_key, to_string(runs[k].scenario_.run.devices)}, groups.size());
+        const std::string devices = by_device ? to_string(runs[k].scenario_.run.devices) : std::string();
+        const auto [it, fresh] = group_of.try_emplace({runs[k].batch_key, devices}, groups.size());
         if (fresh) groups.emplace_back();
         groups[it->second].push_back(k);
     }
     return groups;
+}
+
+std::vector<std::vector<std::size_t>> batch_groups(const std::vector<prepared_run>& runs) {
+    std::vector<std::size_t> all(runs.size());
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    return group_by_batch_key(runs, all, true);
+}
+
+double group_work(const std::vector<prepared_run>& runs, const std::vector<std::size_t>& group) {
+    double work = 0.0;
+    for (const std::size_t k : group) work = std::max(work, estimated_work(runs[k]));
+    return work;
 }
 
 }  // namespace stokesian::regression

@@ -3,7 +3,6 @@
 // N^2 x steps; the runs of one batch (suite_batching.cpp) together. The device a run lands on changes no number (the CUDA engines are bitwise the same on
 // any device of one kind); it is recorded as run.devices in the run's output.
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <stdexcept>
 
@@ -75,22 +74,11 @@ void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus
             if (const auto it = std::find(ordinals.begin(), ordinals.end(), d); it != ordinals.end())
                 loads[std::size_t(it - ordinals.begin())] += estimated_work(p) / double(own.ordinals.size());
     }
-    // Runs that will share a batch (the same batch_key) go to one device, as one unit that lasts as
-    // long as its longest run.
-    std::vector<std::vector<std::size_t>> units;
-    std::map<std::string, std::size_t> unit_of_key;
-    for (const std::size_t k : placed) {
-        if (runs[k].batch_key.empty()) {
-            units.push_back({k});
-            continue;
-        }
-        const auto [it, fresh] = unit_of_key.try_emplace(runs[k].batch_key, units.size());
-        if (fresh) units.emplace_back();
-        units[it->second].push_back(k);
-    }
-    std::vector<double> costs(units.size(), 0.0);
-    for (std::size_t u = 0; u < units.size(); ++u)
-        for (const std::size_t k : units[u]) costs[u] = std::max(costs[u], estimated_work(runs[k]));
+    // Runs that will share a batch (the same batch_key) go to one device, as one unit.
+    const std::vector<std::vector<std::size_t>> units = group_by_batch_key(runs, placed, false);
+    std::vector<double> costs;
+    costs.reserve(units.size());
+    for (const auto& unit : units) costs.push_back(group_work(runs, unit));
     const std::vector<std::size_t> device = balance_over_devices(costs, loads);
     for (std::size_t u = 0; u < units.size(); ++u)
         for (const std::size_t k : units[u])

@@ -31,9 +31,9 @@ suite_execution::suite_execution(std::vector<prepared_run> runs, suite_options o
     }
     // Longest first: with fewer workers than groups the long ones must not start last. A batch
     // lasts as long as its longest run.
-    std::vector<double> work(groups_.size(), 0.0);
-    for (std::size_t g = 0; g < groups_.size(); ++g)
-        for (const std::size_t k : groups_[g]) work[g] = std::max(work[g], estimated_work(runs_[k]));
+    std::vector<double> work;
+    work.reserve(groups_.size());
+    for (const auto& group : groups_) work.push_back(group_work(runs_, group));
     order_.resize(groups_.size());
     std::iota(order_.begin(), order_.end(), std::size_t{0});
     std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return work[a] > work[b]; });

@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <memory>
 #include <numeric>
 
@@ -20,29 +19,11 @@
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/device_error.hpp"
 #include "stokesian/core/integrator.hpp"
-#include "stokesian/physics/tensor_registry.hpp"
+#include "stokesian/settings/resolved_physics.hpp"
 
 namespace stokesian {
 
 namespace {
-
-std::string exact(double x) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%a", x);
-    return text;
-}
-
-// Every physical parameter a batch shares (core/batch.hpp), exactly.
-std::string physics_text(const system_parameters& s) {
-    const lubrication_settings& l = s.lubrication;
-    const pair_force_settings& p = s.pair_force;
-    return "a=" + exact(s.radius) + " mu0=" + exact(s.self_mobility) + " tensor=" + std::string(to_string(s.tensor)) +
-           " lub=" + std::to_string(l.enabled) + "/" + exact(l.min_gap) + "/" + std::string(to_string(l.scheme)) + "/" +
-           std::to_string(l.max_iterations) + " pair=" + std::to_string(static_cast<int>(p.kind)) + "/" +
-           exact(p.strength) + "/" + exact(p.range) + "/" + exact(p.cutoff) + " box=" + std::to_string(s.box.periodic) +
-           "/" + exact(s.box.edges.x) + "/" + exact(s.box.edges.y) + "/" + exact(s.box.edges.z) +
-           " ewald=" + exact(s.ewald.tolerance) + "/" + (s.ewald.xi ? exact(*s.ewald.xi) : std::string("auto"));
-}
 
 std::string refuse(std::string* why, const std::string& reason) {
     if (why != nullptr) *why = reason;
@@ -84,7 +65,7 @@ std::string batch_key(const run_request& request, std::string* why) {
     for (const int d : r.device.ordinals) devices += std::to_string(d) + ",";
     return r.backend + "|" + r.config.hi_kernel + "|" + to_string(s.run.precision) + "|" +
            std::string(to_string(s.run.integrator)) + "|N=" + std::to_string(s.particles.size()) +
-           "|devices=" + devices + "|" + physics_text(r.config.system);
+           "|devices=" + devices + "\n" + settings::resolved_physics(r.config.system);
 }
 
 namespace {

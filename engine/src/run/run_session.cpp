@@ -47,6 +47,7 @@ run_phase run_session::sample() {
     else chunk = samples * interval_;
     const auto t0 = clock::now();
     bool abandoned = false;  // a signal inside a step: the engine went back to a complete step
+    batch_.clear();
     try {
         if (samples > 0) eng_->advance_sampled(samples, interval_, batch_);
         else eng_->advance(chunk);
@@ -62,19 +63,27 @@ run_phase run_session::sample() {
     if (!abandoned) {
         const double dt_wall = seconds_between(t0, clock::now());
         if (dt_wall > 0.0) steps_per_second_ = double(chunk) / dt_wall;
-        if (samples > 0) {
-            // The state at the batch's last sample, read before any sample of it counts (a device
-            // that fails here leaves the run at the previous sample).
-            engine_state last;
-            if (hold_states_) eng_->save_state(last);
-            consume_batch();
-            if (hold_states_ && blow_up_.empty()) hold_state(std::move(last));
-        } else {
-            done_ += chunk;
-            if (done_ % interval_ == 0 || done_ == total_) take_sample();
-        }
+        record_chunk(chunk);
     }
     return chunk_done();
+}
+
+// The engine moved `steps` steps, batch_ holding its frames at this run's sample steps within them
+// (in order): they are recorded, then, where the steps end off them, the sample that is due (a
+// sample step, or the last step). The state at a last frame that ends the steps is read before any
+// of the frames counts (a device that fails here leaves the run at the previous sample).
+void run_session::record_chunk(std::uint64_t steps) {
+    const std::uint64_t target = done_ + steps;
+    const bool ends_on_sample = !batch_.empty() && batch_.back().step == target;
+    engine_state last;
+    if (hold_states_ && ends_on_sample) eng_->save_state(last);
+    consume_batch();
+    if (blow_up_.empty() && done_ != target) {
+        done_ = target;
+        if (done_ % interval_ == 0 || done_ == total_) take_sample();
+    } else if (hold_states_ && blow_up_.empty() && ends_on_sample) {
+        hold_state(std::move(last));
+    }
 }
 
 run_phase run_session::chunk_done() {
@@ -94,21 +103,10 @@ std::uint64_t run_session::steps_to_event() const {
     return steps;
 }
 
-// The samples are recorded as sample() records them: the frames of whole intervals in order, then,
-// where the steps end off them, the sample that is due (a sample step, or the last step).
+// The samples are recorded as sample() records them (record_chunk).
 run_phase run_session::advanced(std::uint64_t steps, std::vector<frame>&& samples, double steps_per_second) {
-    const std::uint64_t target = done_ + steps;
     batch_ = std::move(samples);
-    const bool ends_on_sample = !batch_.empty() && batch_.back().step == target;
-    engine_state last;  // the state at the last sample, read before any sample of it counts
-    if (hold_states_ && ends_on_sample) eng_->save_state(last);
-    consume_batch();
-    if (blow_up_.empty() && done_ != target) {
-        done_ = target;
-        if (done_ % interval_ == 0 || done_ == total_) take_sample();
-    } else if (hold_states_ && blow_up_.empty() && ends_on_sample) {
-        hold_state(std::move(last));
-    }
+    record_chunk(steps);
     steps_per_second_ = steps_per_second;
     return chunk_done();
 }

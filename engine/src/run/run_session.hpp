@@ -102,7 +102,8 @@ private:
     void write_checkpoint(io::run_checkpoint& c);
     void consume_batch();
     void settle_cut_chunk(bool sampled);
-    run_phase chunk_done();  // progress report and the sample event after a chunk
+    void record_chunk(std::uint64_t steps);  // the samples of `steps` steps the engine took (batch_)
+    run_phase chunk_done();                  // progress report and the sample event after a chunk
     run_progress progress(clock::time_point now) const;
     void notify(run_event event);
     void release();

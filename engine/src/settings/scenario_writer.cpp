@@ -6,6 +6,7 @@
 #include "settings/scenario_tables.hpp"
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/resolved_physics.hpp"
 
 namespace stokesian {
 
@@ -38,7 +39,30 @@ void write_particles(toml_writer& w, const initial_state& particles) {
     else if (forces.size() <= max_listed_positions) w.vectors("forces", forces);
 }
 
+// [physics], its subtables and [box]: resolved_configuration's sections, and resolved_physics.
+void write_physics(toml_writer& w, const system_parameters& system) {
+    w.section("physics");
+    write_fields(w, physics_fields(), system);
+    w.section("physics.lubrication");
+    write_fields(w, lubrication_fields(), system.lubrication);
+    w.section("physics.pair_force");
+    write_fields(w, pair_force_fields(), system.pair_force);
+    if (system.tensor == hydrodynamic_tensor::rpy_ewald) {  // only then: older results keep their text
+        w.section("physics.ewald");
+        write_fields(w, ewald_fields(), system.ewald);
+    }
+
+    w.section("box");
+    write_fields(w, box_fields(), system.box);
+}
+
 }  // namespace
+
+std::string settings::resolved_physics(const system_parameters& system) {
+    toml_writer w;
+    write_physics(w, system);
+    return w.str();
+}
 
 std::string resolved_configuration(const scenario& s) {
     toml_writer w;
@@ -49,19 +73,7 @@ std::string resolved_configuration(const scenario& s) {
     w.string("case", s.case_name);
     w.string("source", s.source_path.string());
 
-    w.section("physics");
-    write_fields(w, physics_fields(), s.system);
-    w.section("physics.lubrication");
-    write_fields(w, lubrication_fields(), s.system.lubrication);
-    w.section("physics.pair_force");
-    write_fields(w, pair_force_fields(), s.system.pair_force);
-    if (s.system.tensor == hydrodynamic_tensor::rpy_ewald) {  // only then: older results keep their text
-        w.section("physics.ewald");
-        write_fields(w, ewald_fields(), s.system.ewald);
-    }
-
-    w.section("box");
-    write_fields(w, box_fields(), s.system.box);
+    write_physics(w, s.system);
 
     write_particles(w, s.particles);
 

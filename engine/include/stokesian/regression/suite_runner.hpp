@@ -114,9 +114,15 @@ bool cuda_device_present();
 
 // Sets the run's batch_key as `mode` allows (suite_batching.cpp): auto batches runs on a device only.
 void assign_batch_key(prepared_run& run, batch_mode mode);
+// The runs `among` (indices into runs) grouped by batch_key (and run.devices, with `by_device`), in
+// the order of their first run; a run without a key is a group of its own.
+std::vector<std::vector<std::size_t>> group_by_batch_key(const std::vector<prepared_run>& runs,
+                                                         const std::vector<std::size_t>& among, bool by_device);
 // The runs grouped into what runs together: each group one run alone or a batch of runs with the
-// same batch_key and run.devices, in the order of their first run.
+// same batch_key and run.devices.
 std::vector<std::vector<std::size_t>> batch_groups(const std::vector<prepared_run>& runs);
+// The work of a group (estimated_work): a batch lasts as long as its longest run.
+double group_work(const std::vector<prepared_run>& runs, const std::vector<std::size_t>& group);
 
 // How many runs go at once: `requested` if set, else all of them when any runs on a device (CUDA:
 // each fused tetrahedron occupies one warp), else one per core; never more than there are runs.
