@@ -64,12 +64,15 @@ def realizations():
     return out
 
 
-def scenario_text(dx_ulps, dz_ulps):
-    text = (REPO / "scenarios/tetrahedron.toml").read_text()
-    assert POSITIONS in text, "scenarios/tetrahedron.toml changed: update POSITIONS in this script"
+def scenario_text(dx_ulps, dz_ulps, scenario="tetrahedron"):
+    """scenarios/<scenario>.toml (the tetrahedron's positions) with x1 = -x3 and z1 = z3 moved by
+    the given numbers of single-precision ulps, named <scenario>_spread."""
+    path = REPO / "scenarios" / f"{scenario}.toml"
+    text = path.read_text()
+    assert POSITIONS in text, f"{path} changed: update POSITIONS in measure_spread.py"
     x, z = 5.0 + dx_ulps * ULP, 5.0 + dz_ulps * ULP
     moved = f"positions = [\n    [{x!r}, 0.0, {z!r}],\n    [0.0, 5.0, -5.0],\n    [{-x!r}, 0.0, {z!r}],\n    [0.0, -5.0, -5.0],\n]"
-    return text.replace(POSITIONS, moved).replace('name = "tetrahedron"', 'name = "tetrahedron_spread"')
+    return text.replace(POSITIONS, moved).replace(f'name = "{scenario}"', f'name = "{scenario}_spread"')
 
 
 PAIR_POSITIONS = "positions = [[-1.25, 0.0, 0.0], [1.25, 0.0, 0.0]]"

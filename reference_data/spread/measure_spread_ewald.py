@@ -23,21 +23,12 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from measure_spread import POSITIONS, ULP, read_all, realizations  # noqa: E402
+from measure_spread import read_all, realizations, scenario_text  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-SCENARIO = REPO / "scenarios/tetrahedron_ewald.toml"
 MODES = ["hi=f64,int=f64", "hi=ds,int=ds", "hi=f32,int=f32"]  # the nightly suite's Ewald runs
 DT, LENGTH = 0.5, 2800.0
 NAMES = list(realizations())[:11]
-
-
-def scenario_text(dx_ulps, dz_ulps):
-    text = SCENARIO.read_text()
-    assert POSITIONS in text, f"{SCENARIO} changed: update POSITIONS in measure_spread.py"
-    x, z = 5.0 + dx_ulps * ULP, 5.0 + dz_ulps * ULP
-    moved = f"positions = [\n    [{x!r}, 0.0, {z!r}],\n    [0.0, 5.0, -5.0],\n    [{-x!r}, 0.0, {z!r}],\n    [0.0, -5.0, -5.0],\n]"
-    return text.replace(POSITIONS, moved).replace('name = "tetrahedron_ewald"', 'name = "tetrahedron_ewald_spread"')
 
 
 def write_suite(out):
@@ -47,7 +38,7 @@ def write_suite(out):
             continue
         scenario = out / "scenarios" / f"{name}.toml"
         scenario.parent.mkdir(parents=True, exist_ok=True)
-        scenario.write_text(scenario_text(dx, dz))
+        scenario.write_text(scenario_text(dx, dz, "tetrahedron_ewald"))
         for mode in MODES:
             tag = mode.replace("hi=", "").replace(",int=", "-")
             runs.append(f'[[run]]\nname = "{name}__{tag}"\nscenario = "{scenario}"\nprecision = "{mode}"\n'
