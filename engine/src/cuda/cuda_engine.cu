@@ -223,7 +223,7 @@ void cuda_engine<Policy>::build_neighbour_list() {
             check_launch("neighbour_scan_kernel");
         }
         unsigned most = 0;
-        check(cudaMemcpy(&most, max_count_.data(), sizeof most, cudaMemcpyDeviceToHost), "neighbour count");
+        copy_to_host(&most, max_count_.data(), sizeof most, "neighbour count");
         if (most <= capacity_) return;
         if (most > max_neighbour_capacity)
             throw cuda_error("a particle has " + std::to_string(most) +

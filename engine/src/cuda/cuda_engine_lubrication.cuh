@@ -68,9 +68,7 @@ struct cuda_engine<Policy>::krylov_ops {
                                                                              e.dot_partials_.data());
         check_launch("dot_partials_kernel");
         e.host_partials_.resize(blocks);
-        check(cudaMemcpy(e.host_partials_.data(), e.dot_partials_.data(), blocks * sizeof(double),
-                         cudaMemcpyDeviceToHost),
-              "dot product partials");
+        copy_to_host(e.host_partials_.data(), e.dot_partials_.data(), blocks * sizeof(double), "dot product partials");
         return sum_block_partials(e.host_partials_.data(), blocks);
     }
 };
@@ -88,8 +86,7 @@ bool cuda_engine<Policy>::prepare_lubrication_solve() {
         params_, krylov_data(krylov_vector::rhs), lubricated_entries_.data());
     check_launch("conservative_force_kernel");
     unsigned long long entries = 0;
-    check(cudaMemcpy(&entries, lubricated_entries_.data(), sizeof entries, cudaMemcpyDeviceToHost),
-          "lubricated pair count");
+    copy_to_host(&entries, lubricated_entries_.data(), sizeof entries, "lubricated pair count");
     lubricated_pairs_ = entries / 2;  // each pair is in both particles' lists
     return lubricated_pairs_ > 0;
 }

@@ -18,6 +18,20 @@ namespace stokesian::cuda {
 
 std::string out_of_memory_message(std::size_t bytes, const char* what);
 
+// Copies between device memory and pageable host memory, after waiting for this host thread's
+// stream outside the copy: a pageable cudaMemcpy that waits for a running kernel holds up the CUDA
+// calls of the process's other host threads (their launches) until it ends, so the concurrent runs
+// of a suite took turns (one H100, 2026-11-27: 8 fused runs at once went at half their rate alone;
+// 8 processes under MPS did not slow each other; waiting first, 8 at once ran as fast as one).
+inline void copy_to_host(void* host, const void* device, std::size_t bytes, const char* what) {
+    check(cudaStreamSynchronize(cudaStreamPerThread), what);
+    check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), what);
+}
+inline void copy_to_device(void* device, const void* host, std::size_t bytes, const char* what) {
+    check(cudaStreamSynchronize(cudaStreamPerThread), what);
+    check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), what);
+}
+
 template <class T>
 class device_buffer {
 public:
@@ -59,12 +73,11 @@ public:
     }
     void upload(const std::vector<T>& host) {
         resize(host.size());
-        if (!host.empty())
-            check(cudaMemcpy(data_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+        if (!host.empty()) copy_to_device(data_, host.data(), host.size() * sizeof(T), "upload");
     }
     void download(std::vector<T>& host) const {
         host.resize(size_);
-        if (size_) check(cudaMemcpy(host.data(), data_, size_ * sizeof(T), cudaMemcpyDeviceToHost), "download");
+        if (size_) copy_to_host(host.data(), data_, size_ * sizeof(T), "download");
     }
 
     T* data() noexcept { return data_; }

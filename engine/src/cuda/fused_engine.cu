@@ -201,8 +201,6 @@ void fused_systems<Policy>::advance(std::uint64_t steps) {
         done += now;
         step_ += now;
     }
-    // The caller's next copy must not wait for the launches inside cudaMemcpy (advance_sampled).
-    check(cudaStreamSynchronize(cudaStreamPerThread), "fused launch");
 }
 
 template <class Policy>
@@ -239,11 +237,6 @@ void fused_systems<Policy>::advance_sampled(std::uint64_t samples, std::uint64_t
         const std::uint64_t fresh = (phase + now) / interval;  // samples this launch recorded
         phase = (phase + now) % interval;
         if (fresh == 0) continue;
-        // Wait for the launch here, not inside the copy: a cudaMemcpy to pageable memory that waits
-        // for a running kernel holds up the CUDA calls of the process's other host threads (their
-        // launches) until it ends, so the concurrent runs of a suite took turns (one H100,
-        // 2026-11-27: 8 runs at once went at half their rate alone, 8 processes under MPS did not).
-        check(cudaStreamSynchronize(cudaStreamPerThread), "fused launch");
         // download() copies the whole buffer; its first `fresh` samples are this launch's.
         sample_position_.download(position);
         sample_image_.download(image);
