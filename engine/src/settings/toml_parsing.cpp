@@ -19,7 +19,7 @@ namespace {
 
 toml::table parse_toml(const std::string& text, const std::string& origin) {
     if (const auto problem = first_unsafe_character(text))
-        syntax_error(origin, problem->at.line, problem->at.column, problem->what + " (not allowed there in TOML)");
+        syntax_error(origin, problem->at.line, problem->at.column, problem->what);
     try {
         return toml::parse(text, origin);
     } catch (const toml::parse_error& error) {
