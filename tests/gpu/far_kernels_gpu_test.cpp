@@ -1,5 +1,6 @@
 // The far-field HI kernels (cuda/hi_far_kernels.cuh, issue #13), label gpu:
-//  - far-tiling reproduces the CPU bit for bit in all nine precision modes, far-split reproduces
+//  - far-tiling and ordered-split (cuda/hi_ordered_kernel.cuh) reproduce the CPU bit for bit in all
+//    nine precision modes, ordered-split with every group size it takes; far-split reproduces
 //    split bit for bit (the same order of summation), on configurations that send warps down both
 //    paths: the fcc lattice of `bench fcc` in an open box (nearly every warp far; the self pairs
 //    take the general path), uniform random positions with overlapping pairs (r < 2a) in an open
@@ -99,7 +100,7 @@ void expect_bitwise_equal(const frame& a, const frame& b, const std::string& wha
 
 }  // namespace
 
-TEST(FarKernelsGpu, FarTilingIsBitwiseTheCpuInEveryModeAndFarSplitIsSplit) {
+TEST(FarKernelsGpu, FarTilingAndOrderedSplitAreBitwiseTheCpuInEveryModeAndFarSplitIsSplit) {
     REQUIRE_DEVICE();
     for (const named_system& s : systems())
         for (precision hi : all_precisions)
@@ -109,6 +110,8 @@ TEST(FarKernelsGpu, FarTilingIsBitwiseTheCpuInEveryModeAndFarSplitIsSplit) {
                 // Two steps: the second evaluation starts from positions the first one moved.
                 const frame cpu = run_frame(s, mode, "cpu", "all-pairs", 2);
                 expect_bitwise_equal(cpu, run_frame(s, mode, "cuda", "far-tiling", 2), "far-tiling vs cpu, " + what);
+                expect_bitwise_equal(cpu, run_frame(s, mode, "cuda", "ordered-split", 2),
+                                     "ordered-split vs cpu, " + what);
                 expect_bitwise_equal(run_frame(s, mode, "cuda", "split", 2), run_frame(s, mode, "cuda", "far-split", 2),
                                      "far-split vs split, " + what);
             }
@@ -202,6 +205,26 @@ TEST(FarKernelsGpu, LargerSystemsWithFewerLanesPerTargetKeepTheirBitsAndBounds) 
                 for (int c = 0; c < 3; ++c)
                     ASSERT_LE(std::fabs(d[c]), factor * m[c] + double(n) * 0x1p-125) << what << " particle " << i;
             }
+        }
+    }
+}
+
+// ordered-split takes G = 32, 16, 8, 4 lanes per target for N = 864, 10 976, 23 328, 42 592 and runs
+// far-tiling for 78 732 on a GPU of 132 SMs (split_group_size of the number of targets; the systems
+// of the first test all run G = 32). Each G must give tiling's bits, i.e. the CPU's (first test), in
+// the three HI precisions (the integration precision does not enter one HI evaluation).
+TEST(FarKernelsGpu, OrderedSplitGivesTheCpusBitsWithEveryGroupSize) {
+    REQUIRE_DEVICE();
+    for (const int cells : {6, 14, 18, 22, 27}) {
+        named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
+        s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
+        s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
+        s.system.box = {false, {0, 0, 0}};
+        for (precision hi : all_precisions) {
+            const precision_mode mode{hi, hi};
+            const std::string what = s.name + " " + to_string(mode);
+            expect_bitwise_equal(run_frame(s, mode, "cuda", "tiling", 0),
+                                 run_frame(s, mode, "cuda", "ordered-split", 0), "ordered-split vs tiling, " + what);
         }
     }
 }

@@ -24,7 +24,7 @@ namespace {
 
 const char* const all_pairs_kernels[] = {"naive",      "tiling",      "small-tiling",      "multi-target",
                                          "split",      "fast-tiling", "fast-multi-target", "fast-split",
-                                         "far-tiling", "far-split",   "fast-far-split"};
+                                         "far-tiling", "far-split",   "fast-far-split",    "ordered-split"};
 
 template <class A>
 bool same_bits(const vec3<A>& a, const vec3<A>& b) {

@@ -23,7 +23,7 @@ using namespace stokesian::test_support;
 namespace {
 
 const char* const exact_kernels[] = {"naive", "tiling",     "small-tiling", "multi-target",
-                                     "split", "far-tiling", "far-split"};
+                                     "split", "far-tiling", "far-split",    "ordered-split"};
 const char* const fast_kernels[] = {"fast-tiling", "fast-multi-target", "fast-split", "fast-far-split"};
 
 scenario load(const std::string& name) {

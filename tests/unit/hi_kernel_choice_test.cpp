@@ -31,7 +31,8 @@ namespace fs = std::filesystem;
 kernel_candidates candidates() {
     kernel_candidates c = cuda_kernel_candidates();
     if (c.exact.empty())
-        c = {{"naive", "tiling", "small-tiling", "multi-target"}, {"fast-tiling", "fast-multi-target", "fast-split"}};
+        c = {{"naive", "tiling", "small-tiling", "multi-target", "far-tiling"},
+             {"fast-tiling", "fast-multi-target", "fast-split", "fast-far-split"}};
     return c;
 }
 
@@ -101,11 +102,10 @@ TEST(HiKernelChoice, RequestsAreAutoByDefaultAndFast) {
 }
 
 // Every row of the cc 9.0 table is the fastest kernel of its class at that N and HI precision in
-// the CSV it cites, and every (N, precision) of the CSV has its row: the table cannot drift from
-// the measurement.
-TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsv) {
-    const device_table& t = table_for("9.0");
-    ASSERT_EQ(t.compute_capability, "9.0");
+// the CSV it cites (periodic rows: a `bench hi` file; open rows: a `bench fcc` file of an open box),
+// and every (N, precision) of the CSV has its row: the table cannot drift from the measurement.
+// Columns by name: particles, kernel, hi_precision, median_ms (bench hi) or hi_median_ms (bench fcc).
+void expect_rows_are_the_fastest_of_their_csv(const table_rows& t, const std::string& box) {
     std::ifstream csv(std::string(STOKESIAN_SOURCE_DIR) + "/" + std::string(t.source));
     ASSERT_TRUE(csv) << t.source;
     const kernel_candidates c = candidates();
@@ -119,26 +119,38 @@ TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsv) {
     std::map<std::pair<std::string, std::size_t>, best> exact, fast;
     std::string line;
     std::getline(csv, line);
-    ASSERT_EQ(fields(line)[1], "particles");
-    ASSERT_EQ(fields(line)[5], "median_ms");
+    std::map<std::string, std::size_t> column;
+    for (const std::string& name : fields(line)) column.emplace(name, column.size());
+    const std::size_t ms_column = column.count("median_ms") ? column["median_ms"] : column.at("hi_median_ms");
+    const bool has_boundary = column.count("boundary") != 0;
     while (std::getline(csv, line)) {
         const std::vector<std::string> f = fields(line);
-        ASSERT_GE(f.size(), 6u) << line;
-        const std::pair key{f[3], std::size_t(std::stoull(f[1]))};
-        const double ms = std::stod(f[5]);
-        auto& slot = in(c.exact, f[2]) ? exact[key] : in(c.fast, f[2]) ? fast[key] : exact[{"", 0}];
-        if (slot.kernel.empty() || ms < slot.ms) slot = {f[2], ms};
+        ASSERT_EQ(f.size(), column.size()) << line;
+        if (has_boundary) ASSERT_EQ(f[column["boundary"]], box) << t.source;
+        const std::string& kernel = f[column.at("kernel")];
+        const std::pair key{f[column.at("hi_precision")], std::size_t(std::stoull(f[column.at("particles")]))};
+        const double ms = std::stod(f[ms_column]);
+        auto& slot = in(c.exact, kernel) ? exact[key] : in(c.fast, kernel) ? fast[key] : exact[{"", 0}];
+        if (slot.kernel.empty() || ms < slot.ms) slot = {kernel, ms};
     }
     exact.erase({"", 0});
     std::size_t rows = 0;
     for (const table_row& r : t.rows) {
         const std::pair key{std::string(to_string(r.hi)), r.particles};
         ASSERT_TRUE(exact.count(key) && fast.count(key)) << key.first << " N = " << key.second << " not in the CSV";
-        EXPECT_EQ(r.exact, exact[key].kernel) << key.first << " N = " << key.second;
-        EXPECT_EQ(r.fast, fast[key].kernel) << key.first << " N = " << key.second;
+        EXPECT_EQ(r.exact, exact[key].kernel) << box << ", " << key.first << " N = " << key.second;
+        EXPECT_EQ(r.fast, fast[key].kernel) << box << ", " << key.first << " N = " << key.second;
         ++rows;
     }
-    EXPECT_EQ(rows, exact.size()) << "a size of the CSV has no row";
+    EXPECT_EQ(rows, exact.size()) << "a size of " << t.source << " has no row";
+}
+
+TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsvs) {
+    const device_table& t = table_for("9.0");
+    ASSERT_EQ(t.compute_capability, "9.0");
+    expect_rows_are_the_fastest_of_their_csv(t.periodic, "periodic");
+    ASSERT_FALSE(t.open.rows.empty());
+    expect_rows_are_the_fastest_of_their_csv(t.open, "open");
 }
 
 // With the CUDA build: every kernel a table names is a kernel of the class it stands for.
@@ -148,10 +160,11 @@ TEST(HiKernelChoice, TableKernelsAreOfTheirClass) {
     std::vector<const device_table*> all{&fallback_table()};
     for (const device_table& t : measured_tables()) all.push_back(&t);
     for (const device_table* t : all)
-        for (const table_row& r : t->rows) {
-            EXPECT_NE(std::find(c.exact.begin(), c.exact.end(), r.exact), c.exact.end()) << r.exact;
-            EXPECT_NE(std::find(c.fast.begin(), c.fast.end(), r.fast), c.fast.end()) << r.fast;
-        }
+        for (const table_rows* rows : {&t->periodic, &t->open})
+            for (const table_row& r : rows->rows) {
+                EXPECT_NE(std::find(c.exact.begin(), c.exact.end(), r.exact), c.exact.end()) << r.exact;
+                EXPECT_NE(std::find(c.fast.begin(), c.fast.end(), r.fast), c.fast.end()) << r.fast;
+            }
     // Each class sums in the CPU's order (exact) or uses fast math; split does neither and is never chosen.
     EXPECT_EQ(std::find(c.exact.begin(), c.exact.end(), "split"), c.exact.end());
     EXPECT_EQ(std::find(c.fast.begin(), c.fast.end(), "split"), c.fast.end());
@@ -168,13 +181,26 @@ TEST(HiKernelChoice, TableLookupsAcrossSizesModesAndBoxes) {
     EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::ds, kernel_request::fastest), nullptr).kernel,
               "fast-tiling");
     EXPECT_EQ(choose_cuda_kernel(hopper(864, precision::f32, kernel_request::fastest), nullptr).kernel, "fast-split");
+    const kernel_choice periodic = choose_cuda_kernel(hopper(4000, precision::f32), nullptr);
+    EXPECT_TRUE(contains(periodic.reason, "auto: tiling (table cc 9.0, measured on NVIDIA H200, 2026-11-26, nearest"))
+        << periodic.reason;
+    // Open boxes have rows of their own (the peers' benchmark, an H100): far-tiling and fast-far-split.
     kernel_query open = hopper(4000, precision::f32);
     open.periodic = false;
     const kernel_choice c = choose_cuda_kernel(open, nullptr);
-    EXPECT_EQ(c.kernel, "tiling");
-    EXPECT_TRUE(contains(c.reason, "auto: tiling (table cc 9.0, measured on NVIDIA H200")) << c.reason;
-    EXPECT_TRUE(contains(c.reason, "nearest measured N = 10000")) << c.reason;
+    EXPECT_EQ(c.kernel, "far-tiling");
+    EXPECT_TRUE(contains(c.reason,
+                         "auto: far-tiling (table cc 9.0, measured on NVIDIA H100 80GB HBM3, 2026-11-27 in an "
+                         "open box, nearest measured N = 10976"))
+        << c.reason;
     EXPECT_TRUE(contains(c.reason, "N = 4000, hi=f32, open box")) << c.reason;
+    open.request = kernel_request::fastest;
+    open.particles = 500000;
+    open.hi = precision::ds;
+    EXPECT_EQ(choose_cuda_kernel(open, nullptr).kernel, "fast-far-split");
+    // A table without open rows (the fallback) serves open boxes with its periodic ones.
+    open.compute_capability = "8.6";
+    EXPECT_EQ(choose_cuda_kernel(open, nullptr).kernel, "fast-split");
 }
 
 TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
@@ -243,8 +269,8 @@ TEST(HiKernelChoice, TheCacheIsWrittenReadAndConsultedForItsDeviceAndSizeOnly) {
     EXPECT_TRUE(contains(c.reason, file.string())) << c.reason;
     q.request = kernel_request::fastest;
     EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-tiling");
-    q.particles = 4001;  // no entry: the table
-    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-split");
+    q.particles = 4001;  // no entry: the table (its open-box rows)
+    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-far-split");
     // The fused engine comes first: the cache times kernels of the step-by-step engine.
     q = hopper(8000, precision::f32);
     q.device_name = "NVIDIA H100 80GB HBM3";
@@ -258,10 +284,10 @@ TEST(HiKernelChoice, AnEntryOfTheWrongClassIsNotTrusted) {
     kernel_query q = hopper(4000, precision::f32);
     q.device_name = "NVIDIA H100 80GB HBM3";
     q.periodic = false;
-    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "far-tiling");
     EXPECT_TRUE(contains(choose_cuda_kernel(q, &cache).reason, "table cc 9.0"));
     q.request = kernel_request::fastest;
-    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "fast-split");
+    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "fast-far-split");
 }
 
 TEST(HiKernelChoice, ACorruptCacheIsIgnoredWithOneLine) {

@@ -29,16 +29,16 @@ struct refusal {
 TEST(TomlTextGuard, AcceptsCharactersBeyondAsciiInStringsAndComments) {
     for (const std::string& c : cases) {
         for (const std::string& text : {
-                 "name = \"" + c + "\"\n",                           // a basic string
-                 "name = '" + c + "'  # " + c + "\n",                // a literal string, a comment
-                 "d = \"\"\"\n" + c + " \"\" " + c + "\"\"\"\n",     // multi-line, two quotes inside
-                 "d = '''" + c + "''' \n",                           // multi-line literal
+                 "name = \"" + c + "\"\n",                                // a basic string
+                 "name = '" + c + "'  # " + c + "\n",                     // a literal string, a comment
+                 "d = \"\"\"\n" + c + " \"\" " + c + "\"\"\"\n",          // multi-line, two quotes inside
+                 "d = '''" + c + "''' \n",                                // multi-line literal
                  "a = [\"" + c + "\", '" + c + "',\n  \"" + c + "\"]\n",  // arrays across lines
                  "t = { \"k\" = \"" + c + "\", b.\"" + c + "\" = 1 }\n",  // inline table, quoted keys
                  "[x.\"" + c + "\"]\n1.\"" + c + "\" = 2\n",              // quoted keys after dots
                  "e = \"\\u00e9 \\\"" + c + "\"\n",                       // after an escaped quote
                  "d = \"\"\"a \\\n   b" + c + "\"\"\"\n",                 // line-ending backslash, then ASCII
-                 "t = 1979-05-27 07:32:00 # " + c + "\n",                // a date with a space
+                 "t = 1979-05-27 07:32:00 # " + c + "\n",                 // a date with a space
              }) {
             const auto problem = first_unsafe_character(text);
             EXPECT_FALSE(problem) << text << " -> " << problem->what;
@@ -49,19 +49,19 @@ TEST(TomlTextGuard, AcceptsCharactersBeyondAsciiInStringsAndComments) {
 TEST(TomlTextGuard, RefusesEveryPlaceWhereToml33TestsSuchACharacterForWhitespace) {
     for (const std::string& c : cases) {
         const refusal refusals[] = {
-            {c + " = 1\n", 1, 1},                                      // a bare key
-            {"a = 1 " + c + "\n", 1, 7},                               // after a value
-            {"e = 0\"" + c + "\"\n", 1, 7},                            // a quote inside a number
-            {"p = [[0.\"" + c + "\"]]\n", 1, 10},                      // the same in an array (fuzzing, 2026-11-27)
-            {"e = 0=\"" + c + "\"\n", 1, 8},                           // '=' inside a number
-            {"e = 0{\"" + c + "\"\n", 1, 8},                           // '{' inside a number
-            {"t = 1979-05-27 \"" + c + "\"\n", 1, 17},                 // a date, a space: invalid anyway
-            {"b = true" + c + "\n", 1, 9},                             // right after a boolean
-            {"a = [1,\n 2" + c + "]\n", 2, 3},                         // a value on the next line of an array
-            {"d = \"\"\"a \\\n  " + c + "\"\"\"\n", 2, 3},             // after a line-ending backslash
-            {"d = \"\"\"a \\   " + c + "\"\"\"\n", 1, 14},             // after a backslash and blanks
-            {"e = \"\\" + c + "\"\n", 1, 7},                           // an escape of it: invalid anyway
-            {std::string("x = \"\0", 6) + c + "\"\n", 1, 6},              // after a NUL byte: invalid anyway
+            {c + " = 1\n", 1, 1},                             // a bare key
+            {"a = 1 " + c + "\n", 1, 7},                      // after a value
+            {"e = 0\"" + c + "\"\n", 1, 7},                   // a quote inside a number
+            {"p = [[0.\"" + c + "\"]]\n", 1, 10},             // the same in an array (fuzzing, 2026-11-27)
+            {"e = 0=\"" + c + "\"\n", 1, 8},                  // '=' inside a number
+            {"e = 0{\"" + c + "\"\n", 1, 8},                  // '{' inside a number
+            {"t = 1979-05-27 \"" + c + "\"\n", 1, 17},        // a date, a space: invalid anyway
+            {"b = true" + c + "\n", 1, 9},                    // right after a boolean
+            {"a = [1,\n 2" + c + "]\n", 2, 3},                // a value on the next line of an array
+            {"d = \"\"\"a \\\n  " + c + "\"\"\"\n", 2, 3},    // after a line-ending backslash
+            {"d = \"\"\"a \\   " + c + "\"\"\"\n", 1, 14},    // after a backslash and blanks
+            {"e = \"\\" + c + "\"\n", 1, 7},                  // an escape of it: invalid anyway
+            {std::string("x = \"\0", 6) + c + "\"\n", 1, 6},  // after a NUL byte: invalid anyway
         };
         for (const refusal& r : refusals) {
             const auto problem = first_unsafe_character(r.text);

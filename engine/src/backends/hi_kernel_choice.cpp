@@ -14,12 +14,15 @@ bool among(const std::vector<std::string>& list, const std::string& kernel) {
     return list.empty() || std::find(list.begin(), list.end(), kernel) != list.end();
 }
 
-// "cc 9.0, measured on NVIDIA H200, 2026-11-26" or "fallback: no table for cc 8.6".
+// "table cc 9.0, measured on NVIDIA H200, 2026-11-26" (with " in an open box" where the open rows
+// decide) or "fallback: no table for ... (cc 8.6)".
 std::string table_name(const device_table& t, const kernel_query& q) {
     if (t.compute_capability.empty())
         return "fallback: no table for " + (q.device_name.empty() ? std::string("this device") : q.device_name) +
                " (cc " + q.compute_capability + ")";
-    return "table cc " + std::string(t.compute_capability) + ", measured on " + std::string(t.measured_on);
+    const table_rows& rows = t.rows_for(q.periodic);
+    return "table cc " + std::string(t.compute_capability) + ", measured on " + std::string(rows.measured_on) +
+           (&rows == &t.open ? " in an open box" : "");
 }
 
 }  // namespace
@@ -36,7 +39,7 @@ const device_table& table_for(std::string_view compute_capability) {
     return fallback_table();
 }
 
-const table_row& nearest_row(const device_table& table, precision hi, std::size_t particles) {
+const table_row& nearest_row(const table_rows& rows, precision hi, std::size_t particles) {
     const table_row* best = nullptr;
     // Nearest on a log scale: the smaller ratio max(N, m) / min(N, m); the first row wins a tie.
     const double n = static_cast<double>(std::max<std::size_t>(particles, 1));
@@ -44,10 +47,10 @@ const table_row& nearest_row(const device_table& table, precision hi, std::size_
         const double m = static_cast<double>(r.particles);
         return n >= m ? n / m : m / n;
     };
-    for (const table_row& r : table.rows)
+    for (const table_row& r : rows.rows)
         if (r.hi == hi && (best == nullptr || ratio(r) < ratio(*best))) best = &r;
     if (best == nullptr)
-        throw std::logic_error("the hi-kernel table " + std::string(table.source) +
+        throw std::logic_error("the hi-kernel table " + std::string(rows.source) +
                                " has no row for hi=" + std::string(to_string(hi)));
     return *best;
 }
@@ -75,7 +78,7 @@ kernel_choice choose_cuda_kernel(const kernel_query& q, const tuning_cache* cach
                                     what + "; " + cache->path().string() + ")"};
         }
 
-    const table_row& row = nearest_row(table, q.hi, q.particles);
+    const table_row& row = nearest_row(table.rows_for(q.periodic), q.hi, q.particles);
     std::string kernel(fast ? row.fast : row.exact);
     std::string note =
         table.compute_capability.empty() ? "" : ", nearest measured N = " + std::to_string(row.particles);

@@ -36,6 +36,37 @@ __device__ __forceinline__ packed4<W> staged_force(packed4<W> f, W self_mobility
 // Slots per shared tile array: the tile and the 2G slots a step may read past its end.
 __host__ __device__ constexpr unsigned far_tile_slots(unsigned tile, unsigned g) { return tile + 2 * g; }
 
+// One step of a far kernel's lane: the terms of tile sources k0 and k1 for target i. The far form
+// where every lane of the warp may take it (one vote over the warp, full mask: every lane runs every
+// step), else the general form, which gets `general` (mu0 = 1 where the tile holds mu0 F). t0 / t1
+// are written only where use0 / use1 (the far path writes both).
+template <class Tensor, bool Fast, bool Periodic, class W>
+__device__ __forceinline__ void far_pair_terms(unsigned i, vec3<W> r_i, unsigned start, unsigned k0, unsigned k1,
+                                               bool use0, bool use1, const packed4<W>* tile_position,
+                                               const packed4<W>* tile_force, const interaction_parameters<W>& p,
+                                               const interaction_parameters<W>& general, vec3<W>& t0, vec3<W>& t1) {
+    const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
+    const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
+    const pair_prelude<W> q0 = far_prelude<Tensor, Fast, Periodic>(r_i, r0, p);
+    const pair_prelude<W> q1 = far_prelude<Tensor, Fast, Periodic>(r_i, r1, p);
+    if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
+        // The fast kernels stage mu0 F (staged_force, above): mu0 = 1, a literal the compiler folds.
+        t0 = far_term<Tensor>(q0, f0, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
+        t1 = far_term<Tensor>(q1, f1, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
+    } else {
+        if (use0) t0 = hydrodynamic_contribution<Tensor, Fast>(i == start + k0, r_i, r0, f0, general);
+        if (use1) t1 = hydrodynamic_contribution<Tensor, Fast>(i == start + k1, r_i, r1, f1, general);
+    }
+}
+
+// The general path's parameters: with the fast kernels' staged mu0 F, mu0 = 1.
+template <bool Fast, class W>
+__device__ __forceinline__ interaction_parameters<W> general_parameters(const interaction_parameters<W>& p) {
+    interaction_parameters<W> general = p;
+    if (Fast) general.mobility.self_mobility = W(1);
+    return general;
+}
+
 // hi_split_kernel's summation (G = 1: hi_tiling_kernel's), two sources per lane and step: lane l
 // of a group takes k0 = kk + l and then k1 = kk + G + l, so each target still sums its sources in
 // the same order. Every lane of the warp runs every step (targets past the range and sources past
@@ -54,9 +85,7 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
     const unsigned lane = threadIdx.x % G;
     const bool active = i < last;
     const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
-    // The general path's parameters: with the fast kernels' staged mu0 F, mu0 = 1.
-    interaction_parameters<W> general = p;
-    if (Fast) general.mobility.self_mobility = W(1);
+    const interaction_parameters<W> general = general_parameters<Fast>(p);
     vec3<A> acc = zero_vector<A>();
     // ds, fast: up to 2 * presum_steps = 8 float terms are added in float first, then one DWPlusFP
     // (30 flops) adds their sum: ~4 instead of 30 flops per term. Each term gains at most 7 float
@@ -78,19 +107,9 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
             // k0, k1 < count + 2G: past count they read stale or unset slots, never added.
             const unsigned k0 = kk + lane, k1 = kk + G + lane;
             const bool use0 = active && k0 < count, use1 = active && k1 < count;
-            const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
-            const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
-            const pair_prelude<W> q0 = far_prelude<Tensor, Fast, Periodic>(r_i, r0, p);
-            const pair_prelude<W> q1 = far_prelude<Tensor, Fast, Periodic>(r_i, r1, p);
             vec3<W> t0, t1;
-            if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
-                // The fast kernels stage mu0 F (below): mu0 = 1, a literal the compiler folds.
-                t0 = far_term<Tensor>(q0, f0, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
-                t1 = far_term<Tensor>(q1, f1, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
-            } else {
-                if (use0) t0 = hydrodynamic_contribution<Tensor, Fast>(i == start + k0, r_i, r0, f0, general);
-                if (use1) t1 = hydrodynamic_contribution<Tensor, Fast>(i == start + k1, r_i, r1, f1, general);
-            }
+            far_pair_terms<Tensor, Fast, Periodic>(i, r_i, start, k0, k1, use0, use1, tile_position, tile_force, p,
+                                                   general, t0, t1);
             if constexpr (presum) {
                 if (use1) part = part + (t0 + t1);  // use1 implies use0 (k1 > k0)
                 else if (use0) part = part + t0;

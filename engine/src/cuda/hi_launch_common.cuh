@@ -10,6 +10,7 @@
 #include "hi_far_kernels.cuh"
 #include "hi_kernels.cuh"
 #include "hi_launch.cuh"
+#include "hi_ordered_kernel.cuh"
 
 namespace stokesian::cuda {
 
@@ -101,6 +102,42 @@ void launch_far(const hi_launch<W, A>& l, const interaction_parameters<W>& p, bo
     }
 }
 
+template <class Tensor, class W, class A, bool Periodic, int G>
+void launch_ordered_group(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    const std::size_t bytes = 2 * sizeof(packed4<W>) * far_tile_slots(l.block, G) +
+                              sizeof(W) * ordered_split::words_per_warp * (l.block / 32);
+    hi_ordered_kernel<Tensor, W, A, Periodic, G>
+        <<<blocks_for(static_cast<unsigned long long>(l.targets()) * G, l.block), l.block, bytes, l.stream>>>(
+            l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+}
+
+template <class Tensor, class W, class A, bool Periodic>
+void launch_ordered_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p, unsigned g) {
+    switch (g) {
+        case 4: launch_ordered_group<Tensor, W, A, Periodic, 4>(l, p); break;
+        case 8: launch_ordered_group<Tensor, W, A, Periodic, 8>(l, p); break;
+        case 16: launch_ordered_group<Tensor, W, A, Periodic, 16>(l, p); break;
+        default: launch_ordered_group<Tensor, W, A, Periodic, 32>(l, p); break;
+    }
+}
+
+// ordered-split (hi_ordered_kernel.cuh): G lanes per target as split would take for this many targets
+// (the result does not depend on G); where that is fewer than 4 the GPU is full with one lane per
+// target, and far-tiling gives the same bits without the ordered additions. Tensors without a far
+// form run tiling (the same bits).
+template <class Tensor, class W, class A>
+void launch_ordered(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    const unsigned g = split_group_size(l.targets());
+    if constexpr (far_form<Tensor>::available) {
+        if (g >= 4) {
+            if (p.box.periodic) launch_ordered_box<Tensor, W, A, true>(l, p, g);
+            else launch_ordered_box<Tensor, W, A, false>(l, p, g);
+            return;
+        }
+    }
+    launch_far<Tensor, W, A, false>(l, p, false);
+}
+
 // The exact kernels (Fast = false); false for a kernel that is not one of them.
 template <class Tensor, class W, class A>
 bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
@@ -129,6 +166,7 @@ bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const in
         case hi_kernel::split: launch_split<Tensor, W, A, false>(l, p); return true;
         case hi_kernel::far_tiling: launch_far<Tensor, W, A, false>(l, p, false); return true;
         case hi_kernel::far_split: launch_far<Tensor, W, A, false>(l, p, true); return true;
+        case hi_kernel::ordered_split: launch_ordered<Tensor, W, A>(l, p); return true;
         default: return false;
     }
 }

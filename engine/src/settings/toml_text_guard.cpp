@@ -154,7 +154,9 @@ private:
     std::optional<text_problem> skip_escape(bool multiline) {
         advance(1);  // the backslash
         const std::size_t after_backslash = i_;
-        const auto at = [&](std::string_view these) { return i_ < text_.size() && these.find(text_[i_]) != these.npos; };
+        const auto at = [&](std::string_view these) {
+            return i_ < text_.size() && these.find(text_[i_]) != these.npos;
+        };
         if (multiline) {
             while (at(" \t")) advance(1);
             if (at("\r\n"))
@@ -182,7 +184,7 @@ private:
     std::string_view text_;
     std::size_t i_ = 0;
     text_position position_;
-    bool in_value_ = false;        // reading a value (else a key, a table header or nothing yet)
+    bool in_value_ = false;         // reading a value (else a key, a table header or nothing yet)
     std::vector<char> containers_;  // the open arrays '[' and inline tables '{' of the current value
 };
 

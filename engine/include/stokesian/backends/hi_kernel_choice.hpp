@@ -68,14 +68,22 @@ struct table_row {
     std::string_view exact, fast;
 };
 
-// The table of one device class (compute capability), from the benchmark CSV named in `source`.
+// The rows of one box kind, from the benchmark CSV named in `source`.
+struct table_rows {
+    std::string_view measured_on;     // "NVIDIA H200, 2026-11-26"
+    std::string_view source;          // the CSV under engine/docs/gpu-runs/ the rows come from
+    std::span<const table_row> rows;  // per HI precision, ascending N
+};
+
+// The table of one device class (compute capability).
 struct device_table {
     std::string_view compute_capability;  // "9.0"; "" for the fallback (unknown devices)
-    std::string_view measured_on;         // "NVIDIA H200 (2026-11-26)"
-    std::string_view source;              // the CSV under engine/docs/gpu-runs/ the rows come from
     // The fused engine runs systems up to this N under auto (when it can run them at all).
     std::size_t fused_up_to;
-    std::span<const table_row> rows;  // per HI precision, ascending N
+    table_rows periodic;
+    table_rows open;  // no rows: the periodic rows serve open boxes too
+
+    const table_rows& rows_for(bool periodic_box) const { return periodic_box || open.rows.empty() ? periodic : open; }
 };
 
 // The measured tables, one per device class (hi_kernel_table.cpp), and the one for devices of no
@@ -84,10 +92,10 @@ std::span<const device_table> measured_tables();
 const device_table& fallback_table();
 // The table of `compute_capability`, or the fallback.
 const device_table& table_for(std::string_view compute_capability);
-// The row of `table` for hi nearest `particles` on a log scale (between two measured sizes the one
-// whose ratio to N is smaller; ties: the smaller). Throws std::logic_error when the table has no row
-// for hi (a broken table, caught by the unit test).
-const table_row& nearest_row(const device_table& table, precision hi, std::size_t particles);
+// The row of `rows` for hi nearest `particles` on a log scale (between two measured sizes the one
+// whose ratio to N is smaller; ties: the smaller). Throws std::logic_error when there is no row for
+// hi (a broken table, caught by the unit test).
+const table_row& nearest_row(const table_rows& rows, precision hi, std::size_t particles);
 
 // For the benchmarks that time the step-by-step kernels alone (bench hi, bench fcc): the kernel a
 // request (automatic or fastest) stands for on device `ordinal`, the fused engine left out, the

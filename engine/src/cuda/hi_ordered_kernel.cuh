@@ -1,0 +1,83 @@
+#pragma once
+// The ordered-split kernel (issue #13): several lanes per target like split, the sum in the CPU's
+// order like tiling, so it is exact (bit for bit the CPU) and fills the GPU at small N, where one
+// thread per target leaves it idle (engine/docs/far-kernels.md, "ordered-split").
+//
+// The G lanes of a group evaluate the terms of 2G consecutive sources a step (far_pair_terms: the
+// far kernels' pair step, so the terms are theirs and the CPU's to the bit) and put them in shared
+// memory; then three lanes of the warp per group, one per component of the group's target, add
+// them one after the other in index order, each step continuing the same accumulator, exactly as
+// the CPU's loop does: v_i = (((0 + t_i0) + t_i1) + ...) in the accumulator's arithmetic. Only the
+// ordered additions are serial; the terms, ~90 % of the work, spread over G times as many lanes.
+// The result does not depend on G, which follows the number of targets of the launch.
+#include "hi_far_kernels.cuh"
+#include "ordered_split_schedule.hpp"
+
+namespace stokesian::cuda {
+
+// G in {4, 8, 16, 32} (the chain lanes, 3 per group, fit one warp); blockDim a multiple of 32.
+template <class Tensor, class W, class A, bool Periodic, int G>
+__global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
+                                  vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                                  interaction_parameters<W> p) {
+    static_assert(G >= 4 && G <= 32 && (32 % G) == 0, "three chain lanes per group must fit the warp");
+    extern __shared__ unsigned char shared_bytes[];
+    const unsigned tile = blockDim.x;
+    auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
+    auto* tile_force = tile_position + far_tile_slots(tile, G);
+    const unsigned warp_lane = threadIdx.x % 32;
+    W* terms = reinterpret_cast<W*>(tile_force + far_tile_slots(tile, G)) + threadIdx.x / 32 * ordered_split::words_per_warp;
+    const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned i = first + thread / G;  // the target whose terms this lane evaluates
+    const unsigned lane = threadIdx.x % G;
+    const bool active = i < last;
+    const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
+    // The adding lane 3g + c of the warp adds component c of group g's target (ordered_split_schedule.hpp).
+    const unsigned component = ordered_split::added_component(warp_lane);
+    const unsigned chain_target = first + (thread - warp_lane) / G + ordered_split::added_group(warp_lane);
+    const bool chain = ordered_split::adds(warp_lane, G) && chain_target < last;
+    A acc{};
+    for (unsigned start = 0; start < n; start += tile) {
+        const unsigned j = start + threadIdx.x;
+        if (j < n) {
+            tile_position[threadIdx.x] = position[j];
+            tile_force[threadIdx.x] = force[j];
+        }
+        __syncthreads();
+        const unsigned count = min(tile, n - start);  // the same in every lane: uniform trip count
+        for (unsigned kk = 0; kk < count; kk += 2 * G) {
+            const unsigned k0 = kk + lane, k1 = kk + G + lane;
+            const bool use0 = active && k0 < count, use1 = active && k1 < count;
+            vec3<W> t0, t1;
+            far_pair_terms<Tensor, false, Periodic>(i, r_i, start, k0, k1, use0, use1, tile_position, tile_force, p,
+                                                    p, t0, t1);
+            using ordered_split::term_word;
+            if (use0) {
+                terms[term_word(0, 0, warp_lane)] = t0.x;
+                terms[term_word(1, 0, warp_lane)] = t0.y;
+                terms[term_word(2, 0, warp_lane)] = t0.z;
+            }
+            if (use1) {
+                terms[term_word(0, 1, warp_lane)] = t1.x;
+                terms[term_word(1, 1, warp_lane)] = t1.y;
+                terms[term_word(2, 1, warp_lane)] = t1.z;
+            }
+            __syncwarp();
+            if (chain) {
+                // Sources kk, kk + 1, ..., kk + 2G - 1 in this order, those of the tile only.
+                const unsigned left = count - kk;
+#pragma unroll
+                for (unsigned t = 0; t < 2 * unsigned(G); ++t)
+                    if (t < left) acc = acc + terms[ordered_split::added_word(warp_lane, G, t)];
+            }
+            __syncwarp();
+        }
+        __syncthreads();
+    }
+    if (chain) {
+        vec3<A>& v = velocity[chain_target];
+        (component == 0 ? v.x : component == 1 ? v.y : v.z) = acc;
+    }
+}
+
+}  // namespace stokesian::cuda
