@@ -36,28 +36,63 @@ __device__ __forceinline__ packed4<W> staged_force(packed4<W> f, W self_mobility
 // Slots per shared tile array: the tile and the 2G slots a step may read past its end.
 __host__ __device__ constexpr unsigned far_tile_slots(unsigned tile, unsigned g) { return tile + 2 * g; }
 
-// One step of a far kernel's lane: the terms of tile sources k0 and k1 for target i. The far form
-// where every lane of the warp may take it (one vote over the warp, full mask: every lane runs every
-// step), else the general form, which gets `general` (mu0 = 1 where the tile holds mu0 F). t0 / t1
-// are written only where use0 / use1 (the far path writes both).
-template <class Tensor, bool Fast, bool Periodic, class W>
-__device__ __forceinline__ void far_pair_terms(unsigned i, vec3<W> r_i, unsigned start, unsigned k0, unsigned k1,
-                                               bool use0, bool use1, const packed4<W>* tile_position,
-                                               const packed4<W>* tile_force, const interaction_parameters<W>& p,
-                                               const interaction_parameters<W>& general, vec3<W>& t0, vec3<W>& t1) {
-    const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
-    const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
-    const pair_prelude<W> q0 = far_prelude<Tensor, Fast, Periodic>(r_i, r0, p);
-    const pair_prelude<W> q1 = far_prelude<Tensor, Fast, Periodic>(r_i, r1, p);
-    if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
-        // The fast kernels stage mu0 F (staged_force, above): mu0 = 1, a literal the compiler folds.
-        t0 = far_term<Tensor>(q0, f0, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
-        t1 = far_term<Tensor>(q1, f1, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
-    } else {
-        if (use0) t0 = hydrodynamic_contribution<Tensor, Fast>(i == start + k0, r_i, r0, f0, general);
-        if (use1) t1 = hydrodynamic_contribution<Tensor, Fast>(i == start + k1, r_i, r1, f1, general);
+// What a lane of a far kernel works with: the block's shared tiles (far_tile_slots each), its
+// target i, its place in the target's group of G lanes, and the target's position.
+template <class W, int G>
+struct far_lane {
+    packed4<W>* tile_position;
+    packed4<W>* tile_force;
+    unsigned i, lane;
+    bool active;  // i is a target of the launch (the others compute dummy pairs, never added)
+    vec3<W> r_i;
+
+    __device__ __forceinline__ far_lane(unsigned char* shared, const packed4<W>* position, unsigned first,
+                                        unsigned last)
+        : tile_position(reinterpret_cast<packed4<W>*>(shared)),
+          tile_force(tile_position + far_tile_slots(blockDim.x, G)),
+          i(first + (blockIdx.x * blockDim.x + threadIdx.x) / G),
+          lane(threadIdx.x % G),
+          active(i < last),
+          r_i(active ? unpack(position[i]) : vec3<W>{}) {}
+
+    // The block stages sources [start, start + blockDim) (the fast kernels hold mu0 F), then waits.
+    template <bool Fast>
+    __device__ __forceinline__ void stage(unsigned start, unsigned n, const packed4<W>* position,
+                                          const packed4<W>* force, W self_mobility) const {
+        const unsigned j = start + threadIdx.x;
+        if (j < n) {
+            tile_position[threadIdx.x] = position[j];
+            tile_force[threadIdx.x] = staged_force<Fast>(force[j], self_mobility);
+        }
+        __syncthreads();
     }
-}
+
+    // The step at kk of a tile of `count` sources from `start`: this lane's sources k0 = kk + lane
+    // and k1 = kk + G + lane (past count they read stale or unset slots: use0 / use1 false), and
+    // their terms. The far form where every lane of the warp may take it (one vote over the warp,
+    // full mask: every lane runs every step), else the general form, which gets `general` (mu0 = 1
+    // where the tile holds mu0 F). t0 / t1 are written only where use0 / use1 (the far path writes both).
+    template <class Tensor, bool Fast, bool Periodic>
+    __device__ __forceinline__ void step(unsigned start, unsigned kk, unsigned count,
+                                         const interaction_parameters<W>& p, const interaction_parameters<W>& general,
+                                         bool& use0, bool& use1, vec3<W>& t0, vec3<W>& t1) const {
+        const unsigned k0 = kk + lane, k1 = kk + G + lane;
+        use0 = active && k0 < count;
+        use1 = active && k1 < count;
+        const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
+        const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
+        const pair_prelude<W> q0 = far_prelude<Tensor, Fast, Periodic>(r_i, r0, p);
+        const pair_prelude<W> q1 = far_prelude<Tensor, Fast, Periodic>(r_i, r1, p);
+        if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
+            // The fast kernels stage mu0 F (staged_force, above): mu0 = 1, a literal the compiler folds.
+            t0 = far_term<Tensor>(q0, f0, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
+            t1 = far_term<Tensor>(q1, f1, p.mobility, Fast ? W(1) : p.mobility.self_mobility);
+        } else {
+            if (use0) t0 = hydrodynamic_contribution<Tensor, Fast>(i == start + k0, r_i, r0, f0, general);
+            if (use1) t1 = hydrodynamic_contribution<Tensor, Fast>(i == start + k1, r_i, r1, f1, general);
+        }
+    }
+};
 
 // The general path's parameters: with the fast kernels' staged mu0 F, mu0 = 1.
 template <bool Fast, class W>
@@ -78,13 +113,7 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
                               interaction_parameters<W> p) {
     static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "a group must divide the warp");
     extern __shared__ unsigned char shared_bytes[];
-    const unsigned tile = blockDim.x;
-    auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
-    auto* tile_force = tile_position + far_tile_slots(tile, G);
-    const unsigned i = first + (blockIdx.x * blockDim.x + threadIdx.x) / G;  // this group's target
-    const unsigned lane = threadIdx.x % G;
-    const bool active = i < last;
-    const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
+    const far_lane<W, G> me(shared_bytes, position, first, last);
     const interaction_parameters<W> general = general_parameters<Fast>(p);
     vec3<A> acc = zero_vector<A>();
     // ds, fast: up to 2 * presum_steps = 8 float terms are added in float first, then one DWPlusFP
@@ -95,21 +124,13 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
     constexpr unsigned presum_steps = 4;
     vec3<W> part{};
     unsigned pending = 0;
-    for (unsigned start = 0; start < n; start += tile) {
-        const unsigned j = start + threadIdx.x;
-        if (j < n) {
-            tile_position[threadIdx.x] = position[j];
-            tile_force[threadIdx.x] = staged_force<Fast>(force[j], p.mobility.self_mobility);
-        }
-        __syncthreads();
-        const unsigned count = min(tile, n - start);  // the same in every lane: uniform trip count
+    for (unsigned start = 0; start < n; start += blockDim.x) {
+        me.template stage<Fast>(start, n, position, force, p.mobility.self_mobility);
+        const unsigned count = min(blockDim.x, n - start);  // the same in every lane: uniform trip count
         for (unsigned kk = 0; kk < count; kk += 2 * G) {
-            // k0, k1 < count + 2G: past count they read stale or unset slots, never added.
-            const unsigned k0 = kk + lane, k1 = kk + G + lane;
-            const bool use0 = active && k0 < count, use1 = active && k1 < count;
+            bool use0, use1;
             vec3<W> t0, t1;
-            far_pair_terms<Tensor, Fast, Periodic>(i, r_i, start, k0, k1, use0, use1, tile_position, tile_force, p,
-                                                   general, t0, t1);
+            me.template step<Tensor, Fast, Periodic>(start, kk, count, p, general, use0, use1, t0, t1);
             if constexpr (presum) {
                 if (use1) part = part + (t0 + t1);  // use1 implies use0 (k1 > k0)
                 else if (use0) part = part + t0;
@@ -133,7 +154,7 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
     // hi_split_kernel's tree (every lane of the warp takes part; inactive groups carry zeros).
 #pragma unroll
     for (int offset = G / 2; offset > 0; offset /= 2) acc = add_partial(acc, shuffle_down(acc, unsigned(offset)));
-    if (active && lane == 0) velocity[i] = acc;
+    if (me.active && me.lane == 0) velocity[me.i] = acc;
 }
 
 }  // namespace stokesian::cuda

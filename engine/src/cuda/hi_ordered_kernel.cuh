@@ -3,7 +3,7 @@
 // order like tiling, so it is exact (bit for bit the CPU) and fills the GPU at small N, where one
 // thread per target leaves it idle (engine/docs/far-kernels.md, "ordered-split").
 //
-// The G lanes of a group evaluate the terms of 2G consecutive sources a step (far_pair_terms: the
+// The G lanes of a group evaluate the terms of 2G consecutive sources a step (far_lane::step: the
 // far kernels' pair step, so the terms are theirs and the CPU's to the bit) and put them in shared
 // memory; then three lanes of the warp per group, one per component of the group's target, add
 // them one after the other in index order, each step continuing the same accumulator, exactly as
@@ -22,35 +22,23 @@ __global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const
                                   interaction_parameters<W> p) {
     static_assert(G >= 4 && G <= 32 && (32 % G) == 0, "three chain lanes per group must fit the warp");
     extern __shared__ unsigned char shared_bytes[];
-    const unsigned tile = blockDim.x;
-    auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
-    auto* tile_force = tile_position + far_tile_slots(tile, G);
+    const far_lane<W, G> me(shared_bytes, position, first, last);
     const unsigned warp_lane = threadIdx.x % 32;
-    W* terms = reinterpret_cast<W*>(tile_force + far_tile_slots(tile, G)) + threadIdx.x / 32 * ordered_split::words_per_warp;
-    const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned i = first + thread / G;  // the target whose terms this lane evaluates
-    const unsigned lane = threadIdx.x % G;
-    const bool active = i < last;
-    const vec3<W> r_i = active ? unpack(position[i]) : vec3<W>{};
+    W* terms = reinterpret_cast<W*>(me.tile_force + far_tile_slots(blockDim.x, G)) +
+               threadIdx.x / 32 * ordered_split::words_per_warp;
     // The adding lane 3g + c of the warp adds component c of group g's target (ordered_split_schedule.hpp).
     const unsigned component = ordered_split::added_component(warp_lane);
-    const unsigned chain_target = first + (thread - warp_lane) / G + ordered_split::added_group(warp_lane);
+    const unsigned chain_target =
+        first + (blockIdx.x * blockDim.x + threadIdx.x - warp_lane) / G + ordered_split::added_group(warp_lane);
     const bool chain = ordered_split::adds(warp_lane, G) && chain_target < last;
     A acc{};
-    for (unsigned start = 0; start < n; start += tile) {
-        const unsigned j = start + threadIdx.x;
-        if (j < n) {
-            tile_position[threadIdx.x] = position[j];
-            tile_force[threadIdx.x] = force[j];
-        }
-        __syncthreads();
-        const unsigned count = min(tile, n - start);  // the same in every lane: uniform trip count
+    for (unsigned start = 0; start < n; start += blockDim.x) {
+        me.template stage<false>(start, n, position, force, p.mobility.self_mobility);
+        const unsigned count = min(blockDim.x, n - start);  // the same in every lane: uniform trip count
         for (unsigned kk = 0; kk < count; kk += 2 * G) {
-            const unsigned k0 = kk + lane, k1 = kk + G + lane;
-            const bool use0 = active && k0 < count, use1 = active && k1 < count;
+            bool use0, use1;
             vec3<W> t0, t1;
-            far_pair_terms<Tensor, false, Periodic>(i, r_i, start, k0, k1, use0, use1, tile_position, tile_force, p,
-                                                    p, t0, t1);
+            me.template step<Tensor, false, Periodic>(start, kk, count, p, p, use0, use1, t0, t1);
             using ordered_split::term_word;
             if (use0) {
                 terms[term_word(0, 0, warp_lane)] = t0.x;
