@@ -38,7 +38,8 @@ TEST(OrderedSplitSchedule, EachAddingLaneReadsItsTargetsTermsInSourceOrder) {
             added.insert({group, c});
             for (unsigned t = 0; t < 2 * g; ++t) {
                 const written& w = writer[added_word(lane, g, t)];
-                ASSERT_NE(w.lane, ~0u) << "G = " << g << ", lane " << lane << ": term " << t << " reads an unwritten word";
+                ASSERT_NE(w.lane, ~0u) << "G = " << g << ", lane " << lane << ": term " << t
+                                       << " reads an unwritten word";
                 EXPECT_EQ(w.lane / g, group) << "G = " << g << ": another target's term";
                 EXPECT_EQ(w.component, c) << "G = " << g << ": another component";
                 EXPECT_EQ(w.slot * g + w.lane % g, t) << "G = " << g << ", lane " << lane << ": not source kk + " << t;
@@ -51,7 +52,8 @@ TEST(OrderedSplitSchedule, EachAddingLaneReadsItsTargetsTermsInSourceOrder) {
         for (unsigned t = 0; t < 2 * g; ++t) {
             std::set<unsigned> banks;
             for (unsigned lane = 0; lane < warp_size; ++lane)
-                if (adds(lane, g)) EXPECT_TRUE(banks.insert(added_word(lane, g, t) % 32).second) << "G = " << g << ", t = " << t;
+                if (adds(lane, g))
+                    EXPECT_TRUE(banks.insert(added_word(lane, g, t) % 32).second) << "G = " << g << ", t = " << t;
         }
     }
 }
