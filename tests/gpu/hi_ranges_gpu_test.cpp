@@ -4,8 +4,9 @@
 // (support/test_tensor.hpp) runs through every kernel as its closed form.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,9 +27,13 @@ const char* const all_pairs_kernels[] = {"naive",      "tiling",      "small-til
                                          "split",      "fast-tiling", "fast-multi-target", "fast-split",
                                          "far-tiling", "far-split",   "fast-far-split",    "ordered-split"};
 
+// Bit for bit (so -0 differs from +0 and a NaN equals only itself), component by component.
+bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
+bool same_bits(float_float a, float_float b) { return same_bits(a.hi, b.hi) && same_bits(a.lo, b.lo); }
 template <class A>
 bool same_bits(const vec3<A>& a, const vec3<A>& b) {
-    return std::memcmp(&a, &b, sizeof a) == 0;
+    return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z);
 }
 
 // N = 1000 in a periodic box at n = 0.05 a^-3, a tied pair (exactly L/2 apart along x) among them.

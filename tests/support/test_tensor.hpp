@@ -31,7 +31,8 @@ struct integer_system {
 inline integer_system make_integer_system(std::size_t n) {
     integer_system s;
     for (std::size_t i = 0; i < n; ++i) {
-        s.positions.push_back({double(i % 5), double((i / 5) % 5), double(i / 25)});
+        const std::size_t column = i % 5, row = (i / 5) % 5, layer = i / 25;  // a 5 x 5 x ... integer grid
+        s.positions.push_back({double(column), double(row), double(layer)});
         s.forces.push_back({double(int(i % 7) - 3), double(int(i % 3) - 1), -1.0 - double(i % 2)});
     }
     return s;
