@@ -8,9 +8,13 @@
 // from ones that would.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
+#include "settings/toml_parsing.hpp"
 #include "settings/toml_text_guard.hpp"
+#include "stokesian/core/errors.hpp"
 
 using namespace stokesian;
 
@@ -70,4 +74,56 @@ TEST(TomlTextGuard, RefusesEveryPlaceWhereToml33TestsSuchACharacterForWhitespace
             EXPECT_EQ(problem->at.column, r.column) << r.text;
         }
     }
+}
+
+// The sweep that would have caught the CI finding of 2026-11-27 at once: one character of each
+// such range inserted at every place of valid texts that use every construct the guard follows
+// (keys, dotted and quoted keys, tables, arrays of tables, values of every kind, arrays across
+// lines, inline tables, every string kind, escapes, line-ending backslashes, comments, dates), then
+// the whole loader (parse_toml: the guard, then toml++). Every text must be refused in one
+// input_error or read. Under UBSan (ci/test-sanitized, halt_on_error) a hole in the guard is a
+// report of toml++'s unreachable point; without it, the test still runs every text through.
+TEST(TomlTextGuard, EveryInsertionIntoValidTextsIsRefusedOrReadWithoutUndefinedBehaviour) {
+    const std::string constructs = R"(# a comment
+a = 0
+b.c = -1.5e3
+"q".'r' = true
+d = 1979-05-27 07:32:00Z
+e = inf
+s = "basic \" \u00e9"
+l = 'literal'
+m = """multi \
+    line "" x"""
+n = '''multi ''x'''
+arr = [1, "two", [3.0],
+  {k = 'v'},   # c
+]
+t = { x = 1, y.z = "w", "q" = [] }
+[table."sub".'lit']
+k = 0x1F
+[[array_of_tables]]
+k = 2
+)";
+    std::ifstream scenario(std::string(STOKESIAN_SOURCE_DIR) +
+                           "/tests/inputs/good/non_ascii_in_strings_and_comments.toml");
+    std::stringstream good;
+    good << scenario.rdbuf();
+    ASSERT_FALSE(good.str().empty());
+    std::size_t read = 0, refused = 0;
+    for (const std::string& base : {constructs, good.str()})
+        for (const std::string& c : cases)
+            for (std::size_t at = 0; at <= base.size(); ++at) {
+                if (at < base.size() && (static_cast<unsigned char>(base[at]) & 0xC0) == 0x80)
+                    continue;  // mid-character
+                const std::string text = base.substr(0, at) + c + base.substr(at);
+                try {
+                    (void)parse_toml(text, "sweep.toml");
+                    ++read;
+                } catch (const input_error&) {
+                    ++refused;
+                }
+            }
+    // Both outcomes occur: inside strings and comments the character is read, elsewhere refused.
+    EXPECT_GT(read, 0u);
+    EXPECT_GT(refused, 0u);
 }
