@@ -12,6 +12,7 @@
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/batched_runs.hpp"
+#include "support/batched_run_support.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/require_device.hpp"
 #include "support/scratch_directory.hpp"
@@ -21,30 +22,11 @@ using namespace stokesian;
 
 namespace {
 
+using test_support::result_of;
+using test_support::run_into;
+
 scenario tetrahedron(precision_mode mode, double dt, double time, double sample_every, bool trajectory) {
-    scenario s = load_scenario(source_dir / "scenarios/tetrahedron.toml", "");
-    s.run.backend = "cuda-fused";
-    s.run.precision = mode;
-    s.run.dt = dt;
-    s.run.time = time;
-    s.run.steps.reset();
-    s.run.sample_every = sample_every;
-    s.run.write_trajectory = trajectory;
-    return s;
-}
-
-run_request request(const scenario& s, const fs::path& out) {
-    run_request r;
-    r.scenario_ = s;
-    r.output.path = out;
-    r.output.force = true;
-    r.checkpoint_wall_seconds = 0.0;
-    return r;
-}
-
-const run_result& result_of(const batched_outcome& o) {
-    if (o.error) std::rethrow_exception(o.error);
-    return *o.result;
+    return test_support::tetrahedron_run("cuda-fused", mode, dt, time, sample_every, trajectory);
 }
 
 class BatchedRunsGpu : public stokesian::test_support::scratch_directory_test {
@@ -66,8 +48,8 @@ TEST_F(BatchedRunsGpu, EveryMemberEndsBitForBitAsAloneInEveryMode) {
         runs[0].run.checkpoint_every = 70.0;
         std::vector<run_request> batched, alone;
         for (std::size_t k = 0; k < runs.size(); ++k) {
-            batched.push_back(request(runs[k], dir_ / ("batched" + std::to_string(k) + ".h5")));
-            alone.push_back(request(runs[k], dir_ / ("alone" + std::to_string(k) + ".h5")));
+            batched.push_back(run_into(runs[k], dir_ / ("batched" + std::to_string(k) + ".h5")));
+            alone.push_back(run_into(runs[k], dir_ / ("alone" + std::to_string(k) + ".h5")));
         }
         ASSERT_FALSE(batch_key(batched[0]).empty()) << m;
         const auto outcomes = run_batched({&batched[0], &batched[1], &batched[2]}, {"batch-1", {"a", "b", "c"}});
@@ -81,11 +63,11 @@ TEST_F(BatchedRunsGpu, EveryMemberEndsBitForBitAsAloneInEveryMode) {
             EXPECT_EQ(b.engine.at("hi_kernel"), a.engine.at("hi_kernel")) << m;
         }
         // Stopped at step 12 345 inside a batch, resumed inside another: the whole run alone.
-        run_request stop = request(runs[1], dir_ / "stopped.h5");
+        run_request stop = run_into(runs[1], dir_ / "stopped.h5");
         stop.stop_after_step = 12345;
         const run_result s = result_of(run_batched({&batched[0], &stop}, {"batch-2", {"a", "b"}})[1]);
         ASSERT_TRUE(s.resumable) << m << " " << s.status;
-        run_request again = request(runs[1], dir_ / "stopped.h5");
+        run_request again = run_into(runs[1], dir_ / "stopped.h5");
         again.output.force = false;
         again.resume = true;
         const run_result resumed = result_of(run_batched({&batched[2], &again}, {"batch-3", {"c", "b"}})[1]);

@@ -13,6 +13,7 @@
 #include "regression_suite_support.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/batched_runs.hpp"
+#include "support/batched_run_support.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -21,31 +22,13 @@ using namespace stokesian;
 
 namespace {
 
+using test_support::result_of;
+using test_support::run_into;
+
 // The tetrahedron on the CPU in f32 (the batch's members differ in all that a batch allows).
 scenario tetrahedron(double dt, double time, double sample_every, bool trajectory) {
-    scenario s = load_scenario(source_dir / "scenarios/tetrahedron.toml", "");
-    s.run.backend = "cpu";
-    s.run.precision = parse_precision_mode("hi=f32,int=f32");
-    s.run.dt = dt;
-    s.run.time = time;
-    s.run.steps.reset();
-    s.run.sample_every = sample_every;
-    s.run.write_trajectory = trajectory;
-    return s;
-}
-
-run_request request(const scenario& s, const fs::path& out) {
-    run_request r;
-    r.scenario_ = s;
-    r.output.path = out;
-    r.threads = 1;
-    r.checkpoint_wall_seconds = 0.0;
-    return r;
-}
-
-const run_result& result_of(const batched_outcome& o) {
-    if (o.error) std::rethrow_exception(o.error);
-    return *o.result;
+    return test_support::tetrahedron_run("cpu", parse_precision_mode("hi=f32,int=f32"), dt, time, sample_every,
+                                         trajectory);
 }
 
 class BatchedRuns : public stokesian::test_support::scratch_directory_test {
@@ -68,8 +51,8 @@ TEST_F(BatchedRuns, EveryMemberEndsBitForBitAsAloneAndItsProvenanceNamesTheBatch
     const std::vector<scenario> runs = members();
     std::vector<run_request> batched, alone;
     for (std::size_t k = 0; k < runs.size(); ++k) {
-        batched.push_back(request(runs[k], dir_ / ("batched" + std::to_string(k) + ".h5")));
-        alone.push_back(request(runs[k], dir_ / ("alone" + std::to_string(k) + ".h5")));
+        batched.push_back(run_into(runs[k], dir_ / ("batched" + std::to_string(k) + ".h5")));
+        alone.push_back(run_into(runs[k], dir_ / ("alone" + std::to_string(k) + ".h5")));
     }
     ASSERT_FALSE(batch_key(batched[0]).empty());
     for (const auto& r : batched) EXPECT_EQ(batch_key(r), batch_key(batched[0]));
@@ -97,23 +80,22 @@ TEST_F(BatchedRuns, EveryMemberEndsBitForBitAsAloneAndItsProvenanceNamesTheBatch
     // Different physics or precision: another key.
     scenario other = runs[0];
     other.run.precision = parse_precision_mode("hi=f64,int=f64");
-    EXPECT_NE(batch_key(request(other, dir_ / "x.h5")), batch_key(batched[0]));
+    EXPECT_NE(batch_key(run_into(other, dir_ / "x.h5")), batch_key(batched[0]));
     other = runs[0];
     other.system.radius *= 1.0 + 1e-15;
-    EXPECT_NE(batch_key(request(other, dir_ / "x.h5")), batch_key(batched[0]));
+    EXPECT_NE(batch_key(run_into(other, dir_ / "x.h5")), batch_key(batched[0]));
 }
 
 TEST_F(BatchedRuns, AMemberStoppedInsideABatchResumesBitForBitAloneOrInAnotherBatch) {
     const std::vector<scenario> runs = members();
     // Uninterrupted, alone.
-    const run_result whole = run_scenario(request(runs[1], dir_ / "whole.h5"));
+    const run_result whole = run_scenario(run_into(runs[1], dir_ / "whole.h5"));
     for (const bool resume_batched : {false, true}) {
         const fs::path out = dir_ / (resume_batched ? "in_batch.h5" : "alone.h5");
         // Stopped at step 1234 (off the sample steps) inside a batch with the two others.
-        std::vector<run_request> first{request(runs[0], dir_ / "a.h5"), request(runs[1], out),
-                                       request(runs[2], dir_ / "c.h5")};
+        std::vector<run_request> first{run_into(runs[0], dir_ / "a.h5"), run_into(runs[1], out),
+                                       run_into(runs[2], dir_ / "c.h5")};
         first[1].stop_after_step = 1234;
-        for (auto& r : first) r.output.force = true;
         const std::vector<batched_outcome> stopped =
             run_batched({&first[0], &first[1], &first[2]}, {"batch-1", {"a", "b", "c"}});
         const run_result& s = result_of(stopped[1]);
@@ -121,12 +103,12 @@ TEST_F(BatchedRuns, AMemberStoppedInsideABatchResumesBitForBitAloneOrInAnotherBa
         ASSERT_EQ(s.checkpoint_step, 1234u);
         EXPECT_EQ(result_of(stopped[0]).status, "completed");  // the others go on without it
         run_result resumed;
-        run_request again = request(runs[1], out);
+        run_request again = run_into(runs[1], out);
+        again.output.force = false;
         again.resume = true;
         if (resume_batched) {
             // With a fresh run of another length: the batch's members stand at different steps.
-            run_request fresh = request(runs[0], dir_ / "fresh.h5");
-            fresh.output.force = true;
+            run_request fresh = run_into(runs[0], dir_ / "fresh.h5");
             resumed = result_of(run_batched({&again, &fresh}, {"batch-2", {"b", "fresh"}})[0]);
         } else {
             resumed = run_scenario(again);
