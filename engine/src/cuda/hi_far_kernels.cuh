@@ -14,6 +14,7 @@
 //     (hydrodynamic_contribution, as every other kernel). The self pair (r = 0), overlapping and
 //     tied pairs are rare, so nearly every step of a large system takes the short path, which
 //     leaves out the overlap form, both selects, the tie split and the self test.
+// The lane's view of the block and its pair step (far_lane) serve ordered-split too (hi_ordered_kernel.cuh).
 // A lane takes the far path only if its own pairs are in range, and then both paths give the same
 // bits: the result does not depend on what the other lanes hold. Tensors without a far form do not
 // reach these kernels (hi_launch_common.cuh launches tiling / split / fast-split for them).
