@@ -8,19 +8,19 @@
 // memory; then three lanes of the warp per group, one per component of the group's target, add
 // them one after the other in index order, each step continuing the same accumulator, exactly as
 // the CPU's loop does: v_i = (((0 + t_i0) + t_i1) + ...) in the accumulator's arithmetic. Only the
-// ordered additions are serial; the terms, ~90 % of the work, spread over G times as many lanes.
+// ordered additions are serial; the terms, most of the work, spread over G times as many lanes.
 // The result does not depend on G, which follows the number of targets of the launch.
 #include "hi_far_kernels.cuh"
 #include "ordered_split_schedule.hpp"
 
 namespace stokesian::cuda {
 
-// G in {4, 8, 16, 32} (the chain lanes, 3 per group, fit one warp); blockDim a multiple of 32.
+// G in {4, 8, 16, 32} (the adding lanes, 3 per group, fit one warp); blockDim a multiple of 32.
 template <class Tensor, class W, class A, bool Periodic, int G>
 __global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
                                   vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
                                   interaction_parameters<W> p) {
-    static_assert(G >= 4 && G <= 32 && (32 % G) == 0, "three chain lanes per group must fit the warp");
+    static_assert(G >= 4 && G <= 32 && (32 % G) == 0, "three adding lanes per group must fit the warp");
     extern __shared__ unsigned char shared_bytes[];
     const far_lane<W, G> me(shared_bytes, position, first, last);
     const unsigned warp_lane = threadIdx.x % 32;
@@ -28,9 +28,9 @@ __global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const
                threadIdx.x / 32 * ordered_split::words_per_warp;
     // The adding lane 3g + c of the warp adds component c of group g's target (ordered_split_schedule.hpp).
     const unsigned component = ordered_split::added_component(warp_lane);
-    const unsigned chain_target =
+    const unsigned added_target =
         first + (blockIdx.x * blockDim.x + threadIdx.x - warp_lane) / G + ordered_split::added_group(warp_lane);
-    const bool chain = ordered_split::adds(warp_lane, G) && chain_target < last;
+    const bool adding = ordered_split::adds(warp_lane, G) && added_target < last;
     A acc{};
     for (unsigned start = 0; start < n; start += blockDim.x) {
         me.template stage<false>(start, n, position, force, p.mobility.self_mobility);
@@ -51,7 +51,7 @@ __global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const
                 terms[term_word(2, 1, warp_lane)] = t1.z;
             }
             __syncwarp();
-            if (chain) {
+            if (adding) {
                 // Sources kk, kk + 1, ..., kk + 2G - 1 in this order, those of the tile only.
                 const unsigned left = count - kk;
 #pragma unroll
@@ -62,8 +62,8 @@ __global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const
         }
         __syncthreads();
     }
-    if (chain) {
-        vec3<A>& v = velocity[chain_target];
+    if (adding) {
+        vec3<A>& v = velocity[added_target];
         (component == 0 ? v.x : component == 1 ? v.y : v.z) = acc;
     }
 }
