@@ -42,20 +42,13 @@ const std::string fcc = source_dir + "/scenarios/fcc_sedimentation.toml";
 // test after this.
 constexpr double patience_seconds = 300.0;
 
-#if defined(STOKESIAN_MPIEXEC)
-const std::string mpiexec = STOKESIAN_MPIEXEC;
-#else
-const std::string mpiexec;
-#endif
-
 // `stokesian args...` as `ranks` ranks on this host, NVLink multicast off in every rank (as on the
 // GPU hosts here), as root where the tests run as root; `fault` in STOKESIAN_TEST_DEVICE_FAULT.
 cli_outcome run_ranks(unsigned ranks, const std::vector<std::string>& args, const fs::path& dir,
                       const std::string& fault = "") {
     std::vector<std::string> environment{"NCCL_NVLS_ENABLE=0"};
     if (!fault.empty()) environment.push_back("STOKESIAN_TEST_DEVICE_FAULT=" + fault);
-    cli_process p(mpi_rank_arguments(ranks, environment, args), dir, mpiexec);
-    return p.wait_at_most(patience_seconds);
+    return launch_ranks(ranks, args, dir, patience_seconds, environment);
 }
 
 cli_outcome run_alone(const std::vector<std::string>& args, const fs::path& dir) {

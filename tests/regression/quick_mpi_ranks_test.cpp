@@ -35,17 +35,10 @@ const std::string pairs_implicit = source_dir + "/scenarios/approaching_pairs_im
 // A run that should take seconds: a hang (a rank left waiting) fails the test after this.
 constexpr double patience_seconds = 120.0;
 
-#if defined(STOKESIAN_MPIEXEC)
-const std::string mpiexec = STOKESIAN_MPIEXEC;
-#else
-const std::string mpiexec;
-#endif
-
 // `stokesian args...` as R ranks: oversubscribed (more ranks than cores), unbound, as root where
 // the tests run as root (containers), one worker thread per rank.
 cli_outcome run_ranks(unsigned ranks, const std::vector<std::string>& args, const fs::path& dir) {
-    cli_process p(mpi_rank_arguments(ranks, {}, args), dir, mpiexec);
-    return p.wait_at_most(patience_seconds);
+    return launch_ranks(ranks, args, dir, patience_seconds);
 }
 
 cli_outcome run_alone(const std::vector<std::string>& args, const fs::path& dir) {

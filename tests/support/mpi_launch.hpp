@@ -2,6 +2,7 @@
 // `mpirun -n R stokesian ...` for the tests of MPI ranks (quick: CPU ranks; gpu: one GPU per rank).
 #include <unistd.h>
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -21,6 +22,22 @@ inline std::vector<std::string> mpi_rank_arguments(unsigned ranks, const std::ve
     line.emplace_back(cli_program());  // beside the test binary: a GPU bundle travels without build/
     line.insert(line.end(), args.begin(), args.end());
     return line;
+}
+
+// The MPI launcher CMake found (STOKESIAN_MPIEXEC, set on the test files that launch ranks), or ""
+// (those tests then skip with a message).
+#if defined(STOKESIAN_MPIEXEC)
+inline const std::string mpiexec = STOKESIAN_MPIEXEC;
+#else
+inline const std::string mpiexec;
+#endif
+
+// `stokesian args...` as `ranks` ranks in `dir`, `environment` exported to every rank; a run longer
+// than `patience_seconds` (a rank left waiting) is killed and fails the test.
+inline cli_outcome launch_ranks(unsigned ranks, const std::vector<std::string>& args, const std::filesystem::path& dir,
+                                double patience_seconds, const std::vector<std::string>& environment = {}) {
+    cli_process p(mpi_rank_arguments(ranks, environment, args), dir, mpiexec);
+    return p.wait_at_most(patience_seconds);
 }
 
 // The lines of `text` that stokesian wrote (mpirun adds its own banner around an abort).
