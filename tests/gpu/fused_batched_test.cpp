@@ -15,8 +15,11 @@
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
 #include "support/require_device.hpp"
+#include "support/sphere_systems.hpp"
 
 using namespace stokesian;
+using test_support::perturbed_copies;
+using test_support::random_spheres;
 
 namespace {
 
@@ -63,41 +66,6 @@ three_paths run_three(engine_config c, const initial_state& s, std::uint64_t ste
     c.hi_kernel = "fused";
     r.fused = run_frame(c, s, steps);
     return r;
-}
-
-std::vector<batch_member> perturbed_copies(const initial_state& base, std::size_t count, double amplitude,
-                                           const double (&dt)[2], unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-amplitude, amplitude);
-    std::vector<batch_member> members(count);
-    for (std::size_t k = 0; k < count; ++k) {
-        members[k].state = base;
-        if (k > 0)
-            for (auto& r : members[k].state.positions) r = r + vec3<double>{u(rng), u(rng), u(rng)};
-        members[k].dt = dt[k % 2];
-    }
-    return members;
-}
-
-// n spheres at least `min_distance` apart in a periodic cube (minimum image), forces mostly -z.
-initial_state random_spheres(std::size_t n, double edge, double min_distance, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-edge / 2, edge / 2);
-    const box_geometry<double> box{true, {edge, edge, edge}};
-    initial_state s;
-    while (s.positions.size() < n) {
-        const vec3<double> r{u(rng), u(rng), u(rng)};
-        bool ok = true;
-        for (const auto& q : s.positions) {
-            const vec3<double> d = minimum_image(r - q, box);
-            if (dot(d, d) < min_distance * min_distance) ok = false;
-        }
-        if (ok) {
-            s.positions.push_back(r);
-            s.external_forces.push_back({0.1 * u(rng) / edge, 0.2 * u(rng) / edge, -1.0});
-        }
-    }
-    return s;
 }
 
 double component(vec3<double> v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }

@@ -15,9 +15,11 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
 #include "support/require_device.hpp"
+#include "support/sphere_systems.hpp"
 
 using namespace stokesian;
 using cuda::fused_kernel_choice;
+using test_support::random_spheres;
 
 namespace {
 
@@ -54,28 +56,6 @@ frame run_fused(const engine_config& c, const initial_state& s, std::uint64_t st
     frame f;
     e->read_frame(f);
     return f;
-}
-
-// n spheres at least `min_distance` apart (minimum image when periodic), in [-edge/2, edge/2)^3,
-// forces mostly -z with random horizontal parts.
-initial_state random_spheres(std::size_t n, double edge, double min_distance, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-edge / 2, edge / 2);
-    const box_geometry<double> box{true, {edge, edge, edge}};
-    initial_state s;
-    while (s.positions.size() < n) {
-        const vec3<double> r{u(rng), u(rng), u(rng)};
-        bool ok = true;
-        for (const auto& q : s.positions) {
-            const vec3<double> d = minimum_image(r - q, box);
-            if (dot(d, d) < min_distance * min_distance) ok = false;
-        }
-        if (ok) {
-            s.positions.push_back(r);
-            s.external_forces.push_back({0.1 * u(rng) / edge, 0.2 * u(rng) / edge, -1.0});
-        }
-    }
-    return s;
 }
 
 // Four spheres of an fcc cell in a periodic box of edge 4: every separation component is 0 or

@@ -10,8 +10,10 @@
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/sphere_systems.hpp"
 
 using namespace stokesian;
+using test_support::perturbed_copies;
 
 namespace {
 
@@ -29,22 +31,6 @@ void expect_bitwise_equal(const frame& a, const frame& b, const std::string& wha
         ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
         ASSERT_EQ(a.force[i], b.force[i]) << what << ": force of particle " << i;
     }
-}
-
-// `count` copies of `base`, each particle displaced by up to `amplitude` per component (member 0
-// unperturbed), time steps alternating between dt[0] and dt[1].
-std::vector<batch_member> perturbed_copies(const initial_state& base, std::size_t count, double amplitude,
-                                           const double (&dt)[2], unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-amplitude, amplitude);
-    std::vector<batch_member> members(count);
-    for (std::size_t k = 0; k < count; ++k) {
-        members[k].state = base;
-        if (k > 0)
-            for (auto& r : members[k].state.positions) r = r + vec3<double>{u(rng), u(rng), u(rng)};
-        members[k].dt = dt[k % 2];
-    }
-    return members;
 }
 
 frame run_alone(engine_config c, const batch_member& m, std::uint64_t steps) {
