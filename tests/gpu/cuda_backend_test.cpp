@@ -11,8 +11,10 @@
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/run/run.hpp"
 #include "support/require_device.hpp"
+#include "support/sphere_systems.hpp"
 
 using namespace stokesian;
+using test_support::random_spheres;
 
 namespace {
 
@@ -35,26 +37,6 @@ void expect_bitwise_equal(const frame& a, const frame& b, const std::string& wha
         ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
         ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
     }
-}
-
-initial_state random_spheres(std::size_t n, double edge, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-edge / 2, edge / 2);
-    const box_geometry<double> box{true, {edge, edge, edge}};
-    initial_state s;
-    while (s.positions.size() < n) {
-        const vec3<double> r{u(rng), u(rng), u(rng)};
-        bool ok = true;
-        for (const auto& q : s.positions) {
-            const vec3<double> d = minimum_image(r - q, box);
-            if (dot(d, d) < 4.41) ok = false;
-        }
-        if (ok) {
-            s.positions.push_back(r);
-            s.external_forces.push_back({0.1 * u(rng) / edge, 0.2 * u(rng) / edge, -1.0});
-        }
-    }
-    return s;
 }
 
 }  // namespace
@@ -82,7 +64,7 @@ TEST(CudaBackend, TetrahedronIsBitwiseEqualToCpuInEveryMode) {
 TEST(CudaBackend, AllHiKernelsAgreeBitwiseWithEachOtherAndTheCpu) {
     REQUIRE_DEVICE();
     // 1000 particles: several blocks, a partial last tile, targets beyond N in multi-target.
-    const initial_state s = random_spheres(1000, 40.0, 3);
+    const initial_state s = random_spheres(1000, 40.0, 2.1, 3);
     for (precision hi : all_precisions) {
         engine_config c;
         c.system.box = {true, {40, 40, 40}};
@@ -142,7 +124,7 @@ TEST(CudaBackend, FccWithLubricationAgreesWithCpuWithinDerivedBound) {
 
 TEST(CudaBackend, RunsAreBitwiseReproducible) {
     REQUIRE_DEVICE();
-    const initial_state s = random_spheres(2000, 50.0, 8);
+    const initial_state s = random_spheres(2000, 50.0, 2.1, 8);
     engine_config c;
     c.system.box = {true, {50, 50, 50}};
     c.system.lubrication.enabled = true;

@@ -6,8 +6,10 @@
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
+#include "support/sphere_systems.hpp"
 
 using namespace stokesian;
+using test_support::random_spheres;
 
 namespace {
 
@@ -34,27 +36,6 @@ frame initial_frame(const engine_config& c, const initial_state& s) {
     return f;
 }
 
-// Random non-overlapping spheres in a periodic box.
-initial_state random_spheres(std::size_t n, double edge, unsigned seed) {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> u(-edge / 2, edge / 2);
-    initial_state s;
-    while (s.positions.size() < n) {
-        const vec3<double> r{u(rng), u(rng), u(rng)};
-        bool ok = true;
-        for (const auto& q : s.positions) {
-            vec3<double> d = r - q;
-            d = minimum_image(d, box_geometry<double>{true, {edge, edge, edge}});
-            if (dot(d, d) < 4.4) ok = false;
-        }
-        if (ok) {
-            s.positions.push_back(r);
-            s.external_forces.push_back({0.1 * u(rng) / edge, 0.2 * u(rng) / edge, -1.0});
-        }
-    }
-    return s;
-}
-
 }  // namespace
 
 TEST(CpuEngine, TwoSphereSedimentationMatchesClosedForm) {
@@ -73,7 +54,7 @@ TEST(CpuEngine, TwoSphereSedimentationMatchesClosedForm) {
 }
 
 TEST(CpuEngine, ResultsDoNotDependOnThreadCount) {
-    const initial_state s = random_spheres(300, 20.0, 11);
+    const initial_state s = random_spheres(300, 20.0, 2.1, 11);
     engine_config c = open_box_config({precision::ds, precision::f32});
     c.system.box = {true, {20, 20, 20}};
     c.system.lubrication.enabled = true;
@@ -93,7 +74,7 @@ TEST(CpuEngine, ResultsDoNotDependOnThreadCount) {
 }
 
 TEST(CpuEngine, SymmetricLoopAgreesWithAllPairsToRounding) {
-    const initial_state s = random_spheres(200, 18.0, 5);
+    const initial_state s = random_spheres(200, 18.0, 2.1, 5);
     engine_config c = open_box_config();
     c.system.box = {true, {18, 18, 18}};
     c.hi_kernel = "symmetric";
@@ -110,7 +91,7 @@ TEST(CpuEngine, SymmetricLoopAgreesWithAllPairsToRounding) {
 }
 
 TEST(CpuEngine, EveryPrecisionModeAgreesWithDoubleAtTheFirstStep) {
-    const initial_state s = random_spheres(64, 14.0, 9);
+    const initial_state s = random_spheres(64, 14.0, 2.1, 9);
     engine_config c = open_box_config();
     c.system.box = {true, {14, 14, 14}};
     const frame ref = initial_frame(c, s);
