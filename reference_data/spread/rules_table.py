@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Prints reference_data/checks.toml as the Markdown table of reference_data/README.md ("Tolerances"),
-so the README and the rules cannot drift apart: reference_data/spread/rules_table.py > /tmp/t.md."""
+so the README and the rules cannot drift apart: reference_data/spread/rules_table.py > rules.md, then compare."""
 import pathlib
 import sys
 
