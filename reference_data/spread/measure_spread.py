@@ -119,21 +119,29 @@ def pair_table(stokesian, out):
     print("\n".join(lines))
 
 
-def write_suite(out, dts, names, modes=MODES):
+def run_name(name, mode, dt):
+    """The suite's run (and result file) of realization `name` in `mode` at `dt`."""
+    return f'{name}__{mode.replace("hi=", "").replace(",int=", "-")}__dt{dt}'
+
+
+def write_suite(out, dts, names, modes=MODES, scenario="tetrahedron", suite="spread", lengths=LENGTH,
+                integrator=None):
+    """OUT/spread.toml: every realization of `names` of `scenario` in every mode at every dt, run for
+    lengths[dt] tau_s (with `integrator` where given, else the scenario's)."""
     runs = []
     for name, (dx, dz, kernel) in realizations().items():
         if name not in names:
             continue
-        scenario = out / "scenarios" / f"{name}.toml"
-        scenario.parent.mkdir(parents=True, exist_ok=True)
-        scenario.write_text(scenario_text(dx, dz))
+        path = out / "scenarios" / f"{name}.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(scenario_text(dx, dz, scenario))
         for dt in dts:
             for mode in modes:
-                tag = mode.replace("hi=", "").replace(",int=", "-")
-                runs.append(f'[[run]]\nname = "{name}__{tag}__dt{dt}"\nscenario = "{scenario}"\nprecision = "{mode}"\n'
-                            f'dt = {dt}\ntime = {LENGTH[dt]}\ncpu_hi_kernel = "{kernel}"\n')
+                runs.append(f'[[run]]\nname = "{run_name(name, mode, dt)}"\nscenario = "{path}"\nprecision = "{mode}"\n'
+                            + (f'integrator = "{integrator}"\n' if integrator else "")
+                            + f'dt = {dt}\ntime = {lengths[dt]}\ncpu_hi_kernel = "{kernel}"\n')
     manifest = out / "spread.toml"
-    manifest.write_text('[suite]\nname = "spread"\n\n[defaults]\nsample_every = 1.0\nthreads = 1\n'
+    manifest.write_text(f'[suite]\nname = "{suite}"\n\n[defaults]\nsample_every = 1.0\nthreads = 1\n'
                         'write_trajectory = false\n\n' + "\n".join(runs))
     return manifest
 
@@ -280,10 +288,9 @@ def main():
     observed = read_all(a.stokesian, files) if files else {}
     for dt in a.dt:
         for mode in a.modes:
-            tag = mode.replace("hi=", "").replace(",int=", "-")
             results = {}
             for name in a.realizations:
-                path = out / "runs" / f"{name}__{tag}__dt{dt}.h5"
+                path = out / "runs" / f"{run_name(name, mode, dt)}.h5"
                 if path.resolve() in observed:
                     results[name] = observed[path.resolve()]
             if "baseline" not in results:

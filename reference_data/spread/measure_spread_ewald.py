@@ -12,7 +12,7 @@ in reference_data/checks.toml. The method is measure_spread.py's (reference_data
 
 Usage (CPU, ~2 min on two cores):
   reference_data/spread/measure_spread_ewald.py --stokesian build/bin/stokesian --out out/spread-ewald
-Writes OUT/runs/<realization>__<mode>.h5 via `stokesian suite run`, then OUT/spread.md and
+Writes OUT/runs/<realization>__<mode>__dt0.5.h5 via `stokesian suite run`, then OUT/spread.md and
 OUT/spread.json: per mode the largest deviation of every checked observable from the baseline.
 """
 import argparse
@@ -23,30 +23,12 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from measure_spread import read_all, realizations, scenario_text  # noqa: E402
+from measure_spread import read_all, realizations, run_name, write_suite  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 MODES = ["hi=f64,int=f64", "hi=ds,int=ds", "hi=f32,int=f32"]  # the nightly suite's Ewald runs
 DT, LENGTH = 0.5, 2800.0
 NAMES = list(realizations())[:11]
-
-
-def write_suite(out):
-    runs = []
-    for name, (dx, dz, kernel) in realizations().items():
-        if name not in NAMES:
-            continue
-        scenario = out / "scenarios" / f"{name}.toml"
-        scenario.parent.mkdir(parents=True, exist_ok=True)
-        scenario.write_text(scenario_text(dx, dz, "tetrahedron_ewald"))
-        for mode in MODES:
-            tag = mode.replace("hi=", "").replace(",int=", "-")
-            runs.append(f'[[run]]\nname = "{name}__{tag}"\nscenario = "{scenario}"\nprecision = "{mode}"\n'
-                        f'integrator = "rk4"\ndt = {DT}\ntime = {LENGTH}\ncpu_hi_kernel = "{kernel}"\n')
-    manifest = out / "spread.toml"
-    manifest.write_text('[suite]\nname = "spread_ewald"\n\n[defaults]\nsample_every = 1.0\nthreads = 1\n'
-                        'write_trajectory = false\n\n' + "\n".join(runs))
-    return manifest
 
 
 def summarise(results):
@@ -88,16 +70,16 @@ def main():
     a = p.parse_args()
     out = pathlib.Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
-    manifest = write_suite(out)
+    manifest = write_suite(out, [DT], NAMES, MODES, scenario="tetrahedron_ewald", suite="spread_ewald",
+                           lengths={DT: LENGTH}, integrator="rk4")
     if not a.summarise_only:
         subprocess.run([a.stokesian, "suite", "run", str(manifest), "--backend", "cpu", "--force", "--output-dir",
                         str(out / "runs")], check=False)
     observed = read_all(a.stokesian, sorted((out / "runs").glob("*.h5")))
     report, table = {}, []
     for mode in MODES:
-        tag = mode.replace("hi=", "").replace(",int=", "-")
-        results = {n: observed[(out / "runs" / f"{n}__{tag}.h5").resolve()] for n in NAMES
-                   if (out / "runs" / f"{n}__{tag}.h5").resolve() in observed}
+        files = {n: (out / "runs" / f"{run_name(n, mode, DT)}.h5").resolve() for n in NAMES}
+        results = {n: observed[f] for n, f in files.items() if f in observed}
         if "baseline" not in results:
             continue
         s = report[mode] = summarise(results)
