@@ -121,6 +121,14 @@ def fcc_tables(by_n, by_phi):
     return "\n".join(rows)
 
 
+def finish(ax, xlabel, ylabel, title):
+    """Axis labels, title and legend of one panel."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+
+
 def plot(tet, by_n, by_phi, figures):
     import matplotlib
     matplotlib.use("Agg")
@@ -139,17 +147,11 @@ def plot(tet, by_n, by_phi, figures):
         keep = dT > 1e-6
         ax2.loglog(L[keep], dT[keep], style, label=label)
     ax1.axhline(t_open, color="k", lw=0.8, ls=":", label=f"open box, {t_open:.3f} τ_s")
-    ax1.set_xlabel("box edge L (a)")
-    ax1.set_ylabel("period T (τ_s)")
-    ax1.set_title("Tetrahedron in a periodic box (RK4, δt = 0.1)")
-    ax1.legend(fontsize=8)
+    finish(ax1, "box edge L (a)", "period T (τ_s)", "Tetrahedron in a periodic box (RK4, δt = 0.1)")
     Lg = np.array([40.0, 256.0])
     ew = next(r for r in tet if r["tensor"] == "rpy-ewald" and r["edge"] == 128)
     ax2.loglog(Lg, abs(ew["period_mean"] - t_open) * (128.0 / Lg) ** 3, "k:", lw=0.8, label="∝ L⁻³")
-    ax2.set_xlabel("box edge L (a)")
-    ax2.set_ylabel("|T − T_open| (τ_s)")
-    ax2.set_title("Finite-size shift of the period")
-    ax2.legend(fontsize=8)
+    finish(ax2, "box edge L (a)", "|T − T_open| (τ_s)", "Finite-size shift of the period")
     fig.tight_layout()
     fig.savefig(figures / "ewald_study_tetrahedron.png", dpi=90)
     plt.close(fig)
@@ -160,16 +162,10 @@ def plot(tet, by_n, by_phi, figures):
         a1.loglog([r["particles"] for r in rs], [r["velocity"] for r in rs], style, label=label)
         pd = [r for r in rs if math.isfinite(r["smallest_eigenvalue"])]
         a2.plot([r["particles"] for r in pd], [r["smallest_eigenvalue"] for r in pd], style, label=label)
-    a1.set_xlabel("N (fcc, n = 0.1 a⁻³)")
-    a1.set_ylabel("sedimentation velocity U/U₀")
-    a1.set_title("Perfect lattice: U against N")
-    a1.legend(fontsize=8)
+    finish(a1, "N (fcc, n = 0.1 a⁻³)", "sedimentation velocity U/U₀", "Perfect lattice: U against N")
     a2.axhline(0.0, color="k", lw=0.8)
     a2.set_xscale("log")
-    a2.set_xlabel("N (fcc, n = 0.1 a⁻³)")
-    a2.set_ylabel("λ_min of the mobility (μ₀)")
-    a2.set_title("Smallest eigenvalue (LAPACK)")
-    a2.legend(fontsize=8)
+    finish(a2, "N (fcc, n = 0.1 a⁻³)", "λ_min of the mobility (μ₀)", "Smallest eigenvalue (LAPACK)")
     rs = sorted(by_phi, key=lambda r: r["volume_fraction"])
     phi = np.array([r["volume_fraction"] for r in rs])
     c = fcc_constant(by_phi)[0][1]
@@ -177,10 +173,7 @@ def plot(tet, by_n, by_phi, figures):
     pg = np.linspace(0.0, phi.max(), 200)
     a3.plot(pg, 1 - c * pg ** (1 / 3) + pg, "k-", lw=0.8, label=f"1 − {c:.4f} φ^(1/3) + φ")
     a3.plot(pg, 1 - 1.7601 * pg ** (1 / 3) + pg, "k:", lw=0.8, label="simple cubic (Hasimoto 1.7601)")
-    a3.set_xlabel("volume fraction φ")
-    a3.set_ylabel("U/U₀")
-    a3.set_title("Ewald fcc lattice against φ")
-    a3.legend(fontsize=8)
+    finish(a3, "volume fraction φ", "U/U₀", "Ewald fcc lattice against φ")
     fig.tight_layout()
     fig.savefig(figures / "ewald_study_fcc.png", dpi=90)
     plt.close(fig)
