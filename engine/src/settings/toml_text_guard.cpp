@@ -42,7 +42,7 @@ public:
                 advance(1);
             } else if (blank(c)) {
                 advance(1);
-            } else if (static_cast<unsigned char>(c) >= 0x80) {
+            } else if (beyond_ascii(c)) {
                 return text_problem{position_, beyond_ascii_outside};
             } else if (c == '"' || c == '\'') {
                 if (auto problem = skip_string(c)) return problem;
@@ -57,24 +57,22 @@ public:
 
 private:
     static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+    static bool beyond_ascii(char c) { return static_cast<unsigned char>(c) >= 0x80; }
 
     // Control characters first: they derail the lexer below as much as toml++.
-    std::optional<text_problem> first_control_character() const {
-        text_position at;
-        for (const char c : text_) {
-            const auto byte = static_cast<unsigned char>(c);
-            if ((byte < 0x20 && c != '\t' && c != '\n' && c != '\r') || byte == 0x7F) {
+    // (A pass of its own, then back to the start: the lexer proper begins where toml++ does.)
+    std::optional<text_problem> first_control_character() {
+        for (; i_ < text_.size(); advance(1)) {
+            const auto byte = static_cast<unsigned char>(text_[i_]);
+            if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) {
                 char code[16];
                 std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(byte));
-                return text_problem{at, std::string("a control character (") + code + ") (not allowed there in TOML)"};
-            }
-            if (c == '\n') {
-                ++at.line;
-                at.column = 1;
-            } else if ((byte & 0xC0) != 0x80) {
-                ++at.column;
+                return text_problem{position_,
+                                    std::string("a control character (") + code + ") (not allowed there in TOML)"};
             }
         }
+        i_ = 0;
+        position_ = {};
         return std::nullopt;
     }
 
@@ -114,7 +112,7 @@ private:
         bool date_like = true;  // digits, '-' and '_' only, starting with a digit
         while (i_ < text_.size() && !value_terminator(text_[i_])) {
             const char c = text_[i_];
-            if (static_cast<unsigned char>(c) >= 0x80) return text_problem{position_, beyond_ascii_outside};
+            if (beyond_ascii(c)) return text_problem{position_, beyond_ascii_outside};
             date_like = date_like && ((c >= '0' && c <= '9') || (i_ > begin && (c == '-' || c == '_')));
             advance(1);
         }
@@ -162,8 +160,7 @@ private:
             if (at("\r\n"))
                 while (at(" \t\r\n")) advance(1);
         }
-        if (i_ < text_.size() && static_cast<unsigned char>(text_[i_]) >= 0x80)
-            return text_problem{position_, beyond_ascii_after_backslash};
+        if (i_ < text_.size() && beyond_ascii(text_[i_])) return text_problem{position_, beyond_ascii_after_backslash};
         // The escaped character: an escaped quote does not close the string (a line break does).
         if (i_ == after_backslash && !at("\n")) advance(1);
         return std::nullopt;
