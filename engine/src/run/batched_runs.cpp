@@ -6,7 +6,8 @@
 // 0.2 s of wall time, recording frames on the common sample grid g = gcd over the runs of their
 // sample interval and their base step (each run's sample steps are multiples of g in batch steps);
 // each run keeps the frames at its own sample steps. The round then goes through the events of
-// every run as run_scenario does (run_driver.cpp): interrupt, blow-up, finish, checkpoint.
+// every run as run_scenario does (run_driver.cpp): run_session::goes_on (interrupt, checkpoint) and
+// conclude (blow-up, finish).
 #include "stokesian/run/batched_runs.hpp"
 
 #include <algorithm>
@@ -172,21 +173,15 @@ private:
         active_ = std::move(going_on);
     }
 
-    // The events of run k after the round, as run_scenario's loop; true while it goes on.
+    // The events of run k after the round; true while it goes on.
     bool events(std::size_t k, std::uint64_t steps, std::vector<frame>&& samples) {
         run_session& session = *sessions_[k];
         try {
             try {
-                run_phase phase = session.advanced(steps, std::move(samples), steps_per_second_);
-                if (phase == run_phase::running) {
-                    if (!session.stop_requested()) {
-                        if (session.checkpoint_due()) session.checkpoint();
-                        return true;
-                    }
-                    session.interrupt();
-                }
-                if (session.phase() == run_phase::failed) session.blow_up();
-                outcomes_[k].result = session.finish();
+                if (session.advanced(steps, std::move(samples), steps_per_second_) == run_phase::running &&
+                    session.goes_on())
+                    return true;
+                outcomes_[k].result = session.conclude();
                 end(k);
                 return false;
             } catch (const device_error& e) {

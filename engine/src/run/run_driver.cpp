@@ -33,16 +33,9 @@ run_result run_events(const run_request& request) {
     run_session session(request);
     try {
         if (std::optional<run_result> completed = session.start()) return *completed;
-        while (session.phase() == run_phase::running) {
-            if (session.sample() != run_phase::running) break;
-            if (session.stop_requested()) {
-                session.interrupt();
-                break;
-            }
-            if (session.checkpoint_due()) session.checkpoint();
-        }
-        if (session.phase() == run_phase::failed) session.blow_up();
-        return session.finish();
+        while (session.phase() == run_phase::running)
+            if (session.sample() != run_phase::running || !session.goes_on()) break;
+        return session.conclude();
     } catch (const device_error& e) {
         session.device_failed(e);  // the last good state as the checkpoint; throws
     }

@@ -158,6 +158,20 @@ void run_session::record_sample(const frame& sample) {
     for (auto& o : observables_) o->sample(sample);
 }
 
+bool run_session::goes_on() {
+    if (stop_requested()) {
+        interrupt();
+        return false;
+    }
+    if (checkpoint_due()) checkpoint();
+    return true;
+}
+
+run_result run_session::conclude() {
+    if (phase() == run_phase::failed) blow_up();
+    return finish();
+}
+
 bool run_session::stop_requested() {
     if (req_.stop_signal) signal_ = req_.stop_signal->load();
     return signal_ != 0 || (req_.stop_after_step && done_ >= *req_.stop_after_step);

@@ -5,10 +5,14 @@
 //   start()                      claim the output, resume or open it, build engine and observables
 //   while phase() is running:
 //     sample()                   advance one chunk of steps, record its samples, feed observables
-//     stop_requested()? interrupt()   a signal or stop_after_step: checkpoint, last frame, stop
-//     checkpoint_due()? checkpoint()
-//   phase() failed? blow_up()    a numerical blow-up or a failed lubrication solve
-//   finish()                     write results and provenance, close the output, release the files
+//     goes_on()                  between chunks:
+//       stop_requested()? interrupt()   a signal or stop_after_step: checkpoint, last frame, stop
+//       checkpoint_due()? checkpoint()
+//   conclude():
+//     phase() failed? blow_up()  a numerical blow-up or a failed lubrication solve
+//     finish()                   write results and provenance, close the output, release the files
+//
+// (A batched run, batched_runs.cpp, calls advanced() for its chunk instead of sample(), then the same.)
 //
 // A device_error from any of them (a device failed; its state is gone) ends the run through
 // device_failed(): the last good state held on the host becomes the checkpoint.
@@ -70,6 +74,11 @@ public:
     std::uint64_t steps_to_event() const;
     std::uint64_t sample_interval() const { return interval_; }
     run_phase advanced(std::uint64_t steps, std::vector<frame>&& samples, double steps_per_second);
+    // Between two chunks of a running run: interrupts it if a stop was requested (false), else writes
+    // a due checkpoint (true: the run goes on).
+    bool goes_on();
+    // The run's end once it no longer runs: blow_up() if it failed, then finish().
+    run_result conclude();
     // A signal arrived or stop_after_step is reached (records the signal for the result).
     bool stop_requested();
     // Stops the run resumably: a checkpoint at this step, the state as a last frame.
