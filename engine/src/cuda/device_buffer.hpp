@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -75,9 +76,16 @@ public:
         resize(host.size());
         if (!host.empty()) copy_to_device(data_, host.data(), host.size() * sizeof(T), "upload");
     }
-    void download(std::vector<T>& host) const {
-        host.resize(size_);
-        if (size_) copy_to_host(host.data(), data_, size_ * sizeof(T), "download");
+    void download(std::vector<T>& host) const { download(host, 0, size_); }
+    // Elements [first, first + count) into `host` (resized to count); host[k] to element first + k.
+    void download(std::vector<T>& host, std::size_t first, std::size_t count) const {
+        check_range(first, count);
+        host.resize(count);
+        if (count) copy_to_host(host.data(), data_ + first, count * sizeof(T), "download");
+    }
+    void upload(const std::vector<T>& host, std::size_t first) {
+        check_range(first, host.size());
+        if (!host.empty()) copy_to_device(data_ + first, host.data(), host.size() * sizeof(T), "upload");
     }
 
     T* data() noexcept { return data_; }
@@ -85,6 +93,11 @@ public:
     std::size_t size() const noexcept { return size_; }
 
 private:
+    void check_range(std::size_t first, std::size_t count) const {
+        if (first > size_ || count > size_ - first)
+            throw std::out_of_range("device buffer: elements [" + std::to_string(first) + ", " +
+                                    std::to_string(first + count) + ") of " + std::to_string(size_));
+    }
     void release() noexcept {
         if (data_) cudaFree(data_);
         data_ = nullptr;

@@ -36,26 +36,27 @@ void check_particle_count(std::size_t n) {
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
 
-// The device state of every system on the host, and back (checkpoints of a run, or of one batch
-// member: its slice of the whole).
+// The device state of particles [first, first + count) on the host, and back (checkpoints of the
+// whole run: every system; of one batch member: its own particles only).
 template <class Policy, class Position, class Image, class Velocity, class Force>
 host_state<Policy> download_state(const Position& position, const Image& image, const Velocity& velocity,
-                                  const Force& force, std::uint64_t step) {
+                                  const Force& force, std::uint64_t step, std::size_t first, std::size_t count) {
     host_state<Policy> h;
-    position.download(h.position);
-    image.download(h.image);
-    velocity.download(h.velocity);
-    force.download(h.force);
+    position.download(h.position, first, count);
+    image.download(h.image, first, count);
+    velocity.download(h.velocity, first, count);
+    force.download(h.force, first, count);
     h.step = step;
     return h;
 }
 
 template <class Policy, class Position, class Image, class Velocity, class Force>
-void upload_state(const host_state<Policy>& h, Position& position, Image& image, Velocity& velocity, Force& force) {
-    position.upload(h.position);
-    image.upload(h.image);
-    velocity.upload(h.velocity);
-    force.upload(h.force);
+void upload_state(const host_state<Policy>& h, Position& position, Image& image, Velocity& velocity, Force& force,
+                  std::size_t first) {
+    position.upload(h.position, first);
+    image.upload(h.image, first);
+    velocity.upload(h.velocity, first);
+    force.upload(h.force, first);
 }
 
 // The default kernel for N systems of n particles, from the H100 measurements of 2026-11-27
@@ -310,7 +311,7 @@ std::map<std::string, std::string> fused_systems<Policy>::description() const {
 template <class Policy>
 void fused_systems<Policy>::save_state(engine_state& out) const {
     use_device(device_);
-    download_state<Policy>(position_, image_, velocity_, force_, step_).save(out);
+    download_state<Policy>(position_, image_, velocity_, force_, step_, 0, std::size_t(n_) * systems_).save(out);
 }
 
 template <class Policy>
@@ -318,7 +319,7 @@ void fused_systems<Policy>::restore_state(const engine_state& state) {
     host_state<Policy> h;
     h.restore(state, std::size_t(n_) * systems_);
     use_device(device_);
-    upload_state(h, position_, image_, velocity_, force_);
+    upload_state(h, position_, image_, velocity_, force_, 0);
     step_ = h.step;
 }
 
@@ -326,15 +327,7 @@ template <class Policy>
 void fused_systems<Policy>::save_system_state(std::size_t system, engine_state& out) const {
     if (system >= systems_) throw std::invalid_argument("save_member_state: no member " + std::to_string(system));
     use_device(device_);
-    const host_state<Policy> all = download_state<Policy>(position_, image_, velocity_, force_, step_);
-    const auto first = static_cast<std::ptrdiff_t>(system * n_), last = first + static_cast<std::ptrdiff_t>(n_);
-    host_state<Policy> h;
-    h.position.assign(all.position.begin() + first, all.position.begin() + last);
-    h.image.assign(all.image.begin() + first, all.image.begin() + last);
-    h.velocity.assign(all.velocity.begin() + first, all.velocity.begin() + last);
-    h.force.assign(all.force.begin() + first, all.force.begin() + last);
-    h.step = step_;
-    h.save(out);
+    download_state<Policy>(position_, image_, velocity_, force_, step_, system * n_, n_).save(out);
 }
 
 template <class Policy>
@@ -343,13 +336,7 @@ void fused_systems<Policy>::restore_system_state(std::size_t system, const engin
     host_state<Policy> h;
     h.restore(state, n_);  // checks mode and size before the device is touched
     use_device(device_);
-    host_state<Policy> all = download_state<Policy>(position_, image_, velocity_, force_, step_);
-    const auto first = static_cast<std::ptrdiff_t>(system * n_);
-    std::copy(h.position.begin(), h.position.end(), all.position.begin() + first);
-    std::copy(h.image.begin(), h.image.end(), all.image.begin() + first);
-    std::copy(h.velocity.begin(), h.velocity.end(), all.velocity.begin() + first);
-    std::copy(h.force.begin(), h.force.end(), all.force.begin() + first);
-    upload_state(all, position_, image_, velocity_, force_);
+    upload_state(h, position_, image_, velocity_, force_, system * n_);
 }
 
 template <class Policy>
