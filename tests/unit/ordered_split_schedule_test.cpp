@@ -57,3 +57,40 @@ TEST(OrderedSplitSchedule, EachAddingLaneReadsItsTargetsTermsInSourceOrder) {
         }
     }
 }
+
+// The group size rule: on 132 SMs (H100, H200) the sizes of the GPU test
+// (FarKernelsGpu.OrderedSplitGivesTheCpusBitsWithEveryGroupSize) take every G the kernel has in both
+// classes of additions, the measured choices of performance.md hold (N = 10 976: 8 in f32, 4 in
+// ds and f64), and for any device G is a kernel's (1: far-tiling, else 4 ... 32), never grows with
+// the number of targets, and is never larger where the additions are dear.
+TEST(OrderedSplitSchedule, GroupSizeFollowsTheTargetsAndTheCostOfAnAddition) {
+    struct expected {
+        unsigned long long targets;
+        unsigned cheap, dear;
+    };
+    for (const expected e : {expected{864, 32, 32},
+                             {2916, 32, 16},
+                             {5324, 16, 8},
+                             {10976, 8, 4},
+                             {42592, 4, 4},
+                             {67583, 4, 4},
+                             {67584, 1, 1},
+                             {78732, 1, 1},
+                             {202612, 1, 1}}) {
+        EXPECT_EQ(group_size(e.targets, 132, false), e.cheap) << e.targets << " targets, float additions";
+        EXPECT_EQ(group_size(e.targets, 132, true), e.dear) << e.targets << " targets, dear additions";
+    }
+    for (const unsigned sms : {1u, 16u, 84u, 108u, 132u, 144u, 170u}) {
+        unsigned last_cheap = 32, last_dear = 32;
+        for (unsigned long long targets = 1; targets < 2'000'000; targets += 1 + targets / 7) {
+            const unsigned cheap = group_size(targets, sms, false), dear = group_size(targets, sms, true);
+            for (const unsigned g : {cheap, dear})
+                EXPECT_TRUE(g == 1 || g == 4 || g == 8 || g == 16 || g == 32) << g << " at " << targets << ", " << sms;
+            EXPECT_LE(cheap, last_cheap) << targets << " targets, " << sms << " SMs";
+            EXPECT_LE(dear, last_dear) << targets << " targets, " << sms << " SMs";
+            EXPECT_LE(dear, cheap) << targets << " targets, " << sms << " SMs";
+            last_cheap = cheap;
+            last_dear = dear;
+        }
+    }
+}

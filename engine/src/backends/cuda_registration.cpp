@@ -145,7 +145,6 @@ kernel_candidates cuda_kernel_candidates() {
 #if defined(STOKESIAN_HAVE_CUDA)
     for (const std::string& name : cuda::step_kernel_names()) {
         const cuda::hi_kernel k = cuda::parse_hi_kernel(name);
-        if (!cuda::may_be_chosen(k)) continue;
         if (cuda::uses_fast_math(k)) c.fast.push_back(name);
         if (cuda::sums_in_cpu_order(k)) c.exact.push_back(name);
     }

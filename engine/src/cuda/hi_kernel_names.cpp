@@ -50,8 +50,6 @@ bool uses_fast_math(hi_kernel k) {
            k == hi_kernel::fast_far_split;
 }
 
-bool may_be_chosen(hi_kernel k) { return k != hi_kernel::ordered_split; }
-
 std::vector<std::string> step_kernel_names() {
     std::vector<std::string> out{to_string(parse_hi_kernel(""))};
     for (const auto& n : names)

@@ -27,10 +27,6 @@ const char* to_string(hi_kernel k);
 // Exact kernels sum in the CPU's order and reproduce the CPU backend bit for bit.
 bool sums_in_cpu_order(hi_kernel k);
 bool uses_fast_math(hi_kernel k);
-// Whether auto, fast and `bench tune` may choose the kernel: false for a kernel whose bitwise GPU
-// tests have not yet passed on a device (ordered-split, written 2026-11-27 without device time;
-// engine/docs/far-kernels.md). It can still be named.
-bool may_be_chosen(hi_kernel k);
 // The kernels of the step-by-step engine, the default first (fused is an engine of its own:
 // the cuda-fused backend).
 std::vector<std::string> step_kernel_names();

@@ -26,6 +26,9 @@ void launch_hi_kernel_fast(hi_kernel kernel, unsigned block, const packed4<W>* p
                            vec3<A>* velocity, target_range targets, unsigned n_sources,
                            const interaction_parameters<W>& p, cudaStream_t stream);
 
+// The current device's multiprocessor count, read once per device ordinal (132 when it cannot be read).
+unsigned device_sm_count();
+
 // Lanes per target for the split kernels: the smallest power of two (<= 32) that gives at least
 // about two resident warps' worth of threads per scheduler on every multiprocessor.
 unsigned split_group_size(unsigned n);

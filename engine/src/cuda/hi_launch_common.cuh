@@ -5,6 +5,7 @@
 // with a tensor of its own (tests/gpu).
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "cuda_check.hpp"
 #include "hi_far_kernels.cuh"
@@ -121,13 +122,13 @@ void launch_ordered_box(const hi_launch<W, A>& l, const interaction_parameters<W
     }
 }
 
-// ordered-split (hi_ordered_kernel.cuh): G lanes per target as split would take for this many targets
-// (the result does not depend on G); where that is fewer than 4 the GPU is full with one lane per
-// target, and far-tiling gives the same bits without the ordered additions. Tensors without a far
-// form run tiling (the same bits).
+// ordered-split (hi_ordered_kernel.cuh): G lanes per target from the number of targets and the
+// cost of an ordered addition (ordered_split::group_size; the result does not depend on G); where
+// the GPU is full with one lane per target, far-tiling gives the same bits without the ordered
+// additions. Tensors without a far form run tiling (the same bits).
 template <class Tensor, class W, class A>
 void launch_ordered(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
-    const unsigned g = split_group_size(l.targets());
+    const unsigned g = ordered_split::group_size(l.targets(), device_sm_count(), !std::is_same_v<A, float>);
     if constexpr (far_form<Tensor>::available) {
         if (g >= 4) {
             if (p.box.periodic) launch_ordered_box<Tensor, W, A, true>(l, p, g);

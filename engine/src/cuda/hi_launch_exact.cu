@@ -8,29 +8,29 @@
 
 namespace stokesian::cuda {
 
-unsigned split_group_size(unsigned n) {
-    // Threads that fill the current device: its SM count, read once per device ordinal.
+unsigned device_sm_count() {
     static std::mutex mutex;
-    static std::map<int, unsigned> wanted_by_device;
+    static std::map<int, unsigned> sms_by_device;
     int device = 0;
     if (cudaGetDevice(&device) != cudaSuccess) {
         cudaGetLastError();
         device = -1;
     }
-    unsigned wanted_threads = 0;
-    {
-        const std::lock_guard<std::mutex> lock(mutex);
-        auto [it, fresh] = wanted_by_device.try_emplace(device, 0u);
-        if (fresh) {
-            int sms = 0;
-            if (device < 0 || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-                cudaGetLastError();
-                sms = 132;
-            }
-            it->second = static_cast<unsigned>(sms) * 1024u;  // 32 warps per SM, a quarter of an H100's capacity
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto [it, fresh] = sms_by_device.try_emplace(device, 0u);
+    if (fresh) {
+        int sms = 0;
+        if (device < 0 || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+            cudaGetLastError();
+            sms = 132;
         }
-        wanted_threads = it->second;
+        it->second = static_cast<unsigned>(sms);
     }
+    return it->second;
+}
+
+unsigned split_group_size(unsigned n) {
+    const unsigned wanted_threads = device_sm_count() * 1024u;  // 32 warps per SM, a quarter of an H100's capacity
     unsigned g = 1;
     while (g < 32 && static_cast<unsigned long long>(n) * g < wanted_threads) g *= 2;
     return g;
