@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 kernel_candidates candidates() {
     kernel_candidates c = cuda_kernel_candidates();
     if (c.exact.empty())
-        c = {{"naive", "tiling", "small-tiling", "multi-target", "far-tiling"},
+        c = {{"naive", "tiling", "small-tiling", "multi-target", "far-tiling", "ordered-split"},
              {"fast-tiling", "fast-multi-target", "fast-split", "fast-far-split"}};
     return c;
 }
@@ -171,29 +171,33 @@ TEST(HiKernelChoice, TableKernelsAreOfTheirClass) {
 }
 
 TEST(HiKernelChoice, TableLookupsAcrossSizesModesAndBoxes) {
-    // Nearest measured N on a log scale: 4000 is nearer 10 000 (2.5x) than 1000 (4x).
-    EXPECT_EQ(choose_cuda_kernel(hopper(4000, precision::f64), nullptr).kernel, "tiling");
-    EXPECT_EQ(choose_cuda_kernel(hopper(50, precision::f32), nullptr).kernel, "tiling");
+    // Nearest measured N on a log scale: 4000 is nearer 3000 (1.33x) than 10 000 (2.5x).
+    EXPECT_EQ(choose_cuda_kernel(hopper(4000, precision::f64), nullptr).kernel, "ordered-split");
+    EXPECT_EQ(choose_cuda_kernel(hopper(50, precision::f32), nullptr).kernel, "ordered-split");
     EXPECT_EQ(choose_cuda_kernel(hopper(300000, precision::f32), nullptr).kernel, "small-tiling");
-    // The geometric mean of 10 000 and 200 000 is 44 721.4: below it the smaller row, above the larger.
-    EXPECT_EQ(choose_cuda_kernel(hopper(44721, precision::ds), nullptr).kernel, "tiling");
-    EXPECT_EQ(choose_cuda_kernel(hopper(44722, precision::ds), nullptr).kernel, "small-tiling");
+    // The geometric mean of 30 000 and 100 000 is 54 772.3: below it the smaller row, above the larger.
+    EXPECT_EQ(choose_cuda_kernel(hopper(54772, precision::ds), nullptr).kernel, "ordered-split");
+    EXPECT_EQ(choose_cuda_kernel(hopper(54773, precision::ds), nullptr).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::f64), nullptr).kernel, "far-tiling");
     EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::ds, kernel_request::fastest), nullptr).kernel,
-              "fast-tiling");
+              "fast-far-split");
     EXPECT_EQ(choose_cuda_kernel(hopper(864, precision::f32, kernel_request::fastest), nullptr).kernel, "fast-split");
     const kernel_choice periodic = choose_cuda_kernel(hopper(4000, precision::f32), nullptr);
-    EXPECT_TRUE(contains(periodic.reason, "auto: tiling (table cc 9.0, measured on NVIDIA H200, 2026-11-26, nearest"))
+    EXPECT_TRUE(contains(periodic.reason,
+                         "auto: ordered-split (table cc 9.0, measured on NVIDIA H100 80GB HBM3, 2026-11-27, nearest"))
         << periodic.reason;
-    // Open boxes have rows of their own (the peers' benchmark, an H100): far-tiling and fast-far-split.
+    // Open boxes have rows of their own (the peers' benchmark, an H100).
     kernel_query open = hopper(4000, precision::f32);
     open.periodic = false;
     const kernel_choice c = choose_cuda_kernel(open, nullptr);
-    EXPECT_EQ(c.kernel, "far-tiling");
+    EXPECT_EQ(c.kernel, "ordered-split");
     EXPECT_TRUE(contains(c.reason,
-                         "auto: far-tiling (table cc 9.0, measured on NVIDIA H100 80GB HBM3, 2026-11-27 in an "
+                         "auto: ordered-split (table cc 9.0, measured on NVIDIA H100 80GB HBM3, 2026-11-27 in an "
                          "open box, nearest measured N = 10976"))
         << c.reason;
     EXPECT_TRUE(contains(c.reason, "N = 4000, hi=f32, open box")) << c.reason;
+    open.particles = 300000;
+    EXPECT_EQ(choose_cuda_kernel(open, nullptr).kernel, "far-tiling");
     open.request = kernel_request::fastest;
     open.particles = 500000;
     open.hi = precision::ds;
@@ -213,13 +217,13 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
     q.particles = table_for("9.0").fused_up_to;
     EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fused");
     q.particles += 1;
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");
     q.particles = 4;
     q.fused_possible = false;  // another integrator, the implicit scheme, several devices
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");
     q.fused_possible = true;
     q.request = kernel_request::fastest;  // fused is exact: fast picks a fast kernel
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-split");
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-far-split");
 }
 
 TEST(HiKernelChoice, UnknownDevicesFallBack) {
@@ -284,7 +288,7 @@ TEST(HiKernelChoice, AnEntryOfTheWrongClassIsNotTrusted) {
     kernel_query q = hopper(4000, precision::f32);
     q.device_name = "NVIDIA H100 80GB HBM3";
     q.periodic = false;
-    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "far-tiling");
+    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "ordered-split");
     EXPECT_TRUE(contains(choose_cuda_kernel(q, &cache).reason, "table cc 9.0"));
     q.request = kernel_request::fastest;
     EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "fast-far-split");

@@ -3,30 +3,29 @@
 //
 // Compute capability 9.0 (Hopper: H100, H200, GH200; 132 SMs on the SXM parts), the fastest kernel of
 // each class at each N and HI precision of a measured file (tests/unit/hi_kernel_choice_test.cpp
-// recomputes every row from its CSV and fails on a difference):
-//  - periodic boxes: engine/docs/gpu-runs/2026-11-26-h200-bench-hi-round3.csv (`stokesian bench hi`,
-//    uniform random positions at n = 0.1 a^-3, periodic box, block 128, median of 5, NVIDIA H200).
-//    Exact: among tiling, small-tiling and multi-target (naive is not in that file; it was 1.1-1.7x
-//    slower than tiling at every N and mode of the first round, 2026-11-26-h200-bench-hi.csv). Fast:
-//    among fast-tiling, fast-multi-target and fast-split. The far kernels came later: not in it.
-//  - open boxes: engine/docs/gpu-runs/2026-11-27-h100-bench-peers.csv (`ci/gpu-bench-peers`: `bench
-//    fcc`, the fcc lattice at n = 0.1 a^-3, open box, median, NVIDIA H100 80GB HBM3). Exact: among
-//    tiling and far-tiling; fast: among fast-split and fast-far-split (split and far-split, also in
-//    the file, sum in another order than the CPU and are no auto candidates).
-// The H100 and H200 share the architecture and SM count.
+// recomputes every row from its CSV and fails on a difference). Exact: among naive, tiling,
+// small-tiling, multi-target, far-tiling and ordered-split (the kernels that sum in the CPU's order;
+// naive is in neither file: it was 1.1-1.7x slower than tiling at every N and mode of
+// 2026-11-26-h200-bench-hi.csv). Fast: among fast-tiling, fast-multi-target, fast-split and
+// fast-far-split. split and far-split sum in another order than the CPU and are no auto candidates.
+//  - periodic boxes: engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv (`stokesian bench hi`,
+//    uniform random positions at n = 0.1 a^-3, periodic box, block 128, median of 5, NVIDIA H100
+//    80GB HBM3);
+//  - open boxes: engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv (`ci/gpu-bench-peers`:
+//    `bench fcc`, the fcc lattice at n = 0.1 a^-3, open box, median, NVIDIA H100 80GB HBM3).
+// ordered-split leads the exact kernels up to N ~ 3e4-1e5 (2.5-10x far-tiling); above, where it runs
+// far-tiling itself, the exact kernels are within 1-2 % of each other.
 //
-// fused_up_to (the fused engine under auto): not in the CSVs beyond the tetrahedron (N = 4: 2.0e6
-// steps/s f32/f32 fused against ~8e4 step by step with tiling, 2026-11-26-h200-bench-small-round3.csv
-// and issue #13), so an estimate: a fused step is N sources walked by each of N threads on one SM,
-// latency-bound (~435 cycles per pair and thread, the tiling kernel's rate at N = 1000 in the CSV)
-// until the SM's issue rate binds (~N = 330 for 32 warps of ~170 instructions per pair), while a
-// step of the step-by-step engine is the same walk spread over ceil(N/128) SMs plus >= 3 launches
-// (~12 us per step for the tetrahedron on an H100). The crossover is ~370; 256 keeps a margin.
-// `ci/gpu-hi-auto` measures it; until then the bound is marked "estimated" in the docs.
+// fused_up_to (the fused engine under auto), measured by `ci/gpu-hi-auto` on the same H100
+// (engine/docs/gpu-runs/2026-11-27-h100-fused-bound.csv, periodic cubic lattices, steps per second):
+// the fused engine against ordered-split step by step, f32 / f64: N = 32 1.04e5 / 8.4e4 against
+// 7.3e4 / 7.3e4, N = 64 6.3e4 / 4.4e4 against 7.2e4 / 7.3e4. A fused step is N sources walked by N
+// threads of one SM; a step-by-step one is launch-bound (~14 us) below ~N = 500 and spreads the
+// walk over the device. So 32.
 //
-// Devices of no measured class: tiling (the default before auto) and fast-split (the fastest fast
-// kernel at every N of the one measured class; its group size follows the device's SM count), and
-// the fused engine only up to one warp (N <= 32), where any GPU is launch-bound.
+// Devices of no measured class: tiling (the default before auto) and fast-split (its group size
+// follows the device's SM count), and the fused engine only up to one warp (N <= 32), where any GPU
+// is launch-bound.
 #include "stokesian/backends/hi_kernel_choice.hpp"
 
 namespace stokesian::backends {
@@ -34,33 +33,42 @@ namespace stokesian::backends {
 namespace {
 
 constexpr table_row hopper_rows[] = {
-    {precision::f32, 1000, "tiling", "fast-split"},          // 0.219 / 0.0152 ms
-    {precision::f32, 10000, "tiling", "fast-split"},         // 2.12 / 0.336
-    {precision::f32, 200000, "small-tiling", "fast-split"},  // 157.0 / 109.2
-    {precision::ds, 1000, "tiling", "fast-split"},           // 0.246 / 0.0176
-    {precision::ds, 10000, "tiling", "fast-split"},          // 2.40 / 0.481
-    {precision::ds, 200000, "small-tiling", "fast-tiling"},  // 213.2 / 167.8
-    {precision::f64, 1000, "tiling", "fast-split"},          // 0.306 / 0.0217
-    {precision::f64, 10000, "tiling", "fast-split"},         // 3.00 / 0.668
-    {precision::f64, 200000, "small-tiling", "fast-split"},  // 263.0 / 218.1
+    {precision::f32, 1000, "ordered-split", "fast-split"},        // 0.02515 / 0.01568 ms
+    {precision::f32, 3000, "ordered-split", "fast-split"},        // 0.09149 / 0.04224
+    {precision::f32, 10000, "ordered-split", "fast-far-split"},   // 0.5923 / 0.3131
+    {precision::f32, 30000, "ordered-split", "fast-far-split"},   // 4.862 / 2.475
+    {precision::f32, 100000, "small-tiling", "fast-far-split"},   // 40.8 / 25.67
+    {precision::f32, 200000, "small-tiling", "fast-far-split"},   // 151.8 / 105.9
+    {precision::ds, 1000, "ordered-split", "fast-far-split"},     // 0.06867 / 0.01798
+    {precision::ds, 3000, "ordered-split", "fast-far-split"},     // 0.2188 / 0.04934
+    {precision::ds, 10000, "ordered-split", "fast-far-split"},    // 1.218 / 0.3667
+    {precision::ds, 30000, "ordered-split", "fast-far-split"},    // 7.063 / 2.799
+    {precision::ds, 100000, "tiling", "fast-far-split"},          // 55.33 / 28.92
+    {precision::ds, 200000, "small-tiling", "fast-far-split"},    // 207.1 / 114.6
+    {precision::f64, 1000, "ordered-split", "fast-far-split"},    // 0.03238 / 0.02182
+    {precision::f64, 3000, "ordered-split", "fast-far-split"},    // 0.1226 / 0.07248
+    {precision::f64, 10000, "ordered-split", "fast-far-split"},   // 1.064 / 0.6017
+    {precision::f64, 30000, "ordered-split", "fast-far-split"},   // 7.0 / 4.491
+    {precision::f64, 100000, "ordered-split", "fast-far-split"},  // 61.98 / 45.54
+    {precision::f64, 200000, "far-tiling", "fast-far-split"},     // 231.9 / 171.2
 };
 
 constexpr table_row hopper_open_rows[] = {
-    {precision::f32, 864, "far-tiling", "fast-far-split"},     // 0.1315 / 0.01243 ms
-    {precision::f32, 10976, "far-tiling", "fast-far-split"},   // 1.56 / 0.2209
-    {precision::f32, 42592, "far-tiling", "fast-far-split"},   // 7.824 / 2.954
-    {precision::f32, 108000, "far-tiling", "fast-far-split"},  // 34.7 / 17.01
-    {precision::f32, 202612, "far-tiling", "fast-far-split"},  // 108.2 / 59.76
-    {precision::ds, 864, "far-tiling", "fast-far-split"},      // 0.1634 / 0.01262
-    {precision::ds, 10976, "far-tiling", "fast-far-split"},    // 1.968 / 0.2825
-    {precision::ds, 42592, "far-tiling", "fast-far-split"},    // 10.67 / 3.531
-    {precision::ds, 108000, "far-tiling", "fast-far-split"},   // 53.8 / 19.9
-    {precision::ds, 202612, "far-tiling", "fast-far-split"},   // 164.7 / 70.32
-    {precision::f64, 864, "far-tiling", "fast-far-split"},     // 0.1755 / 0.01418
-    {precision::f64, 10976, "far-tiling", "fast-far-split"},   // 2.099 / 0.656
-    {precision::f64, 42592, "far-tiling", "fast-far-split"},   // 11.32 / 5.996
-    {precision::f64, 108000, "far-tiling", "fast-far-split"},  // 57.14 / 34.89
-    {precision::f64, 202612, "far-tiling", "fast-far-split"},  // 173.2 / 121
+    {precision::f32, 864, "ordered-split", "fast-split"},         // 0.01514 / 0.01147 ms
+    {precision::f32, 10976, "ordered-split", "fast-far-split"},   // 0.5789 / 0.227
+    {precision::f32, 42592, "ordered-split", "fast-far-split"},   // 6.828 / 3.055
+    {precision::f32, 108000, "ordered-split", "fast-far-split"},  // 35.67 / 17.56
+    {precision::f32, 202612, "far-tiling", "fast-far-split"},     // 111.0 / 61.68
+    {precision::ds, 864, "ordered-split", "fast-far-split"},      // 0.05261 / 0.009888
+    {precision::ds, 10976, "ordered-split", "fast-far-split"},    // 1.11 / 0.2888
+    {precision::ds, 42592, "far-tiling", "fast-far-split"},       // 10.86 / 3.647
+    {precision::ds, 108000, "far-tiling", "fast-far-split"},      // 54.78 / 20.6
+    {precision::ds, 202612, "ordered-split", "fast-far-split"},   // 167.5 / 72.69
+    {precision::f64, 864, "ordered-split", "fast-far-split"},     // 0.0213 / 0.0136
+    {precision::f64, 10976, "ordered-split", "fast-far-split"},   // 0.9 / 0.6621
+    {precision::f64, 42592, "ordered-split", "fast-far-split"},   // 9.927 / 6.373
+    {precision::f64, 108000, "far-tiling", "fast-far-split"},     // 57.5 / 37.08
+    {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.7 / 121.5
 };
 
 constexpr table_row fallback_rows[] = {
@@ -71,9 +79,10 @@ constexpr table_row fallback_rows[] = {
 
 constexpr device_table tables[] = {
     {"9.0",
-     256,
-     {"NVIDIA H200, 2026-11-26", "engine/docs/gpu-runs/2026-11-26-h200-bench-hi-round3.csv", hopper_rows},
-     {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers.csv", hopper_open_rows}},
+     32,
+     {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
+     {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
+      hopper_open_rows}},
 };
 
 constexpr device_table fallback{"", 32, {"", "", fallback_rows}, {}};
