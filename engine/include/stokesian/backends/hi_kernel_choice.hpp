@@ -56,8 +56,8 @@ struct kernel_query {
 
 struct kernel_choice {
     std::string kernel;  // a kernel of the backend; "fused": the fused engine (backend cuda-fused)
-    // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, measured on NVIDIA H200,
-    // 2026-11-26: the fused engine up to N = 256; N = 4, hi=f64, periodic box)".
+    // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, measured on NVIDIA H100
+    // 80GB HBM3, 2026-11-27: the fused engine up to N = 32; N = 4, hi=f64, periodic box)".
     std::string reason;
 };
 
