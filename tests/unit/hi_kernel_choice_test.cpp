@@ -178,7 +178,7 @@ TEST(HiKernelChoice, TableLookupsAcrossSizesModesAndBoxes) {
     // The geometric mean of 30 000 and 100 000 is 54 772.3: below it the smaller row, above the larger.
     EXPECT_EQ(choose_cuda_kernel(hopper(54772, precision::ds), nullptr).kernel, "ordered-split");
     EXPECT_EQ(choose_cuda_kernel(hopper(54773, precision::ds), nullptr).kernel, "tiling");
-    EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::f64), nullptr).kernel, "far-tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::ds), nullptr).kernel, "small-tiling");
     EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::ds, kernel_request::fastest), nullptr).kernel,
               "fast-far-split");
     EXPECT_EQ(choose_cuda_kernel(hopper(864, precision::f32, kernel_request::fastest), nullptr).kernel, "fast-split");
@@ -223,7 +223,7 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
     EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");
     q.fused_possible = true;
     q.request = kernel_request::fastest;  // fused is exact: fast picks a fast kernel
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-far-split");
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-split");
 }
 
 TEST(HiKernelChoice, UnknownDevicesFallBack) {

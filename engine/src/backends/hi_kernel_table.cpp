@@ -33,42 +33,42 @@ namespace stokesian::backends {
 namespace {
 
 constexpr table_row hopper_rows[] = {
-    {precision::f32, 1000, "ordered-split", "fast-split"},        // 0.02515 / 0.01568 ms
-    {precision::f32, 3000, "ordered-split", "fast-split"},        // 0.09149 / 0.04224
-    {precision::f32, 10000, "ordered-split", "fast-far-split"},   // 0.5923 / 0.3131
-    {precision::f32, 30000, "ordered-split", "fast-far-split"},   // 4.862 / 2.475
-    {precision::f32, 100000, "small-tiling", "fast-far-split"},   // 40.8 / 25.67
-    {precision::f32, 200000, "small-tiling", "fast-far-split"},   // 151.8 / 105.9
-    {precision::ds, 1000, "ordered-split", "fast-far-split"},     // 0.06867 / 0.01798
-    {precision::ds, 3000, "ordered-split", "fast-far-split"},     // 0.2188 / 0.04934
-    {precision::ds, 10000, "ordered-split", "fast-far-split"},    // 1.218 / 0.3667
-    {precision::ds, 30000, "ordered-split", "fast-far-split"},    // 7.063 / 2.799
-    {precision::ds, 100000, "tiling", "fast-far-split"},          // 55.33 / 28.92
+    {precision::f32, 1000, "ordered-split", "fast-split"},        // 0.02192 / 0.01507 ms
+    {precision::f32, 3000, "ordered-split", "fast-far-split"},    // 0.08048 / 0.03965
+    {precision::f32, 10000, "ordered-split", "fast-far-split"},   // 0.5671 / 0.3127
+    {precision::f32, 30000, "ordered-split", "fast-far-split"},   // 4.726 / 2.47
+    {precision::f32, 100000, "small-tiling", "fast-far-split"},   // 40.83 / 25.6
+    {precision::f32, 200000, "small-tiling", "fast-far-split"},   // 151.7 / 105.8
+    {precision::ds, 1000, "ordered-split", "fast-far-split"},     // 0.04896 / 0.01619
+    {precision::ds, 3000, "ordered-split", "fast-far-split"},     // 0.1664 / 0.04685
+    {precision::ds, 10000, "ordered-split", "fast-far-split"},    // 1.066 / 0.3637
+    {precision::ds, 30000, "ordered-split", "fast-far-split"},    // 6.735 / 2.792
+    {precision::ds, 100000, "tiling", "fast-far-split"},          // 55.39 / 28.93
     {precision::ds, 200000, "small-tiling", "fast-far-split"},    // 207.1 / 114.6
-    {precision::f64, 1000, "ordered-split", "fast-far-split"},    // 0.03238 / 0.02182
-    {precision::f64, 3000, "ordered-split", "fast-far-split"},    // 0.1226 / 0.07248
-    {precision::f64, 10000, "ordered-split", "fast-far-split"},   // 1.064 / 0.6017
-    {precision::f64, 30000, "ordered-split", "fast-far-split"},   // 7.0 / 4.491
-    {precision::f64, 100000, "ordered-split", "fast-far-split"},  // 61.98 / 45.54
-    {precision::f64, 200000, "far-tiling", "fast-far-split"},     // 231.9 / 171.2
+    {precision::f64, 1000, "ordered-split", "fast-split"},        // 0.02998 / 0.02013
+    {precision::f64, 3000, "ordered-split", "fast-far-split"},    // 0.1194 / 0.07046
+    {precision::f64, 10000, "ordered-split", "fast-far-split"},   // 1.06 / 0.6017
+    {precision::f64, 30000, "ordered-split", "fast-far-split"},   // 6.988 / 4.482
+    {precision::f64, 100000, "ordered-split", "fast-far-split"},  // 61.87 / 45.47
+    {precision::f64, 200000, "ordered-split", "fast-far-split"},  // 231.9 / 171.4
 };
 
 constexpr table_row hopper_open_rows[] = {
-    {precision::f32, 864, "ordered-split", "fast-split"},         // 0.01514 / 0.01147 ms
-    {precision::f32, 10976, "ordered-split", "fast-far-split"},   // 0.5789 / 0.227
-    {precision::f32, 42592, "ordered-split", "fast-far-split"},   // 6.828 / 3.055
-    {precision::f32, 108000, "ordered-split", "fast-far-split"},  // 35.67 / 17.56
-    {precision::f32, 202612, "far-tiling", "fast-far-split"},     // 111.0 / 61.68
-    {precision::ds, 864, "ordered-split", "fast-far-split"},      // 0.05261 / 0.009888
-    {precision::ds, 10976, "ordered-split", "fast-far-split"},    // 1.11 / 0.2888
-    {precision::ds, 42592, "far-tiling", "fast-far-split"},       // 10.86 / 3.647
-    {precision::ds, 108000, "far-tiling", "fast-far-split"},      // 54.78 / 20.6
-    {precision::ds, 202612, "ordered-split", "fast-far-split"},   // 167.5 / 72.69
-    {precision::f64, 864, "ordered-split", "fast-far-split"},     // 0.0213 / 0.0136
-    {precision::f64, 10976, "ordered-split", "fast-far-split"},   // 0.9 / 0.6621
-    {precision::f64, 42592, "ordered-split", "fast-far-split"},   // 9.927 / 6.373
-    {precision::f64, 108000, "far-tiling", "fast-far-split"},     // 57.5 / 37.08
-    {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.7 / 121.5
+    {precision::f32, 864, "ordered-split", "fast-far-split"},     // 0.01501 / 0.008368 ms
+    {precision::f32, 10976, "ordered-split", "fast-far-split"},   // 0.5494 / 0.2269
+    {precision::f32, 42592, "ordered-split", "fast-far-split"},   // 6.628 / 3.048
+    {precision::f32, 108000, "far-tiling", "fast-far-split"},     // 35.6 / 17.53
+    {precision::f32, 202612, "far-tiling", "fast-far-split"},     // 110.8 / 61.56
+    {precision::ds, 864, "ordered-split", "fast-far-split"},      // 0.03738 / 0.00976
+    {precision::ds, 10976, "ordered-split", "fast-far-split"},    // 0.9581 / 0.2907
+    {precision::ds, 42592, "ordered-split", "fast-far-split"},    // 10.31 / 3.647
+    {precision::ds, 108000, "ordered-split", "fast-far-split"},   // 54.73 / 20.55
+    {precision::ds, 202612, "far-tiling", "fast-far-split"},      // 167.5 / 72.69
+    {precision::f64, 864, "ordered-split", "fast-far-split"},     // 0.02125 / 0.01355
+    {precision::f64, 10976, "ordered-split", "fast-far-split"},   // 0.8969 / 0.6642
+    {precision::f64, 42592, "ordered-split", "fast-far-split"},   // 9.928 / 6.376
+    {precision::f64, 108000, "ordered-split", "fast-far-split"},  // 57.32 / 37.1
+    {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.8 / 121.4
 };
 
 constexpr table_row fallback_rows[] = {
