@@ -5,36 +5,18 @@
 
 #include <atomic>
 #include <chrono>
-#include <random>
 #include <thread>
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
+#include "support/sphere_systems.hpp"
 
 using namespace stokesian;
 
 namespace {
 
-// n non-overlapping spheres in a periodic box at n = 0.05 a^-3, sedimenting.
-initial_state suspension(std::size_t n, double edge) {
-    std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> u(-edge / 2, edge / 2);
-    const box_geometry<double> box{true, {edge, edge, edge}};
-    initial_state s;
-    while (s.positions.size() < n) {
-        const vec3<double> r{u(rng), u(rng), u(rng)};
-        bool free = true;
-        for (const auto& q : s.positions) {
-            const vec3<double> d = minimum_image(r - q, box);
-            if (dot(d, d) < 4.4) free = false;
-        }
-        if (free) {
-            s.positions.push_back(r);
-            s.external_forces.push_back({0.0, 0.0, -1.0});
-        }
-    }
-    return s;
-}
+// n non-overlapping spheres (centres >= 2.1 a apart) in a periodic box at n = 0.05 a^-3, sedimenting.
+initial_state suspension(std::size_t n, double edge) { return test_support::random_spheres(n, edge, 2.1, 7); }
 
 engine_config config_for(double edge, integrator_kind integrator) {
     engine_config c;

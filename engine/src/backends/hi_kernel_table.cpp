@@ -13,8 +13,9 @@
 //    80GB HBM3);
 //  - open boxes: engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv (`ci/gpu-bench-peers`:
 //    `bench fcc`, the fcc lattice at n = 0.1 a^-3, open box, median, NVIDIA H100 80GB HBM3).
-// ordered-split leads the exact kernels up to N ~ 3e4-1e5 (2.5-10x far-tiling); above, where it runs
-// far-tiling itself, the exact kernels are within 1-2 % of each other.
+// ordered-split leads the exact kernels up to N ~ 3e4-1e5 (periodic: 9.4x tiling at N = 1000, 1.4x at
+// 30 000; open: 8.9x far-tiling at 864, 2.9x at 10 976); above, where it runs far-tiling itself, the
+// exact kernels are within 1-2 % of each other.
 //
 // fused_up_to (the fused engine under auto), measured by `ci/gpu-hi-auto` on the same H100
 // (engine/docs/gpu-runs/2026-11-27-h100-fused-bound.csv, periodic cubic lattices, steps per second):

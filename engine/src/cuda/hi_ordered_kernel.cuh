@@ -58,8 +58,9 @@ __global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const
                 // float or float_float accumulator a whole step (every step but a tile's last, the
                 // same in every lane) adds without a test per term; a double accumulator keeps the
                 // tested form, which measured 1-3 % faster for it (the whole-step form: ds 14-33 %
-                // and f32 ~3 % faster; performance.md, "ordered-split measured"). The same
-                // additions in the same order either way.
+                // and f32 ~3 % faster; far-kernels.md, "Whole steps without a test per term"). The
+                // same additions in the same order either way. (Two loops, not one taking the count:
+                // nvcc 13.0 compiles the float_float case of that form differently, not measured.)
                 const unsigned left = count - kk;
                 if (!std::is_same_v<A, double> && left >= 2 * unsigned(G)) {
 #pragma unroll

@@ -36,8 +36,7 @@ STOKESIAN_HD_INLINE constexpr unsigned added_word(unsigned lane, unsigned group_
 // lanes' work per pair grows with G (2G serial additions per step for 32/G targets of a warp), so G
 // is the smallest that still gives the device enough threads: 512 per multiprocessor where an
 // addition is one float instruction, 256 where it is dear (double; float_float's DWPlusFP, ~10
-// dependent instructions). Measured on an H100 (engine/docs/performance.md, "ordered-split's group
-// size"): N = 10 976 takes G = 8 in f32 (0.58 ms; G = 16: 0.62), G = 4 in ds and f64 (1.11 and
+// dependent instructions). Measured on an H100 (engine/docs/far-kernels.md, "The group size"): N = 10 976 takes G = 8 in f32 (0.58 ms; G = 16: 0.62), G = 4 in ds and f64 (1.11 and
 // 0.90 ms; G = 16: 1.72 and 1.25); from 512 targets per multiprocessor on, far-tiling is as fast.
 STOKESIAN_HD_INLINE constexpr unsigned group_size(unsigned long long targets, unsigned sms, bool dear_additions) {
     if (targets >= 512ull * sms) return 1;
