@@ -10,6 +10,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/run/run.hpp"
+#include "support/build_paths.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -20,7 +21,9 @@ namespace {
 
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
-scenario tetrahedron() { return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml"); }
+scenario tetrahedron() {
+    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+}
 
 frame run_frame(const engine_config& c, const initial_state& s, std::uint64_t steps) {
     auto e = make_engine(c, s);
@@ -147,8 +150,8 @@ TEST(CudaBackend, DescribesTheDevice) {
 
 TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     REQUIRE_DEVICE();
-    const scenario s =
-        load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/approaching_pairs.toml", "oblique");
+    const scenario s = load_scenario(
+        std::string(::stokesian::test_support::source_dir) + "/scenarios/approaching_pairs.toml", "oblique");
     for (const char* kernel : {"tiling", "fused"})
         for (precision hi : all_precisions) {
             engine_config c = make_engine_config(s);

@@ -12,6 +12,7 @@
 #include "stokesian/core/device_code.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/port/port_check.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/require_device.hpp"
 
@@ -69,7 +70,7 @@ TEST(DeviceCodeGpu, PtxJitPortCheckRecordIsTheCommittedH200Record) {
 
     scratch s;
     const fs::path jit = s.dir / "ptx-jit.h5";
-    const fs::path h200 = fs::path(STOKESIAN_SOURCE_DIR) / "reference_data/port-check/h200-ieee.h5";
+    const fs::path h200 = fs::path(::stokesian::test_support::source_dir) / "reference_data/port-check/h200-ieee.h5";
     ASSERT_TRUE(fs::is_regular_file(h200)) << h200;
     // The variable must be in the environment of the process whose CUDA driver starts, so the
     // record runs as a child with it set (this process's driver has read its environment already).

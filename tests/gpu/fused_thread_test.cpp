@@ -14,6 +14,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
+#include "support/build_paths.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -105,7 +106,8 @@ std::vector<small_case> small_cases() {
 // The tetrahedron: thread kernel == CPU == step-by-step CUDA == pair-warp == block, all nine modes.
 TEST(FusedThreadKernel, TetrahedronIsBitwiseEveryPathInEveryMode) {
     REQUIRE_DEVICE();
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario s =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     for (precision hi : all_precisions)
         for (precision in : all_precisions) {
             engine_config c = make_engine_config(s);
@@ -183,7 +185,8 @@ TEST(FusedThreadKernel, ShortRangeForcesAreBitwiseStepByStepAndBlock) {
 // longer than a launch) equal advance(interval) + read_frame() repeated on the block kernel.
 TEST(FusedThreadKernel, SampledFramesEqualRepeatedAdvanceAcrossLaunches) {
     REQUIRE_DEVICE();
-    const scenario tet = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario tet =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     struct sampled_case {
         std::string what;
         engine_config config;

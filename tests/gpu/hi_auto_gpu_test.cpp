@@ -18,6 +18,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/build_paths.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;
@@ -100,7 +101,8 @@ private:
 // fallback table too allows it up to N = 32), bit for bit tiling, in every precision mode.
 TEST_F(HiAutoGpu, TetrahedronAutoIsBitwiseTheNamedKernelInEveryMode) {
     REQUIRE_DEVICE();
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario s =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     for (precision hi : all_precisions)
         for (precision in : all_precisions) {
             engine_config c = make_engine_config(s);
@@ -132,7 +134,8 @@ TEST_F(HiAutoGpu, Fcc4000AutoIsBitwiseTheNamedKernel) {
 // Several devices: the fused engine drives one, so auto picks a step-by-step kernel there.
 TEST_F(HiAutoGpu, AutoOnSeveralDevicesIsAStepKernel) {
     REQUIRE_DEVICE();
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario s =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     c.backend = "cuda";
     c.hi_kernel = "auto";

@@ -15,6 +15,7 @@
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "support/build_paths.hpp"
 #include "support/converged_solves.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 #include "support/random_cluster.hpp"
@@ -26,7 +27,7 @@ using namespace stokesian::testing_support;
 namespace {
 
 const std::filesystem::path scenario_file =
-    std::filesystem::path(STOKESIAN_SOURCE_DIR) / "scenarios" / "approaching_pairs_implicit.toml";
+    std::filesystem::path(::stokesian::test_support::source_dir) / "scenarios" / "approaching_pairs_implicit.toml";
 
 double unit_roundoff(precision hi) { return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
 

@@ -21,6 +21,7 @@
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/kill_resume.hpp"
@@ -34,7 +35,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string source_dir = STOKESIAN_SOURCE_DIR;
+const std::string source_dir = ::stokesian::test_support::source_dir;
 const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
 const std::string fcc = source_dir + "/scenarios/fcc_sedimentation.toml";
 

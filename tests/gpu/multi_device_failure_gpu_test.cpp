@@ -16,6 +16,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/multi_device.hpp"
 #include "support/require_device.hpp"
@@ -57,7 +58,8 @@ TEST_F(MultiDeviceFailureGpu, ADeviceThatDoesNotExistOrIsNamedTwiceIsOneLineOfBa
     REQUIRE_DEVICE();
     const int count = cuda::device_count();
     const std::string missing = std::to_string(count);
-    const scenario t = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario t =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(t);
     c.backend = "cuda";
     for (const std::vector<int>& ordinals : {std::vector<int>{count}, std::vector<int>{0, count}}) {
@@ -103,7 +105,8 @@ TEST_F(MultiDeviceFailureGpu, ADeviceThatDoesNotExistOrIsNamedTwiceIsOneLineOfBa
 // One device: the run's response end to end through the CLI.
 TEST_F(MultiDeviceFailureGpu, AFaultInMidRunWritesTheLastGoodStateAndResumesBitwise) {
     REQUIRE_DEVICE();
-    const std::string scenario_file = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
+    const std::string scenario_file =
+        std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
     const fs::path straight = dir_ / "straight.h5", failed = dir_ / "failed.h5";
     auto run = [&](const fs::path& out) {
         return std::vector<std::string>{

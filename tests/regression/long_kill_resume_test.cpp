@@ -23,6 +23,7 @@
 #include <random>
 #include <thread>
 
+#include "support/build_paths.hpp"
 #include "support/kill_resume.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -32,7 +33,7 @@ using test_support::cli_outcome;
 
 namespace {
 
-const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
 
 // 200 000 steps (a fraction of a second on one core), 2000 samples.
 std::vector<std::string> short_run(int kind, const fs::path& out) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stokesian/io/h5md.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -22,7 +23,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const fs::path scenarios = fs::path(STOKESIAN_SOURCE_DIR) / "scenarios";
+const fs::path scenarios = fs::path(::stokesian::test_support::source_dir) / "scenarios";
 
 // The number after "key": in a JSON text (NaN for null or absent).
 double json_number(const std::string& json, const std::string& key) {

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "stokesian/io/h5md.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -31,7 +32,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
 
 class Cli : public stokesian::test_support::scratch_directory_test {
 protected:
@@ -194,10 +195,10 @@ std::string progress_on_a_terminal(const std::vector<std::string>& args, double 
         ::dup2(slave, STDERR_FILENO);
         const int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, STDOUT_FILENO);
-        std::vector<char*> argv{const_cast<char*>(STOKESIAN_CLI)};
+        std::vector<char*> argv{const_cast<char*>(::stokesian::test_support::built_cli)};
         for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
         argv.push_back(nullptr);
-        ::execv(STOKESIAN_CLI, argv.data());
+        ::execv(::stokesian::test_support::built_cli, argv.data());
         ::_exit(127);
     }
     ::close(slave);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "stokesian/settings/run_overrides.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -21,7 +22,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
 
 class CliVocabulary : public stokesian::test_support::scratch_directory_test {
 protected:

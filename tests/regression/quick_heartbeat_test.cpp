@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -17,7 +18,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const fs::path source = STOKESIAN_SOURCE_DIR;
+const fs::path source = ::stokesian::test_support::source_dir;
 
 class Heartbeat : public stokesian::test_support::scratch_directory_test {
 protected:

@@ -13,6 +13,7 @@
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/pair_approach.hpp"
 #include "stokesian/run/run.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 
@@ -22,7 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path scenario_file = fs::path(STOKESIAN_SOURCE_DIR) / "scenarios" / "approaching_pairs_implicit.toml";
+const fs::path scenario_file =
+    fs::path(::stokesian::test_support::source_dir) / "scenarios" / "approaching_pairs_implicit.toml";
 
 pair_track track(const std::string& case_name, std::uint64_t* steps_out = nullptr) {
     const scenario s = load_scenario(scenario_file, case_name);

@@ -22,6 +22,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/kill_resume.hpp"
@@ -37,7 +38,7 @@ using test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps.
 std::vector<std::string> long_run(const fs::path& out) {

@@ -21,6 +21,7 @@
 #include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/run.hpp"
+#include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/stoppable_run.hpp"
@@ -33,7 +34,7 @@ namespace {
 
 // The tetrahedron (periodic: image is written) over 120 tau_s at dt = 0.1, a frame every 10 steps.
 scenario short_tetrahedron() {
-    scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     s.run.dt = 0.1;
     s.run.time = 120.0;
     s.run.sample_every = 1.0;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "stokesian/io/h5md.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/kill_resume.hpp"
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string source_dir = STOKESIAN_SOURCE_DIR;
+const std::string source_dir = ::stokesian::test_support::source_dir;
 const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
 const std::string lattice = source_dir + "/tests/inputs/good/ranks_lattice_lubricated.toml";
 const std::string pairs_implicit = source_dir + "/scenarios/approaching_pairs_implicit.toml";

@@ -18,13 +18,14 @@
 #include "stokesian/run/run.hpp"
 #include "stokesian/study/convergence.hpp"
 #include "stokesian/study/study.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path scenarios = fs::path(STOKESIAN_SOURCE_DIR) / "scenarios";
+const fs::path scenarios = fs::path(::stokesian::test_support::source_dir) / "scenarios";
 
 // Runs a scenario without trajectory into a temporary file and opens the result.
 class ObservablesRun : public ::testing::Test {

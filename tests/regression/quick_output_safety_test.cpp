@@ -31,6 +31,7 @@
 #include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/regression/observed_run.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -43,7 +44,7 @@ using test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps:
 // long enough for a second command to meet it running.
@@ -84,7 +85,7 @@ bool is_h5md_result(const fs::path& path) {
 cli_outcome run_cli_with_file_size_limit(const std::vector<std::string>& args, rlim_t limit) {
     int err[2];
     if (::pipe(err) != 0) return {};
-    const std::string cli = STOKESIAN_CLI;
+    const std::string cli = ::stokesian::test_support::built_cli;
     std::fflush(nullptr);
     const pid_t pid = ::fork();
     if (pid == 0) {
@@ -216,7 +217,7 @@ TEST_F(OutputSafety, AFifoAsTheOutputIsRefusedEvenWithForce) {
 // gets past its inputs (a missing reference file is exit 2 by itself) to the reports under test.
 fs::path references_recorded_from(const fs::path& result, const fs::path& dir, const fs::path& capture_dir) {
     const fs::path references = dir / "references";
-    const std::string checks = std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/checks.toml";
+    const std::string checks = std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml";
     const cli_outcome o =
         run_cli({"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks},
                 capture_dir);
@@ -340,7 +341,7 @@ TEST_F(OutputSafety, AResultWhoseScenarioNameLeavesTheReferenceDirectoryIsRefuse
         io::write_string_attribute(group.get(), "name", "../escaped");
     }
     const fs::path references = dir_ / "references";
-    const std::string checks = std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/checks.toml";
+    const std::string checks = std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml";
     const cli_outcome o =
         run_cli({"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks},
                 capture());

@@ -12,6 +12,7 @@
 
 #include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/io/hdf5_writing.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 
 namespace fs = std::filesystem;
@@ -99,8 +100,8 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     EXPECT_NE(r.err.find("missing.h5"), std::string::npos);
     // another schema: an H5MD run output is not a port-check record
     const fs::path run = w.dir / "tet.h5";
-    ASSERT_EQ(run_cli({"run", std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml", "--steps", "10",
-                       "--output", run.string()},
+    ASSERT_EQ(run_cli({"run", std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml",
+                       "--steps", "10", "--output", run.string()},
                       w.dir)
                   .exit_code,
               0);
@@ -146,7 +147,7 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
         run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"}, w.dir)
             .exit_code,
         0);
-    const std::string source = STOKESIAN_SOURCE_DIR;
+    const std::string source = ::stokesian::test_support::source_dir;
     const auto s = run_cli({"suite", "run", source + "/reference_data/suites/nightly.toml", "--backend", "cpu",
                             "--scale", "0.01", "--only", "fcc_sedimentation_f64-f64", "--output-dir", suite.string()},
                            w.dir);
@@ -173,7 +174,7 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
 TEST(PortCheckCli, CpuBuildIsBitwiseTheCommittedH200Record) {
     workspace w;
     const fs::path cpu = w.dir / "cpu.h5";
-    const fs::path h200 = fs::path(STOKESIAN_SOURCE_DIR) / "reference_data/port-check/h200-ieee.h5";
+    const fs::path h200 = fs::path(::stokesian::test_support::source_dir) / "reference_data/port-check/h200-ieee.h5";
     ASSERT_TRUE(fs::is_regular_file(h200)) << h200;
     ASSERT_EQ(run_cli({"port-check", "record", cpu.string(), "--backend", "cpu", "--threads", "2"}, w.dir).exit_code,
               0);

@@ -13,6 +13,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/run/run.hpp"
+#include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/stoppable_run.hpp"
@@ -25,7 +26,8 @@ namespace {
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
 scenario load(const std::string& name, const std::string& case_name = {}) {
-    return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/" + name + ".toml", case_name);
+    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name + ".toml",
+                         case_name);
 }
 
 // The tetrahedron over about two cycles at dt = 0.1 (extrema, periods and amplitudes are found).

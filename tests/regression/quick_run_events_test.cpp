@@ -13,6 +13,7 @@
 
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/run/run.hpp"
+#include "support/build_paths.hpp"
 #include "support/scratch_directory.hpp"
 
 using namespace stokesian;
@@ -32,7 +33,7 @@ struct heard {
 
 // The tetrahedron for 20 tau_s at dt = 0.1 (200 steps), a sample every 1 tau_s, a checkpoint every 5.
 scenario short_tetrahedron() {
-    scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     s.run.dt = 0.1;
     s.run.time = 20.0;
     s.run.sample_every = 1.0;

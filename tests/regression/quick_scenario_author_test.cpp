@@ -11,6 +11,7 @@
 #include <string>
 
 #include "stokesian/io/h5md.hpp"
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -26,7 +27,7 @@ protected:
         scratch_directory_test::SetUp();
         if (const char* v = std::getenv("STOKESIAN_AUTHOR")) saved_ = v;
         ::unsetenv("STOKESIAN_AUTHOR");
-        std::ifstream in(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+        std::ifstream in(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
         std::stringstream text;
         text << in.rdbuf() << "\n[output]\nauthor = \"Grace Hopper\"\n";
         scenario_ = dir_ / "authored.toml";

@@ -9,6 +9,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/extrema.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 
@@ -29,7 +30,7 @@ struct cycle_run {
 };
 
 cycle_run run_tetrahedron(double dt, double duration, double sample_every) {
-    scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     c.dt = dt;
     c.threads = 1;

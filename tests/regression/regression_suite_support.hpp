@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 
 namespace regression_suite {
 
 namespace fs = std::filesystem;
 
-inline const fs::path source_dir = STOKESIAN_SOURCE_DIR;
+inline const fs::path source_dir = ::stokesian::test_support::source_dir;
 inline const fs::path nightly_manifest = source_dir / "reference_data/suites/nightly.toml";
 inline const fs::path negative_manifest = source_dir / "reference_data/suites/negative_control.toml";
 

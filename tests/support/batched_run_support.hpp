@@ -9,13 +9,14 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/run/batched_runs.hpp"
 #include "stokesian/run/run.hpp"
+#include "support/build_paths.hpp"
 
 namespace stokesian::test_support {
 
 // scenarios/tetrahedron.toml on `backend` in `mode`, with this dt, length in tau_s, sampling and trajectory.
 inline scenario tetrahedron_run(const std::string& backend, precision_mode mode, double dt, double time,
                                 double sample_every, bool trajectory) {
-    scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml", "");
+    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml", "");
     s.run.backend = backend;
     s.run.precision = mode;
     s.run.dt = dt;

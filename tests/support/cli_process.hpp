@@ -1,5 +1,5 @@
 #pragma once
-// The built CLI (macro STOKESIAN_CLI) as a real child process: fork/exec with stdout and stderr
+// The built CLI (test_support::built_cli) as a real child process: fork/exec with stdout and stderr
 // captured to files, so tests see exit codes, signals and output files as a user does.
 #include <signal.h>
 #include <sys/wait.h>
@@ -14,6 +14,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "support/build_paths.hpp"
 
 namespace stokesian::test_support {
 
@@ -26,7 +27,7 @@ inline std::string read_text(const std::filesystem::path& p) {
 }
 
 // The CLI beside the running test binary (build/bin, or a GPU bundle's .gpu-build/bin, which
-// travels without build/), else the one the tests were built with (STOKESIAN_CLI).
+// travels without build/), else the one the tests were built with (built_cli).
 inline const std::string& cli_program() {
     static const std::string path = [] {
         std::error_code error;
@@ -35,7 +36,7 @@ inline const std::string& cli_program() {
             const std::filesystem::path sibling = self.parent_path() / "stokesian";
             if (std::filesystem::is_regular_file(sibling, error)) return sibling.string();
         }
-        return std::string(STOKESIAN_CLI);
+        return std::string(::stokesian::test_support::built_cli);
     }();
     return path;
 }

@@ -7,12 +7,14 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/build_paths.hpp"
 
 namespace stokesian::test_support {
 
 // Loaded once per test process.
 inline const scenario& tetrahedron() {
-    static const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    static const scenario s =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     return s;
 }
 

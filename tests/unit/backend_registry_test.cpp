@@ -19,13 +19,16 @@
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "stokesian/cuda/cuda_backend.hpp"
 #endif
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 using namespace stokesian::backends;
 
 namespace {
 
-scenario tetrahedron() { return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml"); }
+scenario tetrahedron() {
+    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+}
 
 // A test-only backend: particles that never move, its step count and its name in the description.
 class frozen_engine final : public engine {

@@ -10,6 +10,7 @@
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/build_paths.hpp"
 #include "support/sphere_systems.hpp"
 
 using namespace stokesian;
@@ -18,7 +19,7 @@ using test_support::perturbed_copies;
 namespace {
 
 scenario load(const char* name, const std::string& case_name = {}) {
-    return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/" + name, case_name);
+    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name, case_name);
 }
 
 void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {

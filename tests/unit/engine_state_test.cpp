@@ -4,6 +4,7 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 
@@ -21,8 +22,8 @@ void expect_same(const frame& a, const frame& b, const std::string& what) {
 
 TEST(EngineState, ResumedCpuRunIsBitwiseTheUninterruptedOneInEveryMode) {
     // The approaching pair: lubrication uses the previous velocities, which the state must carry.
-    const scenario s =
-        load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/approaching_pairs.toml", "oblique");
+    const scenario s = load_scenario(
+        std::string(::stokesian::test_support::source_dir) + "/scenarios/approaching_pairs.toml", "oblique");
     for (precision hi : {precision::f32, precision::ds, precision::f64})
         for (precision in : {precision::f32, precision::ds, precision::f64}) {
             engine_config c = make_engine_config(s);
@@ -47,7 +48,8 @@ TEST(EngineState, ResumedCpuRunIsBitwiseTheUninterruptedOneInEveryMode) {
 }
 
 TEST(EngineState, MismatchedCheckpointsAreRejected) {
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario s =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     auto e = make_engine(c, s.particles);
     engine_state st;

@@ -18,6 +18,7 @@
 #include "stokesian/backends/hi_kernel_choice.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 using namespace stokesian::backends;
@@ -106,7 +107,7 @@ TEST(HiKernelChoice, RequestsAreAutoByDefaultAndFast) {
 // and every (N, precision) of the CSV has its row: the table cannot drift from the measurement.
 // Columns by name: particles, kernel, hi_precision, median_ms (bench hi) or hi_median_ms (bench fcc).
 void expect_rows_are_the_fastest_of_their_csv(const table_rows& t, const std::string& box) {
-    std::ifstream csv(std::string(STOKESIAN_SOURCE_DIR) + "/" + std::string(t.source));
+    std::ifstream csv(std::string(::stokesian::test_support::source_dir) + "/" + std::string(t.source));
     ASSERT_TRUE(csv) << t.source;
     const kernel_candidates c = candidates();
     const auto in = [](const std::vector<std::string>& list, const std::string& k) {
@@ -340,7 +341,8 @@ TEST(HiKernelChoice, TheCpuBackendResolvesAutoAndFastToItsLoop) {
     const backend* cpu = backend_registry().find("cpu");
     ASSERT_NE(cpu, nullptr);
     EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"auto", "fast", "all-pairs", "symmetric"}));
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario s =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     c.backend = "cpu";
     c.threads = 1;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -37,12 +38,12 @@ protected:
     check_outcome check(const std::string& layer, const std::string& may_include) {
         const fs::path engine = dir_ / "engine";
         const fs::path output = dir_ / "check_output.txt";
-        const std::string command = std::string("'") + STOKESIAN_CMAKE_COMMAND + "' -DLAYER=" + layer +
-                                    " -DMAY_INCLUDE=" + may_include + " -DLAYERS=" + all_layers +
-                                    " '-DDIRS=" + (engine / "src" / layer).string() + "," +
-                                    (engine / "include" / "stokesian" / layer).string() + "' '-DROOT=" + dir_.string() +
-                                    "' '-DSTAMP=" + (dir_ / "checked").string() + "' -P '" + STOKESIAN_SOURCE_DIR +
-                                    "/cmake/CheckLayerIncludes.cmake' > '" + output.string() + "' 2>&1";
+        const std::string command =
+            std::string("'") + STOKESIAN_CMAKE_COMMAND + "' -DLAYER=" + layer + " -DMAY_INCLUDE=" + may_include +
+            " -DLAYERS=" + all_layers + " '-DDIRS=" + (engine / "src" / layer).string() + "," +
+            (engine / "include" / "stokesian" / layer).string() + "' '-DROOT=" + dir_.string() +
+            "' '-DSTAMP=" + (dir_ / "checked").string() + "' -P '" + ::stokesian::test_support::source_dir +
+            "/cmake/CheckLayerIncludes.cmake' > '" + output.string() + "' 2>&1";
         const int status = std::system(command.c_str());
         return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(output)};
     }

@@ -11,13 +11,15 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/observable.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 
 namespace {
 
 scenario load(const std::string& name, const std::string& case_name = {}) {
-    return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/" + name + ".toml", case_name);
+    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name + ".toml",
+                         case_name);
 }
 
 // A small fcc lattice (N = 32) with every observable that takes any N switched on.

@@ -6,12 +6,13 @@
 #include <filesystem>
 
 #include "stokesian/core/scenario.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 
 namespace {
 
-const std::filesystem::path scenarios = std::filesystem::path(STOKESIAN_SOURCE_DIR) / "scenarios";
+const std::filesystem::path scenarios = std::filesystem::path(::stokesian::test_support::source_dir) / "scenarios";
 
 std::string pair_scenario(const std::string& observables) {
     return "[scenario]\nname = \"t\"\n[box]\nboundary = \"open\"\n[particles]\n"

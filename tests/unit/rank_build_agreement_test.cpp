@@ -27,6 +27,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/run/run.hpp"
+#include "support/build_paths.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/thread_ranks.hpp"
 
@@ -98,7 +99,8 @@ std::vector<std::string> as_ranks(unsigned ranks, const std::function<std::strin
 // Rank 0 announces a build of the tetrahedron on the test backend and, when every rank could
 // prepare, ends the run; the others follow. Each rank's error ("" when none), in rank order.
 std::vector<std::string> build_across(unsigned ranks, const std::vector<unsigned>& without_devices) {
-    const scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    const scenario s =
+        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     engine_config config = make_engine_config(s);
     config.backend = host_probed_backend().name;
     return as_ranks(ranks, [&](unsigned r, communicator& me) -> std::string {
@@ -159,7 +161,7 @@ protected:
 }  // namespace
 
 TEST_F(RankKernelChoice, AutoIsResolvedOnRankZeroAndEveryRankRunsItsKernel) {
-    scenario s = load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/tetrahedron.toml");
+    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
     s.run.backend = rank_kernel_backend().name;
     s.run.hi_kernel = "auto";
     s.run.time = 1.0;

@@ -15,13 +15,16 @@
 #include "stokesian/core/communicator.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "support/build_paths.hpp"
 #include "support/thread_ranks.hpp"
 
 using namespace stokesian;
 
 namespace {
 
-scenario load(const std::string& relative) { return load_scenario(std::string(STOKESIAN_SOURCE_DIR) + "/" + relative); }
+scenario load(const std::string& relative) {
+    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/" + relative);
+}
 
 engine_state run_alone(const engine_config& config, const initial_state& state, std::uint64_t steps) {
     auto e = backends::make_engine(config, device_context{}, state);

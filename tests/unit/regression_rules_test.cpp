@@ -7,6 +7,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/regression/check_rules.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 using namespace stokesian::regression;
@@ -88,7 +89,8 @@ TEST(RegressionRules, BadRulesGiveOneLineNamingTheRuleAndKey) {
 }
 
 TEST(RegressionRules, TheShippedRulesFileIsValid) {
-    const check_rules rules = load_check_rules(std::string(STOKESIAN_SOURCE_DIR) + "/reference_data/checks.toml");
+    const check_rules rules =
+        load_check_rules(std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml");
     EXPECT_GT(rules.rules.size(), 20u);
     for (const check_rule& r : rules.rules) {
         EXPECT_GT(r.derivation.size(), 40u) << r.id << ": a tolerance needs its derivation";

@@ -16,12 +16,13 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/run_overrides.hpp"
 #include "stokesian/settings/scenario_reference.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 
 namespace {
 
-const std::string readme_path = std::string(STOKESIAN_SOURCE_DIR) + "/scenarios/README.md";
+const std::string readme_path = std::string(::stokesian::test_support::source_dir) + "/scenarios/README.md";
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path);

@@ -27,14 +27,15 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/physics/mobility.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path scenarios_dir = fs::path(STOKESIAN_SOURCE_DIR) / "scenarios";
-const fs::path inputs_dir = fs::path(STOKESIAN_TEST_DATA_DIR) / "inputs";
+const fs::path scenarios_dir = fs::path(::stokesian::test_support::source_dir) / "scenarios";
+const fs::path inputs_dir = fs::path(::stokesian::test_support::source_dir) / "tests" / "inputs";
 
 std::vector<fs::path> toml_files(const fs::path& dir) {
     std::vector<fs::path> files;

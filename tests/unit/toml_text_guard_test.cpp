@@ -15,6 +15,7 @@
 #include "settings/toml_parsing.hpp"
 #include "settings/toml_text_guard.hpp"
 #include "stokesian/core/errors.hpp"
+#include "support/build_paths.hpp"
 
 using namespace stokesian;
 
@@ -104,7 +105,7 @@ k = 0x1F
 [[array_of_tables]]
 k = 2
 )";
-    std::ifstream scenario(std::string(STOKESIAN_SOURCE_DIR) +
+    std::ifstream scenario(std::string(::stokesian::test_support::source_dir) +
                            "/tests/inputs/good/non_ascii_in_strings_and_comments.toml");
     std::stringstream good;
     good << scenario.rdbuf();
