@@ -33,15 +33,16 @@ scenario on_gpu(scenario s, const char* kernel, precision_mode mode) {
 }
 
 scenario short_tetrahedron() {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     s.run.dt = 0.1;
     s.run.time = 1200.0;
     return s;
 }
 
 scenario head_on_pair() {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/approaching_pairs.toml",
-                         "head_on");
+    return load_scenario(
+        std::string(::stokesian::test_support::project_source_dir) + "/scenarios/approaching_pairs.toml", "head_on");
 }
 
 class GpuResume : public stokesian::test_support::scratch_directory_test {

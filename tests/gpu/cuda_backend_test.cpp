@@ -22,7 +22,7 @@ namespace {
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
 scenario tetrahedron() {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
 }
 
 frame run_frame(const engine_config& c, const initial_state& s, std::uint64_t steps) {
@@ -151,7 +151,7 @@ TEST(CudaBackend, DescribesTheDevice) {
 TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     REQUIRE_DEVICE();
     const scenario s = load_scenario(
-        std::string(::stokesian::test_support::source_dir) + "/scenarios/approaching_pairs.toml", "oblique");
+        std::string(::stokesian::test_support::project_source_dir) + "/scenarios/approaching_pairs.toml", "oblique");
     for (const char* kernel : {"tiling", "fused"})
         for (precision hi : all_precisions) {
             engine_config c = make_engine_config(s);

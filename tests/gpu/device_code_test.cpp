@@ -70,7 +70,8 @@ TEST(DeviceCodeGpu, PtxJitPortCheckRecordIsTheCommittedH200Record) {
 
     scratch s;
     const fs::path jit = s.dir / "ptx-jit.h5";
-    const fs::path h200 = fs::path(::stokesian::test_support::source_dir) / "reference_data/port-check/h200-ieee.h5";
+    const fs::path h200 =
+        fs::path(::stokesian::test_support::project_source_dir) / "reference_data/port-check/h200-ieee.h5";
     ASSERT_TRUE(fs::is_regular_file(h200)) << h200;
     // The variable must be in the environment of the process whose CUDA driver starts, so the
     // record runs as a child with it set (this process's driver has read its environment already).

@@ -27,7 +27,7 @@ namespace {
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
 scenario load(const char* name, const std::string& case_name = {}) {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name, case_name);
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name, case_name);
 }
 
 // Positions, velocities, images and forces bit for bit (vec3<double> ==: every stored type widens

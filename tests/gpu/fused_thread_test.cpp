@@ -107,7 +107,7 @@ std::vector<small_case> small_cases() {
 TEST(FusedThreadKernel, TetrahedronIsBitwiseEveryPathInEveryMode) {
     REQUIRE_DEVICE();
     const scenario s =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     for (precision hi : all_precisions)
         for (precision in : all_precisions) {
             engine_config c = make_engine_config(s);
@@ -186,7 +186,7 @@ TEST(FusedThreadKernel, ShortRangeForcesAreBitwiseStepByStepAndBlock) {
 TEST(FusedThreadKernel, SampledFramesEqualRepeatedAdvanceAcrossLaunches) {
     REQUIRE_DEVICE();
     const scenario tet =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     struct sampled_case {
         std::string what;
         engine_config config;

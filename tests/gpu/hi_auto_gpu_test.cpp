@@ -102,7 +102,7 @@ private:
 TEST_F(HiAutoGpu, TetrahedronAutoIsBitwiseTheNamedKernelInEveryMode) {
     REQUIRE_DEVICE();
     const scenario s =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     for (precision hi : all_precisions)
         for (precision in : all_precisions) {
             engine_config c = make_engine_config(s);
@@ -135,7 +135,7 @@ TEST_F(HiAutoGpu, Fcc4000AutoIsBitwiseTheNamedKernel) {
 TEST_F(HiAutoGpu, AutoOnSeveralDevicesIsAStepKernel) {
     REQUIRE_DEVICE();
     const scenario s =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     c.backend = "cuda";
     c.hi_kernel = "auto";

@@ -26,8 +26,8 @@ using namespace stokesian::testing_support;
 
 namespace {
 
-const std::filesystem::path scenario_file =
-    std::filesystem::path(::stokesian::test_support::source_dir) / "scenarios" / "approaching_pairs_implicit.toml";
+const std::filesystem::path scenario_file = std::filesystem::path(::stokesian::test_support::project_source_dir) /
+                                            "scenarios" / "approaching_pairs_implicit.toml";
 
 double unit_roundoff(precision hi) { return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
 

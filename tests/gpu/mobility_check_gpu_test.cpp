@@ -147,7 +147,7 @@ TEST(MobilityCheckGpu, TheCliRefusesAMatrixLargerThanTheDeviceWithOneLineAndExit
     namespace fs = std::filesystem;
     const fs::path dir = fs::temp_directory_path() / ("stokesian_mobility_too_large_" + std::to_string(::getpid()));
     fs::create_directories(dir);
-    std::ifstream in(fs::path(::stokesian::test_support::source_dir) / "scenarios" / "fcc_sedimentation.toml");
+    std::ifstream in(fs::path(::stokesian::test_support::project_source_dir) / "scenarios" / "fcc_sedimentation.toml");
     std::string scenario((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ASSERT_NE(scenario.find("\ncells = 10"), std::string::npos);
     scenario.replace(scenario.find("\ncells = 10"), 11, "\ncells = 24");

@@ -35,7 +35,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string source_dir = ::stokesian::test_support::source_dir;
+const std::string source_dir = ::stokesian::test_support::project_source_dir;
 const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
 const std::string fcc = source_dir + "/scenarios/fcc_sedimentation.toml";
 

@@ -59,7 +59,7 @@ TEST_F(MultiDeviceFailureGpu, ADeviceThatDoesNotExistOrIsNamedTwiceIsOneLineOfBa
     const int count = cuda::device_count();
     const std::string missing = std::to_string(count);
     const scenario t =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(t);
     c.backend = "cuda";
     for (const std::vector<int>& ordinals : {std::vector<int>{count}, std::vector<int>{0, count}}) {
@@ -106,7 +106,7 @@ TEST_F(MultiDeviceFailureGpu, ADeviceThatDoesNotExistOrIsNamedTwiceIsOneLineOfBa
 TEST_F(MultiDeviceFailureGpu, AFaultInMidRunWritesTheLastGoodStateAndResumesBitwise) {
     REQUIRE_DEVICE();
     const std::string scenario_file =
-        std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+        std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
     const fs::path straight = dir_ / "straight.h5", failed = dir_ / "failed.h5";
     auto run = [&](const fs::path& out) {
         return std::vector<std::string>{

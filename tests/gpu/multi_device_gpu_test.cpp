@@ -28,7 +28,7 @@ const char* const exact_kernels[] = {"naive", "tiling",     "small-tiling", "mul
 const char* const fast_kernels[] = {"fast-tiling", "fast-multi-target", "fast-split", "fast-far-split"};
 
 scenario load(const std::string& name) {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name + ".toml");
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name + ".toml");
 }
 
 // The run on one device against the same run on each multi-device set.

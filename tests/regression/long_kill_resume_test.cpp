@@ -33,7 +33,8 @@ using test_support::cli_outcome;
 
 namespace {
 
-const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron =
+    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 // 200 000 steps (a fraction of a second on one core), 2000 samples.
 std::vector<std::string> short_run(int kind, const fs::path& out) {

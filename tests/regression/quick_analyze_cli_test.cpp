@@ -23,7 +23,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const fs::path scenarios = fs::path(::stokesian::test_support::source_dir) / "scenarios";
+const fs::path scenarios = fs::path(::stokesian::test_support::project_source_dir) / "scenarios";
 
 // The number after "key": in a JSON text (NaN for null or absent).
 double json_number(const std::string& json, const std::string& key) {

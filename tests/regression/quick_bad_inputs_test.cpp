@@ -35,7 +35,8 @@ using test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron =
+    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 // Every regular file below `dir` with its bytes: "touches nothing" means this stays the same.
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
@@ -124,7 +125,7 @@ TEST_F(BadInputs, EveryBrokenHdf5FileIsOneLineExitTwoAndTouchesNothing) {
 TEST_F(BadInputs, EveryBrokenScenarioIsOneLineExitTwoThroughTheCli) {
     std::size_t count = 0;
     for (const auto& entry :
-         fs::directory_iterator(fs::path(::stokesian::test_support::source_dir) / "tests" / "inputs" / "bad")) {
+         fs::directory_iterator(fs::path(::stokesian::test_support::project_source_dir) / "tests" / "inputs" / "bad")) {
         if (entry.path().extension() != ".toml") continue;
         ++count;
         const std::string header = first_line(entry.path());
@@ -217,7 +218,8 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
     const fs::path a_file = work() / "a_file";
     std::ofstream(a_file) << "x";
     const std::string huge(100000, 'x');
-    const std::string checks = std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml";
+    const std::string checks =
+        std::string(::stokesian::test_support::project_source_dir) + "/reference_data/checks.toml";
     struct environment_case {
         std::vector<std::string> args;
         std::string expected;
@@ -229,7 +231,8 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
          "tetrahedron.h5: missing: no reference file for scenario 'tetrahedron'"},
         {{"reference", "record", result.string(), "--reference-dir", "/proc", "--checks", checks},
          "cannot create the lock file '/proc/tetrahedron.h5.lock'"},  // the lock is taken before the temporary
-        {{"suite", "run", std::string(::stokesian::test_support::source_dir) + "/reference_data/suites/nightly.toml",
+        {{"suite", "run",
+          std::string(::stokesian::test_support::project_source_dir) + "/reference_data/suites/nightly.toml",
           "--output-dir", a_file.string(), "--only", "tetrahedron_f64-f64_dt0.01", "--scale", "0.0001"},
          "a_file: cannot create directories (Not a directory)"},
         {{"bench", "fcc", "--sizes-cells", "4,1000"},
@@ -316,7 +319,7 @@ TEST_F(BadInputs, FullAndReadOnlyFileSystemsAreOneLineExitTwo) {
     if (read_only_mounted) {
         refused = run_cli({"run", tetrahedron, "--time", "1", "-o", (read_only / "t.h5").string()}, capture());
         recorded = run_cli({"reference", "record", result.string(), "--reference-dir", read_only.string(), "--checks",
-                            std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml"},
+                            std::string(::stokesian::test_support::project_source_dir) + "/reference_data/checks.toml"},
                            capture());
     }
     // Unmounted before any assertion can end the test.

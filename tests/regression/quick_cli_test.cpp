@@ -32,7 +32,8 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron =
+    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 class Cli : public stokesian::test_support::scratch_directory_test {
 protected:

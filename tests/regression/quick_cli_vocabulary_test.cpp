@@ -22,7 +22,8 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron =
+    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 class CliVocabulary : public stokesian::test_support::scratch_directory_test {
 protected:

@@ -80,7 +80,8 @@ void register_failing_device_once() {
 
 // The tetrahedron, 12 000 steps at dt = 0.1, a sample every 10 steps, a trajectory.
 scenario short_tetrahedron_on_test_device() {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     s.run.dt = 0.1;
     s.run.time = 1200.0;
     s.run.sample_every = 1.0;

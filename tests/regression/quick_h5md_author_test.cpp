@@ -19,7 +19,8 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron =
+    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 class RunAuthor : public stokesian::test_support::scratch_directory_test {
 protected:
@@ -71,10 +72,11 @@ TEST_F(RunAuthor, ABadNameIsBadInputAndWritesNothing) {
 
     // A suite says so once, before any run starts.
     const fs::path results = dir_ / "suite";
-    const auto suite = run_cli(
-        {"suite", "run", std::string(::stokesian::test_support::source_dir) + "/reference_data/suites/nightly.toml",
-         "--backend", "cpu", "--scale", "0.01", "--only", "tetrahedron_f64-f64_dt0.01", "--output-dir",
-         results.string()});
+    const auto suite =
+        run_cli({"suite", "run",
+                 std::string(::stokesian::test_support::project_source_dir) + "/reference_data/suites/nightly.toml",
+                 "--backend", "cpu", "--scale", "0.01", "--only", "tetrahedron_f64-f64_dt0.01", "--output-dir",
+                 results.string()});
     EXPECT_EQ(suite.exit_code, 2) << suite.out << suite.err;
     EXPECT_EQ(std::count(suite.err.begin(), suite.err.end(), '\n'), 1) << suite.err;
     EXPECT_NE(suite.err.find("STOKESIAN_AUTHOR"), std::string::npos) << suite.err;

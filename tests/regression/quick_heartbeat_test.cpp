@@ -18,7 +18,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const fs::path source = ::stokesian::test_support::source_dir;
+const fs::path source = ::stokesian::test_support::project_source_dir;
 
 class Heartbeat : public stokesian::test_support::scratch_directory_test {
 protected:

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path scenario_file =
-    fs::path(::stokesian::test_support::source_dir) / "scenarios" / "approaching_pairs_implicit.toml";
+    fs::path(::stokesian::test_support::project_source_dir) / "scenarios" / "approaching_pairs_implicit.toml";
 
 pair_track track(const std::string& case_name, std::uint64_t* steps_out = nullptr) {
     const scenario s = load_scenario(scenario_file, case_name);

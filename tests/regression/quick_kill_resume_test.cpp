@@ -38,7 +38,8 @@ using test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron =
+    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps.
 std::vector<std::string> long_run(const fs::path& out) {

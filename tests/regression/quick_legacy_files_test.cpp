@@ -34,7 +34,8 @@ namespace {
 
 // The tetrahedron (periodic: image is written) over 120 tau_s at dt = 0.1, a frame every 10 steps.
 scenario short_tetrahedron() {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     s.run.dt = 0.1;
     s.run.time = 120.0;
     s.run.sample_every = 1.0;

@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string source_dir = ::stokesian::test_support::source_dir;
+const std::string source_dir = ::stokesian::test_support::project_source_dir;
 const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
 const std::string lattice = source_dir + "/tests/inputs/good/ranks_lattice_lubricated.toml";
 const std::string pairs_implicit = source_dir + "/scenarios/approaching_pairs_implicit.toml";

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path scenarios = fs::path(::stokesian::test_support::source_dir) / "scenarios";
+const fs::path scenarios = fs::path(::stokesian::test_support::project_source_dir) / "scenarios";
 
 // Runs a scenario without trajectory into a temporary file and opens the result.
 class ObservablesRun : public ::testing::Test {

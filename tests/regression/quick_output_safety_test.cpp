@@ -44,7 +44,8 @@ using test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron = std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml";
+const std::string tetrahedron =
+    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps:
 // long enough for a second command to meet it running.
@@ -217,7 +218,8 @@ TEST_F(OutputSafety, AFifoAsTheOutputIsRefusedEvenWithForce) {
 // gets past its inputs (a missing reference file is exit 2 by itself) to the reports under test.
 fs::path references_recorded_from(const fs::path& result, const fs::path& dir, const fs::path& capture_dir) {
     const fs::path references = dir / "references";
-    const std::string checks = std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml";
+    const std::string checks =
+        std::string(::stokesian::test_support::project_source_dir) + "/reference_data/checks.toml";
     const cli_outcome o =
         run_cli({"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks},
                 capture_dir);
@@ -341,7 +343,8 @@ TEST_F(OutputSafety, AResultWhoseScenarioNameLeavesTheReferenceDirectoryIsRefuse
         io::write_string_attribute(group.get(), "name", "../escaped");
     }
     const fs::path references = dir_ / "references";
-    const std::string checks = std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml";
+    const std::string checks =
+        std::string(::stokesian::test_support::project_source_dir) + "/reference_data/checks.toml";
     const cli_outcome o =
         run_cli({"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks},
                 capture());

@@ -100,11 +100,12 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     EXPECT_NE(r.err.find("missing.h5"), std::string::npos);
     // another schema: an H5MD run output is not a port-check record
     const fs::path run = w.dir / "tet.h5";
-    ASSERT_EQ(run_cli({"run", std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml",
-                       "--steps", "10", "--output", run.string()},
-                      w.dir)
-                  .exit_code,
-              0);
+    ASSERT_EQ(
+        run_cli({"run", std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml",
+                 "--steps", "10", "--output", run.string()},
+                w.dir)
+            .exit_code,
+        0);
     r = run_cli({"port-check", "compare", a.string(), run.string(), "--no-plots"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(lines(r.err), 1u) << r.err;
@@ -147,7 +148,7 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
         run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"}, w.dir)
             .exit_code,
         0);
-    const std::string source = ::stokesian::test_support::source_dir;
+    const std::string source = ::stokesian::test_support::project_source_dir;
     const auto s = run_cli({"suite", "run", source + "/reference_data/suites/nightly.toml", "--backend", "cpu",
                             "--scale", "0.01", "--only", "fcc_sedimentation_f64-f64", "--output-dir", suite.string()},
                            w.dir);
@@ -174,7 +175,8 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
 TEST(PortCheckCli, CpuBuildIsBitwiseTheCommittedH200Record) {
     workspace w;
     const fs::path cpu = w.dir / "cpu.h5";
-    const fs::path h200 = fs::path(::stokesian::test_support::source_dir) / "reference_data/port-check/h200-ieee.h5";
+    const fs::path h200 =
+        fs::path(::stokesian::test_support::project_source_dir) / "reference_data/port-check/h200-ieee.h5";
     ASSERT_TRUE(fs::is_regular_file(h200)) << h200;
     ASSERT_EQ(run_cli({"port-check", "record", cpu.string(), "--backend", "cpu", "--threads", "2"}, w.dir).exit_code,
               0);

@@ -26,7 +26,7 @@ namespace {
 const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
 scenario load(const std::string& name, const std::string& case_name = {}) {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name + ".toml",
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name + ".toml",
                          case_name);
 }
 

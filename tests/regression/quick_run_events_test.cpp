@@ -33,7 +33,8 @@ struct heard {
 
 // The tetrahedron for 20 tau_s at dt = 0.1 (200 steps), a sample every 1 tau_s, a checkpoint every 5.
 scenario short_tetrahedron() {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     s.run.dt = 0.1;
     s.run.time = 20.0;
     s.run.sample_every = 1.0;

@@ -27,7 +27,7 @@ protected:
         scratch_directory_test::SetUp();
         if (const char* v = std::getenv("STOKESIAN_AUTHOR")) saved_ = v;
         ::unsetenv("STOKESIAN_AUTHOR");
-        std::ifstream in(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        std::ifstream in(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
         std::stringstream text;
         text << in.rdbuf() << "\n[output]\nauthor = \"Grace Hopper\"\n";
         scenario_ = dir_ / "authored.toml";

@@ -30,7 +30,8 @@ struct cycle_run {
 };
 
 cycle_run run_tetrahedron(double dt, double duration, double sample_every) {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     c.dt = dt;
     c.threads = 1;

@@ -15,7 +15,7 @@ namespace regression_suite {
 
 namespace fs = std::filesystem;
 
-inline const fs::path source_dir = ::stokesian::test_support::source_dir;
+inline const fs::path source_dir = ::stokesian::test_support::project_source_dir;
 inline const fs::path nightly_manifest = source_dir / "reference_data/suites/nightly.toml";
 inline const fs::path negative_manifest = source_dir / "reference_data/suites/negative_control.toml";
 

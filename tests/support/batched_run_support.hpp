@@ -16,7 +16,8 @@ namespace stokesian::test_support {
 // scenarios/tetrahedron.toml on `backend` in `mode`, with this dt, length in tau_s, sampling and trajectory.
 inline scenario tetrahedron_run(const std::string& backend, precision_mode mode, double dt, double time,
                                 double sample_every, bool trajectory) {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml", "");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml", "");
     s.run.backend = backend;
     s.run.precision = mode;
     s.run.dt = dt;

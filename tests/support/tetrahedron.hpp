@@ -14,7 +14,7 @@ namespace stokesian::test_support {
 // Loaded once per test process.
 inline const scenario& tetrahedron() {
     static const scenario s =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     return s;
 }
 

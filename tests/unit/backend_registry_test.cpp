@@ -27,7 +27,7 @@ using namespace stokesian::backends;
 namespace {
 
 scenario tetrahedron() {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
 }
 
 // A test-only backend: particles that never move, its step count and its name in the description.

@@ -19,7 +19,7 @@ using test_support::perturbed_copies;
 namespace {
 
 scenario load(const char* name, const std::string& case_name = {}) {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name, case_name);
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name, case_name);
 }
 
 void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {

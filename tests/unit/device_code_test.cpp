@@ -25,7 +25,7 @@ embedded_device_code parsed(const char* list) {
 
 // CMAKE_CUDA_ARCHITECTURES of the preset `fat` as CMakePresets.json sets it ("" when not found).
 std::string fat_preset_architectures() {
-    std::ifstream in(std::string(::stokesian::test_support::source_dir) + "/CMakePresets.json");
+    std::ifstream in(std::string(::stokesian::test_support::project_source_dir) + "/CMakePresets.json");
     std::stringstream text;
     text << in.rdbuf();
     const std::string json = text.str(), key = "\"CMAKE_CUDA_ARCHITECTURES\": \"";

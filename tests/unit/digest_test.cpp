@@ -61,7 +61,8 @@ TEST(Digest, TextDigestsAreFnv1a64) {
 // The scenario text's digest that checkpoints record (run_record) and the scenario fingerprint that
 // references record (a text that is no TOML is hashed as it is).
 TEST(Digest, ScenarioTextDigestAndFingerprintAreFnv1a64) {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     for (const vector_case& v : published) {
         s.source_text = v.text;
         EXPECT_EQ(run_record(s).at("scenario_text_fnv1a64"), v.digest) << '"' << v.text << '"';

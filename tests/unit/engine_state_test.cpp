@@ -23,7 +23,7 @@ void expect_same(const frame& a, const frame& b, const std::string& what) {
 TEST(EngineState, ResumedCpuRunIsBitwiseTheUninterruptedOneInEveryMode) {
     // The approaching pair: lubrication uses the previous velocities, which the state must carry.
     const scenario s = load_scenario(
-        std::string(::stokesian::test_support::source_dir) + "/scenarios/approaching_pairs.toml", "oblique");
+        std::string(::stokesian::test_support::project_source_dir) + "/scenarios/approaching_pairs.toml", "oblique");
     for (precision hi : {precision::f32, precision::ds, precision::f64})
         for (precision in : {precision::f32, precision::ds, precision::f64}) {
             engine_config c = make_engine_config(s);
@@ -49,7 +49,7 @@ TEST(EngineState, ResumedCpuRunIsBitwiseTheUninterruptedOneInEveryMode) {
 
 TEST(EngineState, MismatchedCheckpointsAreRejected) {
     const scenario s =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     auto e = make_engine(c, s.particles);
     engine_state st;

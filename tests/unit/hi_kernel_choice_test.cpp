@@ -107,7 +107,7 @@ TEST(HiKernelChoice, RequestsAreAutoByDefaultAndFast) {
 // and every (N, precision) of the CSV has its row: the table cannot drift from the measurement.
 // Columns by name: particles, kernel, hi_precision, median_ms (bench hi) or hi_median_ms (bench fcc).
 void expect_rows_are_the_fastest_of_their_csv(const table_rows& t, const std::string& box) {
-    std::ifstream csv(std::string(::stokesian::test_support::source_dir) + "/" + std::string(t.source));
+    std::ifstream csv(std::string(::stokesian::test_support::project_source_dir) + "/" + std::string(t.source));
     ASSERT_TRUE(csv) << t.source;
     const kernel_candidates c = candidates();
     const auto in = [](const std::vector<std::string>& list, const std::string& k) {
@@ -342,7 +342,7 @@ TEST(HiKernelChoice, TheCpuBackendResolvesAutoAndFastToItsLoop) {
     ASSERT_NE(cpu, nullptr);
     EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"auto", "fast", "all-pairs", "symmetric"}));
     const scenario s =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     engine_config c = make_engine_config(s);
     c.backend = "cpu";
     c.threads = 1;

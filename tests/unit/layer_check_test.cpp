@@ -42,7 +42,7 @@ protected:
             std::string("'") + STOKESIAN_CMAKE_COMMAND + "' -DLAYER=" + layer + " -DMAY_INCLUDE=" + may_include +
             " -DLAYERS=" + all_layers + " '-DDIRS=" + (engine / "src" / layer).string() + "," +
             (engine / "include" / "stokesian" / layer).string() + "' '-DROOT=" + dir_.string() +
-            "' '-DSTAMP=" + (dir_ / "checked").string() + "' -P '" + ::stokesian::test_support::source_dir +
+            "' '-DSTAMP=" + (dir_ / "checked").string() + "' -P '" + ::stokesian::test_support::project_source_dir +
             "/cmake/CheckLayerIncludes.cmake' > '" + output.string() + "' 2>&1";
         const int status = std::system(command.c_str());
         return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(output)};

@@ -18,7 +18,7 @@ using namespace stokesian;
 namespace {
 
 scenario load(const std::string& name, const std::string& case_name = {}) {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/" + name + ".toml",
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name + ".toml",
                          case_name);
 }
 

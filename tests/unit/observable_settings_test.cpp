@@ -12,7 +12,8 @@ using namespace stokesian;
 
 namespace {
 
-const std::filesystem::path scenarios = std::filesystem::path(::stokesian::test_support::source_dir) / "scenarios";
+const std::filesystem::path scenarios =
+    std::filesystem::path(::stokesian::test_support::project_source_dir) / "scenarios";
 
 std::string pair_scenario(const std::string& observables) {
     return "[scenario]\nname = \"t\"\n[box]\nboundary = \"open\"\n[particles]\n"

@@ -100,7 +100,7 @@ std::vector<std::string> as_ranks(unsigned ranks, const std::function<std::strin
 // prepare, ends the run; the others follow. Each rank's error ("" when none), in rank order.
 std::vector<std::string> build_across(unsigned ranks, const std::vector<unsigned>& without_devices) {
     const scenario s =
-        load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     engine_config config = make_engine_config(s);
     config.backend = host_probed_backend().name;
     return as_ranks(ranks, [&](unsigned r, communicator& me) -> std::string {
@@ -161,7 +161,8 @@ protected:
 }  // namespace
 
 TEST_F(RankKernelChoice, AutoIsResolvedOnRankZeroAndEveryRankRunsItsKernel) {
-    scenario s = load_scenario(std::string(::stokesian::test_support::source_dir) + "/scenarios/tetrahedron.toml");
+    scenario s =
+        load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     s.run.backend = rank_kernel_backend().name;
     s.run.hi_kernel = "auto";
     s.run.time = 1.0;

@@ -23,7 +23,7 @@ using namespace stokesian;
 namespace {
 
 scenario load(const std::string& relative) {
-    return load_scenario(std::string(::stokesian::test_support::source_dir) + "/" + relative);
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/" + relative);
 }
 
 engine_state run_alone(const engine_config& config, const initial_state& state, std::uint64_t steps) {

@@ -90,7 +90,7 @@ TEST(RegressionRules, BadRulesGiveOneLineNamingTheRuleAndKey) {
 
 TEST(RegressionRules, TheShippedRulesFileIsValid) {
     const check_rules rules =
-        load_check_rules(std::string(::stokesian::test_support::source_dir) + "/reference_data/checks.toml");
+        load_check_rules(std::string(::stokesian::test_support::project_source_dir) + "/reference_data/checks.toml");
     EXPECT_GT(rules.rules.size(), 20u);
     for (const check_rule& r : rules.rules) {
         EXPECT_GT(r.derivation.size(), 40u) << r.id << ": a tolerance needs its derivation";

@@ -22,7 +22,7 @@ using namespace stokesian;
 
 namespace {
 
-const std::string readme_path = std::string(::stokesian::test_support::source_dir) + "/scenarios/README.md";
+const std::string readme_path = std::string(::stokesian::test_support::project_source_dir) + "/scenarios/README.md";
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path);

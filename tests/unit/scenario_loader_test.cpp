@@ -34,8 +34,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path scenarios_dir = fs::path(::stokesian::test_support::source_dir) / "scenarios";
-const fs::path inputs_dir = fs::path(::stokesian::test_support::source_dir) / "tests" / "inputs";
+const fs::path scenarios_dir = fs::path(::stokesian::test_support::project_source_dir) / "scenarios";
+const fs::path inputs_dir = fs::path(::stokesian::test_support::project_source_dir) / "tests" / "inputs";
 
 std::vector<fs::path> toml_files(const fs::path& dir) {
     std::vector<fs::path> files;

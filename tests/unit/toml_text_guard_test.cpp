@@ -105,7 +105,7 @@ k = 0x1F
 [[array_of_tables]]
 k = 2
 )";
-    std::ifstream scenario(std::string(::stokesian::test_support::source_dir) +
+    std::ifstream scenario(std::string(::stokesian::test_support::project_source_dir) +
                            "/tests/inputs/good/non_ascii_in_strings_and_comments.toml");
     std::stringstream good;
     good << scenario.rdbuf();

@@ -213,7 +213,7 @@ void write_valid_base_files(const fs::path& dir) {
     fs::create_directories(dir);
     for (const char* name : {"interrupted.h5", "interrupted.h5.checkpoint", "interrupted.h5.frames", "complete.h5"})
         fs::remove(dir / name);
-    const std::string scenarios = std::string(::stokesian::test_support::source_dir) + "/scenarios/";
+    const std::string scenarios = std::string(::stokesian::test_support::project_source_dir) + "/scenarios/";
     run_request pair;
     pair.scenario_ = load_scenario(scenarios + "approaching_pairs.toml", "head_on");
     pair.scenario_.run.time = 0.5;
