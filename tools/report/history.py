@@ -67,7 +67,7 @@ def _lines(folder):
     if not path.exists():
         return [], []
     nights, unread = [], []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    for number, line in enumerate(path.read_bytes().splitlines(), 1):
         if line.strip():
             try:
                 nights.append(schema.parse(line, schema.NIGHT, f"{path}:{number}", folder))
@@ -93,8 +93,8 @@ def append(folder, record):
     nights = [n for n in stored if n["night"] != record["night"]] + [record]
     nights.sort(key=lambda n: n["night"])
     tmp = folder / "nights.jsonl.tmp"
-    tmp.write_text("".join(line + "\n" for line in unread) +
-                   "".join(json.dumps(n, allow_nan=False, separators=(",", ":")) + "\n" for n in nights))
+    tmp.write_bytes(b"".join(line + b"\n" for line in unread) +
+                    "".join(json.dumps(n, allow_nan=False, separators=(",", ":")) + "\n" for n in nights).encode())
     tmp.replace(folder / "nights.jsonl")
     return nights
 

@@ -49,6 +49,17 @@ def _number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _text(value):
+    """A string that can be written as UTF-8 (a JSON escape can spell a lone surrogate, which cannot)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _number_text(value):
     try:
         return isinstance(value, str) and (value == "" or math.isfinite(float(value)))
@@ -56,7 +67,7 @@ def _number_text(value):
         return False
 
 
-TEXT = Kind("a string", lambda v: isinstance(v, str))
+TEXT = Kind("a string (of Unicode characters)", _text)
 FLAG = Kind("true or false", lambda v: isinstance(v, bool))
 NUMBER = Kind("a number", _number)
 POSITIVE = Kind("a number > 0", lambda v: _number(v) and v > 0)
@@ -120,6 +131,8 @@ class Record:
             if key not in value:
                 raise _Fault(_at(place, key), "missing")
         for key, item in value.items():
+            if not _text(key):
+                raise _Fault(place, f"a key is not a string of Unicode characters: {_shown(key)}")
             spec = self.required.get(key) or self.optional.get(key) or self.others
             if spec is not None:
                 spec.check(item, _at(place, key), folder)
@@ -139,7 +152,11 @@ class Inside:
     def check(self, value, place, folder):
         TEXT.check(value, place, folder)
         root = pathlib.Path(folder).resolve()
-        if not value or not (root / value).resolve().is_relative_to(root):
+        try:
+            inside = bool(value) and (root / value).resolve().is_relative_to(root)
+        except (OSError, ValueError, RuntimeError) as e:  # a NUL byte, a loop of links
+            raise _Fault(place, f"{_shown(value)} cannot be resolved ({e})") from None
+        if not inside:
             raise _Fault(place, f"{_shown(value)} is outside the folder {root}")
 
 
@@ -247,9 +264,13 @@ def _finite(text):
     return value
 
 
-def parse(text, spec, name, folder="."):
-    """The JSON value of text, checked against spec; name (the file, "FILE:LINE") begins the message of
-    BadDocument. Paths in it are taken relative to folder."""
+def parse(data, spec, name, folder="."):
+    """The JSON value of data (bytes of UTF-8), checked against spec; name (the file, "FILE:LINE")
+    begins the message of BadDocument. Paths in it are taken relative to folder."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadDocument(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     try:
         value = json.loads(text, parse_constant=_not_finite, parse_float=_finite)
     except RecursionError:
@@ -266,8 +287,4 @@ def parse(text, spec, name, folder="."):
 def load(path, spec, folder=None):
     """The JSON document at path (its paths relative to folder, by default its own folder), checked."""
     path = pathlib.Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise BadDocument(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    return parse(text, spec, str(path), path.parent if folder is None else folder)
+    return parse(path.read_bytes(), spec, str(path), path.parent if folder is None else folder)

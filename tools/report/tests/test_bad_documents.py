@@ -95,6 +95,8 @@ BAD_CHECKS = [
      changed(synthetic.check(), lambda d: d["provenance"]["reference_files"][0].pop("digest"))),
     ("passed as text", changed(synthetic.check(), lambda d: d.update(passed="no"))),
     ("a ratio NaN", json.dumps(synthetic.check()).replace('"ratio": 0.25', '"ratio": NaN')),
+    ("a lone surrogate", json.dumps(synthetic.check()).replace('"note": ""', '"note": "\\udcff"', 1)),
+    ("bytes that are not UTF-8", json.dumps(synthetic.check()).replace('"note": ""', '"note": "\xff"', 1).encode("latin-1")),
     ("100 000-deep nesting", deep("runs")),
 ]
 
@@ -116,8 +118,9 @@ BAD_STUDIES = [
     ("a time of 0", dict(study(), time=0)),
     ("100 000-deep nesting", deep("runs")),
 ]
-# Run files that leave the study folder: never opened.
-ESCAPES = [("../../../../etc/passwd", OUTSIDE), ("an absolute path", "/etc/passwd")]
+# Run files that leave the study folder, or name no file: never opened.
+ESCAPES = [("../../../../etc/passwd", OUTSIDE, "outside"), ("an absolute path", "/etc/passwd", "outside"),
+           ("a NUL byte", "runs/a\0b.h5", "cannot be resolved")]
 
 BAD_PORT_REPORTS = [
     ("a list", []), ("comparisons null", dict(port_report(), comparisons=None)),
@@ -130,7 +133,10 @@ BAD_PORT_REPORTS = [
 
 
 def write(path, document):
-    path.write_text(document if isinstance(document, str) else json.dumps(document))
+    if isinstance(document, bytes):
+        path.write_bytes(document)
+    else:
+        path.write_text(document if isinstance(document, str) else json.dumps(document))
 
 
 class BadDocuments(unittest.TestCase):
@@ -179,12 +185,12 @@ class BadDocuments(unittest.TestCase):
             folder = pathlib.Path(tmp) / "study"
             (folder / "runs").mkdir(parents=True)
             (folder / "runs" / "link.h5").symlink_to(outside)
-            for what, file in ESCAPES + [("a link to a file outside", "runs/link.h5")]:
+            for what, file, fault in ESCAPES + [("a link to a file outside", "runs/link.h5", "outside")]:
                 with self.subTest(what):
                     write(folder / "study.json", changed(study(), lambda d: run0(d).update(file=file)))
                     status, err = main(["study", str(folder)])
                     self.assert_refused(status, err, str(folder / "study.json"), "runs[0].file")
-                    self.assertIn("outside", err)
+                    self.assertIn(fault, err)
                     self.assertFalse((folder / "figures").exists())  # no figure drawn, no file opened
                     self.assertFalse((folder / "summary.md").exists())
 
@@ -209,8 +215,10 @@ class BadHistoryLines(unittest.TestCase):
             bad_checks = changed(night, lambda n: n["runs"][0].update(checks={"x": 1}))
             bad_counts = changed(night, lambda n: n["counts"].update(failed="none"))
             bad_report = dict(night, night="20261124T023000Z", report=OUTSIDE)
-            lines = ["[]", "42", json.dumps(bad_checks), "{not json", json.dumps(bad_counts), json.dumps(bad_report)]
-            (hist / "nights.jsonl").write_text("\n".join(lines[:3]) + "\n" + good + "\n".join(lines[3:]) + "\n")
+            lines = ["[]", "42", json.dumps(bad_checks), "{not json", json.dumps(bad_counts), json.dumps(bad_report),
+                     "\xff"]
+            (hist / "nights.jsonl").write_bytes(("\n".join(lines[:3]) + "\n" + good + "\n".join(lines[3:]) +
+                                                 "\n").encode("latin-1"))
             path = hist / "nights.jsonl"
             err = io.StringIO()
             with contextlib.redirect_stderr(err):
@@ -219,19 +227,21 @@ class BadHistoryLines(unittest.TestCase):
             self.assertTrue((tmp / "night1" / "summary.html").is_file())
             self.assertTrue((tmp / "night1" / "summary.md").is_file())
             reported = err.getvalue().splitlines()
-            self.assertEqual(len(reported), 6, reported)
-            for line, number in zip(reported, (1, 2, 3, 5, 6, 7)):
+            self.assertEqual(len(reported), 7, reported)
+            for line, number in zip(reported, (1, 2, 3, 5, 6, 7, 8)):
                 self.assertIn(f"{path}:{number}: ", line)
             self.assertIn("runs[0].checks.x", reported[2])
             self.assertIn("counts.failed", reported[4])
             self.assertIn("report", reported[5])
+            self.assertIn("not UTF-8", reported[6])
             # the nights that are nights, this one among them; the lines that are not kept, unread
             err = io.StringIO()
             with contextlib.redirect_stderr(err):
                 nights = history.read(hist)
             self.assertEqual([n["night"] for n in nights], ["20261125T023000Z", "20261126T023000Z"])
-            self.assertEqual(len(err.getvalue().splitlines()), 6)
-            self.assertEqual(sorted(lines), sorted((hist / "nights.jsonl").read_text().splitlines()[:6]))
+            self.assertEqual(len(err.getvalue().splitlines()), 7)
+            kept = (hist / "nights.jsonl").read_bytes().splitlines()[:7]
+            self.assertEqual(sorted(line.encode("latin-1") for line in lines), sorted(kept))
             self.assertTrue((hist / "index.html").is_file())
             self.assertIn("20261126T023000Z", (hist / "index.html").read_text())
 
