@@ -299,6 +299,7 @@ int bench_fcc(const fcc_options& o) {
     const bool use_gpu = listed(timed, "cuda");
     const bool use_cpu = listed(timed, "cpu");
     const std::string backend_text = use_gpu && use_cpu ? "cpu,cuda" : use_gpu ? "cuda" : "cpu";
+    if (use_gpu) require_cuda_backend("bench fcc --backend " + backend_text, "--backend cpu times the CPU alone");
     const std::vector<precision_mode>& modes = o.modes;
     const std::vector<std::string>& kernels = o.kernels;
     // Every output checked before the timings, which may take long (secondary_output.hpp).
@@ -314,10 +315,6 @@ int bench_fcc(const fcc_options& o) {
     device_peak peak;
     if (use_gpu) {
 #if defined(STOKESIAN_HAVE_CUDA)
-        if (!cuda::device_available())
-            throw std::runtime_error("bench fcc --backend " + backend_text +
-                                     " needs a CUDA device; none is available "
-                                     "(--backend cpu times the CPU alone)");
         device = cuda::device_description();
         peak = peak_of(device);
         std::printf(
@@ -329,10 +326,6 @@ int bench_fcc(const fcc_options& o) {
         if (peak.fp32_gflops)
             std::printf("peak (SMs x lanes x 2 x max SM clock): FP32 %.0f Gflop/s, FP64 %.0f Gflop/s\n",
                         *peak.fp32_gflops, peak.fp64_gflops ? *peak.fp64_gflops : NAN);
-#else
-        throw std::runtime_error("bench fcc --backend " + backend_text +
-                                 " needs the CUDA backend, which this build does not "
-                                 "have (--backend cpu times the CPU alone)");
 #endif
     }
     const unsigned hardware_threads = std::thread::hardware_concurrency();

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,7 +48,6 @@ std::vector<std::uint32_t> default_sizes(std::uint32_t max_n) {
 }
 
 int bench_memory(const memory_options& o) {
-    if (!cuda::device_available()) throw std::runtime_error("bench memory needs a CUDA device; none is available");
     // Every output checked before the timings (secondary_output.hpp).
     std::filesystem::path summary_path = o.csv;
     if (!o.csv.empty())
@@ -167,7 +165,7 @@ int bench_memory(const memory_options& o) {
 }
 #else
 int bench_memory(const memory_options&) {
-    throw std::runtime_error("bench memory needs the CUDA backend, which this build does not have");
+    return 2;  // require_cuda_backend refuses every call in a build without CUDA
 }
 #endif
 
@@ -190,7 +188,10 @@ bench_subcommand register_bench_memory(CLI::App& bench) {
     c->add_option("--csv", o->csv, "measurements as CSV; the scaling-limit summary goes to <name>_summary.csv");
     c->add_option("--h5", o->h5, "measurements and summary as HDF5 (one dataset per column, provenance attributes)");
     c->add_flag("--force", o->force, "replace existing --csv (and its _summary file) and --h5 files");
-    return {c, [o] { return bench_memory(*o); }};
+    return {c, [o] {
+                require_cuda_backend("bench memory", "it times CUDA kernels");
+                return bench_memory(*o);
+            }};
 }
 
 }  // namespace stokesian::cli

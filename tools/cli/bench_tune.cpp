@@ -56,8 +56,8 @@ int bench_tune(const tune_options& o) {
         sizes.push_back(*n);
     }
     if (sizes.empty()) throw input_error("command line", "--sizes", o.sizes, "expected particle numbers");
+    require_cuda_backend("bench tune", "it tunes the CUDA kernels");
 #if defined(STOKESIAN_HAVE_CUDA)
-    if (!cuda::device_available()) throw std::runtime_error("bench tune needs a CUDA device; none is available");
     const auto device = cuda::device_description(0);
     const std::filesystem::path path = backends::default_cache_path();
     if (path.empty()) throw std::runtime_error("bench tune: neither XDG_CACHE_HOME nor HOME is set (no cache folder)");
@@ -103,7 +103,7 @@ int bench_tune(const tune_options& o) {
     std::printf("written: %s (%zu entries)\n", path.string().c_str(), cache.entries().size());
     return 0;
 #else
-    throw std::runtime_error("bench tune needs the CUDA backend, which this build does not have");
+    return 2;  // require_cuda_backend refuses every call in a build without CUDA
 #endif
 }
 

@@ -22,6 +22,7 @@
 #include "secondary_output.hpp"
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/hi_kernel_choice.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/run_overrides.hpp"
@@ -96,8 +97,8 @@ struct hi_options {
 };
 
 int bench_hi(const hi_options& o) {
+    require_cuda_backend("bench hi", "it times the CUDA kernels; bench steps times any backend");
 #if defined(STOKESIAN_HAVE_CUDA)
-    if (!cuda::device_available()) throw std::runtime_error("bench hi needs a CUDA device; none is available");
     const auto device = cuda::device_description();
     std::printf("device: %s (cc %s, %s SMs), driver %s, runtime %s, flags %s\n", device.at("device_name").c_str(),
                 device.at("compute_capability").c_str(), device.at("multiprocessors").c_str(),
@@ -142,11 +143,18 @@ int bench_hi(const hi_options& o) {
     return 0;
 #else
     (void)o;
-    throw std::runtime_error("bench hi needs the CUDA backend, which this build does not have");
+    return 2;  // require_cuda_backend refuses every call in a build without CUDA
 #endif
 }
 
 }  // namespace
+
+void require_cuda_backend(const std::string& what, const std::string& instead) {
+    const backends::backend* cuda = backends::backend_registry().find("cuda");
+    const backends::availability a =
+        cuda ? backends::check_availability(*cuda) : backends::availability{false, "", "no CUDA backend registered"};
+    if (!a.available) throw input_error(what + ": " + a.notice + " (" + instead + ")");
+}
 
 action register_bench(CLI::App& app) {
     auto* bench = app.add_subcommand("bench", "Benchmarks: timings, never pass/fail");

@@ -58,7 +58,9 @@ def main(argv=None):
             return study.render(args)
         if args.kind == "port-check":
             return port_check.render(args)
-        return history.render_index(args.history)
+        index = history.render_index(args.history)
+        print(f"history: {index}")
+        return 0
     except (OSError, ValueError, KeyError) as e:
         print(f"tools/report {args.kind}: {e}", file=sys.stderr)
         return 2

@@ -7,11 +7,12 @@ import json
 import math
 import pathlib
 import shutil
+import sys
 
 import matplotlib.pyplot as plt
 import numpy as np
 
-from . import common
+from . import common, schema
 
 FLOOR, CEILING = 1e-6, 1e3  # margins drawn: exact matches at FLOOR, infinite ones at CEILING
 
@@ -58,29 +59,42 @@ def night_record(name, check, suite, model):
                 runs=runs, report=f"nights/{name}/summary.html")
 
 
-def read(folder):
+def _lines(folder):
+    """(nights, unread lines) of folder/nights.jsonl: the lines that are nights (schema.NIGHT), and the
+    others as they stand, each reported on stderr (FILE:LINE: what is wrong) and left out of the
+    history: the history is secondary to the night being rendered, and one bad line must not cost it."""
     path = pathlib.Path(folder) / "nights.jsonl"
     if not path.exists():
-        return []
-    nights = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+        return [], []
+    nights, unread = [], []
+    for number, line in enumerate(path.read_bytes().splitlines(), 1):
         if line.strip():
             try:
-                nights.append(json.loads(line))
-            except ValueError as e:
-                raise ValueError(f"{path}:{number}: not a JSON line ({e})") from None
-    return nights
+                nights.append(schema.parse(line, schema.NIGHT, f"{path}:{number}", folder))
+            except schema.BadDocument as e:
+                print(f"tools/report: {e}; the line is left out of the history (and kept in the file)",
+                      file=sys.stderr)
+                unread.append(line)
+    return nights, unread
+
+
+def read(folder):
+    """The nights of folder/nights.jsonl, as stored (lines that are no night reported and left out)."""
+    return _lines(folder)[0]
 
 
 def append(folder, record):
     """Adds a night (replacing one of the same name: a night rendered again) and returns every night,
-    oldest first. The file is written whole, then renamed."""
+    oldest first. The file is written whole, then renamed; lines that are no night stay in it, first,
+    unchanged (a person may mend them)."""
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    nights = [n for n in read(folder) if n.get("night") != record["night"]] + [record]
+    stored, unread = _lines(folder)
+    nights = [n for n in stored if n["night"] != record["night"]] + [record]
     nights.sort(key=lambda n: n["night"])
     tmp = folder / "nights.jsonl.tmp"
-    tmp.write_text("".join(json.dumps(n, allow_nan=False, separators=(",", ":")) + "\n" for n in nights))
+    tmp.write_bytes(b"".join(line + b"\n" for line in unread) +
+                    "".join(json.dumps(n, allow_nan=False, separators=(",", ":")) + "\n" for n in nights).encode())
     tmp.replace(folder / "nights.jsonl")
     return nights
 

@@ -5,12 +5,11 @@ driver, CUDA runtime, build flags, reference set), one row per run (checks, wors
 bit, wall time), the failures with their margin and the figure that shows them, the figures, the
 history over the nights, and last the full check table (collapsed)."""
 import datetime
-import json
 import math
 import os
 import pathlib
 
-from . import common, history, nightly_figures
+from . import common, history, nightly_figures, schema
 
 # Provenance shown in the header: label and the key of a run's provenance (check.json runs[].provenance).
 HEADER = [("commit", "git_commit"), ("date", "date"), ("host", "host"), ("device", "device_name"),
@@ -38,6 +37,8 @@ def entry_parts(entry):
             try:
                 dt = float(part[3:])
             except ValueError:
+                dt = None
+            if dt is not None and not math.isfinite(dt):  # "dt=nan": no time step (the history stores finite numbers)
                 dt = None
     return mode, dt
 
@@ -149,8 +150,8 @@ def render(args):
     check_path = pathlib.Path(args.check) if args.check else out / "check.json"
     results = pathlib.Path(args.results) if args.results else out / "results"
     suite_path = pathlib.Path(args.suite_summary) if args.suite_summary else results / "suite-summary.json"
-    check = json.loads(check_path.read_text())
-    suite = json.loads(suite_path.read_text()) if suite_path.exists() else {}
+    check = schema.load(check_path, schema.CHECK)
+    suite = schema.load(suite_path, schema.SUITE) if suite_path.exists() else {}
     out.mkdir(parents=True, exist_ok=True)
 
     figures, figures_by_dt, margins_figure = [], {}, None

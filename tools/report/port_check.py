@@ -2,11 +2,10 @@
 data of the plots as CSV (histograms.csv, verdicts.csv) and the figures, from DIR/report.json (every
 number and verdict computed by the C++ command; engine/docs/porting.md explains them)."""
 import csv
-import json
 import math
 import pathlib
 
-from . import common
+from . import common, schema
 
 BOUND_TEXT = (
     "Bound per component: |v^A_ic - v^B_ic| <= B_ic = f A_ic + N 2^-125, with A_ic = sum_j |mu_ij| |F_j| (absolute "
@@ -118,7 +117,7 @@ def cell_class(cell):
 
 def render(args):
     folder = pathlib.Path(args.report)
-    report = json.loads((folder / "report.json").read_text())
+    report = schema.load(folder / "report.json", schema.PORT_CHECK)
     write_csvs(folder, report)
     figures, note = [], ""
     if not args.no_figures:

@@ -1,11 +1,10 @@
 """A study folder (`stokesian study precision|timestep`): summary.md, summary.html and figures/ from
 study.json (written by the C++ command: every number here comes from it) and the runs' H5MD files.
 engine/docs/studies.md explains the fits."""
-import json
 import math
 import pathlib
 
-from . import common
+from . import common, schema
 
 
 def plural(n, noun):
@@ -73,7 +72,7 @@ def context(study, figures):
 
 def render(args):
     folder = pathlib.Path(args.study)
-    study = json.loads((folder / "study.json").read_text())
+    study = schema.load(folder / "study.json", schema.STUDY)
     figures = []
     if not args.no_figures:
         from . import study_figures
