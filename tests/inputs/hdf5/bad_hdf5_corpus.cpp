@@ -468,7 +468,8 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                            "linking");
                  });
     changed_copy(
-        complete, w.add("analyzed_external_link_to_nothing", role::analyzed, "no dataset '/analysis/cycle/elsewhere'"),
+        complete,
+        w.add("analyzed_external_link_to_nothing", role::analyzed, "external link '/analysis/cycle/elsewhere'"),
         [](hid_t f) {
             check(H5Lcreate_external("no_such_file.h5", "/x", f, "/analysis/cycle/elsewhere", H5P_DEFAULT, H5P_DEFAULT),
                   "linking");
