@@ -2,6 +2,7 @@
 // registers itself here.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <new>
@@ -95,6 +96,10 @@ int run(CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // A write past the file size limit (ulimit -f, as CI runners set) raises SIGXFSZ, whose default
+    // action kills the process without a word; ignored, the write fails with EFBIG instead, which
+    // every writer reports in one line naming the file and what is kept (io/hdf5_failure.hpp).
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{"stokesian: reproducibility and regression-test toolkit for GPU Stokesian dynamics"};
     app.set_version_flag("--version", std::string("stokesian ") + stokesian::git_describe());
     app.require_subcommand(1);

@@ -36,7 +36,7 @@ public:
             hdf5::last_error();
             fail("", "not a readable HDF5 file (expected a stokesian checkpoint)");
         }
-        const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+        const hid_t id = hdf5::open_for_reading(path);
         if (id < 0) fail("", "damaged or truncated HDF5 file (" + hdf5::last_error() + ")");
         file_ = hdf5::file(id);
     }
@@ -242,7 +242,7 @@ engine_state read_engine_state(const checkpoint_reader& r) {
     try {
         s.precision = parse_precision_mode(mode);
     } catch (const std::invalid_argument& e) {
-        r.fail("/checkpoint/engine", "attribute 'precision' = '" + mode + "': " + e.what());
+        r.fail("/checkpoint/engine", "attribute 'precision' = '" + echoed(mode) + "': " + e.what());
     }
     s.step = r.count(base + "step");
     std::size_t n = 0;
@@ -292,7 +292,7 @@ run_checkpoint read_checkpoint(const fs::path& path) {
                "attribute 'format' is not '" + std::string(format_name) + "' (not a stokesian checkpoint)");
     const std::string version = r.text("/checkpoint", "version");
     if (version != format_version)
-        r.fail("/checkpoint", "version " + version + ", this stokesian reads version " + format_version);
+        r.fail("/checkpoint", "version " + echoed(version) + ", this stokesian reads version " + format_version);
     const std::optional<digest_algorithm> digests =
         digest_algorithm_of(r.optional_text("/checkpoint", digest_algorithm_key));
     if (!digests)

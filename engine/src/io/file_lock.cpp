@@ -61,6 +61,14 @@ std::optional<file_lock> file_lock::try_lock(const fs::path& file, std::string* 
     }
 }
 
+std::string file_lock::recorded_holder(const fs::path& file) {
+    const int fd = ::open(lock_path_for(file).c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (fd < 0) return "";
+    const std::string pid = holder_of(fd);
+    ::close(fd);
+    return pid;
+}
+
 file_lock::file_lock(file_lock&& other) noexcept : fd_(other.fd_), lock_path_(std::move(other.lock_path_)) {
     other.fd_ = -1;
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
@@ -20,9 +21,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<char, 8> magic{'S', 'T', 'K', 'F', 'R', 'M', 'S', '1'};
+constexpr std::array<char, 8> magic{'S', 'T', 'K', 'F', 'R', 'M', 'S', '2'};
+// Format 1: the same records without their checksum.
+constexpr std::array<char, 8> magic_without_checksums{'S', 'T', 'K', 'F', 'R', 'M', 'S', '1'};
 constexpr std::uint64_t byte_order_mark = 0x0102030405060708ull;
 constexpr std::uint64_t header_bytes = 32;
+constexpr std::uint64_t checksum_bytes = 8;
 // Records are gathered up to this size before a write(2): few system calls for small systems.
 constexpr std::size_t pending_limit = std::size_t{1} << 20;
 
@@ -33,7 +37,12 @@ std::uint64_t fields_of(const journal_layout& l) {
 std::uint64_t record_bytes_of(const journal_layout& l) {
     const std::uint64_t n = l.particles;
     return 3 * 8 + n * 3 * sizeof(double) + (l.image ? n * 3 * sizeof(std::int32_t) : 0) +
-           (l.velocity ? n * 3 * sizeof(double) : 0) + (l.force ? n * 3 * sizeof(double) : 0);
+           (l.velocity ? n * 3 * sizeof(double) : 0) + (l.force ? n * 3 * sizeof(double) : 0) + checksum_bytes;
+}
+
+// The checksum of a record's contents (every byte before the checksum).
+std::uint64_t checksum_of(const unsigned char* contents, std::size_t bytes) {
+    return digest_builder(digest_algorithm::fnv1a64).bytes(contents, bytes).value();
 }
 
 std::array<unsigned char, header_bytes> header_of(const journal_layout& l) {
@@ -94,16 +103,24 @@ frame_journal::frame_journal(const fs::path& path, const journal_layout& layout,
     struct stat st {};
     if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) refuse("not a regular file");
     std::array<unsigned char, header_bytes> header{};
-    if (!read_exactly(fd_, header.data(), header.size(), 0) || header != header_of(layout))
+    const bool whole_header = read_exactly(fd_, header.data(), header.size(), 0);
+    if (whole_header && std::equal(magic_without_checksums.begin(), magic_without_checksums.end(), header.begin()))
+        refuse(
+            "written in an older format (STKFRMS1: records without checksums) that this stokesian does not "
+            "resume; start the run again (--force)");
+    if (!whole_header || header != header_of(layout))
         refuse("not the frame journal of this run (header: format, byte order, particle count or fields differ)");
     if (frames > (std::numeric_limits<std::uint64_t>::max() - header_bytes) / record_bytes_ ||
         std::uint64_t(st.st_size) < record_offset(frames))
         refuse("holds fewer than the " + std::to_string(frames) + " frames the checkpoint counts (truncated)");
     frame f;
+    std::vector<unsigned char> record;
     for (std::uint64_t k = 0; k < frames; ++k) {
+        const bool intact = read_intact_record(k, record);
         std::uint64_t index = 0;
-        read_exactly(fd_, &index, sizeof index, record_offset(k));
+        std::memcpy(&index, record.data(), sizeof index);
         if (index != k) refuse("record " + std::to_string(k) + " is numbered " + std::to_string(index) + " (damaged)");
+        if (!intact) refuse("record " + std::to_string(k) + " is damaged (its checksum does not match its contents)");
     }
     if (frames > 0) {
         read(frames - 1, f);
@@ -128,11 +145,21 @@ void frame_journal::fail(const std::string& why) const {
     throw std::runtime_error("frame journal '" + path_.string() + "': " + why);
 }
 
+bool frame_journal::read_intact_record(std::uint64_t index, std::vector<unsigned char>& record) const {
+    record.assign(record_bytes_, 0);
+    if (!read_exactly(fd_, record.data(), record.size(), record_offset(index))) return false;
+    std::uint64_t checksum = 0;
+    std::memcpy(&checksum, record.data() + record.size() - checksum_bytes, checksum_bytes);
+    return checksum == checksum_of(record.data(), record.size() - checksum_bytes);
+}
+
 void frame_journal::read(std::uint64_t index, frame& f) const {
     if (index >= written_frames_) throw std::logic_error("frame_journal::read: record not in the file");
-    std::vector<unsigned char> record(record_bytes_);
-    if (!read_exactly(fd_, record.data(), record.size(), record_offset(index)))
-        fail("cannot read record " + std::to_string(index) + ": " + std::strerror(errno));
+    std::vector<unsigned char> record;
+    if (!read_intact_record(index, record))
+        throw input_error(path_.string(), "", "",
+                          "cannot resume: record " + std::to_string(index) +
+                              " is damaged (short, or its checksum does not match its contents)");
     const unsigned char* p = record.data() + 8;
     std::int64_t step = 0;
     std::memcpy(&step, p, 8), p += 8;
@@ -169,6 +196,7 @@ void frame_journal::append(const frame& f) {
     if (layout_.force) require(f.force.size(), "force");
     const std::uint64_t index = frames_;
     const auto step = static_cast<std::int64_t>(f.step);
+    const std::size_t start = pending_.size();
     put(pending_, &index, 8);
     put(pending_, &step, 8);
     put(pending_, &f.time, 8);
@@ -176,6 +204,8 @@ void frame_journal::append(const frame& f) {
     if (layout_.image) put(pending_, f.image.data(), f.image.size() * sizeof(f.image[0]));
     if (layout_.velocity) put(pending_, f.velocity.data(), f.velocity.size() * sizeof(f.velocity[0]));
     if (layout_.force) put(pending_, f.force.data(), f.force.size() * sizeof(f.force[0]));
+    const std::uint64_t checksum = checksum_of(pending_.data() + start, pending_.size() - start);
+    put(pending_, &checksum, checksum_bytes);
     ++frames_;
     if (pending_.size() >= pending_limit) write_pending();
 }

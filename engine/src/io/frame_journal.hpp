@@ -10,11 +10,15 @@
 // whatever the kill did to the HDF5 partial output or to the journal's unsynced tail.
 //
 // Layout (native byte order: the journal lives beside its run, on the machine that writes it):
-//   header  "STKFRMS1", uint64 byte-order mark 0x0102030405060708, uint64 particles N,
+//   header  "STKFRMS2", uint64 byte-order mark 0x0102030405060708, uint64 particles N,
 //           uint64 fields (1 image, 2 velocity, 4 force)
 //   record  uint64 index, int64 step, double time, position [N,3] double, then the fields present:
-//           image [N,3] int32, velocity [N,3] double, force [N,3] double
-// Every record has the same size, so record k starts at header + k * record size.
+//           image [N,3] int32, velocity [N,3] double, force [N,3] double; then uint64 checksum:
+//           FNV-1a 64 (core/digest.hpp) of the record's bytes before it
+// Every record has the same size, so record k starts at header + k * record size. The checksum
+// makes any damaged record detectable: the checkpoint's digest covers only the last counted frame,
+// and a resume copies every counted one into the output. Journals of format 1 ("STKFRMS1", no
+// checksums) are refused.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -44,8 +48,8 @@ public:
     // std::runtime_error naming the file when it cannot be created.
     frame_journal(const std::filesystem::path& path, const journal_layout& layout);
     // A resumed run: opens the journal of the interrupted run and checks it without writing: the
-    // header fits `layout`, it holds at least `frames` whole records, record k has index k, and
-    // the last of them is the frame the checkpoint recorded (`last_frame_digest`, trajectory_digest
+    // header fits `layout`, it holds at least `frames` whole records, record k has index k and its
+    // checksum, and the last of them is the frame the checkpoint recorded (`last_frame_digest`, trajectory_digest
     // under `digests`, the checkpoint's algorithm: core/digest.hpp).
     // Throws input_error of one line naming the journal otherwise.
     frame_journal(const std::filesystem::path& path, const journal_layout& layout, std::uint64_t frames,
@@ -54,7 +58,8 @@ public:
     frame_journal(const frame_journal&) = delete;
     frame_journal& operator=(const frame_journal&) = delete;
 
-    // Record `index` (< frames()) into `f` (step, time and the layout's fields).
+    // Record `index` (< frames()) into `f` (step, time and the layout's fields); a record whose
+    // checksum does not match is an input_error naming the journal.
     void read(std::uint64_t index, frame& f) const;
     // Cuts the file back to the records counted so far: a resumed run drops what the interrupted
     // run wrote after its checkpoint (no checkpoint names those bytes).
@@ -67,6 +72,8 @@ public:
 
 private:
     std::uint64_t record_offset(std::uint64_t index) const;
+    // Reads record `index` whole into `record`; false when it is short or its checksum does not match.
+    bool read_intact_record(std::uint64_t index, std::vector<unsigned char>& record) const;
     void write_pending();
     void fail(const std::string& why) const;  // throws std::runtime_error naming the file
 

@@ -116,8 +116,7 @@ h5md_file::h5md_file(const std::filesystem::path& path) : impl_(std::make_unique
         hdf5::last_error();  // clear the stack H5Fis_hdf5 may have left
         impl_->fail("not a readable HDF5 file");
     }
-    impl_->file =
-        hdf5::file(impl_->check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "damaged or truncated HDF5 file"));
+    impl_->file = hdf5::file(impl_->check(hdf5::open_for_reading(path), "damaged or truncated HDF5 file"));
     if (!hdf5::object_exists(impl_->file.get(), "/h5md")) impl_->fail("not an H5MD file (no /h5md group)");
 }
 

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "stokesian/core/errors.hpp"
+
 namespace stokesian {
 
 namespace {
@@ -75,7 +77,8 @@ void periodicity_monitor::restore(const saved_state& s, const std::string& prefi
                                     " periods, more than the " + std::to_string(criteria_.reference_periods) + " kept");
     const std::string& reason = s.text(prefix + ".reason");
     if (reason != "" && reason != "gap" && reason != "jump")
-        throw std::invalid_argument("state '" + prefix + ".reason' = '" + reason + "', expected '', 'gap' or 'jump'");
+        throw std::invalid_argument("state '" + prefix + ".reason' = '" + echoed(reason) +
+                                    "', expected '', 'gap' or 'jump'");
     recent_periods_.assign(recent.begin(), recent.end());
     have_maximum_ = s.flag(prefix + ".have_maximum");
     last_maximum_ = s.real(prefix + ".last_maximum");

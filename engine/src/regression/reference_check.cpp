@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "observable_catalogue.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/regression/value_comparison.hpp"
 
 namespace stokesian::regression {
@@ -98,11 +99,11 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
     out.rows.push_back(length);
 
     check_row status = row(run, "run.status", "exact");
-    status.observed = run.status;
+    status.observed = echoed(run.status);
     status.reference = "completed";
     status.tolerance = "exact";
     status.passed = run.status == "completed" && run.steps == run.planned_steps;
-    if (!status.passed) status.detail = "the run did not complete (" + run.status + ")";
+    if (!status.passed) status.detail = "the run did not complete (" + echoed(run.status) + ")";
     out.rows.push_back(status);
 
     check_row scenario = row(run, "scenario.fingerprint", "exact");

@@ -68,13 +68,13 @@ public:
             h5::last_error();
             fail("not an HDF5 file (truncated or corrupted?)");
         }
-        const h5::file file(check(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "cannot open the file"));
+        const h5::file file(check(h5::open_for_reading(path_), "cannot open the file"));
         const auto root = attributes(file.get(), "/");
         if (text(root, "schema", "/") != reference_schema_name)
             fail("root attribute schema is not \"" + std::string(reference_schema_name) + "\"");
         const std::string version = text(root, "schema_version", "/");
         if (version != std::to_string(reference_schema_version))
-            fail("schema version " + version + " (this build reads version " +
+            fail("schema version " + echoed(version) + " (this build reads version " +
                  std::to_string(reference_schema_version) + ")");
         reference_set set;
         set.scenario = text(root, "scenario", "/");
@@ -177,7 +177,7 @@ private:
             text(a, required, path);
         const auto tag = e.attributes.find(digest_algorithm_key);
         if (tag != e.attributes.end() && !digest_algorithm_of(tag->second))
-            fail("entry '" + path + "' attribute " + digest_algorithm_key + " = '" + tag->second +
+            fail("entry '" + path + "' attribute " + digest_algorithm_key + " = '" + echoed(tag->second) +
                  "' names no digest algorithm this stokesian knows");
         for (const std::string& name : members(group)) e.observables.emplace(name, read_value(group, path, name));
         if (e.observables.empty()) fail("entry '" + path + "' holds no observables");
@@ -204,7 +204,7 @@ private:
         const auto a = attributes(d, where);
         const std::string kind = text(a, "tolerance_kind", where);
         const auto parsed = parse_tolerance_kind(kind);
-        if (!parsed) fail("'" + where + "' has tolerance_kind '" + kind + "'");
+        if (!parsed) fail("'" + where + "' has tolerance_kind '" + echoed(kind) + "'");
         v.rule.kind = *parsed;
         v.rule.tolerance = number(a, "tolerance", where);
         if (!(v.rule.tolerance >= 0.0)) fail("'" + where + "' has a negative or NaN tolerance");

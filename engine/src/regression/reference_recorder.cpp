@@ -86,7 +86,8 @@ std::vector<recorded_entry> record_references(const record_request& request) {
             throw input_error(run.file.string(), "", "",
                               "a negative control is never a reference (" + run.negative_control + ")");
         if (run.status != "completed" || run.steps != run.planned_steps)
-            throw input_error(run.file.string(), "", "", "the run did not complete (" + run.status + "): not recorded");
+            throw input_error(run.file.string(), "", "",
+                              "the run did not complete (" + echoed(run.status) + "): not recorded");
         const std::string path = run.key.group_path();
         if (!keys_in_request.insert(path).second)
             throw input_error(run.file.string(), "", "", "another result given has the same key " + path);

@@ -46,8 +46,9 @@ bool reclaim_output_for_resume(const fs::path& output) {
         status = file.exists("/parameters/run") ? file.string_attribute("/parameters/run", "status").value_or("") : "";
     }
     if (!status.starts_with("interrupted") && !status.starts_with("stopped"))
-        throw input_error(output.string(), "", "",
-                          "cannot resume a run with status '" + status + "' (only an interrupted run continues)");
+        throw input_error(
+            output.string(), "", "",
+            "cannot resume a run with status '" + echoed(status) + "' (only an interrupted run continues)");
     fs::rename(output, partial, error);
     if (error)
         throw input_error(output.string(), "", "",

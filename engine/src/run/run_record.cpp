@@ -49,7 +49,7 @@ double parse_double(const io::run_checkpoint& c, const std::filesystem::path& pa
     const auto value = read_number(text);
     if (!value)
         throw input_error(path.string(), "/checkpoint/run", "",
-                          "attribute '" + key + "' = '" + text + "' is not a number");
+                          "attribute '" + key + "' = '" + echoed(text) + "' is not a number");
     return *value;
 }
 
@@ -58,7 +58,7 @@ std::uint64_t parse_count(const io::run_checkpoint& c, const std::filesystem::pa
     const auto value = read_count(text);
     if (!value)
         throw input_error(path.string(), "/checkpoint/run", "",
-                          "attribute '" + key + "' = '" + text + "' is not a count");
+                          "attribute '" + key + "' = '" + echoed(text) + "' is not a count");
     return *value;
 }
 
@@ -106,7 +106,7 @@ void check_same_run(const scenario& s, const io::run_checkpoint& c, const std::f
         const bool same_request = std::string_view(key) == "hi_kernel" && theirs.empty() && ours == "auto";
         if (theirs != ours && !same_request)
             throw input_error(path.string(), key, theirs,
-                              "the checkpoint belongs to a run with " + std::string(key) + " = '" + theirs +
+                              "the checkpoint belongs to a run with " + std::string(key) + " = '" + echoed(theirs) +
                                   "', this run has '" + ours +
                                   "' (resume with the scenario and options the run started with)");
     }
@@ -120,7 +120,7 @@ void check_same_engine(const std::map<std::string, std::string>& description, co
         const std::string& theirs = entry(c, path, key);
         if (theirs != ours)
             throw input_error(path.string(), key, theirs,
-                              "the checkpoint was written by an engine with " + key + " = '" + theirs +
+                              "the checkpoint was written by an engine with " + key + " = '" + echoed(theirs) +
                                   "', this run's engine has '" + ours +
                                   "' (only the same backend continues a run bit for bit)");
     }
@@ -149,7 +149,7 @@ scenario scenario_from_checkpoint(const io::run_checkpoint& c, const std::filesy
             else r.integrator = parse_integrator(text);
         } catch (const std::invalid_argument& e) {
             throw input_error(path.string(), "/checkpoint/run", "",
-                              "attribute '" + std::string(key) + "' = '" + text + "': " + e.what());
+                              "attribute '" + std::string(key) + "' = '" + echoed(text) + "': " + e.what());
         }
     }
     validate_run_settings(r, path.string());

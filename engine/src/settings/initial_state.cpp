@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "core/close_pair.hpp"
 #include "settings/field_reader.hpp"
@@ -42,6 +43,40 @@ void check_inside_box(const checker& check, const std::string& positions_key, st
             if (x == half) x = -half;
         }
     }
+}
+
+// Every pair term starts from the squared distance: finite coordinates 3.4e308 apart make it
+// infinite and the mobility matrix NaN (dsyevr and Lanczos fail, a run blows up at its first step).
+// No pair is farther apart than the diagonal of the positions' bounding box, so a diagonal whose
+// square is finite (below sqrt(DBL_MAX) = 1.34e154) keeps every squared distance finite.
+void check_pair_distances_finite(const checker& check, const std::string& positions_key,
+                                 const std::vector<vec3<double>>& positions) {
+    std::size_t lowest[3] = {0, 0, 0}, highest[3] = {0, 0, 0};
+    auto coordinate = [&](std::size_t i, int k) {
+        return k == 0 ? positions[i].x : k == 1 ? positions[i].y : positions[i].z;
+    };
+    for (std::size_t i = 1; i < positions.size(); ++i)
+        for (int k = 0; k < 3; ++k) {
+            if (coordinate(i, k) < coordinate(lowest[k], k)) lowest[k] = i;
+            if (coordinate(i, k) > coordinate(highest[k], k)) highest[k] = i;
+        }
+    double span[3], diagonal_squared = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        span[k] = coordinate(highest[k], k) - coordinate(lowest[k], k);
+        diagonal_squared += span[k] * span[k];
+    }
+    if (std::isfinite(diagonal_squared)) return;
+    const int k = static_cast<int>(std::max_element(span, span + 3) - span);
+    const std::size_t i = std::min(lowest[k], highest[k]), j = std::max(lowest[k], highest[k]);
+    char detail[160];
+    std::snprintf(detail, sizeof detail, "%c = %.6g and %.6g", "xyz"[k], coordinate(i, k), coordinate(j, k));
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%.6g", std::sqrt(std::numeric_limits<double>::max()));
+    check.fail(positions_key, "",
+               "particles " + std::to_string(i) + " and " + std::to_string(j) + " lie too far apart (" + detail +
+                   "): their squared distance overflows a double; the positions' bounding box must have a "
+                   "diagonal below " +
+                   bound + " (the square root of the largest double)");
 }
 
 }  // namespace
@@ -133,6 +168,7 @@ void read_particles(const checker& check, const section& particles, const sectio
         }
         check_inside_box(check, positions_key, s.particles.positions, system.box.edges);
     }
+    check_pair_distances_finite(check, positions_key, s.particles.positions);
     if (!allow_overlap) {
         if (const auto o = find_close_pair(s.particles.positions, system.box, 2.0 * system.radius)) {
             char distance[32];

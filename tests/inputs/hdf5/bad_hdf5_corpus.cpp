@@ -423,16 +423,22 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                  w.add("journal_byte_order_flipped", role::journal, "not the frame journal of this run"), 0.0, 16);
     truncated_copy(w.valid_journal(), w.add("journal_truncated_half", role::journal, "holds fewer than the"), 0.5);
     {
-        // Record k starts at the 32-byte header + k * (record size); its first word is k.
+        // Record k starts at the 32-byte header + k * (record size); its first word is k, its last
+        // the checksum of the rest (engine/src/io/frame_journal.hpp).
         const std::string bytes = bytes_of(w.valid_journal());
         const std::size_t frames = io::read_checkpoint(checkpoint).frames_written,
                           record = (bytes.size() - 32) / frames;
-        std::string renumbered = bytes, changed = bytes;
+        std::string renumbered = bytes, changed = bytes, middle = bytes, older = bytes;
         renumbered[32 + 5 * record] = 9;
         changed[32 + (frames - 1) * record + 24] ^= 1;  // the last counted frame's first coordinate
+        middle[32 + 3 * record + 24] ^= 1;              // a frame before it: the rebuilt output would hold it
+        older[7] = '1';                                 // "STKFRMS1": the format without checksums
         write_bytes(w.add("journal_record_renumbered", role::journal, "record 5 is numbered 9"), renumbered);
-        write_bytes(w.add("journal_last_frame_changed", role::journal, "differs from the one the checkpoint recorded"),
-                    changed);
+        write_bytes(
+            w.add("journal_last_frame_changed", role::journal, "record " + std::to_string(frames - 1) + " is damaged"),
+            changed);
+        write_bytes(w.add("journal_middle_frame_changed", role::journal, "record 3 is damaged"), middle);
+        write_bytes(w.add("journal_of_an_older_format", role::journal, "written in an older format"), older);
     }
 
     // ---- H5MD outputs for `stokesian analyze` ---------------------------------------------------
@@ -462,7 +468,8 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
                            "linking");
                  });
     changed_copy(
-        complete, w.add("analyzed_external_link_to_nothing", role::analyzed, "no dataset '/analysis/cycle/elsewhere'"),
+        complete,
+        w.add("analyzed_external_link_to_nothing", role::analyzed, "external link '/analysis/cycle/elsewhere'"),
         [](hid_t f) {
             check(H5Lcreate_external("no_such_file.h5", "/x", f, "/analysis/cycle/elsewhere", H5P_DEFAULT, H5P_DEFAULT),
                   "linking");

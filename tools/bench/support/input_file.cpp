@@ -37,7 +37,7 @@ input_file::input_file(const std::filesystem::path& path) : impl_(std::make_uniq
         hdf5::last_error();
         impl_->fail("not a readable HDF5 file");
     }
-    impl_->file = hdf5::file(impl_->check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "damaged HDF5 file"));
+    impl_->file = hdf5::file(impl_->check(hdf5::open_for_reading(path), "damaged HDF5 file"));
 }
 
 input_file::~input_file() = default;

@@ -21,6 +21,10 @@ public:
     // ("" if unknown). Throws input_error when the lock file cannot be created.
     static std::optional<file_lock> try_lock(const std::filesystem::path& file, std::string* holder = nullptr);
 
+    // The PID the lock file of `file` records ("" when there is none): for messages about a file
+    // its holder writes. Neither takes nor tests the lock.
+    static std::string recorded_holder(const std::filesystem::path& file);
+
     file_lock(file_lock&& other) noexcept;
     file_lock& operator=(file_lock&&) = delete;
     file_lock(const file_lock&) = delete;

@@ -6,6 +6,7 @@
 #include <hdf5.h>
 
 #include <cstddef>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -127,9 +128,27 @@ inline std::vector<std::string> path_components(std::string_view path) {
     return parts;
 }
 
+// Opens an existing file read-only for a reader (H5MD results, checkpoints, reference files, bench
+// inputs): every file the project reads is opened here (engine/src/io/hdf5_reading.cpp).
+//  - External links are never followed, from this file or any other the process opens: HDF5 would
+//    open the file a link names (a FIFO there blocks the reader for ever; another file's objects
+//    would pass for this one's). Their traversal fails instead, naming the link and its target.
+//  - A file another process is writing (it holds HDF5's lock on the file) is an input_error saying
+//    so, naming the run where its lock file (file_lock.hpp) does: it is not damaged, and a file
+//    written without SWMR is not safe to read while it changes.
+// Returns the file's identifier, or a negative one with HDF5's error stack saying why.
+hid_t open_for_reading(const std::filesystem::path& path);
+
+// Refused external links are recorded per thread: clear the record, make HDF5 calls on `location`
+// (an object of a file open_for_reading opened), then throw_if_external_link_refused throws
+// input_error naming the file, the link and its target if one of them met such a link (and clears
+// the record); it returns otherwise, HDF5's error stack left as it was.
+void clear_external_link_refusal() noexcept;
+void throw_if_external_link_refused(hid_t location);
+
 // Whether `path` (relative to `location`) names an existing object. H5Lexists only accepts a
 // path whose parents exist, so we walk it one component at a time; H5Oexists_by_name then
-// rejects dangling soft links.
+// rejects dangling soft links. An external link on the way is an input_error (see above).
 inline bool object_exists(hid_t location, std::string_view path) {
     std::string prefix = path.starts_with('/') ? "/" : "";
     const std::vector<std::string> parts = path_components(path);
@@ -137,7 +156,11 @@ inline bool object_exists(hid_t location, std::string_view path) {
     for (const std::string& part : parts) {
         prefix += part;
         if (H5Lexists(location, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
-        if (H5Oexists_by_name(location, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+        clear_external_link_refusal();
+        if (H5Oexists_by_name(location, prefix.c_str(), H5P_DEFAULT) <= 0) {
+            throw_if_external_link_refused(location);
+            return false;
+        }
         prefix += '/';
     }
     return true;
