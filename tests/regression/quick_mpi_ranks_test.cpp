@@ -136,8 +136,7 @@ TEST_F(MpiRanks, BadInputIsOneLineFromRankZeroAndExitCodeTwo) {
     const fs::path taken = dir_ / "taken.h5";
     { std::ofstream(taken) << "not a result"; }
     const std::vector<bad> cases{
-        {{"run", std::string(test_support::source_dir) + "/tests/inputs/bad/devices_twice.toml"},
-         "device 0 is named twice"},
+        {{"run", source_dir + "/tests/inputs/bad/devices_twice.toml"}, "device 0 is named twice"},
         {{"run", tetrahedron, "--devices", "0"}, "the CPU backend runs on the host"},
         // Found by rank 0 alone (the others read nothing): they must not wait for it forever.
         {{"run", tetrahedron, "--time", "1", "-o", taken.string()}, "taken.h5"},

@@ -40,7 +40,7 @@ namespace {
 
 namespace h5 = io::hdf5;
 
-const std::string source_dir = ::stokesian::test_support::source_dir;
+const std::string source_dir = ::stokesian::test_support::project_source_dir;
 const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
 const std::string checks = source_dir + "/reference_data/checks.toml";
 
