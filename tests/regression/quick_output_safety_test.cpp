@@ -25,6 +25,7 @@
 
 #include <hdf5.h>
 
+#include "output_rule_support.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
@@ -37,15 +38,16 @@
 
 namespace fs = std::filesystem;
 using namespace stokesian;
+using output_rule::bytes_of;
+using output_rule::expect_one_line_exit_two;
+using output_rule::references_recorded_from;
+using output_rule::tetrahedron;
 using test_support::cli_outcome;
 using test_support::cli_process;
 using test_support::read_text;
 using test_support::run_cli;
 
 namespace {
-
-const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps:
 // long enough for a second command to meet it running.
@@ -57,19 +59,6 @@ std::vector<std::string> long_run(const fs::path& out) {
 
 // A child's file appearing: 20 s is far beyond a run's set-up (well under a second here).
 bool wait_for(const fs::path& path) { return test_support::wait_for_file(path, std::chrono::seconds(20)); }
-
-std::string bytes_of(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-void expect_one_line_exit_two(const cli_outcome& o, const std::string& expected, const std::string& what) {
-    EXPECT_EQ(o.exit_code, 2) << what << ": " << o.err;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << what << ": not one line: " << o.err;
-    EXPECT_NE(o.err.find(expected), std::string::npos) << what << ": expected '" << expected << "' in: " << o.err;
-}
 
 bool is_h5md_result(const fs::path& path) {
     try {
@@ -125,10 +114,7 @@ protected:
 
     // A short completed tetrahedron result.
     fs::path short_result(const std::string& name = "r.h5") const {
-        const fs::path out = dir_ / name;
-        const cli_outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", out.string()}, capture());
-        EXPECT_EQ(o.exit_code, 0) << o.err;
-        return out;
+        return output_rule::short_result(dir_ / name, capture());
     }
 };
 
@@ -213,19 +199,6 @@ TEST_F(OutputSafety, AFifoAsTheOutputIsRefusedEvenWithForce) {
 }
 
 // ---- item 6: secondary outputs ---------------------------------------------------------------------
-
-// A reference directory holding an entry for `result` (recorded from it), so that `reference check`
-// gets past its inputs (a missing reference file is exit 2 by itself) to the reports under test.
-fs::path references_recorded_from(const fs::path& result, const fs::path& dir, const fs::path& capture_dir) {
-    const fs::path references = dir / "references";
-    const std::string checks =
-        std::string(::stokesian::test_support::project_source_dir) + "/reference_data/checks.toml";
-    const cli_outcome o =
-        run_cli({"reference", "record", result.string(), "--reference-dir", references.string(), "--checks", checks},
-                capture_dir);
-    EXPECT_EQ(o.exit_code, 0) << o.err;
-    return references;
-}
 
 TEST_F(OutputSafety, ReferenceCheckNeverWritesItsReportsOverAResultItChecks) {
     const fs::path result = short_result();

@@ -2,12 +2,14 @@
 // #18.4): concurrent records of different entries into one reference file all end up in it.
 // The run's lock through the CLI: tests/regression/quick_output_safety_test.cpp.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -150,4 +152,30 @@ TEST_F(FileLock, ConcurrentRecordsOfDifferentEntriesIntoOneFileAllEndUpInIt) {
     const reference_set set = read_reference_file(reference);
     EXPECT_EQ(set.entries.size(), std::size_t(writers)) << "every record's entry is in the file";
     EXPECT_FALSE(fs::exists(dir_ / "tetrahedron.h5.lock"));
+}
+
+TEST_F(FileLock, ALockNameThatIsNotALockFileIsRefusedAndLeftAsItIs) {
+    // Taking the lock truncates the lock file and writes the PID: a hard link to a result, a
+    // user's file or a FIFO at the lock name would lose its content (issue #27.12).
+    const fs::path precious = dir_ / "precious.h5";
+    std::ofstream(precious) << "a result";
+    fs::create_hard_link(precious, dir_ / "linked.h5.lock");
+    std::ofstream(dir_ / "notes.h5.lock") << "my notes\n";
+    ASSERT_EQ(::mkfifo((dir_ / "pipe.h5.lock").c_str(), 0600), 0);
+    for (const char* name : {"linked.h5", "notes.h5", "pipe.h5"}) {
+        try {
+            io::file_lock::try_lock(dir_ / name);
+            ADD_FAILURE() << name << ": locked";
+        } catch (const input_error& e) {
+            EXPECT_NE(std::string(e.what()).find("not a lock file"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(fs::file_size(precious), 8u);
+    std::ifstream in(precious);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "a result");
+    std::ifstream notes(dir_ / "notes.h5.lock");
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(notes), {}), "my notes\n");
+    EXPECT_TRUE(fs::is_fifo(dir_ / "pipe.h5.lock"));
+    EXPECT_THROW(io::wait_for_lock(dir_ / "linked.h5", std::chrono::milliseconds(0), "a test"), input_error);
+    EXPECT_EQ(fs::file_size(precious), 8u);
 }

@@ -306,9 +306,11 @@ int bench_fcc(const fcc_options& o) {
     std::vector<std::filesystem::path> inputs;
     if (!o.input.empty()) inputs.push_back(o.input);
     const secondary_output csv(o.csv, o.force, inputs, "--csv");
-    const secondary_output fits_csv(o.csv.empty() ? "" : fits_path_for(o.csv), o.force, inputs, "--csv");
+    const secondary_output fits_csv(o.csv.empty() ? "" : fits_path_for(o.csv), o.force, inputs,
+                                    "--csv (its _fits file)");
     const secondary_output h5(o.h5, o.force, inputs, "--h5");
     const secondary_output velocities(o.write_velocities, o.force, inputs, "--write-velocities");
+    require_distinct({&csv, &fits_csv, &h5, &velocities});
     const std::vector<bench::benchmark_system> systems = systems_to_run(o);
 
     std::map<std::string, std::string> device;

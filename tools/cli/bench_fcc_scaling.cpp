@@ -138,6 +138,7 @@ int bench_fcc_scaling(const scaling_request& r, const std::function<std::vector<
     // Every output checked before the timings, which may take long (secondary_output.hpp).
     const secondary_output csv(r.csv, r.force, r.inputs, "--csv");
     const secondary_output h5(r.h5, r.force, r.inputs, "--h5");
+    require_distinct({&csv, &h5});
     const std::vector<bench::benchmark_system> all = systems();
     for (const int d : ordinals) {
         const auto device = cuda::device_description(d);

@@ -52,8 +52,10 @@ int bench_memory(const memory_options& o) {
     std::filesystem::path summary_path = o.csv;
     if (!o.csv.empty())
         summary_path.replace_filename(summary_path.stem().string() + "_summary" + summary_path.extension().string());
-    const secondary_output csv(o.csv, o.force, {}, "--csv"), summary_csv(summary_path, o.force, {}, "--csv");
+    const secondary_output csv(o.csv, o.force, {}, "--csv"),
+        summary_csv(summary_path, o.force, {}, "--csv (its _summary file)");
     const secondary_output h5(o.h5, o.force, {}, "--h5");
+    require_distinct({&csv, &summary_csv, &h5});
     std::vector<std::uint32_t> sizes;
     if (o.sizes.empty()) sizes = default_sizes(o.max_n);
     else

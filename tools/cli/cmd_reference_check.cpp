@@ -77,6 +77,7 @@ int execute(const check_options& o) {
     std::vector<std::filesystem::path> inputs(o.results.begin(), o.results.end());
     for (const auto& run : runs) inputs.push_back(std::filesystem::path(o.reference_dir) / run.key.file_name());
     const secondary_output json(o.json, o.force, inputs, "--json"), junit(o.junit, o.force, inputs, "--junit");
+    require_distinct({&json, &junit});
     regression::reference_library references(o.reference_dir);
     require_reference_files(runs, references);
     std::vector<regression::run_check> checks;

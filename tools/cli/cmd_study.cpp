@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "commands.hpp"
 #include "option_values.hpp"
@@ -22,6 +23,7 @@
 #include "report_renderer.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/io/file_lock.hpp"
 #include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/observed_run.hpp"
@@ -163,6 +165,56 @@ std::map<std::string, std::string> study_provenance(const fs::path& run_dir) {
 // The study's own files, in a folder checked empty (or replaced with --force) before it started.
 void write_text(const fs::path& path, const std::string& text) { io::write_file_atomically(path, text); }
 
+// The folders a study makes for itself (the study folder, its parents, runs/): removed again,
+// innermost first and only while empty, unless kept, so that a study refused before its first run
+// leaves nothing behind.
+class made_folders {
+public:
+    void make(const fs::path& dir) {
+        std::vector<fs::path> missing;
+        for (fs::path p = fs::absolute(dir); !p.empty() && !fs::exists(p); p = p.parent_path()) missing.push_back(p);
+        fs::create_directories(dir);
+        made_.insert(made_.begin(), missing.begin(), missing.end());
+    }
+    void keep() { made_.clear(); }
+    ~made_folders() {
+        std::error_code ignored;
+        for (const fs::path& p : made_) fs::remove(p, ignored);
+    }
+
+private:
+    std::vector<fs::path> made_;  // innermost first
+};
+
+// Whether the folder holds anything but the study's lock file.
+bool holds_files(const fs::path& dir, const fs::path& lock_file) {
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().filename() != lock_file.filename()) return true;
+    return false;
+}
+
+// What an earlier study wrote (only its own names: the folder may hold other files). Each old run's
+// files go under that run's lock (io/file_lock.hpp): a run another process still writes there
+// refuses the study before anything is removed, its lock file and partial output kept.
+void remove_earlier_study(const fs::path& dir, const fs::path& run_dir) {
+    std::error_code e;
+    std::map<fs::path, std::vector<fs::path>> old_runs;  // an output and its files (.partial, .checkpoint, ...)
+    for (const auto& entry : fs::directory_iterator(run_dir, e)) {
+        const std::string name = entry.path().filename().string();
+        const std::size_t h5 = name.find(".h5");
+        for (const char* prefix : {"euler_", "heun_", "rk4_", "ab2_", "trajectory_"})
+            if (name.rfind(prefix, 0) == 0 && h5 != std::string::npos)
+                old_runs[run_dir / name.substr(0, h5 + 3)].push_back(entry.path());
+    }
+    std::vector<io::file_lock> locks;
+    for (const auto& run : old_runs) locks.push_back(io::lock_run_output(run.first));
+    for (const char* stale : {"study.json", "summary.md", "summary.html", "manifest.toml"}) fs::remove(dir / stale, e);
+    fs::remove_all(dir / "figures", e);
+    for (const auto& [output, files] : old_runs)
+        for (const fs::path& file : files)
+            if (file != io::file_lock::lock_path_for(output)) fs::remove(file, e);
+}
+
 int execute(const study_cli_options& o) {
     study::study_settings s = settings_from(o);
     const fs::path dir = o.output_dir.empty() ? fs::path("study_" + o.kind + "_" + fs::path(o.scenario).stem().string())
@@ -170,8 +222,6 @@ int execute(const study_cli_options& o) {
     std::error_code e;
     if (fs::exists(dir, e) && !fs::is_directory(dir, e))
         throw input_error(dir.string(), "", "", "exists and is not a directory");
-    if (fs::exists(dir, e) && !fs::is_empty(dir, e) && !o.force)
-        throw input_error(dir.string(), "", "", "exists and is not empty (use --force to replace the study)");
 
     // The matrix as a suite manifest, checked (and every scenario override validated) before
     // anything is written.
@@ -185,6 +235,14 @@ int execute(const study_cli_options& o) {
     if (!o.gpus.empty()) options.gpus = parse_device_selection(o.gpus);
     if (!o.batch.empty()) options.batch = regression::parse_batch_mode(o.batch);
     options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
+    // The folder is this study's alone until it ends: a second study on it, started at the same
+    // moment or with --force, is refused, and its emptiness cannot change behind this check.
+    made_folders made;  // declared before the lock: the lock file goes first
+    made.make(dir);
+    const io::file_lock folder_lock = io::lock_study_folder(dir);
+    if (!o.force && holds_files(dir, io::file_lock::lock_path_for(dir / "study")))
+        throw input_error(dir.string(), "", "", "exists and is not empty (use --force to replace the study)");
+    made.make(options.output_dir);
     std::vector<regression::prepared_run> runs = regression::prepare_suite(manifest, options);
     s.backend = runs.front().scenario_.run.backend;
     if (o.backend == "auto" || o.backend.empty()) {
@@ -193,21 +251,9 @@ int execute(const study_cli_options& o) {
         if (mixed) s.backend = "mixed";
     }
 
-    fs::create_directories(options.output_dir);
-    if (o.force) {  // what an earlier study wrote (only its own names: the folder may hold other files)
-        for (const char* stale : {"study.json", "summary.md", "summary.html", "manifest.toml"})
-            fs::remove(dir / stale, e);
-        fs::remove_all(dir / "figures", e);
-        std::vector<fs::path> old_runs;
-        for (const auto& entry : fs::directory_iterator(options.output_dir, e)) {
-            const std::string name = entry.path().filename().string();
-            for (const char* prefix : {"euler_", "heun_", "rk4_", "ab2_", "trajectory_"})
-                if (name.rfind(prefix, 0) == 0 && name.find(".h5") != std::string::npos)
-                    old_runs.push_back(entry.path());
-        }
-        for (const fs::path& p : old_runs) fs::remove(p, e);
-    }
+    if (o.force) remove_earlier_study(dir, options.output_dir);
     write_text(dir / "manifest.toml", manifest_text);
+    made.keep();
     options.stop_signal = &install_stop_handlers();
 
     regression::suite_execution suite(std::move(runs), options);

@@ -16,6 +16,7 @@
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/json_text.hpp"
+#include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
@@ -75,7 +76,7 @@ std::vector<std::filesystem::path> output_dirs(const std::vector<regression::sui
     }
     for (std::size_t i = 0; i < dirs.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
-            if (dirs[i].lexically_normal() == dirs[j].lexically_normal())
+            if (io::same_file(dirs[i], dirs[j]))  // "o" and "o/", a link to "o": one folder
                 throw input_error("command line", o.output_dirs.empty() ? "manifest" : "--output-dirs",
                                   dirs[i].string(),
                                   "two manifests would write into the same folder (each needs its own: distinct "

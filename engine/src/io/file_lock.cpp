@@ -28,6 +28,21 @@ std::string holder_of(int fd) {
 
 std::string holder_text(const std::string& pid) { return pid.empty() ? "another process" : "process " + pid; }
 
+// Why the file at a lock name is not one of our lock files ("" when it is): a lock file is a
+// regular file of one link holding nothing or a PID. Anything else (a hard link to a result, a
+// file of the user's) would be truncated by taking the lock, so it is left alone.
+std::string foreign_reason(int fd, const struct stat& opened) {
+    if (!S_ISREG(opened.st_mode)) return "is not a regular file";
+    if (opened.st_nlink > 1) return "has " + std::to_string(opened.st_nlink) + " links (another file's content)";
+    char text[32] = {};
+    const ssize_t n = ::pread(fd, text, sizeof text, 0);
+    const std::string content(text, n > 0 ? static_cast<std::size_t>(n) : 0);
+    if (opened.st_size >= static_cast<off_t>(sizeof text) ||
+        content.find_first_not_of("0123456789\n") != std::string::npos)
+        return "holds something other than a process ID";
+    return "";
+}
+
 }  // namespace
 
 fs::path file_lock::lock_path_for(const fs::path& file) { return fs::path(file) += ".lock"; }
@@ -52,6 +67,13 @@ std::optional<file_lock> file_lock::try_lock(const fs::path& file, std::string* 
         }, named{};
         if (::fstat(fd, &opened) == 0 && ::stat(path.c_str(), &named) == 0 && opened.st_dev == named.st_dev &&
             opened.st_ino == named.st_ino) {
+            if (const std::string why = foreign_reason(fd, opened); !why.empty()) {
+                ::close(fd);
+                throw input_error(
+                    file.string(), "", "",
+                    "the lock file '" + path.string() + "' " + why +
+                        ": not a lock file of stokesian, left as it is; remove it or choose another name");
+            }
             std::string pid = std::to_string(::getpid()) + "\n";
             // The PID only serves the messages of whoever finds the lock taken; failing to write it is harmless.
             if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) pid.clear();
@@ -85,6 +107,15 @@ file_lock lock_run_output(const fs::path& output) {
     throw input_error(output.string(), "", "",
                       "another run (" + holder_text(holder) + ") is writing this output (lock '" +
                           file_lock::lock_path_for(output).string() + "'); wait for it or choose another output");
+}
+
+file_lock lock_study_folder(const fs::path& folder) {
+    const fs::path file = folder / "study";
+    std::string holder;
+    if (auto lock = file_lock::try_lock(file, &holder)) return std::move(*lock);
+    throw input_error(folder.string(), "", "",
+                      "another study (" + holder_text(holder) + ") is writing this folder (lock '" +
+                          file_lock::lock_path_for(file).string() + "'); wait for it or choose another --output-dir");
 }
 
 file_lock wait_for_lock(const fs::path& file, std::chrono::milliseconds patience, const std::string& what) {

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/path_limits.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/hdf5_writing.hpp"
 
@@ -26,14 +27,36 @@ bool is_an_input(const struct stat& output, const std::vector<fs::path>& inputs)
     return false;
 }
 
+// The name without trailing separators ("o/" is "o"), "." and ".." resolved lexically.
+fs::path without_trailing_separator(const fs::path& path) {
+    fs::path normal = path.lexically_normal();
+    if (!normal.has_filename() && normal.has_relative_path()) normal = normal.parent_path();
+    return normal;
+}
+
 }  // namespace
 
+bool same_file(const fs::path& a, const fs::path& b) {
+    struct stat sa {
+    }, sb{};
+    const bool a_there = ::stat(a.c_str(), &sa) == 0, b_there = ::stat(b.c_str(), &sb) == 0;
+    if (a_there || b_there) return a_there && b_there && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const fs::path na = without_trailing_separator(a), nb = without_trailing_separator(b);
+    if (na.empty() || nb.empty() || na.filename() != nb.filename()) return false;
+    if (na == nb) return true;
+    const fs::path da = directory_of(na), db = directory_of(nb);
+    return da != na && db != nb && same_file(da, db);
+}
+
+std::string temporary_suffix() { return ".tmp-" + std::to_string(::getpid()); }
+
 void check_output_target(const fs::path& path, bool force, const std::vector<fs::path>& inputs,
-                         const std::string& option) {
+                         const std::string& option, std::string_view longest_suffix) {
     const std::string name = path.string();
     if (name.empty())
         throw input_error("command line", option.empty() ? "--output" : option, "''",
                           "expected a file name, not an empty one");
+    check_path_lengths(path, longest_suffix);
     struct stat status {};
     if (::stat(path.c_str(), &status) == 0) {
         if (S_ISDIR(status.st_mode)) throw input_error(name, "", "", "is a directory, expected an output file name");
@@ -54,7 +77,7 @@ void check_output_target(const fs::path& path, bool force, const std::vector<fs:
 }
 
 void write_file_atomically(const fs::path& path, std::string_view content) {
-    const fs::path temporary = fs::path(path) += ".tmp-" + std::to_string(::getpid());
+    const fs::path temporary = fs::path(path) += temporary_suffix();
     const std::string name = path.string();
     auto fail = [&](const std::string& what, int error) {
         ::unlink(temporary.c_str());

@@ -17,6 +17,7 @@
 #include "stokesian/core/version.hpp"
 #include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/io/hdf5_writing.hpp"
+#include "stokesian/io/output_target.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/port/port_check.hpp"
@@ -235,10 +236,9 @@ void record(const record_options& o, std::ostream& log) {
         if (o.configurations.empty() ||
             std::find(o.configurations.begin(), o.configurations.end(), c.name) != o.configurations.end())
             configs.push_back(std::move(c));
-    if (fs::exists(o.output) && !o.force)
-        throw input_error(o.output.string(), "", "", "exists (give --force to replace it)");
-    if (!fs::is_directory(io::directory_of(o.output)))
-        throw input_error(o.output.string(), "", "", "its directory does not exist");
+    // The output rule (a device or FIFO is never replaced, --force or not); the record is written
+    // to <output>.partial and renamed onto it.
+    io::check_output_target(o.output, o.force, {}, "", ".partial");
     if (o.steps > 0 && !(std::isfinite(o.dt) && o.dt > 0))
         throw input_error("command line", "--dt", exact_number(o.dt), "expected a positive, finite time step");
     // The devices every engine runs on (--devices): checked against the backend before anything is
@@ -273,7 +273,7 @@ void record(const record_options& o, std::ostream& log) {
             auto run = io::require_group(file.get(), "/provenance/run");
             io::write_string_attributes(run.get(), o.invocation);
             std::string mode_list, config_list;
-            for (const auto& m : modes) mode_list += (mode_list.empty() ? "" : ";") + to_string(m);
+            for (const auto& m : modes) mode_list.append(mode_list.empty() ? "" : ";").append(to_string(m));
             for (const auto& c : configs) config_list += (config_list.empty() ? "" : ";") + c.name;
             // The environment variables that change which machine code the CUDA driver runs.
             auto env = [](const char* name) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "run/run_output_claim.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/regression/reference_key.hpp"
@@ -110,9 +111,6 @@ void prepare_manifest(const suite_manifest& manifest, const std::filesystem::pat
             !refusal.empty())
             throw input_error(origin, "backend", run.backend, backend->title + " " + refusal);
         p.output = output_dir / (spec.name + ".h5");
-        std::error_code error;
-        if (!options.force && std::filesystem::exists(p.output, error))
-            throw input_error(p.output.string(), "", "", "exists (use --force to replace it)");
         const auto same_output = [&](const prepared_run& q) { return q.output == p.output; };
         if (std::any_of(out.begin(), out.end(), same_output))
             throw input_error(
@@ -144,6 +142,12 @@ std::vector<prepared_run> prepare_suites(const std::vector<suite_part>& parts, c
                                                               : parse_batch_mode(part.manifest.batch);
         for (std::size_t k = first; k < out.size(); ++k) assign_batch_key(out[k], mode);
     }
+    // Every output under the output rule before the first run starts, never a file this command
+    // reads: a manifest or a scenario named like a run's output (run/run_output_claim.hpp).
+    std::vector<std::filesystem::path> inputs;
+    for (const suite_part& part : parts) inputs.push_back(part.manifest.source);
+    for (const prepared_run& p : out) inputs.push_back(p.spec.scenario);
+    for (const prepared_run& p : out) check_run_output(p.output, options.force, inputs);
     if (out.empty()) {
         std::string sources;
         for (const suite_part& part : parts) sources += (sources.empty() ? "" : ", ") + part.manifest.source.string();

@@ -35,7 +35,7 @@ std::optional<run_result> run_session::start() {
     if (!s_.run.write_trajectory) opts_.write_velocity = opts_.write_force = false;
     box_ = {s_.system.box.periodic, s_.system.box.edges};
     checkpoint_path_ = io::checkpoint_path_for(opts_.path);
-    output_lock_.emplace(claim_run_output(opts_.path, opts_.force, req_.resume));
+    output_lock_.emplace(claim_run_output(opts_.path, opts_.force, req_.resume, {s_.source_path}));
     journal_path_ = io::frame_journal_path_for(opts_.path);
     layout_ = {s_.particles.size(), box_.periodic && opts_.write_image, opts_.write_velocity, opts_.write_force};
     observables_ = make_observables(s_);

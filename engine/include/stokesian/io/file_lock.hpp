@@ -18,7 +18,9 @@ public:
 
     // Takes the lock of `file` without waiting; nullopt when another process (or another
     // file_lock of this one) holds it, with `holder` set to its PID as the lock file records it
-    // ("" if unknown). Throws input_error when the lock file cannot be created.
+    // ("" if unknown). Throws input_error when the lock file cannot be created, or when the file at
+    // its name is not a lock file (not a regular file, more than one link, content other than a
+    // PID): that file is left as it is, never truncated.
     static std::optional<file_lock> try_lock(const std::filesystem::path& file, std::string* holder = nullptr);
 
     // The PID the lock file of `file` records ("" when there is none): for messages about a file
@@ -39,6 +41,11 @@ private:
 // The lock of a run's output, partial output and checkpoint names, held for the whole run:
 // another run holding it is an input_error (exit status 2) naming the output and that run's PID.
 file_lock lock_run_output(const std::filesystem::path& output);
+
+// The lock of a study's folder (<folder>/study.lock, inside it so that every spelling of the
+// folder and every link to it meet the one lock), held for the whole study: another study holding
+// it is an input_error (exit status 2) naming the folder and that study's PID.
+file_lock lock_study_folder(const std::filesystem::path& folder);
 
 // The lock of `file`, waiting for it up to `patience`; after that an input_error naming the
 // file, the holder's PID and `what` the lock protects.

@@ -6,7 +6,9 @@
 //     device or socket at the name is refused even with --force (replacing /dev/null or a pipe
 //     with a regular file is never what was meant);
 //   - a file this command reads is never written over, --force or not (compared by file-system
-//     identity, st_dev and st_ino, so another spelling or a link is caught too).
+//     identity, st_dev and st_ino, so another spelling or a link is caught too);
+//   - the longest name the command creates from it (a temporary, a partial file) fits NAME_MAX
+//     and PATH_MAX, so that an over-long name is refused before the work, not after it.
 // Violations throw input_error (exit status 2) naming the path.
 #include <filesystem>
 #include <string>
@@ -15,9 +17,20 @@
 
 namespace stokesian::io {
 
-// `option` names where the path came from in the message ("--json"; "" for the main output).
+// `option` names where the path came from in the message ("--json"; "" for the main output);
+// `longest_suffix` is the longest the command appends to the path for a file it creates
+// (temporary_suffix() for write_file_atomically(), ".partial.rebuild" for a run's output).
 void check_output_target(const std::filesystem::path& path, bool force,
-                         const std::vector<std::filesystem::path>& inputs = {}, const std::string& option = "");
+                         const std::vector<std::filesystem::path>& inputs = {}, const std::string& option = "",
+                         std::string_view longest_suffix = {});
+
+// Whether two names name one file: by st_dev/st_ino where both exist; a name not there yet by the
+// identity of its folder and its last name. So "o", "o/", "./o", a link to "o" and a hard link
+// all name one file, whether it exists or is yet to be written.
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
+// ".tmp-PID": what write_file_atomically() appends to a name for its temporary.
+std::string temporary_suffix();
 
 // Writes `content` to `path` under a temporary name in the same directory, syncs it and renames
 // it onto `path`: readers see the old file or the complete new one. A failed write, sync or close

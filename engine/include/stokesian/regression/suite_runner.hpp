@@ -80,7 +80,8 @@ struct prepared_run {
 
 // Loads and checks every run's scenario with the suite's settings, before anything runs.
 // Throws input_error for a bad scenario, an override the scenario rejects, a run its backend cannot
-// run (the registry's capabilities), or an existing output without `force`.
+// run (the registry's capabilities), or an output the output rule refuses (run/run_output_claim.hpp:
+// an existing one without `force`; a manifest or scenario of the suite, `force` or not).
 std::vector<prepared_run> prepare_suite(const suite_manifest& manifest, const suite_options& options);
 
 // One manifest of several run in one pool, with the folder its outputs go to.
