@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One bounded libFuzzer session (CTest, build dir of the preset `fuzz`):
+# One bounded libFuzzer session (CTest, build dir of the preset `sanitize`):
 #   run_fuzzer.sh FUZZER --runs=N|--seconds=S WORK_DIR SEED_DIR...
 # --runs=N: N inputs from the fixed seed 1 (label quick: the same course on every run of the same
 # build and seeds); --seconds=S: S seconds from a random seed, printed in the log (label long).

@@ -33,13 +33,12 @@ using test_support::cli_outcome;
 
 namespace {
 
-const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 // 200 000 steps (a fraction of a second on one core), 2000 samples.
 std::vector<std::string> short_run(int kind, const fs::path& out) {
-    std::vector<std::string> args{"run",       tetrahedron, "--time", "2000",       "--sample-every", "1",
-                                  "--threads", "1",         "-o",     out.string(), "--json"};
+    std::vector<std::string> args{"run", tetrahedron_toml, "--time", "2000", "--sample-every", "1", "--threads", "1",
+                                  "-o",  out.string(),     "--json"};
     if (kind == 0) args.insert(args.end(), {"--checkpoint-every", "100"});
     if (kind == 1) args.insert(args.end(), {"--checkpoint-every", "100", "--no-trajectory"});
     if (kind == 2) args.insert(args.end(), {"--checkpoint-wall", "0.02"});

@@ -20,8 +20,7 @@ namespace fs = std::filesystem;
 using stokesian::test_support::cli_outcome;
 using stokesian::test_support::run_cli;
 
-inline const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 inline std::string bytes_of(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -38,7 +37,7 @@ inline void expect_one_line_exit_two(const cli_outcome& o, const std::string& ex
 
 // A short completed tetrahedron result at `out`.
 inline fs::path short_result(const fs::path& out, const fs::path& capture_dir) {
-    const cli_outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", out.string()}, capture_dir);
+    const cli_outcome o = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", out.string()}, capture_dir);
     EXPECT_EQ(o.exit_code, 0) << o.err;
     return out;
 }

@@ -35,8 +35,7 @@ using test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 // Every regular file below `dir` with its bytes: "touches nothing" means this stays the same.
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
@@ -161,7 +160,7 @@ TEST_F(BadInputs, UnusableOutputPathsAreOneLineExitTwoAndNothingIsOverwritten) {
     };
     const auto before = snapshot(work());
     for (const auto& c : cases) {
-        const cli_outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", c.output}, capture());
+        const cli_outcome o = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", c.output}, capture());
         expect_one_line_exit_two(o, c.expected, c.output);
     }
     EXPECT_TRUE(snapshot(work()) == before) << "nothing may be written or removed";
@@ -179,25 +178,27 @@ TEST_F(BadInputs, CountsPastTheMaximumAreOneLineExitTwo) {
         std::string expected;
     };
     const std::vector<count_case> cases{
-        {{"run", tetrahedron, "--steps", "-1", "-o", out},
+        {{"run", tetrahedron_toml, "--steps", "-1", "-o", out},
          "key '--steps' = -1: expected a whole number of steps " + most},
-        {{"run", tetrahedron, "--steps", "1e23", "-o", out}, "key '--steps' = 1e23"},
-        {{"run", tetrahedron, "--steps", "18446744073709551615", "-o", out}, "key '--steps' = 18446744073709551615"},
-        {{"run", tetrahedron, "--time", "1e300", "-o", out},
+        {{"run", tetrahedron_toml, "--steps", "1e23", "-o", out}, "key '--steps' = 1e23"},
+        {{"run", tetrahedron_toml, "--steps", "18446744073709551615", "-o", out},
+         "key '--steps' = 18446744073709551615"},
+        {{"run", tetrahedron_toml, "--time", "1e300", "-o", out},
          "key 'run.time' = 1.0000000000000001e+300: expected an "
          "integer multiple of run.dt = 0.01 of at most 2^53 = "
          "9007199254740992 steps (run.time / run.dt = 1e+302)"},
-        {{"run", tetrahedron, "--dt", "1e-300", "--time", "1", "-o", out},
+        {{"run", tetrahedron_toml, "--dt", "1e-300", "--time", "1", "-o", out},
          "key 'run.time' = 1: expected an integer "
          "multiple of run.dt = 1e-300 of at most"},
-        {{"run", tetrahedron, "--dt", "1e-320", "-o", out}, "key 'run.time' = 5170"},
-        {{"run", tetrahedron, "--time", "1", "--sample-every", "1e308", "-o", out}, "key 'run.sample_every' = 1e+308"},
-        {{"run", tetrahedron, "--time", "1", "--checkpoint-every", "1e308", "-o", out},
+        {{"run", tetrahedron_toml, "--dt", "1e-320", "-o", out}, "key 'run.time' = 5170"},
+        {{"run", tetrahedron_toml, "--time", "1", "--sample-every", "1e308", "-o", out},
+         "key 'run.sample_every' = 1e+308"},
+        {{"run", tetrahedron_toml, "--time", "1", "--checkpoint-every", "1e308", "-o", out},
          "key 'run.checkpoint_every' = 1e+308"},
         {{"port-check", "record", out, "--steps", "18446744073709551615"}, "key '--steps' = 18446744073709551615"},
         {{"port-check", "record", out, "--steps", "10", "--dt", "inf"},
          "key '--dt' = inf: expected a positive, finite"},
-        {{"study", "timestep", tetrahedron, "--dt", "1e-300", "--output-dir", (work() / "study").string()},
+        {{"study", "timestep", tetrahedron_toml, "--dt", "1e-300", "--output-dir", (work() / "study").string()},
          "of at most 2^53"},
     };
     for (const auto& c : cases) {
@@ -212,7 +213,7 @@ TEST_F(BadInputs, CountsPastTheMaximumAreOneLineExitTwo) {
 TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
     const fs::path result = dir_ / "result" / "t.h5";
     fs::create_directories(result.parent_path());
-    ASSERT_EQ(run_cli({"run", tetrahedron, "--time", "1", "-o", result.string()}, capture()).exit_code, 0);
+    ASSERT_EQ(run_cli({"run", tetrahedron_toml, "--time", "1", "-o", result.string()}, capture()).exit_code, 0);
     const fs::path empty = work() / "empty";
     fs::create_directories(empty);
     const fs::path a_file = work() / "a_file";
@@ -228,7 +229,7 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
         {{"reference", "check", result.string(), "--reference-dir", (work() / "missing").string()},
          "the reference directory (--reference-dir) does not exist"},
         {{"reference", "check", result.string(), "--reference-dir", empty.string()},
-         "tetrahedron.h5: missing: no reference file for scenario 'tetrahedron'"},
+         "tetrahedron.h5: missing: no reference file for scenario 'tetrahedron_toml'"},
         {{"reference", "record", result.string(), "--reference-dir", "/proc", "--checks", checks},
          "cannot create the lock file '/proc/tetrahedron.h5.lock'"},  // the lock is taken before the temporary
         {{"suite", "run",
@@ -239,8 +240,8 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
          "key '--sizes-cells' = 1000: expected whole numbers of unit "
          "cells from 1 to 100"},
         {{"bench", "fcc", "--sizes-cells", "2000000"}, "key '--sizes-cells' = 2000000"},
-        {{"run", tetrahedron, "--precision", huge, "-o", (work() / "out.h5").string()}, "... (100000 bytes)"},
-        {{"run", tetrahedron, "--time", "1", "-o", (work() / (std::string(300, 'n') + ".h5")).string()},
+        {{"run", tetrahedron_toml, "--precision", huge, "-o", (work() / "out.h5").string()}, "... (100000 bytes)"},
+        {{"run", tetrahedron_toml, "--time", "1", "-o", (work() / (std::string(300, 'n') + ".h5")).string()},
          "the file name is 303 bytes; with '.partial.rebuild' it exceeds the 255 bytes (NAME_MAX)"},
     };
     const auto before = snapshot(work());
@@ -268,7 +269,7 @@ TEST_F(BadInputs, AnOverlongPathIsSaidToBeTooLong) {
         path += "/" + name;
     }
     ::close(fd);
-    const cli_outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", path + "/t.h5"}, capture());
+    const cli_outcome o = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", path + "/t.h5"}, capture());
     expect_one_line_exit_two(o, "bytes (PATH_MAX) a path may have", "overlong path");
     EXPECT_EQ(o.err.find("does not exist"), std::string::npos) << o.err;
     // std::filesystem::remove_all cannot take these paths; rm works name by name.
@@ -288,7 +289,7 @@ TEST_F(BadInputs, RunningOutOfSpaceIsOneLineSayingWhatIsKept) {
     const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
     const cli_outcome o = test_support::run_cli_at_most(
-        60.0, {"run", tetrahedron, "--time", "2000", "--sample-every", "0.01", "-o", out.string()}, capture());
+        60.0, {"run", tetrahedron_toml, "--time", "2000", "--sample-every", "0.01", "-o", out.string()}, capture());
     ::setrlimit(RLIMIT_FSIZE, &saved);
     std::signal(SIGXFSZ, previous_handler);
     // The trajectory reaches the limit in the partial output or in its frame journal, whichever grows past it first.
@@ -310,14 +311,14 @@ TEST_F(BadInputs, FullAndReadOnlyFileSystemsAreOneLineExitTwo) {
         GTEST_SKIP() << "cannot mount a tmpfs here (" << std::strerror(errno) << "): needs root";
     const bool read_only_mounted = ::mount("stokesian_test", read_only.c_str(), "tmpfs", MS_RDONLY, "size=64k") == 0;
     const fs::path result = dir_ / "t.h5";
-    const cli_outcome ran = run_cli({"run", tetrahedron, "--time", "1", "-o", result.string()}, capture());
+    const cli_outcome ran = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", result.string()}, capture());
 
     const fs::path out = full / "t.h5";
     const cli_outcome o = test_support::run_cli_at_most(
-        60.0, {"run", tetrahedron, "--time", "2000", "--sample-every", "0.01", "-o", out.string()}, capture());
+        60.0, {"run", tetrahedron_toml, "--time", "2000", "--sample-every", "0.01", "-o", out.string()}, capture());
     cli_outcome refused, recorded;
     if (read_only_mounted) {
-        refused = run_cli({"run", tetrahedron, "--time", "1", "-o", (read_only / "t.h5").string()}, capture());
+        refused = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", (read_only / "t.h5").string()}, capture());
         recorded = run_cli({"reference", "record", result.string(), "--reference-dir", read_only.string(), "--checks",
                             std::string(::stokesian::test_support::project_source_dir) + "/reference_data/checks.toml"},
                            capture());

@@ -26,7 +26,7 @@ using test_support::result_of;
 using test_support::run_into;
 
 // The tetrahedron on the CPU in f32 (the batch's members differ in all that a batch allows).
-scenario tetrahedron(double dt, double time, double sample_every, bool trajectory) {
+scenario f32_tetrahedron(double dt, double time, double sample_every, bool trajectory) {
     return test_support::tetrahedron_run("cpu", parse_precision_mode("hi=f32,int=f32"), dt, time, sample_every,
                                          trajectory);
 }
@@ -38,8 +38,8 @@ protected:
     // Three members: sample intervals of 100, 100 and 125 steps (the batch samples every 25), and
     // 3000, 4000 and 500 steps (the last leaves the batch first, then the first).
     std::vector<scenario> members() const {
-        std::vector<scenario> s{tetrahedron(0.01, 30.0, 1.0, true), tetrahedron(0.005, 20.0, 0.5, true),
-                                tetrahedron(0.02, 10.0, 2.5, false)};
+        std::vector<scenario> s{f32_tetrahedron(0.01, 30.0, 1.0, true), f32_tetrahedron(0.005, 20.0, 0.5, true),
+                                f32_tetrahedron(0.02, 10.0, 2.5, false)};
         s[0].run.checkpoint_every = 7.0;  // checkpoints inside the batch, off the sample steps
         return s;
     }

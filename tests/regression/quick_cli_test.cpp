@@ -32,8 +32,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 class Cli : public stokesian::test_support::scratch_directory_test {
 protected:
@@ -44,7 +43,7 @@ protected:
 
 TEST_F(Cli, RunWritesAValidH5mdFileAndAJsonSummary) {
     const fs::path out = dir_ / "t.h5";
-    const outcome o = run_cli({"run", tetrahedron, "--time", "20", "--output", out.string(), "--json"});
+    const outcome o = run_cli({"run", tetrahedron_toml, "--time", "20", "--output", out.string(), "--json"});
     ASSERT_EQ(o.exit_code, 0) << o.err;
     EXPECT_NE(o.out.find("\"status\":\"completed\""), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("\"steps\":2000"), std::string::npos) << o.out;
@@ -72,7 +71,7 @@ TEST_F(Cli, RunWritesAValidH5mdFileAndAJsonSummary) {
 
 TEST_F(Cli, OverridesAreRecordedAndPrecisionIsSelectable) {
     const fs::path out = dir_ / "t.h5";
-    const outcome o = run_cli({"run", tetrahedron, "--steps", "50", "--dt", "0.02", "--sample-every", "0.1",
+    const outcome o = run_cli({"run", tetrahedron_toml, "--steps", "50", "--dt", "0.02", "--sample-every", "0.1",
                                "--precision", "hi=ds,int=f32", "-o", out.string()});
     ASSERT_EQ(o.exit_code, 0) << o.err;
     const h5md_file f(out);
@@ -84,7 +83,7 @@ TEST_F(Cli, OverridesAreRecordedAndPrecisionIsSelectable) {
 TEST_F(Cli, ExistingOutputIsKeptWithoutForceAndReplacedWithIt) {
     const fs::path out = dir_ / "t.h5";
     { std::ofstream(out) << "precious"; }
-    const outcome refused = run_cli({"run", tetrahedron, "--time", "1", "-o", out.string()});
+    const outcome refused = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", out.string()});
     EXPECT_EQ(refused.exit_code, 2);
     EXPECT_NE(refused.err.find("output file exists; use --force"), std::string::npos) << refused.err;
     EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << "one line: " << refused.err;
@@ -92,7 +91,7 @@ TEST_F(Cli, ExistingOutputIsKeptWithoutForceAndReplacedWithIt) {
     std::string content;
     in >> content;
     EXPECT_EQ(content, "precious");
-    const outcome forced = run_cli({"run", tetrahedron, "--time", "1", "-o", out.string(), "--force"});
+    const outcome forced = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", out.string(), "--force"});
     EXPECT_EQ(forced.exit_code, 0) << forced.err;
     EXPECT_NO_THROW(h5md_file{out});
 }
@@ -100,11 +99,11 @@ TEST_F(Cli, ExistingOutputIsKeptWithoutForceAndReplacedWithIt) {
 TEST_F(Cli, BadInputIsOneLineAndExitCodeTwo) {
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"run", (dir_ / "missing.toml").string()},
-          std::vector<std::string>{"run", tetrahedron, "--precision", "hi=f16,int=f32"},
-          std::vector<std::string>{"run", tetrahedron, "--dt", "-1"},
-          std::vector<std::string>{"run", tetrahedron, "--dt", "0.01", "--time", "0.015"},
-          std::vector<std::string>{"run", tetrahedron, "--backend", "quantum"},
-          std::vector<std::string>{"run", tetrahedron, "-o", (dir_ / "no" / "such" / "dir.h5").string()},
+          std::vector<std::string>{"run", tetrahedron_toml, "--precision", "hi=f16,int=f32"},
+          std::vector<std::string>{"run", tetrahedron_toml, "--dt", "-1"},
+          std::vector<std::string>{"run", tetrahedron_toml, "--dt", "0.01", "--time", "0.015"},
+          std::vector<std::string>{"run", tetrahedron_toml, "--backend", "quantum"},
+          std::vector<std::string>{"run", tetrahedron_toml, "-o", (dir_ / "no" / "such" / "dir.h5").string()},
           std::vector<std::string>{"run"}}) {
         const outcome o = run_cli(args);
         EXPECT_EQ(o.exit_code, 2) << args.back() << ": " << o.err;
@@ -118,7 +117,7 @@ TEST_F(Cli, InterruptStopsCleanlyWithAValidClosedFile) {
     // with exit code 128 + SIGINT and a complete file under the final name.
     const fs::path out = dir_ / "t.h5";
     const auto start = std::chrono::steady_clock::now();
-    cli_process run({"run", tetrahedron, "--time", "1000000", "-o", out.string(), "--no-trajectory"},
+    cli_process run({"run", tetrahedron_toml, "--time", "1000000", "-o", out.string(), "--no-trajectory"},
                     fs::temp_directory_path());
     // Wait until the run has begun (the .partial file exists).
     for (int i = 0; i < 200 && !fs::exists(dir_ / "t.h5.partial"); ++i)
@@ -140,7 +139,7 @@ TEST_F(Cli, InterruptStopsCleanlyWithAValidClosedFile) {
 // also when the scenario gives it in steps: it used to fail with "expected exactly one of run.time
 // and run.steps" (issue #17.6).
 TEST_F(Cli, DtAloneKeepsTheScenariosSimulatedTime) {
-    std::string text = stokesian::test_support::read_text(tetrahedron);
+    std::string text = stokesian::test_support::read_text(tetrahedron_toml);
     const std::string length = "time = 5170.0";
     ASSERT_NE(text.find(length), std::string::npos);
     text.replace(text.find(length), length.size(), "steps = 100");  // 1 tau_s at dt = 0.01
@@ -162,7 +161,8 @@ TEST_F(Cli, DtAloneKeepsTheScenariosSimulatedTime) {
 // An environment that cannot run the request is bad input (exit code 2, one line), not a blow-up
 // (issue #17.7). Skipped where a CUDA device is present.
 TEST_F(Cli, CudaWithoutADeviceIsOneLineExitTwo) {
-    const outcome o = run_cli({"run", tetrahedron, "--time", "1", "--backend", "cuda", "-o", (dir_ / "t.h5").string()});
+    const outcome o =
+        run_cli({"run", tetrahedron_toml, "--time", "1", "--backend", "cuda", "-o", (dir_ / "t.h5").string()});
     if (o.exit_code == 0) GTEST_SKIP() << "a CUDA device is present";
     EXPECT_EQ(o.exit_code, 2) << o.err;
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
@@ -176,7 +176,7 @@ TEST_F(Cli, CudaWithoutADeviceIsOneLineExitTwo) {
 // The summary of a short run says what it measured: a sub-second time as such (not "0 s"), and
 // no "nan" for a run without a complete cycle (issue #17.8).
 TEST_F(Cli, SummaryOfAShortRunHasNoZeroSecondsAndNoNan) {
-    const outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", (dir_ / "t.h5").string()});
+    const outcome o = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", (dir_ / "t.h5").string()});
     ASSERT_EQ(o.exit_code, 0) << o.err;
     EXPECT_EQ(o.out.find(" in 0 s"), std::string::npos) << o.out;
     EXPECT_EQ(o.out.find("nan"), std::string::npos) << o.out;
@@ -232,7 +232,7 @@ std::string progress_on_a_terminal(const std::vector<std::string>& args, double 
 // so rate <= (step - checkpoint step) / 0.25 s, with 0.5% for the 3 digits printed.
 TEST_F(Cli, ProgressAfterResumeCountsOnlyThisProcesssSteps) {
     const fs::path out = dir_ / "t.h5";
-    cli_process first({"run", tetrahedron, "--time", "1000000", "-o", out.string(), "--no-trajectory"},
+    cli_process first({"run", tetrahedron_toml, "--time", "1000000", "-o", out.string(), "--no-trajectory"},
                       fs::temp_directory_path());
     for (int i = 0; i < 500 && !fs::exists(dir_ / "t.h5.partial"); ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -22,8 +22,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 class CliVocabulary : public stokesian::test_support::scratch_directory_test {
 protected:
@@ -62,7 +61,7 @@ void expect_one_note(const std::string& err, const std::string& expected) {
 
 // Short, CPU-only invocations of every subcommand that chooses a backend, precision or HI kernel.
 std::vector<std::string> bench_steps(const std::string& csv) {
-    return {"bench", "steps", tetrahedron, "--steps", "2", "--warmup", "1", "--threads", "1", "--csv", csv};
+    return {"bench", "steps", tetrahedron_toml, "--steps", "2", "--warmup", "1", "--threads", "1", "--csv", csv};
 }
 std::vector<std::string> bench_fcc() {
     return {"bench", "fcc", "--sizes-cells", "2", "--cpu-steps", "1", "--cpu-warmup", "1", "--threads", "1"};
@@ -75,7 +74,7 @@ std::vector<std::string> with(std::vector<std::string> head, const std::vector<s
 }  // namespace
 
 TEST_F(CliVocabulary, EverySubcommandTakesTheNewSpellings) {
-    const outcome run = run_cli({"run", tetrahedron, "--time", "1", "--backend", "cpu", "--precision", "ds/f32",
+    const outcome run = run_cli({"run", tetrahedron_toml, "--time", "1", "--backend", "cpu", "--precision", "ds/f32",
                                  "--hi-kernel", "all-pairs", "--threads", "1", "-o", file("t.h5"), "--json"});
     ASSERT_EQ(run.exit_code, 0) << run.err;
     EXPECT_NE(run.out.find("\"precision\":\"hi=ds,int=f32\""), std::string::npos) << run.out;
@@ -103,8 +102,8 @@ TEST_F(CliVocabulary, EverySubcommandTakesTheNewSpellings) {
     EXPECT_TRUE(hi.exit_code == 0 || (hi.exit_code == 2 && hi.err.find("CUDA") != std::string::npos)) << hi.err;
 
     // A study reads its options before anything runs: this one stops at --time, after them.
-    const outcome study = run_cli({"study", "precision", tetrahedron, "--backend", "cpu", "--precision", "ds/f32;f64",
-                                   "--time", "-1", "--output-dir", file("study")});
+    const outcome study = run_cli({"study", "precision", tetrahedron_toml, "--backend", "cpu", "--precision",
+                                   "ds/f32;f64", "--time", "-1", "--output-dir", file("study")});
     EXPECT_EQ(study.exit_code, 2) << study.err;
     EXPECT_NE(study.err.find("key '--time'"), std::string::npos) << study.err;
 }
@@ -167,10 +166,10 @@ TEST_F(CliVocabulary, OldSpellingsWorkWithAOneLineNote) {
 TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
     const std::string p = file("p.h5");
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
-        {{"run", tetrahedron, "--backend", "quantum"},
+        {{"run", tetrahedron_toml, "--backend", "quantum"},
          "key '--backend' = quantum: expected cpu, cuda, cuda-fused, or auto"},  // the registry's names
-        {{"run", tetrahedron, "--precision", "hi=f32,int=f32;f64"}, "key '--precision'"},
-        {{"run", tetrahedron, "--precision", "paper"}, "one precision mode here"},
+        {{"run", tetrahedron_toml, "--precision", "hi=f32,int=f32;f64"}, "key '--precision'"},
+        {{"run", tetrahedron_toml, "--precision", "paper"}, "one precision mode here"},
         {with(bench_steps(file("s.csv")), {"--precision", "hi=f16,int=f32"}), "'f16' is not one of f32, ds, f64"},
         {with(bench_steps(file("s.csv")), {"--backend", "gpu"}), "key '--backend' = gpu"},
         {with(bench_fcc(), {"--backend", "cpu,gpu"}), "key '--backend' = gpu"},
@@ -182,9 +181,9 @@ TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
         {{"port-check", "record", p, "--backend", "gpu"}, "key '--backend' = gpu"},
         {{"port-check", "record", p, "--modes", "hi=f16,int=f32"}, "key '--modes'"},  // no note: the error alone
         {{"port-check", "record", p, "--modes", "f64", "--precision", "f64"}, "--precision"},
-        {{"suite", "run", tetrahedron, "--backend", "gpu"}, "key '--backend' = gpu"},
-        {{"study", "precision", tetrahedron, "--precision", "hi=f16,int=f32"}, "key '--precision'"},
-        {{"study", "timestep", tetrahedron, "--backend", "both"}, "key '--backend' = both"},
+        {{"suite", "run", tetrahedron_toml, "--backend", "gpu"}, "key '--backend' = gpu"},
+        {{"study", "precision", tetrahedron_toml, "--precision", "hi=f16,int=f32"}, "key '--precision'"},
+        {{"study", "timestep", tetrahedron_toml, "--backend", "both"}, "key '--backend' = both"},
     };
     for (const auto& [args, expected] : cases) {
         const outcome o = run_cli(args);
@@ -202,7 +201,7 @@ TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
 // that no device or no CUDA build is here (exit code 2), never that the name is unknown.
 TEST_F(CliVocabulary, EveryRegisteredBackendIsAName) {
     const outcome run =
-        run_cli({"run", tetrahedron, "--time", "1", "--backend", "cuda-fused", "-o", file("f.h5"), "--json"});
+        run_cli({"run", tetrahedron_toml, "--time", "1", "--backend", "cuda-fused", "-o", file("f.h5"), "--json"});
     if (run.exit_code == 0) {
         EXPECT_NE(run.out.find("\"backend\":\"cuda\""), std::string::npos) << run.out;
     } else {

@@ -19,8 +19,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 class RunAuthor : public stokesian::test_support::scratch_directory_test {
 protected:
@@ -42,13 +41,14 @@ protected:
 
 TEST_F(RunAuthor, TheOptionAndTheVariableNameTheAuthor) {
     const fs::path given = dir_ / "given.h5";
-    const auto o = run_cli({"run", tetrahedron, "--time", "2", "--output", given.string(), "--author", "Ada Lovelace"});
+    const auto o =
+        run_cli({"run", tetrahedron_toml, "--time", "2", "--output", given.string(), "--author", "Ada Lovelace"});
     ASSERT_EQ(o.exit_code, 0) << o.err;
     EXPECT_EQ(stokesian::io::h5md_file(given).string_attribute("/h5md/author", "name"), "Ada Lovelace");
 
     ::setenv("STOKESIAN_AUTHOR", "Nightly CI \xCE\xBC", 1);
     const fs::path from_environment = dir_ / "environment.h5";
-    ASSERT_EQ(run_cli({"run", tetrahedron, "--time", "2", "--output", from_environment.string()}).exit_code, 0);
+    ASSERT_EQ(run_cli({"run", tetrahedron_toml, "--time", "2", "--output", from_environment.string()}).exit_code, 0);
     EXPECT_EQ(stokesian::io::h5md_file(from_environment).string_attribute("/h5md/author", "name"),
               "Nightly CI \xCE\xBC");
 }
@@ -56,13 +56,13 @@ TEST_F(RunAuthor, TheOptionAndTheVariableNameTheAuthor) {
 TEST_F(RunAuthor, ABadNameIsBadInputAndWritesNothing) {
     const fs::path out = dir_ / "t.h5";
     const auto option =
-        run_cli({"run", tetrahedron, "--time", "2", "--output", out.string(), "--author", "two\nlines"});
+        run_cli({"run", tetrahedron_toml, "--time", "2", "--output", out.string(), "--author", "two\nlines"});
     EXPECT_EQ(option.exit_code, 2) << option.err;
     EXPECT_EQ(std::count(option.err.begin(), option.err.end(), '\n'), 1) << option.err;
     EXPECT_NE(option.err.find("--author"), std::string::npos) << option.err;
 
     ::setenv("STOKESIAN_AUTHOR", "\xFF\xFE", 1);
-    const auto variable = run_cli({"run", tetrahedron, "--time", "2", "--output", out.string()});
+    const auto variable = run_cli({"run", tetrahedron_toml, "--time", "2", "--output", out.string()});
     EXPECT_EQ(variable.exit_code, 2) << variable.err;
     EXPECT_EQ(std::count(variable.err.begin(), variable.err.end(), '\n'), 1) << variable.err;
     EXPECT_NE(variable.err.find("STOKESIAN_AUTHOR"), std::string::npos) << variable.err;

@@ -38,13 +38,12 @@ using test_support::run_cli;
 
 namespace {
 
-const std::string tetrahedron =
-    std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps.
 std::vector<std::string> long_run(const fs::path& out) {
-    return {"run", tetrahedron, "--time", "20000", "--sample-every", "10",    "--checkpoint-every",
-            "500", "--threads", "1",      "-o",    out.string(),     "--json"};
+    return {"run", tetrahedron_toml, "--time", "20000", "--sample-every", "10",    "--checkpoint-every",
+            "500", "--threads",      "1",      "-o",    out.string(),     "--json"};
 }
 
 class KillResume : public stokesian::test_support::scratch_directory_test {
@@ -149,16 +148,16 @@ TEST_F(KillResume, ResumeRefusesAnotherRunsSettingsAndTouchesNothing) {
         std::string expected;
     };
     const std::vector<refusal> refusals{
-        {{"run", tetrahedron, "--resume", out.string(), "--time", "20000", "--sample-every", "10", "--dt", "0.02"},
+        {{"run", tetrahedron_toml, "--resume", out.string(), "--time", "20000", "--sample-every", "10", "--dt", "0.02"},
          "key 'dt'"},
-        {{"run", tetrahedron, "--resume", out.string(), "--time", "20000", "--sample-every", "10", "--precision",
+        {{"run", tetrahedron_toml, "--resume", out.string(), "--time", "20000", "--sample-every", "10", "--precision",
           "hi=ds,int=ds"},
          "key 'precision'"},
-        {{"run", tetrahedron, "--resume", out.string()}, "key 'total_steps'"},
+        {{"run", tetrahedron_toml, "--resume", out.string()}, "key 'total_steps'"},
         {{"run", "--resume", out.string(), "--backend", "cpu", "--hi-kernel", "symmetric"}, "key 'hi_kernel'"},
         {{"run", "--resume", out.string(), "--case", "x"}, "--case needs the SCENARIO file"},
         {{"run", "--resume", (dir_ / "elsewhere.h5").string()}, "no checkpoint to resume from"},
-        {{"run", tetrahedron, "-o", out.string(), "--time", "20000"}, "--resume " + out.string()},
+        {{"run", tetrahedron_toml, "-o", out.string(), "--time", "20000"}, "--resume " + out.string()},
     };
     for (const refusal& r : refusals) {
         const cli_outcome o = run_cli(r.args, capture());
@@ -177,7 +176,7 @@ TEST_F(KillResume, WallClockCheckpointsAlsoResumeBitwise) {
     // Checkpoints by the clock land on arbitrary steps, between samples.
     reference();
     const fs::path out = dir_ / "wall.h5";
-    std::vector<std::string> args{"run", tetrahedron,         "--time", "20000",     "--sample-every",
+    std::vector<std::string> args{"run", tetrahedron_toml,    "--time", "20000",     "--sample-every",
                                   "10",  "--checkpoint-wall", "0.05",   "--threads", "1",
                                   "-o",  out.string(),        "--json"};
     cli_process child(args, capture());
@@ -250,7 +249,8 @@ TEST_F(KillResume, AKilledRunsPartialOutputNamesItsRunAndItsResumeNeedsNoPartial
         ASSERT_TRUE(fs::exists(partial)) << what;
         {
             const io::h5md_file f(partial);
-            EXPECT_EQ(f.string_attribute("/parameters/scenario", "source_text"), test_support::read_text(tetrahedron))
+            EXPECT_EQ(f.string_attribute("/parameters/scenario", "source_text"),
+                      test_support::read_text(tetrahedron_toml))
                 << what;
             EXPECT_EQ(f.string_attribute("/parameters/run", "status"), "running") << what;
             EXPECT_EQ(f.string_attribute("/parameters/run", "planned_steps"), "2000000") << what;

@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string source_dir = ::stokesian::test_support::project_source_dir;
-const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 const std::string lattice = source_dir + "/tests/inputs/good/ranks_lattice_lubricated.toml";
 const std::string pairs_implicit = source_dir + "/scenarios/approaching_pairs_implicit.toml";
 
@@ -83,9 +83,9 @@ protected:
 
 TEST_F(MpiRanks, TheTetrahedronOnThreeRanksIsOneProcessBitForBit) {
     for (const char* mode : {"hi=ds,int=f32", "hi=f32,int=f32", "hi=f64,int=f64"})
-        expect_ranks_equal_one(3, tetrahedron, {"--time", "20", "--precision", mode},
+        expect_ranks_equal_one(3, tetrahedron_toml, {"--time", "20", "--precision", mode},
                                std::string("tetrahedron_") + mode);
-    expect_ranks_equal_one(3, tetrahedron, {"--time", "20", "--hi-kernel", "symmetric", "--integrator", "rk4"},
+    expect_ranks_equal_one(3, tetrahedron_toml, {"--time", "20", "--hi-kernel", "symmetric", "--integrator", "rk4"},
                            "tetrahedron_symmetric_rk4");
 }
 
@@ -137,9 +137,9 @@ TEST_F(MpiRanks, BadInputIsOneLineFromRankZeroAndExitCodeTwo) {
     { std::ofstream(taken) << "not a result"; }
     const std::vector<bad> cases{
         {{"run", source_dir + "/tests/inputs/bad/devices_twice.toml"}, "device 0 is named twice"},
-        {{"run", tetrahedron, "--devices", "0"}, "the CPU backend runs on the host"},
+        {{"run", tetrahedron_toml, "--devices", "0"}, "the CPU backend runs on the host"},
         // Found by rank 0 alone (the others read nothing): they must not wait for it forever.
-        {{"run", tetrahedron, "--time", "1", "-o", taken.string()}, "taken.h5"},
+        {{"run", tetrahedron_toml, "--time", "1", "-o", taken.string()}, "taken.h5"},
         {{"analyze", taken.string()}, "runs in one process, not across 2 MPI ranks"},
     };
     for (const bad& b : cases) {
@@ -163,7 +163,7 @@ TEST(DevicesOption, BadListsAndTheCpuBackendAreOneLineAndExitCodeTwo) {
              {"0", "the CPU backend runs on the host and takes no device list"},
              {"all", "the CPU backend runs on the host and takes no device list"}}) {
         const cli_outcome o = run_cli_at_most(60,
-                                              {"run", tetrahedron, "--devices", list, "-o",
+                                              {"run", tetrahedron_toml, "--devices", list, "-o",
                                                (dir / ("devices_" + std::to_string(::getpid()) + ".h5")).string()},
                                               dir);
         EXPECT_EQ(o.exit_code, 2) << list << ": " << o.err;

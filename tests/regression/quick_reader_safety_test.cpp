@@ -41,7 +41,7 @@ namespace {
 namespace h5 = io::hdf5;
 
 const std::string source_dir = ::stokesian::test_support::project_source_dir;
-const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 const std::string checks = source_dir + "/reference_data/checks.toml";
 
 // A refusal takes well under a second; a command still running after this is blocked.
@@ -87,7 +87,7 @@ protected:
     // A short completed tetrahedron result.
     fs::path short_result(const std::string& name = "r.h5") const {
         const fs::path out = dir_ / name;
-        const cli_outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", out.string()}, capture());
+        const cli_outcome o = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", out.string()}, capture());
         EXPECT_EQ(o.exit_code, 0) << o.err;
         return out;
     }
@@ -164,7 +164,7 @@ TEST_F(ReaderSafety, AReferenceFileOrACheckpointWithAnExternalLinkIsRefused) {
 TEST_F(ReaderSafety, AnalyzeOfALiveRunsPartialOutputSaysWhichRunIsWritingIt) {
     const fs::path out = dir_ / "live.h5", partial = fs::path(out) += ".partial";
     // Twenty million steps: far longer than this test; killed at its end.
-    cli_process live({"run", tetrahedron, "--time", "200000", "--sample-every", "10", "--threads", "1",
+    cli_process live({"run", tetrahedron_toml, "--time", "200000", "--sample-every", "10", "--threads", "1",
                       "--no-trajectory", "-o", out.string()},
                      capture());
     ASSERT_TRUE(test_support::wait_for_file(partial, std::chrono::seconds(20))) << "the run never started";
@@ -187,7 +187,7 @@ TEST_F(ReaderSafety, ARunPastTheFileSizeLimitSaysSoInsteadOfDyingOfSigxfsz) {
     const fs::path out = dir_ / "t.h5";
     // The child inherits the disposition: the default one, whatever ctest set for this process.
     const auto previous = std::signal(SIGXFSZ, SIG_DFL);
-    cli_process limited({"--fsize=1048576", test_support::cli_program(), "run", tetrahedron, "--time", "2000",
+    cli_process limited({"--fsize=1048576", test_support::cli_program(), "run", tetrahedron_toml, "--time", "2000",
                          "--sample-every", "0.01", "-o", out.string()},
                         capture(), prlimit);
     const cli_outcome o = limited.wait_at_most(60.0);

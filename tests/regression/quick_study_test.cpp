@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using namespace stokesian;
 using regression_suite::run_cli;
 
-const fs::path tetrahedron = regression_suite::source_dir / "scenarios/tetrahedron.toml";
+using ::stokesian::test_support::tetrahedron_toml;
 
 fs::path scratch(const std::string& name) {
     const fs::path p = fs::temp_directory_path() / ("stokesian_study_" + std::to_string(::getpid()) + "_" + name);
@@ -36,7 +36,7 @@ study::study_settings timestep_settings(const std::vector<double>& dts, const st
                                         double time) {
     study::study_settings s;
     s.kind = "timestep";
-    s.scenario = tetrahedron;
+    s.scenario = tetrahedron_toml;
     s.modes = {reference_precision_mode};
     s.dts = dts;
     s.integrators = integrators;
@@ -72,12 +72,12 @@ protected:
         coarse_dir_ = new fs::path(scratch("coarse"));
         // Euler, Heun, AB2 at the paper's time steps, with the figures.
         fine_ = new regression_suite::outcome(
-            run_cli({"study", "timestep", tetrahedron.string(), "--dt", "0.04,0.02,0.01,0.005", "--integrators",
+            run_cli({"study", "timestep", tetrahedron_toml, "--dt", "0.04,0.02,0.01,0.005", "--integrators",
                      "euler,heun,ab2", "--time", "3000", "--backend", "cpu", "--output-dir", fine_dir_->string()}));
         // RK4 is converged to rounding (period differences ~1e-11 tau_s) already at dt = 0.04: its
         // order shows at time steps 12x larger.
         coarse_ = new regression_suite::outcome(
-            run_cli({"study", "timestep", tetrahedron.string(), "--dt", "0.5,0.25,0.125,0.0625", "--integrators", "rk4",
+            run_cli({"study", "timestep", tetrahedron_toml, "--dt", "0.5,0.25,0.125,0.0625", "--integrators", "rk4",
                      "--time", "3000", "--backend", "cpu", "--output-dir", coarse_dir_->string(), "--no-plots"}));
     }
     static void TearDownTestSuite() {
@@ -165,7 +165,7 @@ TEST_F(TimestepStudy, RungeKutta4IsFourthOrderAndExtrapolatesToTheKnownPeriod) {
 
 TEST(StudyCli, BadInputExitsWithTwoAndWritesNothing) {
     const fs::path out = scratch("bad");
-    const std::string t = tetrahedron.string();
+    const std::string t = tetrahedron_toml;
     const std::vector<std::vector<std::string>> cases{
         {"study", "timestep", t, "--dt", "0.01,-1", "--output-dir", out.string()},
         {"study", "timestep", t, "--dt", "0.01,abc", "--output-dir", out.string()},

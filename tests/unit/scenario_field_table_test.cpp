@@ -31,7 +31,7 @@ std::string read_file(const std::string& path) {
     return text.str();
 }
 
-const std::string minimal = R"(
+const std::string minimal_pair = R"(
 [scenario]
 name = "pair"
 [box]
@@ -75,12 +75,12 @@ TEST(ScenarioReference, EveryReadKeyHasARowAndDerivedCountsHaveNone) {
 }
 
 TEST(ScenarioOutputAuthor, IsReadWrittenAndDocumented) {
-    const scenario plain = parse_scenario(minimal, "x.toml");
+    const scenario plain = parse_scenario(minimal_pair, "x.toml");
     EXPECT_EQ(plain.output.author, "");
     // Not written while unset: the configurations of existing runs stay as they were.
     EXPECT_EQ(resolved_configuration(plain).find("[output]"), std::string::npos);
 
-    const scenario authored = parse_scenario(minimal + "[output]\nauthor = \"Grace Hopper\"\n", "x.toml");
+    const scenario authored = parse_scenario(minimal_pair + "[output]\nauthor = \"Grace Hopper\"\n", "x.toml");
     EXPECT_EQ(authored.output.author, "Grace Hopper");
     const toml::table written = toml::parse(resolved_configuration(authored));
     EXPECT_EQ(written["output"]["author"].value_or(std::string()), "Grace Hopper");
@@ -88,19 +88,21 @@ TEST(ScenarioOutputAuthor, IsReadWrittenAndDocumented) {
 }
 
 TEST(ScenarioOutputAuthor, BadValuesAreOneLineErrorsNamingTheKey) {
-    EXPECT_EQ(error_of(minimal + "[output]\nauthor = 7\n"), "x.toml: key 'output.author' = 7: expected a string");
-    EXPECT_EQ(error_of(minimal + "[output]\nauthor = \"\"\n"),
+    EXPECT_EQ(error_of(minimal_pair + "[output]\nauthor = 7\n"), "x.toml: key 'output.author' = 7: expected a string");
+    EXPECT_EQ(error_of(minimal_pair + "[output]\nauthor = \"\"\n"),
               "x.toml: key 'output.author' = \"\": expected a non-empty name");
-    EXPECT_NE(error_of(minimal + "[output]\nauthor = \"two\\nlines\"\n").find("control characters"), std::string::npos);
-    EXPECT_NE(error_of(minimal + "[output]\nauthor = \"" + std::string(257, 'a') + "\"\n").find("at most 256 bytes"),
+    EXPECT_NE(error_of(minimal_pair + "[output]\nauthor = \"two\\nlines\"\n").find("control characters"),
               std::string::npos);
     EXPECT_NE(
-        error_of(minimal + "[output]\nname = \"x\"\n").find("unknown key 'output.name' ([output] accepts author)"),
+        error_of(minimal_pair + "[output]\nauthor = \"" + std::string(257, 'a') + "\"\n").find("at most 256 bytes"),
+        std::string::npos);
+    EXPECT_NE(
+        error_of(minimal_pair + "[output]\nname = \"x\"\n").find("unknown key 'output.name' ([output] accepts author)"),
         std::string::npos);
 }
 
 TEST(RunOverrides, GoThroughTheRunTable) {
-    run_settings run = parse_scenario(minimal, "x.toml").run;
+    run_settings run = parse_scenario(minimal_pair, "x.toml").run;
     settings::apply_run_overrides(run, {{"precision", std::string("hi=ds,int=f32")}, {"time", 2.0}});
     EXPECT_EQ(to_string(run.precision), "hi=ds,int=f32");
     EXPECT_EQ(run.time, 2.0);
@@ -112,7 +114,7 @@ TEST(RunOverrides, GoThroughTheRunTable) {
 }
 
 TEST(RunOverrides, DtAloneKeepsTheRunLengthInTime) {
-    run_settings run = parse_scenario(minimal, "x.toml").run;  // 100 steps of 0.01
+    run_settings run = parse_scenario(minimal_pair, "x.toml").run;  // 100 steps of 0.01
     settings::apply_run_overrides(run, {{"dt", 0.001}});
     ASSERT_TRUE(run.time.has_value());
     EXPECT_DOUBLE_EQ(*run.time, 1.0);
@@ -120,7 +122,7 @@ TEST(RunOverrides, DtAloneKeepsTheRunLengthInTime) {
 }
 
 TEST(RunOverrides, BadValuesNameTheOption) {
-    run_settings run = parse_scenario(minimal, "x.toml").run;
+    run_settings run = parse_scenario(minimal_pair, "x.toml").run;
     try {
         settings::apply_run_overrides(run, {{"precision", std::string("hi=f16")}});
         FAIL() << "accepted hi=f16";
@@ -169,7 +171,7 @@ TEST(RunOptions, ComeFromTheRunTable) {
 
     // Every option's key takes a value of its kind through apply_run_overrides (the command's path).
     for (const settings::run_option& o : options) {
-        run_settings run = parse_scenario(minimal, "x.toml").run;
+        run_settings run = parse_scenario(minimal_pair, "x.toml").run;
         settings::run_override given{o.key, 0.01};  // a multiple of dt = 0.01: a valid time or interval
         if (o.type == kind::step_count) given.value = std::uint64_t{7};
         if (o.type == kind::flag) given.value = o.flag_value;
