@@ -12,6 +12,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/run/run.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
@@ -22,8 +23,6 @@ using namespace stokesian;
 namespace fs = std::filesystem;
 
 namespace {
-
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
 scenario on_gpu(scenario s, const char* kernel, precision_mode mode) {
     s.run.backend = "cuda";
@@ -84,8 +83,8 @@ protected:
 TEST_F(GpuResume, TilingAndFusedKernelsResumeBitwiseInEveryMode) {
     REQUIRE_DEVICE();
     for (const char* kernel : {"tiling", "fused"})
-        for (precision hi : all_precisions)
-            for (precision in : all_precisions) {
+        for (precision hi : precisions)
+            for (precision in : precisions) {
                 const precision_mode mode{hi, in};
                 const std::string what = std::string(kernel) + " " + to_string(mode);
                 expect_resume_is_bitwise(on_gpu(short_tetrahedron(), kernel, mode), 2345, 7000, "tetrahedron " + what);

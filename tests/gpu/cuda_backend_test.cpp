@@ -9,8 +9,10 @@
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/run/run.hpp"
 #include "support/build_paths.hpp"
+#include "support/frames.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -19,28 +21,13 @@ using test_support::random_spheres;
 
 namespace {
 
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
-
 scenario tetrahedron() {
     return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
 }
 
-frame run_frame(const engine_config& c, const initial_state& s, std::uint64_t steps) {
-    auto e = make_engine(c, s);
-    e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
-}
+using test_support::frame_after;
 
-void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
-    ASSERT_EQ(a.position.size(), b.position.size());
-    for (std::size_t i = 0; i < a.position.size(); ++i) {
-        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
-        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
-        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
-    }
-}
+using test_support::expect_bitwise_equal;
 
 }  // namespace
 
@@ -50,15 +37,15 @@ void expect_bitwise_equal(const frame& a, const frame& b, const std::string& wha
 TEST(CudaBackend, TetrahedronIsBitwiseEqualToCpuInEveryMode) {
     REQUIRE_DEVICE();
     const scenario s = tetrahedron();
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             engine_config c = make_engine_config(s);
             c.precision = {hi, in};
             c.backend = "cpu";
-            const frame cpu1 = run_frame(c, s.particles, 1), cpu = run_frame(c, s.particles, 1000);
+            const frame cpu1 = frame_after(c, s.particles, 1), cpu = frame_after(c, s.particles, 1000);
             c.backend = "cuda";
             c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
-            const frame gpu1 = run_frame(c, s.particles, 1), gpu = run_frame(c, s.particles, 1000);
+            const frame gpu1 = frame_after(c, s.particles, 1), gpu = frame_after(c, s.particles, 1000);
             expect_bitwise_equal(cpu1, gpu1, to_string(c.precision) + " after 1 step");
             expect_bitwise_equal(cpu, gpu, to_string(c.precision) + " after 1000 steps");
         }
@@ -68,17 +55,17 @@ TEST(CudaBackend, AllHiKernelsAgreeBitwiseWithEachOtherAndTheCpu) {
     REQUIRE_DEVICE();
     // 1000 particles: several blocks, a partial last tile, targets beyond N in multi-target.
     const initial_state s = random_spheres(1000, 40.0, 2.1, 3);
-    for (precision hi : all_precisions) {
+    for (precision hi : precisions) {
         engine_config c;
         c.system.box = {true, {40, 40, 40}};
         c.precision = {hi, precision::f64};
         c.dt = 0.01;
         c.backend = "cpu";
-        const frame cpu = run_frame(c, s, 3);
+        const frame cpu = frame_after(c, s, 3);
         c.backend = "cuda";
         for (const char* kernel : {"naive", "tiling", "small-tiling", "multi-target"}) {
             c.hi_kernel = kernel;
-            expect_bitwise_equal(cpu, run_frame(c, s, 3), std::string(kernel) + " " + to_string(c.precision));
+            expect_bitwise_equal(cpu, frame_after(c, s, 3), std::string(kernel) + " " + to_string(c.precision));
         }
     }
 }
@@ -96,17 +83,17 @@ TEST(CudaBackend, FccWithLubricationAgreesWithCpuWithinDerivedBound) {
     std::uniform_real_distribution<double> u(-0.05, 0.05);
     for (auto& r : s.positions) r = r + vec3<double>{u(rng), u(rng), u(rng)};
     s.external_forces.assign(s.positions.size(), {0, 0, -1});
-    for (precision hi : all_precisions) {
+    for (precision hi : precisions) {
         engine_config c;
         c.system.box = {true, {edge, edge, edge}};
         c.system.lubrication.enabled = true;
         c.precision = {hi, hi};
         c.dt = 0.001;
         c.backend = "cpu";
-        const frame cpu = run_frame(c, s, 1);
+        const frame cpu = frame_after(c, s, 1);
         c.backend = "cuda";
         c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
-        const frame gpu = run_frame(c, s, 1);
+        const frame gpu = frame_after(c, s, 1);
         // Initial forces use zero previous velocities (no lubrication), so both backends start
         // bitwise equal and drift identically; the first lubrication forces then differ only by
         // the log: 1 ulp (u_w) each on device and host, so each resistance differs by <= 2 u_w
@@ -135,7 +122,7 @@ TEST(CudaBackend, RunsAreBitwiseReproducible) {
     c.dt = 0.001;
     c.backend = "cuda";
     c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
-    const frame a = run_frame(c, s, 50), b = run_frame(c, s, 50);
+    const frame a = frame_after(c, s, 50), b = frame_after(c, s, 50);
     expect_bitwise_equal(a, b, "run-to-run");
     EXPECT_EQ(state_digest(a), state_digest(b));
 }
@@ -153,12 +140,12 @@ TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     const scenario s = load_scenario(
         std::string(::stokesian::test_support::project_source_dir) + "/scenarios/approaching_pairs.toml", "oblique");
     for (const char* kernel : {"tiling", "fused"})
-        for (precision hi : all_precisions) {
+        for (precision hi : precisions) {
             engine_config c = make_engine_config(s);
             c.precision = {hi, hi};
             c.backend = "cuda";
             c.hi_kernel = kernel;
-            const frame expected = run_frame(c, s.particles, 300);
+            const frame expected = frame_after(c, s.particles, 300);
             auto first = make_engine(c, s.particles);
             first->advance(120);
             engine_state saved;
@@ -174,7 +161,7 @@ TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     const scenario t = tetrahedron();
     engine_config c = make_engine_config(t);
     c.precision = {precision::ds, precision::f32};
-    const frame expected = run_frame(c, t.particles, 500);
+    const frame expected = frame_after(c, t.particles, 500);
     auto cpu = make_engine(c, t.particles);
     cpu->advance(200);
     engine_state saved;
@@ -193,15 +180,15 @@ TEST(CudaBackend, MultiStageIntegratorsAreBitwiseEqualToCpu) {
     REQUIRE_DEVICE();
     const scenario s = tetrahedron();
     for (integrator_kind kind : {integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
-        for (precision p : all_precisions) {
+        for (precision p : precisions) {
             engine_config c = make_engine_config(s);
             c.integrator = kind;
             c.precision = {p, p};
             c.backend = "cpu";
-            const frame cpu = run_frame(c, s.particles, 300);
+            const frame cpu = frame_after(c, s.particles, 300);
             c.backend = "cuda";
             c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
-            expect_bitwise_equal(cpu, run_frame(c, s.particles, 300),
+            expect_bitwise_equal(cpu, frame_after(c, s.particles, 300),
                                  std::string(to_string(kind)) + " " + to_string(c.precision));
         }
 }

@@ -17,14 +17,14 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/port/port_check.hpp"
+#include "support/frames.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;
 
 namespace {
-
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
 struct named_system {
     std::string name;
@@ -75,45 +75,35 @@ named_system tied_periodic() {
 std::vector<named_system> systems() { return {fcc_open(), overlapping_open(), tied_periodic()}; }
 
 // The velocities of the first HI evaluation (at construction) and, with steps > 0, after them.
-frame run_frame(const named_system& s, precision_mode mode, const std::string& backend, const std::string& kernel,
-                std::uint64_t steps) {
+frame kernel_frame(const named_system& s, precision_mode mode, const std::string& backend, const std::string& kernel,
+                   std::uint64_t steps) {
     engine_config c;
     c.system = s.system;
     c.precision = mode;
     c.dt = 0.001;
     c.backend = backend;
     c.hi_kernel = kernel;
-    auto e = make_engine(c, s.state);
-    if (steps > 0) e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
+    return test_support::frame_after(c, s.state, steps);
 }
 
-void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
-    ASSERT_EQ(a.position.size(), b.position.size()) << what;
-    for (std::size_t i = 0; i < a.position.size(); ++i) {
-        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
-        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
-    }
-}
+using test_support::expect_bitwise_equal;
 
 }  // namespace
 
 TEST(FarKernelsGpu, FarTilingAndOrderedSplitAreBitwiseTheCpuInEveryModeAndFarSplitIsSplit) {
     REQUIRE_DEVICE();
     for (const named_system& s : systems())
-        for (precision hi : all_precisions)
-            for (precision in : all_precisions) {
+        for (precision hi : precisions)
+            for (precision in : precisions) {
                 const precision_mode mode{hi, in};
                 const std::string what = s.name + " " + to_string(mode);
                 // Two steps: the second evaluation starts from positions the first one moved.
-                const frame cpu = run_frame(s, mode, "cpu", "all-pairs", 2);
-                expect_bitwise_equal(cpu, run_frame(s, mode, "cuda", "far-tiling", 2), "far-tiling vs cpu, " + what);
-                expect_bitwise_equal(cpu, run_frame(s, mode, "cuda", "ordered-split", 2),
+                const frame cpu = kernel_frame(s, mode, "cpu", "all-pairs", 2);
+                expect_bitwise_equal(cpu, kernel_frame(s, mode, "cuda", "far-tiling", 2), "far-tiling vs cpu, " + what);
+                expect_bitwise_equal(cpu, kernel_frame(s, mode, "cuda", "ordered-split", 2),
                                      "ordered-split vs cpu, " + what);
-                expect_bitwise_equal(run_frame(s, mode, "cuda", "split", 2), run_frame(s, mode, "cuda", "far-split", 2),
-                                     "far-split vs split, " + what);
+                expect_bitwise_equal(kernel_frame(s, mode, "cuda", "split", 2),
+                                     kernel_frame(s, mode, "cuda", "far-split", 2), "far-split vs split, " + what);
             }
 }
 
@@ -135,11 +125,11 @@ TEST(FarKernelsGpu, FastFarSplitIsWithinThePortCheckBoundAndDeterministic) {
                                                                  s.state.external_forces[j], p);
                 magnitude[i] = magnitude[i] + vec3<double>{std::fabs(t.x), std::fabs(t.y), std::fabs(t.z)};
             }
-        for (precision hi : all_precisions) {
+        for (precision hi : precisions) {
             const precision_mode mode{hi, precision::f64};
-            const frame exact = run_frame(s, mode, "cuda", "tiling", 0);
-            const frame fast = run_frame(s, mode, "cuda", "fast-far-split", 0);
-            expect_bitwise_equal(fast, run_frame(s, mode, "cuda", "fast-far-split", 0),
+            const frame exact = kernel_frame(s, mode, "cuda", "tiling", 0);
+            const frame fast = kernel_frame(s, mode, "cuda", "fast-far-split", 0);
+            expect_bitwise_equal(fast, kernel_frame(s, mode, "cuda", "fast-far-split", 0),
                                  "fast-far-split twice, " + s.name + " " + to_string(mode));
             const double factor = port::rounding_bound_factor(mode, n, s.system.tensor);
             double worst = 0;
@@ -186,15 +176,16 @@ TEST(FarKernelsGpu, LargerSystemsWithFewerLanesPerTargetKeepTheirBitsAndBounds) 
                                                                  s.state.external_forces[j], p);
                 magnitude[k] = magnitude[k] + vec3<double>{std::fabs(t.x), std::fabs(t.y), std::fabs(t.z)};
             }
-        for (precision hi : all_precisions) {
+        for (precision hi : precisions) {
             const precision_mode mode{hi, hi};
             const std::string what = s.name + " " + to_string(mode);
-            const frame exact = run_frame(s, mode, "cuda", "tiling", 0);
-            expect_bitwise_equal(exact, run_frame(s, mode, "cuda", "far-tiling", 0), "far-tiling vs tiling, " + what);
-            expect_bitwise_equal(run_frame(s, mode, "cuda", "split", 0), run_frame(s, mode, "cuda", "far-split", 0),
-                                 "far-split vs split, " + what);
-            const frame fast = run_frame(s, mode, "cuda", "fast-far-split", 0);
-            expect_bitwise_equal(fast, run_frame(s, mode, "cuda", "fast-far-split", 0),
+            const frame exact = kernel_frame(s, mode, "cuda", "tiling", 0);
+            expect_bitwise_equal(exact, kernel_frame(s, mode, "cuda", "far-tiling", 0),
+                                 "far-tiling vs tiling, " + what);
+            expect_bitwise_equal(kernel_frame(s, mode, "cuda", "split", 0),
+                                 kernel_frame(s, mode, "cuda", "far-split", 0), "far-split vs split, " + what);
+            const frame fast = kernel_frame(s, mode, "cuda", "fast-far-split", 0);
+            expect_bitwise_equal(fast, kernel_frame(s, mode, "cuda", "fast-far-split", 0),
                                  "fast-far-split twice, " + what);
             const double factor = port::rounding_bound_factor(mode, n, s.system.tensor);
             for (std::size_t k = 0; k < sample.size(); ++k) {
@@ -221,11 +212,11 @@ TEST(FarKernelsGpu, OrderedSplitGivesTheCpusBitsWithEveryGroupSize) {
         s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
         s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
         s.system.box = {false, {0, 0, 0}};
-        for (precision hi : all_precisions) {
+        for (precision hi : precisions) {
             const precision_mode mode{hi, hi};
             const std::string what = s.name + " " + to_string(mode);
-            expect_bitwise_equal(run_frame(s, mode, "cuda", "tiling", 0),
-                                 run_frame(s, mode, "cuda", "ordered-split", 0), "ordered-split vs tiling, " + what);
+            expect_bitwise_equal(kernel_frame(s, mode, "cuda", "tiling", 0),
+                                 kernel_frame(s, mode, "cuda", "ordered-split", 0), "ordered-split vs tiling, " + what);
         }
     }
 }

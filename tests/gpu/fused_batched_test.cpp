@@ -14,7 +14,9 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "support/build_paths.hpp"
+#include "support/frames.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -24,32 +26,15 @@ using test_support::random_spheres;
 
 namespace {
 
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
-
 scenario load(const char* name, const std::string& case_name = {}) {
     return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name, case_name);
 }
 
 // Positions, velocities, images and forces bit for bit (vec3<double> ==: every stored type widens
 // exactly, so equal doubles mean equal stored values; -0 == +0 is the only blind spot).
-void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
-    ASSERT_EQ(a.step, b.step) << what;
-    ASSERT_EQ(a.position.size(), b.position.size()) << what;
-    for (std::size_t i = 0; i < a.position.size(); ++i) {
-        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
-        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
-        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
-        ASSERT_EQ(a.force[i], b.force[i]) << what << ": force of particle " << i;
-    }
-}
+using test_support::expect_bitwise_equal;
 
-frame run_frame(const engine_config& c, const initial_state& s, std::uint64_t steps) {
-    auto e = make_engine(c, s);
-    e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
-}
+using test_support::frame_after;
 
 // The three paths for one configuration: CPU all-pairs, CUDA step by step (default kernel), CUDA fused.
 struct three_paths {
@@ -60,12 +45,12 @@ three_paths run_three(engine_config c, const initial_state& s, std::uint64_t ste
     c.backend = "cpu";
     c.hi_kernel = "all-pairs";
     c.threads = 1;
-    r.cpu = run_frame(c, s, steps);
+    r.cpu = frame_after(c, s, steps);
     c.backend = "cuda";
     c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one)
-    r.cuda = run_frame(c, s, steps);
+    r.cuda = frame_after(c, s, steps);
     c.hi_kernel = "fused";
-    r.fused = run_frame(c, s, steps);
+    r.fused = frame_after(c, s, steps);
     return r;
 }
 
@@ -78,8 +63,8 @@ double component(vec3<double> v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : 
 TEST(FusedPath, TetrahedronIsBitwiseEqualToStepByStepAndCpuInEveryMode) {
     REQUIRE_DEVICE();
     const scenario s = load("tetrahedron.toml");
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             engine_config c = make_engine_config(s);
             c.precision = {hi, in};
             for (std::uint64_t steps : {std::uint64_t(1), std::uint64_t(2000)}) {
@@ -117,8 +102,8 @@ TEST(FusedPath, ApproachingPairsWithLubrication) {
     REQUIRE_DEVICE();
     for (const char* case_name : {"head_on", "oblique"}) {
         const scenario s = load("approaching_pairs.toml", case_name);
-        for (precision hi : all_precisions)
-            for (precision in : all_precisions) {
+        for (precision hi : precisions)
+            for (precision in : precisions) {
                 engine_config c = make_engine_config(s);
                 c.precision = {hi, in};
                 const std::string what = std::string(case_name) + " " + to_string(c.precision);
@@ -199,9 +184,9 @@ TEST(FusedPath, LargestBlockIsBitwiseEqualToStepByStep) {
          {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
         c.precision = mode;
         c.hi_kernel = "tiling";
-        const frame stepped = run_frame(c, s, 5);
+        const frame stepped = frame_after(c, s, 5);
         c.hi_kernel = "fused";
-        expect_bitwise_equal(run_frame(c, s, 5), stepped, "N = 1024, " + to_string(mode));
+        expect_bitwise_equal(frame_after(c, s, 5), stepped, "N = 1024, " + to_string(mode));
     }
 }
 
@@ -290,8 +275,8 @@ TEST(BatchedPath, TetrahedraAreBitwiseTheirSoloRunsInEveryMode) {
     REQUIRE_DEVICE();
     const scenario s = load("tetrahedron.toml");
     const std::vector<batch_member> members = perturbed_copies(s.particles, 64, 0.4, {0.01, 0.005}, 21);
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             engine_config c = make_engine_config(s);
             c.precision = {hi, in};
             c.backend = "cuda";
@@ -307,13 +292,14 @@ TEST(BatchedPath, TetrahedraAreBitwiseTheirSoloRunsInEveryMode) {
                 engine_config solo = c;
                 solo.dt = members[k].dt;
                 solo.hi_kernel = "fused";
-                const frame alone = run_frame(solo, members[k].state, 500);
+                const frame alone = frame_after(solo, members[k].state, 500);
                 ASSERT_EQ(frames[k].time, alone.time) << what;
                 expect_bitwise_equal(frames[k], alone, "batch vs fused alone, " + what);
                 solo.backend = "cpu";
                 solo.hi_kernel = "all-pairs";
                 solo.threads = 1;
-                expect_bitwise_equal(frames[k], run_frame(solo, members[k].state, 500), "batch vs cpu alone, " + what);
+                expect_bitwise_equal(frames[k], frame_after(solo, members[k].state, 500),
+                                     "batch vs cpu alone, " + what);
             }
         }
 }
@@ -353,7 +339,7 @@ TEST(BatchedPath, LubricatedAndBlockKernelBatchesAreBitwiseTheirSoloRuns) {
             engine_config solo = k.config;
             solo.dt = k.members[m].dt;
             solo.hi_kernel = "fused";
-            expect_bitwise_equal(frames[m], run_frame(solo, k.members[m].state, k.steps),
+            expect_bitwise_equal(frames[m], frame_after(solo, k.members[m].state, k.steps),
                                  k.what + ", member " + std::to_string(m));
         }
     }

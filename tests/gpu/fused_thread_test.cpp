@@ -14,7 +14,9 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "support/build_paths.hpp"
+#include "support/frames.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -24,24 +26,9 @@ using test_support::random_spheres;
 
 namespace {
 
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
-
 // Every stored type widens exactly to double, so equal doubles mean equal stored values; -0 == +0
 // is the one blind spot, which std::signbit closes.
-void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
-    ASSERT_EQ(a.step, b.step) << what;
-    ASSERT_EQ(a.position.size(), b.position.size()) << what;
-    auto same = [](vec3<double> x, vec3<double> y) {
-        return x == y && std::signbit(x.x) == std::signbit(y.x) && std::signbit(x.y) == std::signbit(y.y) &&
-               std::signbit(x.z) == std::signbit(y.z);
-    };
-    for (std::size_t i = 0; i < a.position.size(); ++i) {
-        ASSERT_TRUE(same(a.position[i], b.position[i])) << what << ": position of particle " << i;
-        ASSERT_TRUE(same(a.velocity[i], b.velocity[i])) << what << ": velocity of particle " << i;
-        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
-        ASSERT_TRUE(same(a.force[i], b.force[i])) << what << ": force of particle " << i;
-    }
-}
+using test_support::expect_bitwise_equal;
 
 frame run_engine(const engine_config& c, const initial_state& s, std::uint64_t steps) {
     auto e = make_engine(c, s);
@@ -108,8 +95,8 @@ TEST(FusedThreadKernel, TetrahedronIsBitwiseEveryPathInEveryMode) {
     REQUIRE_DEVICE();
     const scenario s =
         load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             engine_config c = make_engine_config(s);
             c.precision = {hi, in};
             for (std::uint64_t steps : {std::uint64_t(0), std::uint64_t(1), std::uint64_t(3000)}) {
@@ -139,8 +126,8 @@ TEST(FusedThreadKernel, TetrahedronIsBitwiseEveryPathInEveryMode) {
 TEST(FusedThreadKernel, SmallSystemsAreBitwiseCpuAndStepByStepInEveryMode) {
     REQUIRE_DEVICE();
     for (const small_case& k : small_cases())
-        for (precision hi : all_precisions)
-            for (precision in : all_precisions) {
+        for (precision hi : precisions)
+            for (precision in : precisions) {
                 engine_config c = k.config;
                 c.precision = {hi, in};
                 const std::string what = k.what + ", " + to_string(c.precision);
@@ -169,8 +156,8 @@ TEST(FusedThreadKernel, ShortRangeForcesAreBitwiseStepByStepAndBlock) {
         c.system.pair_force = {pair_force_kind::exponential, 1.0, 0.1, 2.5};
         c.dt = 0.001;
         c.backend = "cuda";
-        for (precision hi : all_precisions)
-            for (precision in : all_precisions) {
+        for (precision hi : precisions)
+            for (precision in : precisions) {
                 c.precision = {hi, in};
                 const std::string what = "N = " + std::to_string(n) + " short-range " + to_string(c.precision);
                 const frame thread = run_fused(c, s, 300, fused_kernel_choice::thread);
@@ -194,8 +181,8 @@ TEST(FusedThreadKernel, SampledFramesEqualRepeatedAdvanceAcrossLaunches) {
         std::uint64_t samples, interval;
     };
     std::vector<sampled_case> cases;
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             engine_config c = make_engine_config(tet);
             c.precision = {hi, in};
             cases.push_back({"tetrahedron " + to_string(c.precision), c, tet.particles, 15, 41});
@@ -256,8 +243,8 @@ TEST(FusedThreadKernel, BatchMembersAreBitwiseTheirSoloCpuRuns) {
         cases.push_back({"N = 8 periodic", c, random_spheres(8, 26.0, 3.0, 32)});
     }
     for (auto& k : cases)
-        for (precision hi : all_precisions)
-            for (precision in : all_precisions) {
+        for (precision hi : precisions)
+            for (precision in : precisions) {
                 engine_config c = k.config;
                 c.precision = {hi, in};
                 c.backend = "cuda";

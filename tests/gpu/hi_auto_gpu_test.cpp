@@ -18,25 +18,16 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "support/build_paths.hpp"
+#include "support/frames.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;
 
 namespace {
 
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
-
-void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
-    ASSERT_EQ(a.step, b.step) << what;
-    ASSERT_EQ(a.position.size(), b.position.size()) << what;
-    for (std::size_t i = 0; i < a.position.size(); ++i) {
-        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
-        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
-        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
-        ASSERT_EQ(a.force[i], b.force[i]) << what << ": force of particle " << i;
-    }
-}
+using test_support::expect_bitwise_equal;
 
 struct outcome {
     frame last;
@@ -103,8 +94,8 @@ TEST_F(HiAutoGpu, TetrahedronAutoIsBitwiseTheNamedKernelInEveryMode) {
     REQUIRE_DEVICE();
     const scenario s =
         load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             engine_config c = make_engine_config(s);
             c.precision = {hi, in};
             check_system(c, s.particles, 2000, "tetrahedron " + to_string(c.precision), "fused");
@@ -121,7 +112,7 @@ TEST_F(HiAutoGpu, Fcc4000AutoIsBitwiseTheNamedKernel) {
     s.positions = fcc_lattice(cells, a);
     s.external_forces.assign(s.positions.size(), {0, 0, -1});
     ASSERT_EQ(s.positions.size(), 4000u);
-    for (precision hi : all_precisions) {
+    for (precision hi : precisions) {
         engine_config c;
         const double edge = cells * a;
         c.system.box = {true, {edge, edge, edge}};

@@ -6,15 +6,19 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "support/build_paths.hpp"
+#include "support/cli_expectations.hpp"
 #include "support/cli_process.hpp"
 
 namespace output_rule {
+
+using stokesian::test_support::expect_one_line_exit_two;
 
 namespace fs = std::filesystem;
 using stokesian::test_support::cli_outcome;
@@ -27,12 +31,6 @@ inline std::string bytes_of(const fs::path& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-inline void expect_one_line_exit_two(const cli_outcome& o, const std::string& expected, const std::string& what) {
-    EXPECT_EQ(o.exit_code, 2) << what << ": " << o.err;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << what << ": not one line: " << o.err;
-    EXPECT_NE(o.err.find(expected), std::string::npos) << what << ": expected '" << expected << "' in: " << o.err;
 }
 
 // A short completed tetrahedron result at `out`.
@@ -53,6 +51,11 @@ inline fs::path references_recorded_from(const fs::path& result, const fs::path&
                 capture_dir);
     EXPECT_EQ(o.exit_code, 0) << o.err;
     return references;
+}
+
+// Waits up to 20 s for a file another process writes (a live run's checkpoint or lock).
+inline bool wait_for(const fs::path& path) {
+    return stokesian::test_support::wait_for_file(path, std::chrono::seconds(20));
 }
 
 }  // namespace output_rule

@@ -24,6 +24,7 @@
 #include "inputs/hdf5/bad_hdf5_corpus.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "support/build_paths.hpp"
+#include "support/cli_expectations.hpp"
 #include "support/cli_process.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
@@ -34,6 +35,8 @@ using test_support::cli_outcome;
 using test_support::run_cli;
 
 namespace {
+
+using ::stokesian::test_support::expect_one_line_exit_two;
 
 using ::stokesian::test_support::tetrahedron_toml;
 
@@ -58,14 +61,6 @@ std::string first_line(const fs::path& path) {
     std::string line;
     std::getline(in, line);
     return line;
-}
-
-void expect_one_line_exit_two(const cli_outcome& o, const std::string& expected, const std::string& what) {
-    EXPECT_EQ(o.exit_code, 2) << what << ": " << o.err;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << what << ": not one line: " << o.err;
-    EXPECT_EQ(o.err.rfind("stokesian: ", 0), 0u) << what << ": " << o.err;
-    EXPECT_NE(o.err.find(expected), std::string::npos) << what << ": expected '" << expected << "' in: " << o.err;
-    EXPECT_EQ(o.err.find("HDF5-DIAG"), std::string::npos) << what << ": HDF5's error stack leaked: " << o.err;
 }
 
 class BadInputs : public stokesian::test_support::scratch_directory_test {

@@ -26,7 +26,8 @@ namespace fs = std::filesystem;
 using namespace stokesian;
 using output_rule::bytes_of;
 using output_rule::expect_one_line_exit_two;
-using output_rule::tetrahedron;
+using output_rule::wait_for;
+using ::stokesian::test_support::tetrahedron_toml;
 using test_support::cli_outcome;
 using test_support::cli_process;
 using test_support::run_cli;
@@ -39,7 +40,7 @@ const std::vector<std::string> short_bench{"bench",         "fcc", "--backend", 
 
 // A suite manifest of one short tetrahedron run named `run`.
 void write_manifest(const fs::path& path, const std::string& run) {
-    std::ofstream(path) << "[defaults]\nscenario = \"" << tetrahedron
+    std::ofstream(path) << "[defaults]\nscenario = \"" << tetrahedron_toml
                         << "\"\nprecision = \"hi=f64,int=f64\"\ndt = 0.01\ntime = 0.1\nsample_every = 0.05\n\n"
                            "[[run]]\nname = \""
                         << run << "\"\n";
@@ -48,14 +49,27 @@ void write_manifest(const fs::path& path, const std::string& run) {
 // A time-step study of one Euler run in `dir`: about two million steps (one to three seconds on
 // one core) for `time` 20000, long enough for a second command to meet it running.
 std::vector<std::string> study(const fs::path& dir, const std::string& time) {
-    return {"study", "timestep",       tetrahedron,    "--dt",
-            "0.01",  "--integrators",  "euler",        "--time",
-            time,    "--sample-every", "10",           "--trajectory-time",
-            "0",     "--backend",      "cpu",          "--jobs",
-            "1",     "--no-plots",     "--output-dir", dir.string()};
+    return {"study",
+            "timestep",
+            tetrahedron_toml,
+            "--dt",
+            "0.01",
+            "--integrators",
+            "euler",
+            "--time",
+            time,
+            "--sample-every",
+            "10",
+            "--trajectory-time",
+            "0",
+            "--backend",
+            "cpu",
+            "--jobs",
+            "1",
+            "--no-plots",
+            "--output-dir",
+            dir.string()};
 }
-
-bool wait_for(const fs::path& path) { return test_support::wait_for_file(path, std::chrono::seconds(20)); }
 
 class OutputIdentity : public test_support::scratch_directory_test {
 protected:
@@ -74,7 +88,7 @@ protected:
 
 TEST_F(OutputIdentity, ARunNeverWritesOverItsScenarioUnderAnySpellingEvenWithForce) {
     const fs::path scenario = dir_ / "s.toml";
-    fs::copy_file(tetrahedron, scenario);
+    fs::copy_file(tetrahedron_toml, scenario);
     fs::create_symlink(scenario, dir_ / "link.toml");
     fs::create_hard_link(scenario, dir_ / "hard.toml");
     const std::string before = bytes_of(scenario);
@@ -165,7 +179,7 @@ TEST_F(OutputIdentity, ALockNameHardLinkedToAnotherFileLeavesThatFileAlone) {
     std::ofstream(precious) << "my notes\n";
     // A run's lock, OUTPUT.lock.
     fs::create_hard_link(precious, dir_ / "out.h5.lock");
-    const cli_outcome run = cli({"run", tetrahedron, "--time", "1", "-o", (dir_ / "out.h5").string()});
+    const cli_outcome run = cli({"run", tetrahedron_toml, "--time", "1", "-o", (dir_ / "out.h5").string()});
     expect_one_line_exit_two(run, "not a lock file", "run");
     EXPECT_EQ(test_support::read_text(precious), "my notes\n");
     EXPECT_FALSE(fs::exists(dir_ / "out.h5"));
@@ -248,7 +262,7 @@ TEST_F(OutputIdentity, StudiesStartedTogetherOnOneFolderRunOneAtATime) {
 TEST_F(OutputIdentity, AStudyWithForceLeavesALiveRunInItsFolderAlone) {
     const fs::path folder = dir_ / "study", output = folder / "runs" / "euler_mine.h5";
     fs::create_directories(folder / "runs");
-    cli_process run({"run", tetrahedron, "--time", "20000", "--sample-every", "10", "--checkpoint-every", "500",
+    cli_process run({"run", tetrahedron_toml, "--time", "20000", "--sample-every", "10", "--checkpoint-every", "500",
                      "--threads", "1", "--no-trajectory", "-o", output.string()},
                     capture());
     ASSERT_TRUE(wait_for(fs::path(output) += ".partial")) << "the run never started";

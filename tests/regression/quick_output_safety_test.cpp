@@ -41,7 +41,8 @@ using namespace stokesian;
 using output_rule::bytes_of;
 using output_rule::expect_one_line_exit_two;
 using output_rule::references_recorded_from;
-using output_rule::tetrahedron;
+using output_rule::wait_for;
+using ::stokesian::test_support::tetrahedron_toml;
 using test_support::cli_outcome;
 using test_support::cli_process;
 using test_support::read_text;
@@ -52,13 +53,23 @@ namespace {
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps:
 // long enough for a second command to meet it running.
 std::vector<std::string> long_run(const fs::path& out) {
-    return {
-        "run",       tetrahedron, "--time",          "20000", "--sample-every", "10",    "--checkpoint-every", "500",
-        "--threads", "1",         "--no-trajectory", "-o",    out.string(),     "--json"};
+    return {"run",
+            tetrahedron_toml,
+            "--time",
+            "20000",
+            "--sample-every",
+            "10",
+            "--checkpoint-every",
+            "500",
+            "--threads",
+            "1",
+            "--no-trajectory",
+            "-o",
+            out.string(),
+            "--json"};
 }
 
 // A child's file appearing: 20 s is far beyond a run's set-up (well under a second here).
-bool wait_for(const fs::path& path) { return test_support::wait_for_file(path, std::chrono::seconds(20)); }
 
 bool is_h5md_result(const fs::path& path) {
     try {
@@ -128,7 +139,8 @@ TEST_F(OutputSafety, ASecondRunOnTheSameOutputIsRefusedWhileTheFirstRunsAndCompl
     ASSERT_TRUE(wait_for(fs::path(out) += ".partial")) << "the first run never started";
     const std::string holder = "another run (process " + std::to_string(first.pid()) + ") is writing this output";
     // Another scenario length, with --force: before the lock it deleted the live partial output.
-    const cli_outcome second = run_cli({"run", tetrahedron, "--time", "1", "-o", out.string(), "--force"}, capture());
+    const cli_outcome second =
+        run_cli({"run", tetrahedron_toml, "--time", "1", "-o", out.string(), "--force"}, capture());
     expect_one_line_exit_two(second, holder, "second run");
     const cli_outcome resume = run_cli({"run", "--resume", out.string()}, capture());
     expect_one_line_exit_two(resume, holder, "resume of a live run");
@@ -150,7 +162,8 @@ TEST_F(OutputSafety, TheLockFileOfAKilledRunDoesNotBlockTheNextRun) {
         first.signal(SIGKILL);
         EXPECT_EQ(first.wait().exit_code, 128 + SIGKILL);
     }
-    const cli_outcome next = run_cli({"run", tetrahedron, "--time", "1", "-o", out.string(), "--force"}, capture());
+    const cli_outcome next =
+        run_cli({"run", tetrahedron_toml, "--time", "1", "-o", out.string(), "--force"}, capture());
     EXPECT_EQ(next.exit_code, 0) << next.err;
     EXPECT_TRUE(is_h5md_result(out));
     EXPECT_FALSE(fs::exists(fs::path(out) += ".lock"));
@@ -182,7 +195,7 @@ TEST_F(OutputSafety, ResumeWithAFileNowAtTheOutputIsRefusedBeforeComputingAnythi
 }
 
 TEST_F(OutputSafety, AnEmptyOutputNameIsAnErrorNotTheDefaultName) {
-    const cli_outcome o = run_cli({"run", tetrahedron, "--time", "1", "-o", ""}, capture());
+    const cli_outcome o = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", ""}, capture());
     expect_one_line_exit_two(o, "expected a file name, not an empty one", "-o ''");
 }
 
@@ -190,7 +203,7 @@ TEST_F(OutputSafety, AFifoAsTheOutputIsRefusedEvenWithForce) {
     const fs::path fifo = dir_ / "pipe.h5";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     for (const bool force : {false, true}) {
-        std::vector<std::string> args{"run", tetrahedron, "--time", "1", "-o", fifo.string()};
+        std::vector<std::string> args{"run", tetrahedron_toml, "--time", "1", "-o", fifo.string()};
         if (force) args.push_back("--force");
         const cli_outcome o = run_cli(args, capture());
         expect_one_line_exit_two(o, "is not a regular file", force ? "--force" : "no --force");
@@ -288,7 +301,7 @@ TEST_F(OutputSafety, AnEarlierPortCheckReportIsKeptWithoutForce) {
 
 TEST_F(OutputSafety, AnEarlierSuiteSummaryIsKeptWithoutForce) {
     const fs::path manifest = dir_ / "two.toml", results = dir_ / "results";
-    std::ofstream(manifest) << "[defaults]\nscenario = \"" << tetrahedron
+    std::ofstream(manifest) << "[defaults]\nscenario = \"" << tetrahedron_toml
                             << "\"\nprecision = \"hi=f64,int=f64\"\ndt = 0.01\ntime = 0.1\nsample_every = 0.05\n\n"
                                "[[run]]\nname = \"a\"\n\n[[run]]\nname = \"b\"\n";
     const cli_outcome first =

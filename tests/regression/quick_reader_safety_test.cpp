@@ -26,6 +26,7 @@
 #include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/io/hdf5_writing.hpp"
 #include "support/build_paths.hpp"
+#include "support/cli_expectations.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -38,22 +39,15 @@ using test_support::run_cli_at_most;
 
 namespace {
 
+using ::stokesian::test_support::expect_one_line_exit_two;
+
 namespace h5 = io::hdf5;
 
-const std::string source_dir = ::stokesian::test_support::project_source_dir;
 using ::stokesian::test_support::tetrahedron_toml;
-const std::string checks = source_dir + "/reference_data/checks.toml";
+const std::string checks = ::stokesian::test_support::checkout_file("reference_data/checks.toml");
 
 // A refusal takes well under a second; a command still running after this is blocked.
 constexpr double patience_seconds = 20.0;
-
-void expect_one_line_exit_two(const cli_outcome& o, const std::string& expected, const std::string& what) {
-    EXPECT_EQ(o.exit_code, 2) << what << ": " << o.err;
-    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << what << ": not one line: " << o.err.substr(0, 2000);
-    EXPECT_EQ(o.err.rfind("stokesian: ", 0), 0u) << what << ": " << o.err.substr(0, 2000);
-    EXPECT_NE(o.err.find(expected), std::string::npos)
-        << what << ": expected '" << expected << "' in: " << o.err.substr(0, 2000);
-}
 
 // The object `name` of the HDF5 file `path` replaced by an external link to `name` in `target`.
 void link_to_another_file(const fs::path& path, const std::string& name, const fs::path& target) {
@@ -199,7 +193,8 @@ TEST_F(ReaderSafety, ARunPastTheFileSizeLimitSaysSoInsteadOfDyingOfSigxfsz) {
 // ---- item 18: positions whose pair distances overflow ----------------------------------------------
 
 TEST_F(ReaderSafety, MobilityCheckOfPositionsWhosePairDistancesOverflowIsOneLine) {
-    const std::string scenario = source_dir + "/tests/inputs/bad/positions_pair_distance_overflows.toml";
+    const std::string scenario =
+        ::stokesian::test_support::checkout_file("tests/inputs/bad/positions_pair_distance_overflows.toml");
     for (const char* method : {"auto", "cholesky", "eigen", "lanczos"}) {
         const cli_outcome o = run_cli({"mobility-check", scenario, "--method", method}, capture());
         expect_one_line_exit_two(o, scenario + ": key 'particles.positions'", method);

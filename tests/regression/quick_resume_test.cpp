@@ -12,6 +12,7 @@
 
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/run/run.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
@@ -22,8 +23,6 @@ using namespace stokesian;
 namespace fs = std::filesystem;
 
 namespace {
-
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
 
 scenario load(const std::string& name, const std::string& case_name = {}) {
     return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name + ".toml",
@@ -90,8 +89,8 @@ protected:
 TEST_F(Resume, TetrahedronResumesBitwiseInEveryPrecisionMode) {
     // Stops between samples (the interrupted file gets an extra frame that the resume cuts off)
     // and on a sample step, the second after the first maximum of x1.
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             const precision_mode mode{hi, in};
             expect_resume_is_bitwise(short_tetrahedron(mode), {2345, 7000}, "tetrahedron " + to_string(mode));
         }
@@ -101,8 +100,8 @@ TEST_F(Resume, ApproachingPairsResumeBitwiseInEveryPrecisionMode) {
     // Lubrication takes the previous step's velocities: the checkpoint must carry them. The
     // head-on pair bounces after t ~ 0.68 (step 680), so the stops fall before, inside and after.
     for (const char* case_name : {"head_on", "oblique"})
-        for (precision hi : all_precisions)
-            for (precision in : all_precisions) {
+        for (precision hi : precisions)
+            for (precision in : precisions) {
                 const precision_mode mode{hi, in};
                 expect_resume_is_bitwise(pair(case_name, mode), {333, 701, 2999},
                                          std::string(case_name) + " " + to_string(mode));

@@ -10,7 +10,9 @@
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/numeric/precision_traits.hpp"
 #include "support/build_paths.hpp"
+#include "support/frames.hpp"
 #include "support/sphere_systems.hpp"
 
 using namespace stokesian;
@@ -22,17 +24,7 @@ scenario load(const char* name, const std::string& case_name = {}) {
     return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name, case_name);
 }
 
-void expect_bitwise_equal(const frame& a, const frame& b, const std::string& what) {
-    ASSERT_EQ(a.step, b.step) << what;
-    ASSERT_EQ(a.time, b.time) << what;
-    ASSERT_EQ(a.position.size(), b.position.size()) << what;
-    for (std::size_t i = 0; i < a.position.size(); ++i) {
-        ASSERT_EQ(a.position[i], b.position[i]) << what << ": position of particle " << i;
-        ASSERT_EQ(a.velocity[i], b.velocity[i]) << what << ": velocity of particle " << i;
-        ASSERT_EQ(a.image[i], b.image[i]) << what << ": image of particle " << i;
-        ASSERT_EQ(a.force[i], b.force[i]) << what << ": force of particle " << i;
-    }
-}
+using test_support::expect_bitwise_equal;
 
 frame run_alone(engine_config c, const batch_member& m, std::uint64_t steps) {
     c.dt = m.dt;
@@ -43,15 +35,13 @@ frame run_alone(engine_config c, const batch_member& m, std::uint64_t steps) {
     return f;
 }
 
-const precision all_precisions[] = {precision::f32, precision::ds, precision::f64};
-
 }  // namespace
 
 TEST(CpuBatch, TetrahedronMembersAreBitwiseTheirSoloRunsInEveryMode) {
     const scenario s = load("tetrahedron.toml");
     const std::vector<batch_member> members = perturbed_copies(s.particles, 8, 0.3, {0.01, 0.005}, 11);
-    for (precision hi : all_precisions)
-        for (precision in : all_precisions) {
+    for (precision hi : precisions)
+        for (precision in : precisions) {
             engine_config c = make_engine_config(s);
             c.precision = {hi, in};
             c.backend = "cpu";
