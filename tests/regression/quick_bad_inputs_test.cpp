@@ -224,7 +224,7 @@ TEST_F(BadInputs, UnusableEnvironmentsAndHugeValuesAreOneLineExitTwo) {
         {{"reference", "check", result.string(), "--reference-dir", (work() / "missing").string()},
          "the reference directory (--reference-dir) does not exist"},
         {{"reference", "check", result.string(), "--reference-dir", empty.string()},
-         "tetrahedron.h5: missing: no reference file for scenario 'tetrahedron_toml'"},
+         "tetrahedron.h5: missing: no reference file for scenario 'tetrahedron'"},
         {{"reference", "record", result.string(), "--reference-dir", "/proc", "--checks", checks},
          "cannot create the lock file '/proc/tetrahedron.h5.lock'"},  // the lock is taken before the temporary
         {{"suite", "run",

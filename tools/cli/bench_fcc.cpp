@@ -299,7 +299,6 @@ int bench_fcc(const fcc_options& o) {
     const bool use_gpu = listed(timed, "cuda");
     const bool use_cpu = listed(timed, "cpu");
     const std::string backend_text = use_gpu && use_cpu ? "cpu,cuda" : use_gpu ? "cuda" : "cpu";
-    if (use_gpu) require_cuda_backend("bench fcc --backend " + backend_text, "--backend cpu times the CPU alone");
     const std::vector<precision_mode>& modes = o.modes;
     const std::vector<std::string>& kernels = o.kernels;
     // Every output checked before the timings, which may take long (secondary_output.hpp).
@@ -312,6 +311,8 @@ int bench_fcc(const fcc_options& o) {
     const secondary_output velocities(o.write_velocities, o.force, inputs, "--write-velocities");
     require_distinct({&csv, &fits_csv, &h5, &velocities});
     const std::vector<bench::benchmark_system> systems = systems_to_run(o);
+    // The arguments first, then the machine: a bad size or output is the same answer everywhere.
+    if (use_gpu) require_cuda_backend("bench fcc --backend " + backend_text, "--backend cpu times the CPU alone");
 
     std::map<std::string, std::string> device;
     device_peak peak;
