@@ -48,7 +48,7 @@ void write_manifest(const fs::path& path, const std::string& run) {
 
 // A time-step study of one Euler run in `dir`: about two million steps (one to three seconds on
 // one core) for `time` 20000, long enough for a second command to meet it running.
-std::vector<std::string> study(const fs::path& dir, const std::string& time) {
+std::vector<std::string> study_arguments(const fs::path& dir, const std::string& time) {
     return {"study",
             "timestep",
             tetrahedron_toml,
@@ -231,9 +231,9 @@ TEST_F(OutputIdentity, AnOutputNameTooLongForItsTemporaryIsRefusedBeforeAnyWork)
 
 TEST_F(OutputIdentity, AStudyWithForceIsRefusedWhileAnotherStudyRunsInItsFolder) {
     const fs::path folder = dir_ / "study";
-    cli_process first(study(folder, "20000"), capture());
+    cli_process first(study_arguments(folder, "20000"), capture());
     ASSERT_TRUE(wait_for(folder / "manifest.toml")) << "the first study never started";
-    std::vector<std::string> forced = study(folder, "100");
+    std::vector<std::string> forced = study_arguments(folder, "100");
     forced.push_back("--force");
     const cli_outcome second = cli(forced);
     expect_one_line_exit_two(second, "another study (process " + std::to_string(first.pid()) + ")", "--force");
@@ -246,7 +246,8 @@ TEST_F(OutputIdentity, AStudyWithForceIsRefusedWhileAnotherStudyRunsInItsFolder)
 TEST_F(OutputIdentity, StudiesStartedTogetherOnOneFolderRunOneAtATime) {
     const fs::path folder = dir_ / "study";
     std::vector<std::unique_ptr<cli_process>> studies;
-    for (int k = 0; k < 6; ++k) studies.push_back(std::make_unique<cli_process>(study(folder, "3000"), capture()));
+    for (int k = 0; k < 6; ++k)
+        studies.push_back(std::make_unique<cli_process>(study_arguments(folder, "3000"), capture()));
     int completed = 0;
     for (auto& s : studies) {
         const cli_outcome o = s->wait();
@@ -266,7 +267,7 @@ TEST_F(OutputIdentity, AStudyWithForceLeavesALiveRunInItsFolderAlone) {
                      "--threads", "1", "--no-trajectory", "-o", output.string()},
                     capture());
     ASSERT_TRUE(wait_for(fs::path(output) += ".partial")) << "the run never started";
-    std::vector<std::string> forced = study(folder, "100");
+    std::vector<std::string> forced = study_arguments(folder, "100");
     forced.push_back("--force");
     const cli_outcome refused = cli(forced);
     expect_one_line_exit_two(refused, "another run (process " + std::to_string(run.pid()) + ")", "study --force");
