@@ -28,10 +28,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string source_dir = ::stokesian::test_support::source_dir;
-const std::string tetrahedron = source_dir + "/scenarios/tetrahedron.toml";
-const std::string lattice = source_dir + "/tests/inputs/good/ranks_lattice_lubricated.toml";
-const std::string pairs_implicit = source_dir + "/scenarios/approaching_pairs_implicit.toml";
+const std::string checkout = ::stokesian::test_support::source_dir;
+const std::string tetrahedron = checkout + "/scenarios/tetrahedron.toml";
+const std::string lattice = checkout + "/tests/inputs/good/ranks_lattice_lubricated.toml";
+const std::string pairs_implicit = checkout + "/scenarios/approaching_pairs_implicit.toml";
 
 // A run that should take seconds: a hang (a rank left waiting) fails the test after this.
 constexpr double patience_seconds = 120.0;
@@ -136,7 +136,7 @@ TEST_F(MpiRanks, BadInputIsOneLineFromRankZeroAndExitCodeTwo) {
     const fs::path taken = dir_ / "taken.h5";
     { std::ofstream(taken) << "not a result"; }
     const std::vector<bad> cases{
-        {{"run", source_dir + "/tests/inputs/bad/devices_twice.toml"}, "device 0 is named twice"},
+        {{"run", checkout + "/tests/inputs/bad/devices_twice.toml"}, "device 0 is named twice"},
         {{"run", tetrahedron, "--devices", "0"}, "the CPU backend runs on the host"},
         // Found by rank 0 alone (the others read nothing): they must not wait for it forever.
         {{"run", tetrahedron, "--time", "1", "-o", taken.string()}, "taken.h5"},
