@@ -25,6 +25,7 @@ run_session::run_session(const run_request& request, engine_source source)
 
 std::optional<run_result> run_session::start() {
     validate_run_settings(s_.run, s_.source_path.string());
+    validate_cycle_window(s_, s_.source_path.string());  // the command line may have changed [run]
     config_ = make_engine_config(s_);
     config_.threads = req_.threads;
     // A signal abandons a long step (engine/docs/reliability.md); across MPI ranks it stops the run
