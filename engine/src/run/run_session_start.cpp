@@ -120,6 +120,12 @@ std::optional<run_result> run_session::resume_output() {
         remove_checkpoint(checkpoint_path_);
         return done;
     }
+    // The run stands at the checkpoint's step already: stopping there or before would take a step
+    // no one asked for (or rewrite the output for none); refused before any file is touched.
+    if (req_.stop_after_step && *req_.stop_after_step <= resumed_->engine.step)
+        throw input_error("command line", "--stop-at-step", std::to_string(*req_.stop_after_step),
+                          "expected a step after the checkpoint's, step " + std::to_string(resumed_->engine.step) +
+                              " ('" + checkpoint_path_.string() + "'): the run stands there already");
     build_engine();
     check_same_engine(eng_->description(), *resumed_, checkpoint_path_);
     try {
