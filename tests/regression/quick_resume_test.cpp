@@ -9,6 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
 
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -199,4 +202,41 @@ TEST_F(Resume, NothingToResumeIsOneClearLine) {
     } catch (const input_error& e) {
         EXPECT_NE(std::string(e.what()).find("no checkpoint"), std::string::npos) << e.what();
     }
+}
+
+// A resume asked to stop at or before its checkpoint's step: the run stands there already. Refused
+// with one line naming the option and the checkpoint's step, every file byte for byte as it was
+// (it used to take one step no one asked for and rewrite the output).
+TEST_F(Resume, AStopAtOrBeforeTheCheckpointIsRefusedAndChangesNothing) {
+    const scenario s = pair("head_on", {precision::f64, precision::f64});
+    const fs::path out = dir_ / "p.h5";
+    ASSERT_TRUE(run(s, out, 500).resumable);
+    const auto files = [&] {
+        std::map<std::string, std::string> bytes;
+        for (const auto& entry : fs::directory_iterator(dir_)) {
+            std::ifstream in(entry.path(), std::ios::binary);
+            bytes[entry.path().filename().string()] = std::string(std::istreambuf_iterator<char>(in), {});
+        }
+        return bytes;
+    };
+    const auto before = files();
+    for (const std::uint64_t stop : {500u, 200u, 1u}) {
+        try {
+            run(s, out, stop, true);
+            ADD_FAILURE() << "--stop-at-step " << stop << " resumed a run at step 500";
+        } catch (const input_error& e) {
+            const std::string message = e.what();
+            EXPECT_EQ(message.rfind("command line: key '--stop-at-step' = " + std::to_string(stop) +
+                                        ": expected a step after the checkpoint's, step 500",
+                                    0),
+                      0u)
+                << message;
+            EXPECT_NE(message.find("p.h5.checkpoint"), std::string::npos) << message;
+            EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+        }
+        EXPECT_TRUE(files() == before) << "--stop-at-step " << stop << ": a file changed";
+    }
+    const run_result later = run(s, out, 501, true);
+    EXPECT_TRUE(later.resumable);
+    EXPECT_EQ(later.steps, 501u);
 }

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <numbers>
 #include <random>
@@ -25,6 +26,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/ewald_setup.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
 #include "support/ewald_matrix.hpp"
@@ -344,6 +346,44 @@ TEST(RpyEwald, LoaderRefusesBadEwaldSettings) {
     for (const auto& [message, part] : bad) {
         EXPECT_NE(message.find(part), std::string::npos) << message;
         EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+    }
+}
+
+// Splitting parameters at either end of the double range once made the cutoff searches walk for ever
+// (12/xi or 24 xi overflowed; a subnormal xi's step rounded to 0). Refused with the range, by the
+// loader and by the setup itself; at the range's own ends the setup ends, refusing by its tables.
+TEST(RpyEwald, SplittingParametersOutsideTheSearchableRangeAreRefusedWithTheRange) {
+    const std::string range = short_number(ewald_min_xi) + " <= xi <= " + short_number(ewald_max_xi);
+    EXPECT_EQ(range, "1e-307 <= xi <= 1e+306");
+    for (const char* xi : {"5e-324", "1e-322", "1e-310", "1e-308", "1e307", "1.7e308"}) {
+        const std::string text =
+            "[scenario]\nname = \"e\"\n[physics]\ntensor = \"rpy-ewald\"\n[physics.ewald]\nxi = " + std::string(xi) +
+            "\n[box]\nboundary = \"periodic\"\nedges = [10, 10, 10]\n[particles]\npositions = [[0, 0, 0], [3, 0, "
+            "0]]\nforce = [0, 0, -1]\n[run]\ndt = 0.01\nsteps = 1\n";
+        try {
+            parse_scenario(text, "e.toml");
+            ADD_FAILURE() << "xi = " << xi << " was accepted";
+        } catch (const input_error& e) {
+            const std::string message = e.what();
+            EXPECT_EQ(message.rfind("e.toml: key 'physics.ewald.xi' = ", 0), 0u) << message;
+            EXPECT_NE(message.find("expected " + range), std::string::npos) << message;
+            EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+        }
+        try {
+            make_ewald_parameters(ewald_system({10, 10, 10}, 1e-6, std::strtod(xi, nullptr)));
+            ADD_FAILURE() << "xi = " << xi << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find(range), std::string::npos) << e.what();
+        }
+    }
+    for (const double xi : {1e-305, ewald_min_xi, ewald_max_xi}) {
+        try {
+            make_ewald_parameters(ewald_system({10, 10, 10}, 1e-6, xi));
+            ADD_FAILURE() << "xi = " << xi << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            const std::string message = e.what();
+            EXPECT_NE(message.find(xi < 1.0 ? "images along x" : "wave vectors along x"), std::string::npos) << message;
+        }
     }
 }
 

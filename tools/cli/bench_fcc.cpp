@@ -419,19 +419,30 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
         ->check(CLI::IsMember({"on", "off"}))
         ->capture_default_str();
     c->add_option("--dt", o->dt, "time step (tau_s)")->capture_default_str();
-    c->add_option("--steps", o->steps, "GPU: timed steps at most (the paper: 100)")->capture_default_str();
-    c->add_option("--min-steps", o->min_steps, "GPU: timed steps at least")->capture_default_str();
+    c->add_option("--steps", o->steps, "GPU: timed steps at most (the paper: 100)")
+        ->check(step_count_check())
+        ->capture_default_str();
+    c->add_option("--min-steps", o->min_steps, "GPU: timed steps at least")
+        ->check(step_count_check("no minimum"))
+        ->capture_default_str();
     c->add_option("--max-seconds", o->max_seconds,
                   "wall-time budget of the timed steps of one configuration (stops at a reset once spent and "
                   "--min-steps are done; 0: no budget)")
         ->capture_default_str();
-    c->add_option("--warmup", o->warmup, "GPU: untimed steps first")->capture_default_str();
+    c->add_option("--warmup", o->warmup, "GPU: untimed steps first")
+        ->check(step_count_check("none"))
+        ->capture_default_str();
     c->add_option("--reset-every", o->reset_every,
                   "back to the initial state every this many steps, outside the timed region (the explicit "
                   "lubrication scheme is unstable on the lattice; 0: never)")
+        ->check(step_count_check("never"))
         ->capture_default_str();
-    c->add_option("--cpu-steps", o->cpu_steps, "CPU: timed steps at most")->capture_default_str();
-    c->add_option("--cpu-warmup", o->cpu_warmup, "CPU: untimed steps first")->capture_default_str();
+    c->add_option("--cpu-steps", o->cpu_steps, "CPU: timed steps at most")
+        ->check(step_count_check())
+        ->capture_default_str();
+    c->add_option("--cpu-warmup", o->cpu_warmup, "CPU: untimed steps first")
+        ->check(step_count_check("none"))
+        ->capture_default_str();
     c->add_option("--cpu-max-n", o->cpu_max_n, "CPU: only sizes up to this N")->capture_default_str();
     add_threads_option(*c, o->threads);
     c->add_option("--csv", o->csv, "measurements as CSV; the fits go to <name>_fits.csv");

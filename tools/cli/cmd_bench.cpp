@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "bench/support/bench_inputs.hpp"
@@ -41,7 +42,7 @@ const std::vector<precision_mode> bench_former_all{paper_precision_modes.begin()
 struct steps_options {
     std::string scenario, case_name, backend = "cpu", hi_kernel, csv;
     std::vector<precision_mode> modes = bench_former_all;
-    std::uint64_t warmup = 0;
+    std::optional<std::uint64_t> warmup;  // none: a tenth of the timed steps
     unsigned threads = 0;
     bool force = false;
     std::shared_ptr<const run_key_options> run_keys;  // --steps: the scenario's run length, timed
@@ -63,7 +64,7 @@ int bench_steps(const steps_options& o) {
         c.threads = o.threads;
         auto e = make_engine(c, s.particles);
         const std::uint64_t steps = s.run.total_steps();
-        e->advance(o.warmup ? o.warmup : std::max<std::uint64_t>(1, steps / 10));
+        e->advance(o.warmup.value_or(std::max<std::uint64_t>(1, steps / 10)));
         frame f;
         e->read_frame(f);  // synchronises a device
         const auto t0 = std::chrono::steady_clock::now();
@@ -168,7 +169,8 @@ action register_bench(CLI::App& app) {
     add_hi_kernel_option(*steps, so->hi_kernel, "default: auto");
     so->run_keys = add_run_key_options(
         *steps, "The timed steps: the scenario's run length, or --steps (overrides its [run] keys)", {"steps"});
-    steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth)");
+    steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth; 0: none)")
+        ->check(step_count_check("none"));
     add_threads_option(*steps, so->threads);
     steps->add_option("--csv", so->csv, "also write the table as CSV");
     steps->add_flag("--force", so->force, "replace an existing --csv file");

@@ -138,12 +138,7 @@ int execute(const run_options& o, int argc, char** argv) {
     req.output.force = o.force;
     if (o.author) req.output.author = io::h5md_author(o.author);  // checked before anything runs
     req.resume = !o.resume.empty();
-    if (o.checkpoint_wall) {
-        if (!(std::isfinite(*o.checkpoint_wall) && *o.checkpoint_wall >= 0.0))
-            throw input_error("command line", "--checkpoint-wall", std::to_string(*o.checkpoint_wall),
-                              "expected seconds >= 0 (0: no wall-clock checkpoints)");
-        req.checkpoint_wall_seconds = *o.checkpoint_wall;
-    }
+    if (o.checkpoint_wall) req.checkpoint_wall_seconds = *o.checkpoint_wall;
     req.invocation = io::run_provenance(argc, argv);
     req.stop_signal = &install_stop_handlers();
     if (o.threads) req.threads = *o.threads;
@@ -242,14 +237,15 @@ action register_run(CLI::App& app) {
     o->run_keys = add_run_key_options(*cmd, "Override the scenario's [run] keys (scenarios/README.md)");
     add_threads_option(*cmd, o->threads);
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
-                    "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)");
+                    "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)")
+        ->check(seconds_check("no wall-clock checkpoints"));
     cmd->add_option("--stop-at-step", o->stop_at_step,
                     "stop at step N as if interrupted, with a checkpoint to --resume from (a run split in parts, "
                     "e.g. continued on another number of MPI ranks)");
     cmd->add_option("--first-step-limit", o->first_step_limit,
                     "refuse (without --force) a system above 4096 particles whose first step is estimated to end "
                     "after SECONDS (default 3600)")
-        ->check(CLI::PositiveNumber);
+        ->check(seconds_check());
     auto* output = cmd->add_option("--output,-o", o->output, "output file (default: <scenario name>[_<case>].h5)");
     cmd->add_flag("--force", o->force,
                   "replace an existing output file; run a system whose first step is estimated to exceed "

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "option_values.hpp"
+
 namespace stokesian::cli {
 
 heartbeat::heartbeat(double interval_seconds, std::string what)
@@ -36,7 +38,7 @@ void add_heartbeat_option(CLI::App& cmd, double& seconds) {
     cmd.add_option("--heartbeat", seconds,
                    "when stderr is not a terminal (a CI log), a progress line on stderr every SECONDS (default 60; 0: "
                    "none)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(seconds_check("none"));
 }
 
 }  // namespace stokesian::cli

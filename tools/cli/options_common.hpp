@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "stokesian/core/engine.hpp"
+
 namespace stokesian::cli {
 
 // `--case NAME`: a case of a scenario file with [cases].
@@ -14,7 +16,8 @@ inline CLI::Option* add_case_option(CLI::App& cmd, std::string& case_name) {
 // `--threads N`: CPU worker threads (T: unsigned or std::optional<unsigned>).
 template <class T>
 CLI::Option* add_threads_option(CLI::App& cmd, T& threads) {
-    return cmd.add_option("--threads", threads, "CPU worker threads (0: all cores)");
+    return cmd.add_option("--threads", threads, "CPU worker threads (0: all cores)")
+        ->check(CLI::Range(0u, max_cpu_threads));
 }
 
 // `--jobs N`: runs at once.

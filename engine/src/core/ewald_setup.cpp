@@ -15,12 +15,16 @@ namespace {
 
 constexpr double pi = 3.14159265358979323846;
 
+// The steps of both searches below: 12/xi in steps of 0.005/xi, 24 xi in steps of 0.01 xi.
+constexpr int tail_grid_steps = 2400;
+
 // Smallest grid point t of [0, t_max] (step h) with single(t) + the integral of f from t to t_max
-// at most `target` (f, single >= 0, falling with t): trapezoids summed from the top.
+// at most `target` (f, single >= 0, falling with t): trapezoids summed from the top. The step count
+// bounds the walk even where t - h would round to t (rounding never makes it need more).
 template <class F, class G>
 double tail_start(F&& f, G&& single, double t_max, double h, double target) {
     double integral = 0.0, t = t_max, f_hi = f(t_max);
-    while (t > h) {
+    for (int step = 0; t > h && step <= tail_grid_steps; ++step) {
         const double f_lo = f(t - h);
         const double next = integral + 0.5 * h * (f_lo + f_hi);
         if (next + single(t - h) > target) return t;
@@ -107,8 +111,9 @@ ewald_parameters<double> make_ewald_parameters(const system_parameters& s) {
         throw std::invalid_argument("physics.ewald.tolerance = " + text(tol) + ": expected " +
                                     text(ewald_min_tolerance) + " <= tolerance <= " + text(ewald_max_tolerance));
     const double xi = s.ewald.xi.value_or(default_ewald_xi(s));
-    if (!(xi > 0.0) || !std::isfinite(xi))
-        throw std::invalid_argument("physics.ewald.xi = " + text(xi) + ": expected a splitting parameter > 0");
+    if (!(xi >= ewald_min_xi && xi <= ewald_max_xi))
+        throw std::invalid_argument("physics.ewald.xi = " + text(xi) + ": expected a splitting parameter " +
+                                    text(ewald_min_xi) + " <= xi <= " + text(ewald_max_xi));
     const double a = s.radius, volume = edges[0] * edges[1] * edges[2];
 
     // Truncations: each estimated tail at most tol/2, searched on a fine grid (steps of 0.005/xi,

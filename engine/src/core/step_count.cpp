@@ -44,4 +44,9 @@ std::optional<std::uint64_t> read_step_count(std::string_view text) {
     return count;
 }
 
+std::optional<std::uint64_t> read_step_count_or_zero(std::string_view text) {
+    if (const auto count = read_count(text); count && *count == 0) return count;
+    return read_step_count(text);
+}
+
 }  // namespace stokesian

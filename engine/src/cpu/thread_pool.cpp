@@ -1,7 +1,11 @@
 #include "thread_pool.hpp"
 
 #include <algorithm>
+#include <string>
+#include <system_error>
 #include <utility>
+
+#include "stokesian/core/errors.hpp"
 
 namespace stokesian::cpu {
 
@@ -13,12 +17,34 @@ std::pair<std::size_t, std::size_t> chunk(std::size_t n, unsigned parts, unsigne
 }
 }  // namespace
 
-thread_pool::thread_pool(unsigned threads) {
+// A worker that cannot be started (a limit on processes, pids or address space, as batch systems
+// set) stops and joins the ones started: leaving them waiting would hang the unwinding (destroying
+// the condition variable they wait on blocks until they leave it) or terminate the process.
+thread_pool::thread_pool(unsigned threads, const thread_starter& start) {
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-    for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
+    try {
+        workers_.reserve(threads - 1);  // a push_back that throws would leave its thread unjoined
+        for (unsigned i = 1; i < threads; ++i) {
+            std::function<void()> body = [this, i] { work(i); };
+            workers_.push_back(start ? start(std::move(body)) : std::thread(std::move(body)));
+        }
+    } catch (const std::system_error& e) {
+        const std::size_t started = workers_.size();
+        stop_workers();
+        throw input_error("CPU threads = " + std::to_string(threads) + ": cannot start worker thread " +
+                          std::to_string(started + 1) + " of " + std::to_string(threads - 1) + " (" +
+                          e.code().message() +
+                          "): a limit on processes or memory (ulimit -u, ulimit -v, a batch system's) allows "
+                          "fewer; ask for fewer threads");
+    } catch (...) {
+        stop_workers();
+        throw;
+    }
 }
 
-thread_pool::~thread_pool() {
+thread_pool::~thread_pool() { stop_workers(); }
+
+void thread_pool::stop_workers() noexcept {
     {
         std::lock_guard lock(mutex_);
         stop_ = true;

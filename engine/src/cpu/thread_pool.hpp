@@ -14,7 +14,13 @@ namespace stokesian::cpu {
 
 class thread_pool {
 public:
-    explicit thread_pool(unsigned threads);  // 0: hardware concurrency
+    // Starts one worker thread running its argument. A test seam: the pool uses std::thread; a
+    // starter that throws std::system_error stands for a process, pids or address-space limit.
+    using thread_starter = std::function<std::thread(std::function<void()>)>;
+
+    // threads: 0 for the hardware concurrency. A worker that cannot be started is input_error (one
+    // line; exit code 2 in the CLI: the environment's limit), the pool unwound.
+    explicit thread_pool(unsigned threads, const thread_starter& start = {});
     ~thread_pool();
     thread_pool(const thread_pool&) = delete;
     thread_pool& operator=(const thread_pool&) = delete;
@@ -28,6 +34,7 @@ public:
                       std::size_t min_parallel = 64);
 
 private:
+    void stop_workers() noexcept;
     void work(unsigned index);
     void run_chunk(unsigned index) noexcept;
 

@@ -15,6 +15,7 @@
 #include "settings/text_input.hpp"
 #include "settings/toml_parsing.hpp"
 #include "stokesian/backends/registry.hpp"
+#include "stokesian/core/engine.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/safe_name.hpp"
@@ -89,7 +90,7 @@ const settings::field<suite_run_spec> run_fields[] = {
      .doc = {"string", "`\"auto\"`", "auto (the fastest exact path), fast or a CUDA kernel"}},
     {.key = "threads",
      .member = &suite_run_spec::threads,
-     .rule = {.min = 0, .max = 4096},
+     .rule = {.min = 0, .max = max_cpu_threads},
      .doc = {"integer", "0", "CPU threads (0: cores / concurrent runs)"}},
     {.key = "write_trajectory", .member = &suite_run_spec::write_trajectory, .doc = {"boolean", "`false`", ""}},
     {.key = "scalable",

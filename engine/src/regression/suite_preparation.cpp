@@ -105,6 +105,7 @@ void prepare_manifest(const suite_manifest& manifest, const std::filesystem::pat
             throw input_error("command line", "--backend", run.backend, "expected " + registry.names());
         run.hi_kernel = hi_kernel_for(spec, run.backend);
         validate_run_settings(run, origin);
+        validate_cycle_window(p.scenario_, origin);
         // What the registry says this backend cannot run (the fused backend's limits), before any run starts.
         if (const std::string refusal =
                 backend->can.refusal(make_engine_config(p.scenario_), p.scenario_.particles.size());

@@ -25,6 +25,7 @@ run_session::run_session(const run_request& request, engine_source source)
 
 std::optional<run_result> run_session::start() {
     validate_run_settings(s_.run, s_.source_path.string());
+    validate_cycle_window(s_, s_.source_path.string());  // the command line may have changed [run]
     config_ = make_engine_config(s_);
     config_.threads = req_.threads;
     // A signal abandons a long step (engine/docs/reliability.md); across MPI ranks it stops the run
@@ -119,6 +120,12 @@ std::optional<run_result> run_session::resume_output() {
         remove_checkpoint(checkpoint_path_);
         return done;
     }
+    // The run stands at the checkpoint's step already: stopping there or before would take a step
+    // no one asked for (or rewrite the output for none); refused before any file is touched.
+    if (req_.stop_after_step && *req_.stop_after_step <= resumed_->engine.step)
+        throw input_error("command line", "--stop-at-step", std::to_string(*req_.stop_after_step),
+                          "expected a step after the checkpoint's, step " + std::to_string(resumed_->engine.step) +
+                              " ('" + checkpoint_path_.string() + "'): the run stands there already");
     build_engine();
     check_same_engine(eng_->description(), *resumed_, checkpoint_path_);
     try {

@@ -55,7 +55,8 @@ const field<cycle_spec> cycle[] = {
      .rule = {.sign = sign_rule::positive},
      .doc = {"number", "`1e4`",
              "> 0; τ_s; averaging window of period and amplitude (the paper's 10⁴ τ_s); the last, incomplete window "
-             "is reported separately"}},
+             "is reported separately. At least one sample interval (`run.sample_every`) and the run's length / 10⁶ "
+             "(at most 10⁶ windows)"}},
     {.key = "period_jump_tolerance",
      .member = &cycle_spec::period_jump_tolerance,
      .rule = {.unit_interval = true, .note = "(relative to the period)"},

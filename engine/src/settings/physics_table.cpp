@@ -117,6 +117,13 @@ void tolerance_in_range(const field_reader& r, ewald_settings& e) {
                                    short_number(ewald_max_tolerance) + " (the Ewald sum's truncation error, in mu0)");
 }
 
+void xi_in_range(const field_reader& r, ewald_settings& e) {
+    if (!e.xi || (*e.xi >= ewald_min_xi && *e.xi <= ewald_max_xi)) return;
+    if (const auto entry = r.table().find("xi"))
+        r.check().fail(*entry, "expected " + short_number(ewald_min_xi) + " <= xi <= " + short_number(ewald_max_xi) +
+                                   " (the Ewald sum's cutoff searches span 12/xi and 24 xi, in a and 1/a)");
+}
+
 const field<ewald_settings> ewald[] = {
     {.key = "tolerance",
      .member = &ewald_settings::tolerance,
@@ -129,8 +136,10 @@ const field<ewald_settings> ewald[] = {
      .member = &ewald_settings::xi,
      .rule = {.sign = sign_rule::positive},
      .doc = {"number", "3 / V^(1/3)",
-             "> 0, in 1/a; the Ewald splitting parameter (the result does not depend on it, to the tolerance; the "
-             "default balances the real-space and wave-space work)"},
+             "1e-307 ... 1e306, in 1/a; the Ewald splitting parameter (the result does not depend on it, to the "
+             "tolerance; the default balances the real-space and wave-space work); the sum's tables refuse values "
+             "that need more than 15 images or wave vectors per axis"},
+     .after = xi_in_range,
      .written = [](const ewald_settings& e) { return e.xi.has_value(); }},
 };
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include "stokesian/core/errors.hpp"
@@ -42,6 +43,29 @@ void validate_run_settings(const run_settings& run, const std::string& origin) {
     if (!(std::isfinite(run.min_separation) && run.min_separation >= 0.0))
         throw input_error(origin, "run.min_separation", exact_number(run.min_separation),
                           "expected a finite number >= 0 (in units of a; 0 switches the check off)");
+}
+
+// The shortest window is the longer of
+// - one sample interval: periods and amplitudes are read off the extrema of the sampled coordinate,
+//   about one per sample at most, so a shorter window holds one value or none, no average;
+// - the run's length / 10^6: the analysis lays windows end to end over the run and keeps each (5e-324
+//   tau_s asked for 10^327 of them, 1e-6 tau_s for 5e9: gigabytes, then out of memory at the run's
+//   end). 10^6 windows (80 MB) are beyond any run meant: the suites' longest has 52.
+// The window count is then at most the samples the run takes and 10^6.
+std::string cycle_window_problem(double window, const run_settings& run) {
+    const double run_length = double(run.total_steps()) * run.dt;
+    const double shortest = std::max(run.sample_every, run_length / most_cycle_windows);
+    if (window >= shortest) return "";
+    return "expected a window of at least " + short_number(shortest) +
+           " tau_s: one sample interval (run.sample_every = " + short_number(run.sample_every) +
+           ") and at most 10^6 windows over the run's " + short_number(run_length) + " tau_s";
+}
+
+void validate_cycle_window(const scenario& s, const std::string& origin) {
+    if (!s.observables.cycle) return;
+    const double window = s.observables.cycle->window;
+    if (const std::string problem = cycle_window_problem(window, s.run); !problem.empty())
+        throw input_error(origin, "observables.cycle.window", short_number(window), problem);
 }
 
 }  // namespace stokesian

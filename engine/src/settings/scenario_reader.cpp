@@ -13,6 +13,7 @@
 #include "settings/toml_value_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/ewald_setup.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/core/scenario.hpp"
 
@@ -77,6 +78,16 @@ void read_observables(const field_reader& observables, observable_settings& sett
     }
 }
 
+// observables.cycle.window against the run's sampling and length (cycle_window_problem).
+void check_cycle_window(const checker& check, const section& observables, const scenario& s) {
+    if (!s.observables.cycle) return;
+    const std::string problem = cycle_window_problem(s.observables.cycle->window, s.run);
+    if (problem.empty()) return;
+    const section cycle = observables.sub("cycle", keys_of(cycle_fields()));
+    if (const auto window = cycle.find("window")) check.fail(*window, problem);
+    check.fail(cycle.key("window"), short_number(s.observables.cycle->window), problem + " (the default)");
+}
+
 // One layer per place the logical top-level table is written: the top level, then the case.
 std::vector<layer> layers_of(const checker& check, const toml::table& root, const toml::table* case_table,
                              const std::string& case_prefix, std::string_view name, bool case_replaces) {
@@ -131,6 +142,7 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
     const section observables(check, "observables", layers("observables"),
                               keys_of(observables_fields(), sub_tables("observables")));
     read_observables(field_reader(observables, s.particles.size(), particles.key("positions")), s.observables);
+    check_cycle_window(check, observables, s);
 
     const section output(check, "output", layers("output"), keys_of(output_fields()));
     read_fields(field_reader(output), output_fields(), s.output);

@@ -15,6 +15,10 @@
 
 namespace stokesian {
 
+// The most CPU worker threads a command (--threads) or a suite run (threads) may ask for: a
+// hundredfold any machine's cores here, and a bound on a typo such as 4294967295.
+inline constexpr unsigned max_cpu_threads = 4096;
+
 struct engine_config {
     system_parameters system;
     precision_mode precision = reference_precision_mode;

@@ -18,6 +18,16 @@ struct system_parameters;
 inline constexpr double ewald_min_tolerance = 1e-12;
 inline constexpr double ewald_max_tolerance = 1e-2;
 
+// The accepted range of the splitting parameter xi (in 1/a). The cutoff searches walk [0, 12/xi] in
+// steps of 0.005/xi and [0, 24 xi] in steps of 0.01 xi (ewald_setup.cpp): both ends and both steps
+// must be finite doubles above 0, which fails below 12/DBL_MAX = 6.7e-308 (12/xi overflows; a
+// subnormal xi's step rounds to 0) and above DBL_MAX/24 = 7.5e306, where the walk would not end.
+// Within these bounds it takes 2400 steps each, and whether the sums' tables hold the cutoffs it
+// finds is decided by ewald_max_images and ewald_max_waves (which refuse, e.g., 1e-305 and 1e306
+// for a box of 10 a).
+inline constexpr double ewald_min_xi = 1e-307;
+inline constexpr double ewald_max_xi = 1e306;
+
 // 3 / V^(1/3).
 double default_ewald_xi(const system_parameters& s);
 
@@ -27,7 +37,8 @@ double ewald_real_space_tail(double radius, double xi, double volume, double rea
 double ewald_wave_space_tail(double radius, double xi, double wave_cutoff);
 
 // Throws std::invalid_argument (one line) for a box that is not periodic, a tolerance out of range,
-// xi <= 0, or truncations that need more than ewald_max_images / ewald_max_waves per axis.
+// xi outside [ewald_min_xi, ewald_max_xi], or truncations that need more than ewald_max_images /
+// ewald_max_waves per axis.
 ewald_parameters<double> make_ewald_parameters(const system_parameters& s);
 
 // Real-space images and wave vectors (half space) one pair visits, for cost reports.

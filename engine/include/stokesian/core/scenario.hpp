@@ -90,4 +90,12 @@ engine_config make_engine_config(const scenario& s);
 // Throws input_error naming `origin` and the key.
 void validate_run_settings(const run_settings& run, const std::string& origin);
 
+// The most windows observables.cycle.window may lay over a run, and what is expected of the window
+// with these (validated) run settings: "" when it is long enough (run_settings_validation.cpp says why).
+inline constexpr double most_cycle_windows = 1e6;
+std::string cycle_window_problem(double window, const run_settings& run);
+// The same check after the run settings changed (command line, suite): throws input_error naming
+// `origin` and the key.
+void validate_cycle_window(const scenario& s, const std::string& origin);
+
 }  // namespace stokesian

@@ -28,5 +28,7 @@ std::string whole_steps_problem(double value, double dt, const std::string& key,
 // A step count written on the command line: decimal digits only (no sign, no exponent, no 0x),
 // 1 <= count <= max_step_count; nothing otherwise.
 std::optional<std::uint64_t> read_step_count(std::string_view text);
+// The same with 0 allowed, for counts where 0 has a meaning (no warm-up steps, never reset).
+std::optional<std::uint64_t> read_step_count_or_zero(std::string_view text);
 
 }  // namespace stokesian
