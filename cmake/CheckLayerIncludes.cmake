@@ -10,9 +10,11 @@
 # relative to it; STAMP: touched when the check passes (the build's output of the check).
 # Lists are comma-separated: a semicolon would split the build's command line.
 #
-# An include names a layer as "stokesian/<layer>/..." (the public root, engine/include) or
-# "<layer>/..." (the private root, engine/src); an include without a folder is the file's own
-# layer. Each include against the layers is one line, FILE:LINE: layer A may not include layer B.
+# An include names a layer as "stokesian/<layer>/..." (its public headers); every other quoted
+# include is a header beside the including file, of its own layer: one that climbs out of the
+# layer's folder ("../...") or names another layer's folder ("<layer>/...") reaches another layer's
+# internals and fails. Each include against the layers is one line, FILE:LINE: layer A may not
+# include layer B.
 cmake_minimum_required(VERSION 3.25)
 foreach(argument LAYER LAYERS DIRS)
   if(NOT DEFINED ${argument})
@@ -48,19 +50,26 @@ foreach(file IN LISTS files)
       continue()
     endif()
     set(included "${CMAKE_MATCH_1}")
+    set(fault "")
     if(included MATCHES "^[\"<]stokesian/([a-z_]+)/")
       set(layer "${CMAKE_MATCH_1}")
-    elseif(included MATCHES "^\"(\\.\\./)*([a-z_]+)/")
-      set(layer "${CMAKE_MATCH_2}")
-    else()
-      continue()
+      if(layer IN_LIST layers AND NOT layer IN_LIST allowed)
+        set(fault "may not include layer ${layer}")
+      endif()
+    elseif(included MATCHES "^\"\\.\\./")
+      set(fault "may not include a file outside its folder")
+    elseif(included MATCHES "^\"([a-z_]+)/")
+      set(folder "${CMAKE_MATCH_1}")
+      if(folder IN_LIST layers)
+        set(fault "may not include the internals of layer ${folder}")
+      endif()
     endif()
-    if(layer IN_LIST layers AND NOT layer IN_LIST allowed)
+    if(fault)
       set(shown ${file})
       if(DEFINED ROOT)
         file(RELATIVE_PATH shown ${ROOT} ${file})
       endif()
-      message(NOTICE "${shown}:${number}: layer ${LAYER} may not include layer ${layer} (#include ${included})")
+      message(NOTICE "${shown}:${number}: layer ${LAYER} ${fault} (#include ${included})")
       math(EXPR violations "${violations} + 1")
     endif()
   endforeach()

@@ -1,9 +1,11 @@
 # The engine's layers (engine/README.md, "Layers"), lowest first, and the layers each one builds on
-# directly. A layer's library links exactly those; it may include them and, through them, every
-# layer further down, never one above or beside it (cpu and cuda do not see each other).
-# CheckLayerIncludes.cmake runs before each layer compiles and fails the build on an include
-# against this table.
-set(STOKESIAN_LAYERS numeric physics core cpu cuda mpi backends settings observables io run regression port study bench)
+# directly: the edges its code uses. A layer's library links exactly those; it may include them and,
+# through them, every layer further down, never one above or beside it (cpu and cuda do not see each
+# other). Each layer is a folder, engine/<layer>/: its public headers in include/stokesian/<layer>/
+# (on the include path of the layers above), its sources and internal headers beside them (seen by
+# the layer alone). CheckLayerIncludes.cmake runs before each layer compiles and fails the build on
+# an include against this table or out of the layer's folder.
+set(STOKESIAN_LAYERS numeric physics core cpu cuda mpi backends settings observables io run regression port study)
 set(STOKESIAN_LAYER_numeric_BUILDS_ON "")
 set(STOKESIAN_LAYER_physics_BUILDS_ON numeric)
 set(STOKESIAN_LAYER_core_BUILDS_ON physics)
@@ -12,13 +14,12 @@ set(STOKESIAN_LAYER_cuda_BUILDS_ON core)
 set(STOKESIAN_LAYER_mpi_BUILDS_ON core)
 set(STOKESIAN_LAYER_backends_BUILDS_ON cpu cuda)
 set(STOKESIAN_LAYER_settings_BUILDS_ON backends)
-set(STOKESIAN_LAYER_observables_BUILDS_ON settings)
+set(STOKESIAN_LAYER_observables_BUILDS_ON backends)
 set(STOKESIAN_LAYER_io_BUILDS_ON observables)
-set(STOKESIAN_LAYER_run_BUILDS_ON io)
+set(STOKESIAN_LAYER_run_BUILDS_ON settings io)
 set(STOKESIAN_LAYER_regression_BUILDS_ON run)
-set(STOKESIAN_LAYER_port_BUILDS_ON run)
-set(STOKESIAN_LAYER_study_BUILDS_ON regression port)
-set(STOKESIAN_LAYER_bench_BUILDS_ON study)
+set(STOKESIAN_LAYER_port_BUILDS_ON io)
+set(STOKESIAN_LAYER_study_BUILDS_ON regression)
 
 set(STOKESIAN_ENGINE_DIR ${PROJECT_SOURCE_DIR}/engine)
 
@@ -46,20 +47,12 @@ function(stokesian_link_layers_below target layer scope)
   endforeach()
 endfunction()
 
-# The include check of `layer` (its folders engine/src/<layer> and engine/include/stokesian/<layer>),
-# a target that `target` depends on: it runs before `target` compiles and again whenever a source or
-# header of the layer changes.
+# The include check of `layer` (its folder engine/<layer>), a target that `target` depends on: it
+# runs before `target` compiles and again whenever a source or header of the layer changes.
 function(stokesian_check_layer_includes layer target)
-  set(directories "")
-  set(files "")
-  foreach(directory ${STOKESIAN_ENGINE_DIR}/src/${layer} ${STOKESIAN_ENGINE_DIR}/include/stokesian/${layer})
-    if(IS_DIRECTORY ${directory})
-      list(APPEND directories ${directory})
-      file(GLOB_RECURSE found CONFIGURE_DEPENDS ${directory}/*.hpp ${directory}/*.cpp ${directory}/*.cuh
-           ${directory}/*.cu ${directory}/*.h)
-      list(APPEND files ${found})
-    endif()
-  endforeach()
+  set(directories ${STOKESIAN_ENGINE_DIR}/${layer})
+  file(GLOB_RECURSE files CONFIGURE_DEPENDS ${directories}/*.hpp ${directories}/*.cpp ${directories}/*.cuh
+       ${directories}/*.cu ${directories}/*.h)
   stokesian_layers_below(${layer} below)
   list(JOIN below "," may_include)
   list(JOIN STOKESIAN_LAYERS "," layers)
@@ -75,32 +68,31 @@ function(stokesian_check_layer_includes layer target)
   add_dependencies(${target} stokesian_${layer}_includes)
 endfunction()
 
-# A header-only layer: an INTERFACE library on engine/include.
+# A header-only layer: an INTERFACE library on engine/<layer>/include.
 function(stokesian_add_header_layer layer)
   add_library(stokesian_${layer} INTERFACE)
-  target_include_directories(stokesian_${layer} INTERFACE ${STOKESIAN_ENGINE_DIR}/include)
+  target_include_directories(stokesian_${layer} INTERFACE ${STOKESIAN_ENGINE_DIR}/${layer}/include)
   stokesian_link_layers_below(stokesian_${layer} ${layer} INTERFACE)
   stokesian_check_layer_includes(${layer} stokesian_${layer})
 endfunction()
 
-# A host layer: a static library of engine/src/<layer>/*.cpp (and `ARGN`), public headers in
-# engine/include, the layers' internal headers (engine/src) private to the engine.
+# A host layer: a static library of engine/<layer>/*.cpp (and `ARGN`), its public headers in
+# engine/<layer>/include; its internal headers sit beside its sources, included by their names.
 function(stokesian_add_layer layer)
-  file(GLOB sources CONFIGURE_DEPENDS ${STOKESIAN_ENGINE_DIR}/src/${layer}/*.cpp)
+  file(GLOB sources CONFIGURE_DEPENDS ${STOKESIAN_ENGINE_DIR}/${layer}/*.cpp)
   add_library(stokesian_${layer} STATIC ${sources} ${ARGN})
-  target_include_directories(stokesian_${layer} PUBLIC ${STOKESIAN_ENGINE_DIR}/include
-                             PRIVATE ${STOKESIAN_ENGINE_DIR}/src)
+  target_include_directories(stokesian_${layer} PUBLIC ${STOKESIAN_ENGINE_DIR}/${layer}/include)
   target_compile_options(stokesian_${layer} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${STOKESIAN_HOST_WARNINGS}>)
   stokesian_link_layers_below(stokesian_${layer} ${layer} PUBLIC)
   stokesian_check_layer_includes(${layer} stokesian_${layer})
 endfunction()
 
 # The compile settings of every library of device code (the cuda layer, its fast-math object
-# library, the bench layer's kernels): `flags` are the device floating-point flags.
+# library): `flags` are the device floating-point flags.
 # --default-stream per-thread: each host thread launches on its own stream, so the concurrent
 # runs of `stokesian suite run` (one host thread each) do not serialise on the legacy stream.
 function(stokesian_cuda_settings target flags)
-  target_include_directories(${target} PUBLIC ${STOKESIAN_ENGINE_DIR}/include PRIVATE ${STOKESIAN_ENGINE_DIR}/src)
+  target_include_directories(${target} PUBLIC ${STOKESIAN_ENGINE_DIR}/cuda/include)
   target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:${flags} --expt-relaxed-constexpr --default-stream=per-thread -Xcompiler=-ffp-contract=off>
       $<$<COMPILE_LANGUAGE:CXX>:${STOKESIAN_HOST_FP_FLAGS}>)

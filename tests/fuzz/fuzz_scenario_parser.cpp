@@ -8,6 +8,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/observable.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

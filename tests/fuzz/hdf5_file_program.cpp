@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "stokesian/port/port_check.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 
 namespace stokesian::fuzz {
 

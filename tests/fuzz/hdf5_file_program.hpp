@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "stokesian/settings/scenario_loader.hpp"
 
 namespace stokesian::fuzz {
 

@@ -6,10 +6,10 @@
 #include <stdexcept>
 
 #include "bench/support/bench_inputs.hpp"
-#include "stokesian/bench/cuda_phase_benchmark.hpp"
-#include "stokesian/bench/memory_benchmark.hpp"
 #include "stokesian/core/phase_timing.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/memory_benchmark.hpp"
+#include "stokesian/cuda/phase_benchmark.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;

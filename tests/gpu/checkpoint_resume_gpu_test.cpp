@@ -14,6 +14,7 @@
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/require_device.hpp"

@@ -15,6 +15,7 @@
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
 #include "stokesian/numeric/precision_traits.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
 #include "support/require_device.hpp"

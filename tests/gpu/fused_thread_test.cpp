@@ -1,4 +1,4 @@
-// The one-thread-per-system fused kernel (engine/src/cuda/fused_thread_kernel.cuh, N <= 8; label gpu,
+// The one-thread-per-system fused kernel (engine/cuda/fused_thread_kernel.cuh, N <= 8; label gpu,
 // skipped without a device): bit for bit the step-by-step CUDA engine, the CPU all-pairs loop and
 // the older fused kernels (pair-warp, block), in all nine precision modes, for N = 1 ... 8, periodic
 // and open boxes, with ties at +-L/2, overlapping pairs and the Oseen tensor, with short-range forces,
@@ -15,6 +15,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
 #include "stokesian/numeric/precision_traits.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
 #include "support/require_device.hpp"

@@ -19,6 +19,7 @@
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/numeric/precision_traits.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
 #include "support/require_device.hpp"

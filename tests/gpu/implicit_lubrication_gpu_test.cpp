@@ -15,6 +15,7 @@
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/converged_solves.hpp"
 #include "support/implicit_lubrication_checks.hpp"

@@ -16,6 +16,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/multi_device.hpp"

@@ -14,6 +14,7 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/multi_device.hpp"
 #include "support/random_cluster.hpp"

@@ -215,7 +215,7 @@ TEST_F(CliVocabulary, EveryRegisteredBackendIsAName) {
     EXPECT_NE(help.out.find("cpu: auto | fast | all-pairs | symmetric"), std::string::npos) << help.out;
 }
 
-// Every [run] key that has a command-line spelling in the field table (engine/src/settings/
+// Every [run] key that has a command-line spelling in the field table (engine/settings/
 // run_table.cpp) is an option of `stokesian run` with the table's help: a key given one there needs
 // no edit of the command (tools/cli/options_run.cpp builds the group from settings::run_options()).
 TEST_F(CliVocabulary, RunKeysOfTheTableAreOptionsOfRun) {

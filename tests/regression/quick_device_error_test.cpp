@@ -19,6 +19,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"

@@ -13,6 +13,7 @@
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/pair_approach.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/implicit_lubrication_checks.hpp"

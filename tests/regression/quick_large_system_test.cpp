@@ -13,6 +13,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/run/run_size.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 

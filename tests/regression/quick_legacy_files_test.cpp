@@ -21,6 +21,7 @@
 #include "stokesian/io/hdf5_writing.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"

@@ -16,6 +16,7 @@
 #include "stokesian/observables/trend_fit.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "stokesian/study/convergence.hpp"
 #include "stokesian/study/study.hpp"
 #include "support/build_paths.hpp"

@@ -12,6 +12,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/tetrahedron.hpp"
 
 using namespace stokesian;

@@ -47,7 +47,7 @@ using ::stokesian::test_support::tetrahedron_toml;
 const std::string checks = ::stokesian::test_support::checkout_file("reference_data/checks.toml");
 
 // A refusal takes well under a second; a command still running after this is blocked.
-constexpr double patience_seconds = 20.0;
+constexpr double reader_patience_seconds = 20.0;
 
 // The object `name` of the HDF5 file `path` replaced by an external link to `name` in `target`.
 void link_to_another_file(const fs::path& path, const std::string& name, const fs::path& target) {
@@ -117,7 +117,7 @@ TEST_F(ReaderSafety, AResultGroupLinkedToAFifoIsRefusedByAnalyzeAndReferenceChec
         };
         for (const auto& command : commands) {
             const std::string what = command[0] + " " + command[1] + " with " + group + " linked to a FIFO";
-            const cli_outcome o = run_cli_at_most(patience_seconds, command, capture());
+            const cli_outcome o = run_cli_at_most(reader_patience_seconds, command, capture());
             expect_one_line_exit_two(o, linked.string() + ": ", what);
             // The target's name comes from the file: shortened like every text from a file.
             EXPECT_NE(o.err.find("external link '" + group + "' to '" + group + "' in '" + fifo.string().substr(0, 40)),
@@ -136,8 +136,9 @@ TEST_F(ReaderSafety, AReferenceFileOrACheckpointWithAnExternalLinkIsRefused) {
     const fs::path reference = references / "tetrahedron.h5";
     const std::string entry_level = first_root_member(reference);
     link_to_another_file(reference, entry_level, fifo);
-    const cli_outcome checked = run_cli_at_most(
-        patience_seconds, {"reference", "check", result.string(), "--reference-dir", references.string()}, capture());
+    const cli_outcome checked =
+        run_cli_at_most(reader_patience_seconds,
+                        {"reference", "check", result.string(), "--reference-dir", references.string()}, capture());
     expect_one_line_exit_two(checked, reference.string() + ": ", "reference file");
     EXPECT_NE(checked.err.find("external link '" + entry_level + "'"), std::string::npos) << checked.err;
 
@@ -148,7 +149,7 @@ TEST_F(ReaderSafety, AReferenceFileOrACheckpointWithAnExternalLinkIsRefused) {
     for (const char* suffix : {"", ".checkpoint", ".frames"})
         fs::copy_file(fs::path(base / "interrupted.h5") += suffix, fs::path(out) += suffix);
     link_to_another_file(fs::path(out) += ".checkpoint", "/checkpoint/run", fifo);
-    const cli_outcome resumed = run_cli_at_most(patience_seconds, {"run", "--resume", out.string()}, capture());
+    const cli_outcome resumed = run_cli_at_most(reader_patience_seconds, {"run", "--resume", out.string()}, capture());
     expect_one_line_exit_two(resumed, out.string() + ".checkpoint: ", "checkpoint");
     EXPECT_NE(resumed.err.find("external link '/checkpoint/run'"), std::string::npos) << resumed.err;
 }

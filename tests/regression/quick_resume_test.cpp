@@ -17,6 +17,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"

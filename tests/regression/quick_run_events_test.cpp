@@ -13,6 +13,7 @@
 
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/scratch_directory.hpp"
 

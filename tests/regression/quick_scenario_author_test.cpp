@@ -11,6 +11,7 @@
 #include <string>
 
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"

@@ -9,6 +9,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/extrema.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

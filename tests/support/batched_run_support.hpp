@@ -9,6 +9,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/run/batched_runs.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 namespace stokesian::test_support {

@@ -16,6 +16,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/physics/tensor_registry.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "stokesian/cuda/cuda_backend.hpp"
 #endif

@@ -11,6 +11,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/numeric/precision_traits.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
 #include "support/sphere_systems.hpp"

@@ -21,11 +21,11 @@
 #include "bench/support/results_table.hpp"
 #include "cpu/cpu_engine.hpp"
 #include "cpu/phase_clock.hpp"
-#include "stokesian/bench/cpu_phase_benchmark.hpp"
-#include "stokesian/bench/memory_benchmark.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/phase_timing.hpp"
+#include "stokesian/cpu/phase_benchmark.hpp"
+#include "stokesian/cuda/memory_benchmark.hpp"
 #include "stokesian/io/h5md.hpp"
 
 using namespace stokesian;

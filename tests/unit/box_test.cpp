@@ -1,4 +1,4 @@
-// Minimum image and wrapping (engine/include/stokesian/physics/box.hpp).
+// Minimum image and wrapping (engine/physics/include/stokesian/physics/box.hpp).
 #include <gtest/gtest.h>
 
 #include <random>

@@ -1,4 +1,4 @@
-// Cycle statistics of a periodic coordinate (engine/include/stokesian/observables/cycle_analysis.hpp):
+// Cycle statistics of a periodic coordinate (engine/observables/include/stokesian/observables/cycle_analysis.hpp):
 // the extremum finder's period on synthetic signals, the drift fit, the averaging windows and the
 // loss-of-periodicity detector. The thresholds are derived in engine/docs/observables.md.
 #include <gtest/gtest.h>

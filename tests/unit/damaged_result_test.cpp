@@ -13,13 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/port/port_check.hpp"
 #include "stokesian/regression/check_rules.hpp"
 #include "stokesian/regression/observed_run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
 #include "stokesian/study/study.hpp"
 #include "support/scratch_directory.hpp"
 

@@ -13,6 +13,7 @@
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

@@ -4,6 +4,7 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

@@ -20,7 +20,7 @@
 // header only when __FAST_MATH__ is not defined and otherwise checks a local transcription of 2Sum.
 //
 // Demonstrated by hand (GCC 12, x86-64), building this file outside CMake with
-//   g++ -std=c++20 -O2 -I engine/include <this file> -lgtest -lgtest_main -pthread <flags>
+//   g++ -std=c++20 -O2 -I engine/numeric/include <this file> -lgtest -lgtest_main -pthread <flags>
 //   project flags (also with -mfma added)                     all 7 tests pass
 //   -ffast-math                                                5 fail: NotCompiledWithFastMath,
 //       TwoSumErrorTermSurvivesOpaqueOperands, SignedZerosAreHonoured, NaNsAreHonoured,

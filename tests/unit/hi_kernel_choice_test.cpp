@@ -18,6 +18,7 @@
 #include "stokesian/backends/hi_kernel_choice.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "settings/text_input.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/precision_modes.hpp"
@@ -23,6 +22,8 @@
 #include "stokesian/core/step_count.hpp"
 #include "stokesian/io/hdf5_failure.hpp"
 #include "stokesian/numeric/precision.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
+#include "stokesian/settings/text_input.hpp"
 #include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;

@@ -7,6 +7,7 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/tetrahedron.hpp"
 
 using namespace stokesian;

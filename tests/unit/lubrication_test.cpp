@@ -1,4 +1,4 @@
-// Jeffrey-Onishi singular lubrication (engine/include/stokesian/physics/lubrication.hpp).
+// Jeffrey-Onishi singular lubrication (engine/physics/include/stokesian/physics/lubrication.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>

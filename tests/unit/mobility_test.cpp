@@ -1,4 +1,4 @@
-// Pair mobility tensors (engine/include/stokesian/physics/mobility.hpp).
+// Pair mobility tensors (engine/physics/include/stokesian/physics/mobility.hpp).
 #include <gtest/gtest.h>
 
 #include <array>

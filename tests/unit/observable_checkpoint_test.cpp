@@ -11,6 +11,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/observable.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

@@ -1,4 +1,4 @@
-// Two spheres pushed together with lubrication (engine/include/stokesian/observables/pair_approach.hpp):
+// Two spheres pushed together with lubrication (engine/observables/include/stokesian/observables/pair_approach.hpp):
 // the predicted approach against an independent implicit solve of the 6x6 system, its s -> 0 limit,
 // the explicit scheme's critical gap, and the pair-gap observable on synthetic data.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Positive definiteness of the mobility matrix (engine/include/stokesian/observables/
+// Positive definiteness of the mobility matrix (engine/observables/include/stokesian/observables/
 // positive_definiteness.hpp, LAPACK dpotrf/dsyevr linked statically). Closed-form eigenvalues check
 // the LAPACK wrappers; negative controls show that the check can fail.
 #include <gtest/gtest.h>

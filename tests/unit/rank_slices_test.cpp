@@ -15,6 +15,7 @@
 #include "stokesian/core/communicator.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/thread_ranks.hpp"
 

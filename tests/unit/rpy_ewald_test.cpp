@@ -29,6 +29,7 @@
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/ewald_matrix.hpp"
 
 using namespace stokesian;

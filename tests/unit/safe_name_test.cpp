@@ -14,6 +14,7 @@
 #include "stokesian/regression/reference_store.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/scratch_directory.hpp"
 
 using namespace stokesian;

@@ -15,6 +15,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/run_overrides.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "stokesian/settings/scenario_reference.hpp"
 #include "support/build_paths.hpp"
 

@@ -27,6 +27,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/physics/mobility.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

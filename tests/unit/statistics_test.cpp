@@ -1,5 +1,5 @@
 // Least-squares line with the 95% confidence interval of its slope, and the median
-// (engine/include/stokesian/observables/statistics.hpp).
+// (engine/observables/include/stokesian/observables/statistics.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The convergence-order fit of the time-step study (engine/include/stokesian/study/convergence.hpp)
+// The convergence-order fit of the time-step study (engine/study/include/stokesian/study/convergence.hpp)
 // on synthetic data with known order, next-order terms and noise.
 #include <gtest/gtest.h>
 

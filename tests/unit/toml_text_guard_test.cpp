@@ -12,9 +12,9 @@
 #include <sstream>
 #include <string>
 
-#include "settings/toml_parsing.hpp"
 #include "settings/toml_text_guard.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
 #include "support/build_paths.hpp"
 
 using namespace stokesian;

@@ -1,4 +1,4 @@
-// The trend of a per-cycle series (engine/include/stokesian/observables/trend_fit.hpp): coverage of
+// The trend of a per-cycle series (engine/observables/include/stokesian/observables/trend_fit.hpp): coverage of
 // its 95% intervals on synthetic period series that bend as Euler's do, the straight line's failure
 // on the same series, the lack-of-fit verdict and the windowed fit, and the small-n cases.
 #include <gtest/gtest.h>

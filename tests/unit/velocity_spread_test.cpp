@@ -1,4 +1,4 @@
-// Mean velocity and velocity spread over the particles (engine/include/stokesian/observables/
+// Mean velocity and velocity spread over the particles (engine/observables/include/stokesian/observables/
 // velocity_spread.hpp); on a perfect fcc lattice the spread at t = 0 is the rounding of the HI sums.
 #include <gtest/gtest.h>
 

@@ -33,6 +33,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 
 using namespace stokesian;
 

@@ -31,14 +31,14 @@
 #include "secondary_output.hpp"
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
-#include "stokesian/bench/cpu_phase_benchmark.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/number_text.hpp"
+#include "stokesian/cpu/phase_benchmark.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "stokesian/bench/cuda_phase_benchmark.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/phase_benchmark.hpp"
 #endif
 
 namespace stokesian::cli {

@@ -13,8 +13,8 @@
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "stokesian/bench/cuda_phase_benchmark.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/phase_benchmark.hpp"
 #endif
 
 namespace stokesian::cli {

@@ -18,8 +18,8 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "stokesian/bench/memory_benchmark.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/memory_benchmark.hpp"
 #endif
 
 namespace stokesian::cli {

@@ -20,8 +20,8 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "stokesian/bench/hi_benchmark.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/hi_benchmark.hpp"
 #endif
 
 namespace stokesian::cli {

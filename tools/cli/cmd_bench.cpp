@@ -27,9 +27,10 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/run_overrides.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
-#include "stokesian/bench/hi_benchmark.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/hi_benchmark.hpp"
 #endif
 
 namespace stokesian::cli {

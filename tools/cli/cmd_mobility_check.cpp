@@ -18,6 +18,7 @@
 #include "stokesian/io/json_text.hpp"
 #include "stokesian/observables/definiteness_verdict.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {

@@ -23,6 +23,7 @@
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/run_overrides.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {

@@ -29,6 +29,7 @@
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "stokesian/study/study.hpp"
 #include "suite_progress.hpp"
 #include "terminal.hpp"

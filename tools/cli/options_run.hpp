@@ -1,6 +1,6 @@
 #pragma once
 // The [run] keys as command-line options (README "Command-line overrides"): every key of the run
-// field table that has a command-line spelling (engine/src/settings/run_table.cpp, `cli`;
+// field table that has a command-line spelling (engine/settings/run_table.cpp, `cli`;
 // settings::run_options()) becomes an option of one CLI11 option group, with the table's help, and
 // the values given become settings::run_overrides. A key given a spelling in the table is an option
 // of every command that takes the group, with no edit here.

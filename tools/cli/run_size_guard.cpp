@@ -4,6 +4,7 @@
 
 #include "stokesian/core/errors.hpp"
 #include "stokesian/run/run_size.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "terminal.hpp"
 
 namespace stokesian::cli {

@@ -14,6 +14,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 
 namespace stokesian::test_inputs {
@@ -424,7 +425,7 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
     truncated_copy(w.valid_journal(), w.add("journal_truncated_half", role::journal, "holds fewer than the"), 0.5);
     {
         // Record k starts at the 32-byte header + k * (record size); its first word is k, its last
-        // the checksum of the rest (engine/src/io/frame_journal.hpp).
+        // the checksum of the rest (engine/io/include/stokesian/io/frame_journal.hpp).
         const std::string bytes = bytes_of(w.valid_journal());
         const std::size_t frames = io::read_checkpoint(checkpoint).frames_written,
                           record = (bytes.size() - 32) / frames;

@@ -1,0 +1,200 @@
+// The CUDA backends in the registry: "cuda" (the step-by-step engine, every integrator and scheme,
+// any N, on any number of devices where the build has NCCL: engine/docs/multi-gpu.md) and "cuda-fused" (the fused small-system engine: whole Euler steps inside one launch,
+// N <= 1024, explicit lubrication; fused_engine.cu). `--backend cuda --hi-kernel fused` is the
+// older spelling of cuda-fused and still selects it. A build without CUDA registers both as absent,
+// so a request names what is missing instead of "unknown backend".
+#include <stdexcept>
+#include <string>
+
+#include "builtin_backends.hpp"
+#include "stokesian/backends/hi_kernel_cache.hpp"
+#include "stokesian/backends/hi_kernel_choice.hpp"
+#include "stokesian/core/communicator.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
+#include "stokesian/cuda/mobility_backend.hpp"
+#if defined(STOKESIAN_HAVE_CUDA)
+#include "stokesian/cuda/cuda_errors.hpp"
+#include "stokesian/cuda/hi_kernel_names.hpp"
+#endif
+
+namespace stokesian::backends {
+
+namespace {
+
+backend cuda_step_backend() {
+    backend b;
+    b.name = "cuda";
+    b.title = "the CUDA backend";
+    b.can.devices = 1;
+    b.can.batches = true;  // a CUDA batch runs the fused kernel (fused_backend.hpp)
+    b.auto_preference = 10;
+    return b;
+}
+
+backend cuda_fused_backend() {
+    backend b;
+    b.name = "cuda-fused";
+    b.title = "the fused CUDA backend";
+    b.can.integrators = {integrator_kind::euler};
+    b.can.lubrication_schemes = {lubrication_scheme::explicit_update};
+    b.can.max_particles = cuda::fused_max_particles;
+    b.can.devices = 1;
+    b.can.hi_kernels = {"fused"};
+    b.can.batches = true;
+    b.can.pair_tensors_only = true;  // the fused kernels evaluate pair-form tensors (fused_engine.cu)
+    b.legacy_backend = "cuda";
+    b.legacy_hi_kernel = "fused";
+    return b;
+}
+
+#if defined(STOKESIAN_HAVE_CUDA)
+
+availability device_probe() {
+    if (const unsigned present = cuda::device_count(); present > 0) {
+        availability a;
+        a.devices_present = present;
+        return a;
+    }
+    return {false, "no CUDA device is available here (use cpu, or auto to fall back)", "no CUDA device found"};
+}
+
+// The CUDA engines take the thread's default stream for now; a context naming another one is refused.
+// The ordinals must exist here and be distinct (input_error, exit code 2). Across MPI ranks each
+// rank's one device is checked by all ranks together (cuda/device_group.hpp): a rank that refused
+// alone here would leave the others waiting and its message unsaid.
+void check_context(const device_context& device) {
+    if (device.stream != nullptr)
+        throw std::invalid_argument("the CUDA backends launch on the thread's default stream only (device_context)");
+    if (!spread(device.ranks)) cuda::check_device_ordinals(device.ordinals);
+}
+
+// A system too large for the device is the input's fault, not the program's.
+template <class Make>
+std::unique_ptr<engine> sized_for_device(Make make, std::size_t particles) {
+    try {
+        return make();
+    } catch (const cuda::device_out_of_memory& e) {
+        throw input_error("backend 'cuda'", "", "",
+                          std::string(e.what()) + " for N = " + std::to_string(particles) +
+                              " particles (a smaller system, or a device with more memory)");
+    }
+}
+
+std::unique_ptr<batch_engine> fused_batch(const engine_config& config, const device_context& device,
+                                          const std::vector<batch_member>& members) {
+    check_context(device);
+    // A batch is many small systems in one launch: one device (the fused path stays on one).
+    if (device.ordinals.size() > 1)
+        throw std::invalid_argument("a CUDA batch runs on one device; the device context names " +
+                                    std::to_string(device.ordinals.size()));
+    return cuda::make_cuda_batch_engine(config, device, members);
+}
+
+// auto and fast on the step-by-step backend (stokesian/backends/hi_kernel_choice.hpp): the device's
+// class from its compute capability, the fused engine where the cuda-fused backend can run the
+// configuration on one device, the tuning cache of the user. Across MPI ranks only rank 0 asks (on
+// its device; the others run the kernel it sends: run/rank_protocol.hpp): the ordinal check below
+// would refuse a follower's missing device alone, before the ranks' device gather.
+kernel_choice choose_cuda(const engine_config& config, std::size_t particles, const device_context& device,
+                          kernel_request request) {
+    kernel_query q;
+    q.request = request;
+    q.particles = particles;
+    q.hi = config.precision.hi;
+    q.periodic = config.system.box.periodic;
+    cuda::check_device_ordinals(device.ordinals);  // a missing device is input_error, as the factory says
+    const auto described = cuda::device_description(device.primary_ordinal());
+    q.device_name = described.at("device_name");
+    q.compute_capability = described.at("compute_capability");
+    const backend* fused = backend_registry().find("cuda-fused");
+    q.fused_possible = fused != nullptr && device.ordinals.size() <= 1 && !spread(device.ranks) &&
+                       fused->can.refusal(config, particles).empty();
+    q.candidates = cuda_kernel_candidates();
+    const tuning_cache cache = user_tuning_cache();
+    return choose_cuda_kernel(q, &cache);
+}
+
+#endif
+
+}  // namespace
+
+kernel_choice choose_cuda_step_kernel(kernel_request request, std::size_t particles, precision hi, bool periodic,
+                                      int ordinal) {
+#if defined(STOKESIAN_HAVE_CUDA)
+    kernel_query q;
+    q.request = request;
+    q.particles = particles;
+    q.hi = hi;
+    q.periodic = periodic;
+    const auto described = cuda::device_description(ordinal);
+    q.device_name = described.at("device_name");
+    q.compute_capability = described.at("compute_capability");
+    q.candidates = cuda_kernel_candidates();
+    const tuning_cache cache = user_tuning_cache();
+    return choose_cuda_kernel(q, &cache);
+#else
+    (void)request, (void)particles, (void)hi, (void)periodic, (void)ordinal;
+    throw std::runtime_error("this build of stokesian has no CUDA backend");
+#endif
+}
+
+kernel_candidates cuda_kernel_candidates() {
+    kernel_candidates c;
+#if defined(STOKESIAN_HAVE_CUDA)
+    for (const std::string& name : cuda::step_kernel_names()) {
+        const cuda::hi_kernel k = cuda::parse_hi_kernel(name);
+        if (cuda::uses_fast_math(k)) c.fast.push_back(name);
+        if (cuda::sums_in_cpu_order(k)) c.exact.push_back(name);
+    }
+#endif
+    return c;
+}
+
+void register_cuda_backends(registry& r) {
+    backend step = cuda_step_backend(), fused = cuda_fused_backend();
+#if defined(STOKESIAN_HAVE_CUDA)
+    step.can.hi_kernels = cuda::step_kernel_names();
+    if (cuda::multi_device_build()) {
+        step.can.devices = any_device_count;
+        step.can.ranks = true;  // one device per MPI rank, gathered with NCCL (engine/docs/multi-gpu.md)
+    }
+    step.probe = fused.probe = device_probe;
+    step.choose_kernel = choose_cuda;
+    step.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
+        check_context(device);
+        return sized_for_device([&] { return cuda::make_cuda_engine(config, device, state); }, state.size());
+    };
+    fused.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
+        check_context(device);
+        if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
+            throw std::invalid_argument("backend 'cuda-fused' has no hi-kernel '" + config.hi_kernel +
+                                        "' (it runs the fused kernel only)");
+        return sized_for_device(
+            [&]() -> std::unique_ptr<engine> { return cuda::make_fused_engine(config, device, state); }, state.size());
+    };
+    step.make_batch = fused.make_batch = fused_batch;
+    // Mobility checks (core/mobility_operator.hpp) on the primary device; cuda-fused has none of its own.
+    step.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
+                            const device_context& device, unsigned) {
+        check_context(device);
+        return cuda::make_cuda_mobility_operator(system, positions, device);
+    };
+    step.device_cholesky = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
+                              const device_context& device, double shift) {
+        check_context(device);
+        return cuda::cuda_dense_cholesky(system, positions, device, shift);
+    };
+#else
+    const auto absent = [] {
+        return availability{false, "this build of stokesian has no CUDA backend (use cpu or auto)",
+                            "this build has no CUDA backend"};
+    };
+    step.probe = fused.probe = absent;
+#endif
+    r.add(std::move(step));
+    r.add(std::move(fused));
+}
+
+}  // namespace stokesian::backends

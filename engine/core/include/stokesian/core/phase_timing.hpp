@@ -1,0 +1,125 @@
+#pragma once
+// Per-phase timing of the engines' steps for the benchmarks (`stokesian bench fcc`; paper,
+// Fig. 2b): how long each step spends in drift (integration), update_forces (external forces, the
+// neighbour list, pair forces and lubrication) and update_velocities (the hydrodynamic
+// interactions). The CPU engine times with std::chrono, the CUDA engine with CUDA events
+// (stokesian/cpu/phase_benchmark.hpp, cuda_phase_benchmark.hpp); both engines see the timer only as a
+// step_observer (core/step_observer.hpp), an optional pointer that is null unless a benchmark sets
+// it, so a normal run pays one pointer test per step.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/step_observer.hpp"
+
+namespace stokesian {
+
+// Milliseconds spent in each phase during one step (a phase called twice in a step counts twice).
+using phase_durations = std::array<double, step_phase_count>;
+
+// How a phase benchmark runs: `warmup` untimed steps, then up to `steps` timed ones. With a
+// wall-time budget (max_seconds > 0) the timed run stops early, at a reset, once the budget is
+// spent and at least `min_steps` steps are done: large systems get fewer steps, small ones the
+// paper's 100 (the per-step times are stationary, so this changes the spread, not the median).
+// Every `reset_every` steps (0: never) the engine goes back to its initial state, outside the
+// timed region: the paper's explicit lubrication scheme amplifies velocity differences about
+// 5-fold per step on the fcc lattice at n = 0.1 a^-3 (scenarios/fcc_sedimentation.toml), so without
+// resets a 100-step run would time arithmetic on inf and NaN and particles thrown out of the box.
+// The arithmetic of a step does not depend on the state as long as the neighbour lists stay the
+// same, which they do over a few steps from the initial state.
+struct phase_run {
+    std::uint64_t steps = 100;
+    std::uint64_t min_steps = 10;
+    double max_seconds = 0.0;
+    std::uint64_t warmup = 10;
+    std::uint64_t reset_every = 5;
+};
+
+struct duration_statistics {
+    double mean_ms = 0.0;  // total / steps: the means of the phases add up to the step's
+    double median_ms = 0.0;
+    double min_ms = 0.0;
+    double max_ms = 0.0;
+};
+
+struct phase_timing {
+    std::uint64_t steps = 0;
+    std::array<duration_statistics, step_phase_count> phase{};  // indexed by step_phase
+    duration_statistics step;                                   // the sum of the phases, per step
+    std::map<std::string, std::string> description;             // engine::description()
+
+    const duration_statistics& of(step_phase p) const { return phase[static_cast<std::size_t>(p)]; }
+};
+
+inline duration_statistics summarise_durations(std::vector<double> ms) {
+    duration_statistics s;
+    if (ms.empty()) return s;
+    double total = 0.0;
+    for (double t : ms) total += t;
+    std::sort(ms.begin(), ms.end());
+    const std::size_t n = ms.size();
+    s.mean_ms = total / static_cast<double>(n);
+    s.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+    s.min_ms = ms.front();
+    s.max_ms = ms.back();
+    return s;
+}
+
+inline phase_timing summarise_phases(const std::vector<phase_durations>& per_step) {
+    phase_timing t;
+    t.steps = per_step.size();
+    std::vector<double> column(per_step.size()), step(per_step.size(), 0.0);
+    for (step_phase p : step_phases) {
+        const auto k = static_cast<std::size_t>(p);
+        for (std::size_t s = 0; s < per_step.size(); ++s) {
+            column[s] = per_step[s][k];
+            step[s] += per_step[s][k];
+        }
+        t.phase[k] = summarise_durations(column);
+    }
+    t.step = summarise_durations(step);
+    return t;
+}
+
+// The benchmark loop shared by both backends. Engine: save_state/restore_state/advance and
+// set_phase_timer(Timer*); Timer: take() -> std::vector<phase_durations> (and clears).
+template <class Engine, class Timer>
+phase_timing run_phase_benchmark(Engine& engine, Timer& timer, const phase_run& run) {
+    engine_state initial;
+    engine.save_state(initial);
+    const std::uint64_t chunk_size =
+        run.reset_every ? run.reset_every : (run.max_seconds > 0.0 ? 1 : ~std::uint64_t{0});
+    // Runs up to `steps` steps in chunks (resetting before each when asked); `stop` is asked after
+    // each chunk.
+    auto advance_in_chunks = [&](std::uint64_t steps, auto&& stop) {
+        std::uint64_t done = 0;
+        while (done < steps) {
+            const std::uint64_t chunk = std::min(steps - done, chunk_size);
+            if (run.reset_every) engine.restore_state(initial);
+            engine.advance(chunk);
+            done += chunk;
+            if (stop(done)) break;
+        }
+    };
+    advance_in_chunks(run.warmup, [](std::uint64_t) { return false; });
+    engine.set_phase_timer(&timer);
+    timer.take();  // nothing timed yet; synchronises a device
+    const auto start = std::chrono::steady_clock::now();
+    advance_in_chunks(run.steps, [&](std::uint64_t done) {
+        if (run.max_seconds <= 0.0 || done < run.min_steps) return false;
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= run.max_seconds;
+    });
+    engine.set_phase_timer(nullptr);
+    phase_timing t = summarise_phases(timer.take());
+    t.description = engine.description();
+    return t;
+}
+
+}  // namespace stokesian

@@ -1,0 +1,129 @@
+#pragma once
+// The CUDA backend's engine: particle data stay on the device for the whole run; only sampled
+// frames come back (read_frame). The step primitives mirror the CPU backend's
+// (cpu/cpu_engine.hpp), and the integrators (core/integrator.hpp) drive both.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "device_buffer.hpp"
+#include "device_types.cuh"
+#include "fault_injection.hpp"
+#include "stokesian/cuda/hi_kernel_names.hpp"
+#include "stokesian/core/device_context.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/host_state.hpp"
+#include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/core/step_observer.hpp"
+#include "stokesian/physics/interactions.hpp"
+#include "stokesian/physics/target_range.hpp"
+
+namespace stokesian::cuda {
+
+template <class Policy>
+class cuda_engine final : public engine {
+public:
+    using W = typename Policy::working;
+    using A = typename Policy::accumulator;
+    using P = typename Policy::position;
+
+    // Runs on device.primary_ordinal(), on the calling thread's default stream. Without
+    // initial_velocities the forces and velocities of the initial state are left to the caller (a
+    // replica of multi_device_engine, which evaluates them across its devices).
+    cuda_engine(const engine_config& config, const device_context& device, const initial_state& state,
+                bool initial_velocities = true);
+
+    void advance(std::uint64_t steps) override;
+    std::uint64_t step() const override { return step_; }
+    std::size_t size() const override { return n_; }
+    void read_frame(frame& out) const override;
+    void save_state(engine_state& out) const override;
+    void restore_state(const engine_state& state) override;
+    std::map<std::string, std::string> description() const override;
+
+    void drift();
+    void update_forces();
+    void update_velocities();
+    // Multi-stage and multistep integrators (core/integrator.hpp).
+    void begin_step();
+    void store_stage(int s);
+    void drift_from_start(const double* c, int m);
+    void drift_with_history(double c0, double c1);
+    void remember_velocity();
+    bool has_history() const { return has_history_; }
+
+    // Optional per-phase timing for the benchmarks (bench/cuda_phase_benchmark.hpp): while set, advance()
+    // records CUDA events around each primitive into `timer` (not owned); nullptr (the default)
+    // switches it off.
+    void set_phase_timer(step_observer* timer) noexcept { phase_timer_ = timer; }
+
+private:
+    // The engine on several devices drives one cuda_engine per device as a replica of the whole
+    // state (multi_device_engine.cuh).
+    template <class>
+    friend class multi_device_engine;
+
+    template <class Ops>
+    void integrate_step(Ops& ops);
+    // v <- mu F for the targets t (all of them on one device; a device's slice on several).
+    void launch_velocities(target_range t);
+    void build_neighbour_list();
+    // The state on the host (core/host_state.hpp): frames and checkpoints; history only when asked.
+    void download(host_state<Policy>& h, bool with_history) const;
+
+    // The implicit lubrication scheme (core/lubrication_solver.hpp; cuda_engine_lubrication.cuh).
+    struct krylov_ops;
+    packed4<W>* krylov_data(krylov_vector k);
+    bool prepare_lubrication_solve();  // right-hand side and lubricated-pair count; false: none
+    void solve_lubrication();
+
+    engine_config config_;
+    int device_;  // ordinal
+    interaction_parameters<W> params_;
+    hi_kernel kernel_;
+    unsigned block_size_ = 128;
+    unsigned n_ = 0;
+    P dt_;
+    vec3<P> edge_, half_edge_;
+    bool short_range_ = false;
+
+    device_buffer<vec3<P>> position_;
+    device_buffer<vec3<int>> image_;
+    device_buffer<vec3<A>> velocity_;
+    device_buffer<packed4<W>> position_w_;
+    device_buffer<packed4<W>> force_;
+    device_buffer<vec3<W>> external_force_;
+    // Integrator storage: r_n and its images, the stages k[0..3], Adams-Bashforth's v_{n-1}.
+    device_buffer<vec3<P>> start_position_;
+    device_buffer<vec3<int>> start_image_;
+    device_buffer<vec3<A>> stage_[4];
+    device_buffer<vec3<A>> previous_velocity_;
+    bool has_history_ = false;
+
+    // neighbour list
+    unsigned capacity_ = 32;
+    device_buffer<unsigned> neighbour_list_, neighbour_count_, max_count_;
+    device_buffer<unsigned> cell_, index_, sorted_cell_, sorted_index_, cell_start_, cell_end_;
+    device_buffer<unsigned char> sort_scratch_;
+    bool use_cells_ = false;
+    int cells_[3] = {0, 0, 0};
+
+    // Implicit lubrication: solve pending after update_forces(), the solver's vectors (solution is
+    // force_), the mobility's accumulator-precision output, dot-product partials, statistics.
+    bool implicit_lubrication_ = false;
+    bool solve_pending_ = false;
+    std::uint64_t lubricated_pairs_ = 0;
+    device_buffer<packed4<W>> krylov_[krylov_vector_count];
+    device_buffer<vec3<A>> mobility_output_;
+    device_buffer<double> dot_partials_;
+    device_buffer<unsigned long long> lubricated_entries_;
+    std::vector<double> host_partials_;
+    lubrication_solver_statistics solver_statistics_;
+
+    std::uint64_t step_ = 0;
+    step_observer* phase_timer_ = nullptr;
+    injected_fault fault_;  // tests of device failures only (fault_injection.hpp)
+};
+
+}  // namespace stokesian::cuda

@@ -1,0 +1,60 @@
+#include "stokesian/cuda/hi_kernel_names.hpp"
+
+#include <stdexcept>
+
+namespace stokesian::cuda {
+
+namespace {
+struct named {
+    hi_kernel kernel;
+    const char* name;
+};
+constexpr named names[] = {{hi_kernel::naive, "naive"},
+                           {hi_kernel::tiling, "tiling"},
+                           {hi_kernel::small_tiling, "small-tiling"},
+                           {hi_kernel::multi_target, "multi-target"},
+                           {hi_kernel::split, "split"},
+                           {hi_kernel::fast_tiling, "fast-tiling"},
+                           {hi_kernel::fast_multi_target, "fast-multi-target"},
+                           {hi_kernel::fast_split, "fast-split"},
+                           {hi_kernel::far_tiling, "far-tiling"},
+                           {hi_kernel::far_split, "far-split"},
+                           {hi_kernel::fast_far_split, "fast-far-split"},
+                           {hi_kernel::ordered_split, "ordered-split"},
+                           {hi_kernel::fused, "fused"}};
+}  // namespace
+
+hi_kernel parse_hi_kernel(const std::string& name) {
+    if (name.empty()) return hi_kernel::tiling;
+    for (const auto& n : names)
+        if (name == n.name) return n.kernel;
+    std::string list;
+    for (const auto& n : names) list += std::string(list.empty() ? "" : ", ") + n.name;
+    throw std::invalid_argument("unknown CUDA hi-kernel '" + name + "' (expected one of " + list + ")");
+}
+
+const char* to_string(hi_kernel k) {
+    for (const auto& n : names)
+        if (n.kernel == k) return n.name;
+    return "?";
+}
+
+bool sums_in_cpu_order(hi_kernel k) {
+    return k == hi_kernel::naive || k == hi_kernel::tiling || k == hi_kernel::small_tiling ||
+           k == hi_kernel::multi_target || k == hi_kernel::far_tiling || k == hi_kernel::ordered_split ||
+           k == hi_kernel::fused;
+}
+
+bool uses_fast_math(hi_kernel k) {
+    return k == hi_kernel::fast_tiling || k == hi_kernel::fast_multi_target || k == hi_kernel::fast_split ||
+           k == hi_kernel::fast_far_split;
+}
+
+std::vector<std::string> step_kernel_names() {
+    std::vector<std::string> out{to_string(parse_hi_kernel(""))};
+    for (const auto& n : names)
+        if (n.kernel != parse_hi_kernel("") && n.kernel != hi_kernel::fused) out.push_back(n.name);
+    return out;
+}
+
+}  // namespace stokesian::cuda

@@ -1,0 +1,196 @@
+// Reads a result file into an observed_run (observed_run.hpp): key and run facts from
+// /parameters, provenance for the reference entries, observables through the catalogue.
+#include "stokesian/regression/observed_run.hpp"
+
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+#include <toml++/toml.h>
+
+#include "observable_catalogue.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
+#include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
+#include "stokesian/core/safe_name.hpp"
+#include "stokesian/io/h5md.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
+
+namespace stokesian::regression {
+
+namespace {
+
+using attributes = std::map<std::string, std::string>;
+
+std::string get(const attributes& a, const std::string& key) {
+    const auto it = a.find(key);
+    return it == a.end() ? std::string() : it->second;
+}
+
+std::uint64_t unsigned_value(const attributes& a, const std::string& key, const std::string& file) {
+    const std::string text = get(a, key);
+    const auto value = read_count(text);
+    if (!value) throw input_error(file, "/parameters/run " + key, text, "expected an integer");
+    return *value;
+}
+
+// Lubrication or a pair force: the CPU and CUDA backends then differ by the device's logf/expf
+// (engine/README.md), so one class's reference cannot stand in for the other's.
+bool has_short_range_forces(const std::string& resolved_configuration) {
+    try {
+        const toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
+        const bool lubrication = t["physics"]["lubrication"]["enabled"].value_or(false);
+        const std::string pair_force = t["physics"]["pair_force"]["kind"].value_or(std::string("none"));
+        return lubrication || pair_force != "none";
+    } catch (const input_error&) {
+        return true;  // unknown: assume the classes differ
+    }
+}
+
+// The provenance every reference entry carries (reference_data/README.md, "Provenance").
+attributes provenance_of(const attributes& build, const attributes& engine, const attributes& invocation,
+                         const attributes& run, const std::string& file) {
+    attributes p{{"git_commit", get(build, "version")},
+                 {"compiler", get(build, "compiler")},
+                 {"host_fp_flags", get(build, "host_fp_flags")},
+                 {"build_type", get(build, "build_type")},
+                 {"backend", get(engine, "backend")},
+                 {"hi_kernel", get(engine, "hi_kernel")},
+                 {"threads", get(engine, "threads")},
+                 {"date", get(invocation, "date")},
+                 {"host", get(invocation, "host")},
+                 {"command", get(invocation, "command")},
+                 {"working_directory", get(invocation, "working_directory")},
+                 {"wall_seconds", get(run, "wall_seconds")},
+                 {"final_state_digest", get(run, "final_state_digest")},
+                 {"result_file", file}};
+    // The algorithm of final_state_digest and scenario_fingerprint; results without a tag (and the
+    // entries recorded from them) carry the legacy basis (core/digest.hpp).
+    if (!get(run, digest_algorithm_key).empty()) p[digest_algorithm_key] = get(run, digest_algorithm_key);
+    // Runs of a suite also carry the `stokesian run` command that reproduces them alone.
+    for (const char* k : {"equivalent_command", "suite"})
+        if (!get(invocation, k).empty()) p[k] = get(invocation, k);
+    // A run that ran batched (stokesian/run/batched_runs.hpp) says with which runs.
+    for (const char* k : {"batch_id", "batch_members", "batch_member"})
+        if (!get(engine, k).empty()) p[k] = get(engine, k);
+    if (get(engine, "backend") == "cuda") {
+        for (const char* k : {"device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
+                              "cuda_fp_profile", "cuda_architectures", "multiprocessors"})
+            p[k] = get(engine, k);
+        // The machine code that ran (SASS of an architecture, or PTX JIT); files written before
+        // the attribute existed (2026-11-27) have none.
+        if (!get(engine, "device_code").empty()) p["device_code"] = get(engine, "device_code");
+    } else {
+        p["device_name"] = "CPU (host " + get(invocation, "host") + ")";
+        p["compute_capability"] = "-";
+        p["driver_version"] = "-";
+        p["runtime_version"] = "-";
+    }
+    return p;
+}
+
+// The algorithm of the result's digests: its /parameters/run tag; none, the legacy basis.
+digest_algorithm digests_of(const attributes& run, const std::string& file) {
+    const auto tag = run.find(digest_algorithm_key);
+    const std::optional<digest_algorithm> algorithm =
+        digest_algorithm_of(tag == run.end() ? std::nullopt : std::optional<std::string>(tag->second));
+    if (!algorithm)
+        throw input_error(
+            file, std::string("/parameters/run ") + digest_algorithm_key, tag->second,
+            "names no digest algorithm this stokesian knows (expected '" + digest_tag(current_digest_algorithm) + "')");
+    return *algorithm;
+}
+
+}  // namespace
+
+// What the scenario is, apart from the run settings the key and the length checks cover: the
+// resolved [physics], [box], [particles] and [observables] tables as toml++ writes them, hashed
+// (core/digest.hpp). Another box, force, tensor or initial configuration gives another fingerprint.
+// Keys that a later version added with a default reproducing the earlier behaviour are left out
+// while they hold that default, so references recorded before them stay valid: the explicit
+// lubrication scheme (the only one before physics.lubrication.scheme) ignores max_iterations.
+std::string scenario_fingerprint(const std::string& resolved_configuration, digest_algorithm algorithm) {
+    std::ostringstream text;
+    try {
+        toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
+        if (toml::table* lubrication = t["physics"]["lubrication"].as_table()) {
+            if ((*lubrication)["scheme"].value_or(std::string("explicit")) == "explicit") {
+                lubrication->erase("scheme");
+                lubrication->erase("max_iterations");
+            }
+        }
+        for (const char* section : {"physics", "box", "particles", "observables"})
+            if (const toml::table* part = t[section].as_table()) text << "[" << section << "]\n" << *part << "\n";
+    } catch (const input_error&) {
+        text << resolved_configuration;
+    }
+    return text_digest(text.str(), algorithm);
+}
+
+observed_run read_observed_run(const std::filesystem::path& result) {
+    const std::string name = result.string();
+    const io::h5md_file f(result);  // throws input_error for anything that is not an H5MD file
+    for (const char* group : {"/parameters/run", "/parameters/scenario", "/parameters/engine"})
+        if (!f.is_group(group))
+            throw input_error(name, "", "", std::string("not a stokesian result (no ") + group + ")");
+    const attributes run = f.string_attributes("/parameters/run");
+    const attributes scenario = f.string_attributes("/parameters/scenario");
+    const attributes engine = f.string_attributes("/parameters/engine");
+    const attributes build = f.is_group("/parameters/build") ? f.string_attributes("/parameters/build") : attributes{};
+    const attributes invocation =
+        f.is_group("/parameters/invocation") ? f.string_attributes("/parameters/invocation") : attributes{};
+
+    observed_run r;
+    r.file = result;
+    r.name = result.stem().string();
+    r.key.scenario = get(scenario, "name");
+    r.key.case_name = get(scenario, "case");
+    r.key.precision = get(run, "precision");
+    r.key.integrator = get(run, "integrator");
+    r.key.dt = read_number(get(run, "dt")).value_or(0.0);  // not a number: refused just below
+    if (r.key.scenario.empty() || r.key.precision.empty() || r.key.integrator.empty() || !(r.key.dt > 0.0))
+        throw input_error(name, "", "", "not a stokesian result (scenario name, precision, integrator or dt missing)");
+    // Both name reference files and their groups (stokesian/core/safe_name.hpp).
+    require_safe_name(r.key.scenario, name, "/parameters/scenario name");
+    if (!r.key.case_name.empty()) require_safe_name(r.key.case_name, name, "/parameters/scenario case");
+    try {
+        r.key.backend_class = backend_class_of(get(engine, "backend"));
+    } catch (const std::invalid_argument& e) {
+        throw input_error(name, "/parameters/engine backend", get(engine, "backend"), e.what());
+    }
+    r.planned_steps = unsigned_value(run, "planned_steps", name);
+    r.steps = unsigned_value(run, "steps", name);
+    r.sample_interval_steps = unsigned_value(run, "sample_interval_steps", name);
+    r.status = get(run, "status");
+    r.digests = digests_of(run, name);
+    r.final_state_digest = get(run, "final_state_digest");
+    r.cuda_fp_profile = get(engine, "cuda_fp_profile");
+    r.short_range_forces = has_short_range_forces(get(scenario, "resolved_configuration"));
+    r.provenance = provenance_of(build, engine, invocation, run, result.filename().string());
+    for (const digest_algorithm a : {digest_algorithm::fnv1a64, digest_algorithm::legacy_fnv1a64}) {
+        run_digests& d = r.by_algorithm[a];
+        d.scenario_fingerprint = scenario_fingerprint(get(scenario, "resolved_configuration"), a);
+        // New results also hold their final state's legacy digest; an old one holds no FNV-1a 64 one.
+        d.final_state = a == r.digests                          ? r.final_state_digest
+                        : a == digest_algorithm::legacy_fnv1a64 ? get(run, "final_state_digest_legacy")
+                                                                : "";
+    }
+    r.scenario_fingerprint = r.by_algorithm.at(r.digests).scenario_fingerprint;
+    r.provenance["scenario_fingerprint"] = r.scenario_fingerprint;
+    r.provenance["scenario_source_path"] = get(scenario, "source_path");
+    if (f.is_group("/parameters/negative_control")) {
+        const attributes control = f.string_attributes("/parameters/negative_control");
+        r.negative_control = "NEGATIVE CONTROL: " + get(control, "description");
+        if (!get(control, "labelled_as").empty())
+            r.negative_control +=
+                " (ran " + get(control, "precision_that_ran") + ", labelled " + get(control, "labelled_as") + ")";
+    }
+
+    for (const catalogue_entry& entry : observable_catalogue()) {
+        observed_value value;
+        if (entry.extract(f, value)) r.observables.emplace(entry.name, std::move(value));
+    }
+    return r;
+}
+
+}  // namespace stokesian::regression

@@ -1,0 +1,114 @@
+// The [scenario], [particles], [particles.lattice] and [output] tables, and which sub-tables each
+// logical table accepts.
+#include "field_reader.hpp"
+#include "scenario_tables.hpp"
+#include "stokesian/core/lattice.hpp"
+#include "stokesian/core/safe_name.hpp"
+
+namespace stokesian::settings {
+
+namespace {
+
+// The name becomes the default output's file name (stokesian/core/safe_name.hpp).
+void check_name(const field_reader& r, scenario& s) {
+    const auto e = r.table().find("name");
+    if (s.name.empty()) r.check().fail(*e, "expected a non-empty string");
+    if (const std::string why = unsafe_name_reason(s.name); !why.empty())
+        r.check().fail(e->key, quoted_printable(s.name), "not a safe file name: " + why);
+}
+
+const field<scenario> scenario_table[] = {
+    {.key = "name",
+     .member = &scenario::name,
+     .rule = {.what = "a non-empty string"},
+     .doc = {"string", "required", "non-empty; a safe file name (it names the default output)"},
+     .missing = "a non-empty string",
+     .after = check_name},
+    {.key = "description", .member = &scenario::description, .doc = {"string", "`\"\"`", ""}},
+};
+
+// Read by initial_state.cpp (positions and forces come from one of two keys each).
+const field<initial_state> particles[] = {
+    {.key = "positions", .doc = {"array of vectors", "", "at least one; in a"}},
+    {.key = "force", .doc = {"vector", "", "the same constant external force on every particle, in F"}},
+    {.key = "forces", .doc = {"array of vectors", "", "one per particle, in the order of the positions"}},
+    {.key = "allow_overlap", .doc = {"boolean", "`false`", "accept spheres closer than 2a at t = 0"}},
+};
+
+constexpr std::string_view lattice_kinds[] = {"fcc"};
+
+const field<lattice_settings> lattice[] = {
+    {.key = "kind",
+     .member = &lattice_settings::kind,
+     .rule = {.choices = lattice_kinds},
+     .doc = {"string", "required", "`\"fcc\"` (the only kind for now)"},
+     .missing = "\"fcc\""},
+    {.key = "cells",
+     .member = &lattice_settings::cells,
+     .rule = {.min = 1, .max = max_fcc_cells},
+     .doc = {"integer", "required", "1..100 unit cells per edge; N = 4 cells^3"},
+     .missing = "an integer >= 1 (N = 4 cells^3)"},
+    {.key = "density",
+     .member = &lattice_settings::density,
+     .rule = {.sign = sign_rule::positive},
+     .doc = {"number", "required", "> 0; n = N / L^3 in a^-3, so L = (N/n)^(1/3)"},
+     .missing = "a number > 0 (particles per a^3)"},
+    {.key = "perturbation",
+     .member = &lattice_settings::perturbation,
+     .rule = {.sign = sign_rule::non_negative},
+     .doc = {"number", "0",
+             ">= 0; each coordinate displaced by a uniform random amount in [-p, p) a, then wrapped into the box"}},
+    {.key = "seed",
+     .member = &lattice_settings::seed,
+     .rule = {.min = 0},
+     .doc = {"integer", "1", ">= 0; seed of the perturbation"}},
+};
+
+// Fits the H5MD author attribute (io/provenance.hpp, max_author_bytes); TOML strings are UTF-8.
+constexpr std::size_t most_author_bytes = 256;
+
+void check_author(const field_reader& r, output_settings& output) {
+    const auto e = r.table().find("author");
+    if (!e) return;
+    if (output.author.empty()) r.check().fail(*e, "expected a non-empty name");
+    if (output.author.size() > most_author_bytes)
+        r.check().fail(*e, "expected a name of at most " + std::to_string(most_author_bytes) + " bytes");
+    for (const char c : output.author)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+            r.check().fail(*e, "expected one line of text without control characters");
+}
+
+const field<output_settings> output[] = {
+    {.key = "author",
+     .member = &output_settings::author,
+     .doc = {"string", "none",
+             "the H5MD author name (`/h5md/author`), one line of at most 256 bytes; `--author` and "
+             "`$STOKESIAN_AUTHOR` take precedence, the account name is used when none is set"},
+     .after = check_author,
+     .written = [](const output_settings& o) { return !o.author.empty(); }},
+};
+
+constexpr std::string_view top_level_tables[] = {"scenario", "physics",     "box",    "particles",
+                                                 "run",      "observables", "output", "cases"};
+constexpr std::string_view case_tables[] = {"physics", "box", "particles", "run", "observables", "output"};
+constexpr std::string_view physics_tables[] = {"lubrication", "pair_force", "ewald"};
+constexpr std::string_view particles_tables[] = {"lattice"};
+constexpr std::string_view observables_tables[] = {"cycle", "positive_definiteness"};
+
+}  // namespace
+
+std::span<const field<scenario>> scenario_fields() { return scenario_table; }
+std::span<const field<initial_state>> particles_fields() { return particles; }
+std::span<const field<lattice_settings>> lattice_fields() { return lattice; }
+std::span<const field<output_settings>> output_fields() { return output; }
+
+std::span<const std::string_view> sub_tables(std::string_view table) {
+    if (table.empty()) return top_level_tables;
+    if (table == "case") return case_tables;
+    if (table == "physics") return physics_tables;
+    if (table == "particles") return particles_tables;
+    if (table == "observables") return observables_tables;
+    return {};
+}
+
+}  // namespace stokesian::settings
