@@ -25,9 +25,15 @@ namespace {
 // dimensions, 0.384130 +- 0.000002 (G. Zhang and S. Torquato, Phys. Rev. E 88, 053312 (2013)):
 // beyond it no sequence of insertions can place every sphere.
 constexpr double rsa_saturation = 0.38413;
-// Below saturation the free volume shrinks steeply near it (the fraction approaches it as t^-1/3 in
-// the attempts t); a sphere that finds no free place in this many attempts ends the placement.
-constexpr std::uint64_t most_attempts_per_sphere = 1000000;
+// Below saturation the attempts grow steeply near it (the fraction approaches it as t^-1/3 in the
+// attempts t). A placement may make 1000 attempts a sphere on average, and 10^6 more: a placement
+// that needs more ends, so that a load takes at most about half a millisecond a sphere (a loop
+// without end otherwise, or hours for a few million spheres). Large systems reach phi = 0.35 within
+// it (10^5 spheres: 640 attempts a sphere), 1000 spheres phi = 0.35 (870 a sphere, 0.3 s); smaller
+// boxes saturate earlier.
+constexpr std::uint64_t attempts_per_sphere = 1000;
+constexpr std::uint64_t attempts_beyond = 1000000;
+std::uint64_t most_attempts(std::size_t count) { return attempts_per_sphere * count + attempts_beyond; }
 
 struct placement {
     std::vector<vec3<double>> positions;
@@ -113,24 +119,21 @@ placement place_spheres(std::size_t count, vec3<double> edges, bool periodic, do
     sphere_grid grid(edges, periodic, contact, count);
     placement p;
     p.positions.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        bool placed = false;
-        for (std::uint64_t attempt = 0; attempt < most_attempts_per_sphere && !placed; ++attempt) {
-            const double x = (unit_interval(generator) - 0.5) * edges.x;
-            const double y = (unit_interval(generator) - 0.5) * edges.y;
-            const double z = (unit_interval(generator) - 0.5) * edges.z;
-            const vec3<double> r{x, y, z};
-            ++p.attempts;
-            placed = grid.none_of_near(r, [&](std::size_t j) {
-                const vec3<double> d = minimum_image(r - p.positions[j], geometry);
-                return dot(d, d) < contact2;
-            });
-            if (placed) {
-                grid.add(r);
-                p.positions.push_back(r);
-            }
+    const std::uint64_t budget = most_attempts(count);
+    while (p.positions.size() < count && p.attempts < budget) {
+        const double x = (unit_interval(generator) - 0.5) * edges.x;
+        const double y = (unit_interval(generator) - 0.5) * edges.y;
+        const double z = (unit_interval(generator) - 0.5) * edges.z;
+        const vec3<double> r{x, y, z};
+        ++p.attempts;
+        const bool free = grid.none_of_near(r, [&](std::size_t j) {
+            const vec3<double> d = minimum_image(r - p.positions[j], geometry);
+            return dot(d, d) < contact2;
+        });
+        if (free) {
+            grid.add(r);
+            p.positions.push_back(r);
         }
-        if (!placed) break;
     }
     return p;
 }
@@ -208,10 +211,9 @@ void read_random_suspension(const checker& check, const section& table, const se
     placement p = place_spheres(count, edges, periodic, contact, settings.seed);
     if (p.positions.size() < count)
         check.fail(crowded, "random sequential addition placed " + std::to_string(p.positions.size()) + " of " +
-                                std::to_string(count) + " spheres: sphere " + std::to_string(p.positions.size()) +
-                                " found no free place in " + std::to_string(most_attempts_per_sphere) + " attempts (" +
-                                std::to_string(p.attempts) + " in all) at a volume fraction of " +
-                                short_text(*settings.volume_fraction) + gap_note + ", below the saturation " +
+                                std::to_string(count) + " spheres in the " + std::to_string(p.attempts) +
+                                " attempts it may make (1000 a sphere and 10^6 more) at a volume fraction of " +
+                                short_text(*settings.volume_fraction) + gap_note + ": below the saturation " +
                                 short_text(rsa_saturation) +
                                 " but too close to it; lower volume_fraction, count or "
                                 "min_gap");
