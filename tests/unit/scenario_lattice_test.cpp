@@ -20,7 +20,7 @@ using namespace stokesian;
 
 namespace {
 
-double minimum_image_distance(vec3<double> a, vec3<double> b, const box_settings& box) {
+double site_distance(vec3<double> a, vec3<double> b, const box_settings& box) {
     const vec3<double> d = minimum_image(a - b, box_geometry<double>{box.periodic, box.edges});
     return std::sqrt(dot(d, d));
 }
@@ -59,7 +59,7 @@ TEST(ScenarioLoaderLattice, FccIsCentred) {
     for (std::size_t i = 0; i < sites.size(); i += 37) {
         int neighbours = 0;
         for (std::size_t j = 0; j < sites.size(); ++j)
-            if (j != i && std::fabs(minimum_image_distance(sites[i], sites[j], box) - nearest) < 1e-12) ++neighbours;
+            if (j != i && std::fabs(site_distance(sites[i], sites[j], box) - nearest) < 1e-12) ++neighbours;
         EXPECT_EQ(neighbours, 12) << i;
     }
     EXPECT_THROW(fcc_lattice(0, 1.0), std::invalid_argument);
