@@ -283,10 +283,11 @@ void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
 }
 
 template <class Policy>
-std::map<std::string, std::string> fused_systems<Policy>::description() const {
-    auto d = device_description(device_);
-    d["backend"] = "cuda";
-    d["hi_kernel"] = "fused";
+engine_description fused_systems<Policy>::description() const {
+    // Recorded as its older spelling, cuda with hi_kernel fused: the stored GPU references and
+    // checkpoints name it so (the registry's cuda-fused).
+    engine_description description{"cuda", "fused", device_description(device_)};
+    auto& d = description.details;
     switch (kernel_) {
         case fused_kernel_choice::thread:
             d["fused_kernel"] = "thread (one thread per system, N unrolled, each pair tensor once for both rows)";
@@ -305,7 +306,7 @@ std::map<std::string, std::string> fused_systems<Policy>::description() const {
     d["particles_per_system"] = std::to_string(n_);
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = params_.short_range_cutoff > W(0) ? "all pairs (fused)" : "none";
-    return d;
+    return description;
 }
 
 template <class Policy>

@@ -354,14 +354,14 @@ TEST(HiKernelChoice, TheCpuBackendResolvesAutoAndFastToItsLoop) {
         EXPECT_EQ(r.config.hi_kernel, "all-pairs") << request;
         auto e = make_engine(c, s.particles);
         const auto d = e->description();
-        EXPECT_EQ(d.at("hi_kernel"), "all-pairs") << request;
-        EXPECT_TRUE(contains(d.at("hi_kernel_choice"), ": all-pairs (the CPU backend's default")) << request;
+        EXPECT_EQ(d.hi_kernel, "all-pairs") << request;
+        EXPECT_TRUE(contains(d.details.at("hi_kernel_choice"), ": all-pairs (the CPU backend's default")) << request;
         e->advance(50);
         frame chosen, named;
         e->read_frame(chosen);
         c.hi_kernel = "all-pairs";
         auto n = make_engine(c, s.particles);
-        EXPECT_EQ(n->description().count("hi_kernel_choice"), 0u);  // a named kernel: nothing chosen
+        EXPECT_EQ(n->description().details.count("hi_kernel_choice"), 0u);  // a named kernel: nothing chosen
         n->advance(50);
         n->read_frame(named);
         EXPECT_EQ(chosen.position, named.position) << request;

@@ -72,8 +72,8 @@ int bench_steps(const steps_options& o) {
         e->advance(steps);
         e->read_frame(f);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const auto d = e->description();
-        const std::string kernel = d.count("hi_kernel") ? d.at("hi_kernel") : "";
+        const auto d = e->description().provenance();
+        const std::string kernel = d.at("hi_kernel");
         const std::string threads = d.count("threads") ? d.at("threads") : "";
         std::printf("%-18s %8zu %-6s %-13s %-16s %10llu %12.4g %12.4g\n", s.name.c_str(), s.particles.size(),
                     d.at("backend").c_str(), kernel.c_str(), to_string(m).c_str(),
