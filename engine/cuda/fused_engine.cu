@@ -31,7 +31,7 @@ void check_particle_count(std::size_t n) {
         throw std::invalid_argument(
             "the fused CUDA path (--hi-kernel fused) runs a whole system in one block of at most " +
             std::to_string(fused_max_particles) + " threads: N = " + std::to_string(n) +
-            " is too large (use the step-by-step kernels, e.g. --hi-kernel multi-target)");
+            " is too large (use the step-by-step kernels, e.g. --hi-kernel tiling)");
 }
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
