@@ -169,15 +169,21 @@ def render(args):
         hist = pathlib.Path(args.history)
         record = history.night_record(name, check, suite, m)
         nights = history.append(hist, record)
-        # The report's own history section: its figure in the report folder, so the folder stands alone.
-        trend = None if args.no_figures else history.trend_figure(nights, out / "history_margins.png")
+        # The report's own history section: the nights of its scale (a quick night's margins are of
+        # another size than a full one's), its figure in the report folder, so the folder stands alone.
+        scale = history.scale_of(record)
+        same = [n for n in nights if history.scale_of(n) == scale]
+        trend = None if args.no_figures else history.trend_figure(same, out / "history_margins.png")
         base = os.path.relpath(hist, out)
-        context["history"] = dict(nights=history.recent(nights), figure=trend, index=f"{base}/index.html", base=base)
+        context["history"] = dict(nights=history.recent(same), scale=history.scale_text(scale),
+                                  other_scales=len(nights) - len(same), figure=trend,
+                                  index=f"{base}/index.html#{history.scale_name(scale)}", base=base)
         _write(out, context)
         # The copy kept in the history folder links to the history's index from there.
         kept = hist / "nights" / name
         history.keep_report(out, kept)
-        _write(kept, dict(context, history=dict(context["history"], index="../../index.html", base="../.."),
+        _write(kept, dict(context, history=dict(context["history"], base="../..",
+                                                index=f"../../index.html#{history.scale_name(scale)}"),
                           links=local_links(kept)))
         history.render_index(hist, nights)
     else:

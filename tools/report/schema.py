@@ -250,7 +250,7 @@ NIGHT = Record({"night": TEXT, "verdict": OneOf("PASS", "FAIL"),
                 "counts": Record({k: COUNT for k in ("runs", "checks", "passed", "skipped", "failed")}),
                 "provenance": Record({}, {"commit": Maybe(TEXT), "device": Maybe(TEXT)}),
                 "runs": ListOf(NIGHT_RUN), "report": INSIDE},
-               {"date": Maybe(TEXT), "suite": Maybe(Record({}, {"wall_seconds": REAL}))})
+               {"date": Maybe(TEXT), "suite": Maybe(Record({}, {"wall_seconds": REAL, "scale": Maybe(POSITIVE)}))})
 
 
 def _not_finite(text):

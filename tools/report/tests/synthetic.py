@@ -45,8 +45,8 @@ def check(date="2026-11-27T02:30:00Z", margin=0.25, fail=False, commit="abc1234"
                                                 "digest": "0123456789abcdef", "digest_algorithm": "fnv1a64"}]}}
 
 
-def suite():
-    return {"suite": "nightly", "manifest": "reference_data/suites/nightly.toml", "scale": 1.0,
+def suite(scale=1.0):
+    return {"suite": "nightly", "manifest": "reference_data/suites/nightly.toml", "scale": scale,
             "wall_seconds": 470.0,
             "runs": [{"name": "tetrahedron_ds-ds_dt0.01", "output": "", "backend": "cuda", "state": "completed",
                       "message": "", "steps": 51700000, "wall_seconds": 299.0},
