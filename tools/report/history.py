@@ -52,8 +52,9 @@ def by_scale(nights):
     return sorted(groups.items(), key=lambda kv: (kv[0] is None, -(kv[0] or 0)))
 
 
-def night_record(name, check, suite, model):
-    """One night as a JSON-ready dict (nightly.model(...) gives `model`)."""
+def night_record(name, check, suite, model, negative=None):
+    """One night as a JSON-ready dict (nightly.model(...) gives `model`, negative_control.verdict(...)
+    `negative`: None where the negative control did not run)."""
     prov = check.get("provenance", {})
 
     def runs_say(key):
@@ -68,6 +69,7 @@ def night_record(name, check, suite, model):
                          worst_margin=_stored(run["worst_margin"]), worst_observable=run["worst_observable"],
                          bitwise=run["bitwise"], wall_seconds=run["wall_seconds"], checks=checks))
     return dict(night=name, date=prov.get("date"), verdict="PASS" if model["passed"] else "FAIL",
+                negative_control=None if negative is None else "PASS" if negative["passed"] else "FAIL",
                 counts=model["counts"],
                 provenance=dict(commit=runs_say("git_commit"), device=runs_say("device_name"),
                                 device_code=runs_say("device_code"),
@@ -143,7 +145,7 @@ def recent(nights, count=10):
         compared = [r for r in n["runs"] if run_margin(r) is not None]
         worst = max(compared, key=run_margin, default=None)
         out.append(dict(night=n["night"], date=n.get("date"), verdict=n["verdict"], counts=n["counts"],
-                        scale=scale_text(scale_of(n)),
+                        scale=scale_text(scale_of(n)), negative_control=n.get("negative_control"),
                         commit=n["provenance"].get("commit"), device=n["provenance"].get("device"),
                         worst_margin=None if worst is None else run_margin(worst),
                         worst=None if worst is None else f"{worst['run']}: {worst['worst_observable']}",

@@ -9,7 +9,7 @@ import math
 import os
 import pathlib
 
-from . import common, history, nightly_figures, schema
+from . import common, history, negative_control, nightly_figures, schema
 
 # Provenance shown in the header: label and the key of a run's provenance (check.json runs[].provenance).
 HEADER = [("commit", "git_commit"), ("date", "date"), ("host", "host"), ("device", "device_name"),
@@ -163,11 +163,11 @@ def render(args):
     m = model(check, suite, figures_by_dt, margins_figure["file"] if margins_figure else None)
     name = args.night or night_name(check)
     context = dict(title="Nightly regression report", night=name, header=header(check, suite),
-                   figures=figures, history=None, links=local_links(out), **m)
+                   negative_control=negative_verdict(out), figures=figures, history=None, links=local_links(out), **m)
 
     if args.history:
         hist = pathlib.Path(args.history)
-        record = history.night_record(name, check, suite, m)
+        record = history.night_record(name, check, suite, m, context["negative_control"])
         nights = history.append(hist, record)
         # The report's own history section: the nights of its scale (a quick night's margins are of
         # another size than a full one's), its figure in the report folder, so the folder stands alone.
@@ -189,9 +189,22 @@ def render(args):
     else:
         _write(out, context)
     verdict = "PASS" if m["passed"] else "FAIL"
+    if context["negative_control"]:
+        verdict += "; negative control " + ("PASS" if context["negative_control"]["passed"] else "FAIL")
     print(f"report: {out / 'summary.html'}, {out / 'summary.md'} ({verdict}, {len(figures)} figures"
           f"{', history ' + str(args.history) if args.history else ''})")
     return 0
+
+
+def negative_verdict(folder):
+    """The verdict of the negative control run beside the night (ci/nightly --negative-control:
+    folder/negative-control/check.json and its suite's summary), None where it did not run."""
+    control = pathlib.Path(folder) / "negative-control"
+    if not (control / "check.json").is_file():
+        return None
+    summary = control / "results" / "suite-summary.json"
+    return negative_control.verdict(schema.load(control / "check.json", schema.CHECK),
+                                    schema.load(summary, schema.SUITE) if summary.is_file() else None)
 
 
 def local_links(folder):
