@@ -128,8 +128,15 @@ def model(check, suite, figures_by_dt, margins_figure):
                          wall_seconds=wall, steps=s.get("steps"), state=s.get("state", prov.get("status", "")),
                          note=run.get("note", ""), batch=batch_of(run["run"], prov), anchor=anchor(run["run"])))
     failures.sort(key=lambda r: -(r["margin"] if r["margin"] is not None else math.inf))
+    # Runs whose reference does not apply (another run length: a wrong --reference-dir or --scale):
+    # their one failed row is that cause, not a regression found. Each cause once, with its runs.
+    causes = {}
+    for r in check.get("runs", []):
+        if r.get("reference_mismatch"):
+            causes.setdefault(r["reference_mismatch"], []).append(r["run"])
+    not_checked = dict(runs=sum(map(len, causes.values())), causes=sorted(causes.items()))
     return dict(passed=counts["failed"] == 0 and bool(check.get("passed", True)), counts=counts, runs=runs,
-                failures=failures, checks=checks)
+                failures=failures, checks=checks, not_checked=not_checked)
 
 
 def batch_of(name, prov):

@@ -140,6 +140,25 @@ class NightlyDocuments(unittest.TestCase):
                     sorted(hist.glob("nights/*/summary.html")):
                 self.assertEqual(links.broken(page), [], page)
 
+    def test_runs_whose_reference_does_not_apply_are_named_not_checked_beside_the_verdict(self):
+        cause = "reference recorded for 517000 tau_s, this run is 5170 tau_s: wrong --reference-dir or --scale?"
+        check = synthetic.check()
+        run = check["runs"][0]
+        run.update(reference_mismatch=cause, passed=False,
+                   checks=[{"observable": "run.length", "kind": "exact", "observed": "51700 steps, every 100th",
+                            "reference": "5170000 steps, every 100th", "tolerance": "exact", "verdict": "fail",
+                            "ratio": None, "detail": cause}])
+        check.update(not_checked=1, passed=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            self.assertEqual(render(tmp, check), 0)
+            html = (tmp / "summary.html").read_text()
+            top = html.split('id="provenance"')[0]
+            self.assertIn(f"1 run not checked (its reference does not apply): {cause} (tetrahedron_ds-ds_dt0.01)", top)
+            md = (tmp / "summary.md").read_text().split("## Runs")[0]
+            self.assertIn(f"1 run not checked (its reference does not apply): {cause} (tetrahedron_ds-ds_dt0.01)", md)
+            self.assertEqual(links.broken(tmp / "summary.html"), [])
+
     def test_a_broken_link_is_found(self):
         with tempfile.TemporaryDirectory() as tmp:
             page = pathlib.Path(tmp) / "a.html"
