@@ -92,6 +92,7 @@ run_size_estimate estimate_run_size(const engine_config& config, const initial_s
     engine_config probe = config;
     probe.integrator = integrator_kind::euler;
     probe.system.lubrication.scheme = lubrication_scheme::explicit_update;
+    probe.system.lubrication.model = lubrication_model::paper;  // the explicit scheme's model
     std::size_t m = std::min(e.particles, cpu_sample_particles);
     auto [seconds, backend] = time_steps(probe, state, m);
     if (backend != "cpu" && e.particles > m) {

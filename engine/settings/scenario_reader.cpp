@@ -8,15 +8,15 @@
 #include "field_reader.hpp"
 #include "initial_state.hpp"
 #include "scenario_tables.hpp"
-#include "stokesian/settings/text_input.hpp"
-#include "stokesian/settings/toml_parsing.hpp"
-#include "toml_value_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/ewald_setup.hpp"
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "stokesian/settings/text_input.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
+#include "toml_value_text.hpp"
 
 namespace stokesian {
 
@@ -60,6 +60,16 @@ void check_ewald(const checker& check, const section& physics, const section& bo
         const auto xi = ewald.find("xi");
         check.fail(xi ? xi->key : box.key("edges"), "", e.what());
     }
+}
+
+// The two-body lubrication model needs the implicit scheme and the Rotne-Prager tensor
+// (lubrication_model_refusal): the error names the model's key.
+void check_lubrication_model(const checker& check, const section& physics, const system_parameters& system) {
+    const std::string why = lubrication_model_refusal(system);
+    if (why.empty()) return;
+    const section lubrication = physics.sub("lubrication", keys_of(lubrication_fields()));
+    if (const auto model = lubrication.find("model")) check.fail(*model, why);
+    check.fail(lubrication.key("model"), "", why);
 }
 
 void read_observables(const field_reader& observables, observable_settings& settings) {
@@ -126,6 +136,7 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
     };
     const section physics(check, "physics", layers("physics"), keys_of(physics_fields(), sub_tables("physics")));
     read_physics(physics, s.system);
+    check_lubrication_model(check, physics, s.system);
 
     const section box(check, "box", layers("box"), keys_of(box_fields()));
     read_fields(field_reader(box), box_fields(), s.system.box);
