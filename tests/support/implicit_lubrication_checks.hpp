@@ -23,6 +23,11 @@
 
 namespace stokesian::testing_support {
 
+// The unit roundoff of the solver's working precision for a mode's hi precision (ds works in float).
+inline double working_unit_roundoff(precision hi) {
+    return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The approaching pair, every step.
 

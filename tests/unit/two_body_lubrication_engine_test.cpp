@@ -26,8 +26,6 @@ using namespace stokesian::testing_support;
 
 namespace {
 
-double unit_roundoff(precision hi) { return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
-
 // zeta of the lubricated pairs among `positions` as a dense matrix (F_lub = -zeta u), from the
 // engine's pair operator on unit velocities of one sphere at a time.
 dense_matrix lubrication_matrix(const std::vector<vec3<double>>& positions, const system_parameters& system) {
@@ -134,7 +132,7 @@ TEST(TwoBodyLubricationEngine, IsolatedPairInEveryPrecisionMode) {
     const engine_config reference = two_body_config();
     for (const precision_mode mode : precision_modes) {
         SCOPED_TRACE(to_string(mode));
-        const double u = unit_roundoff(mode.hi);
+        const double u = working_unit_roundoff(mode.hi);
         for (const double gap : {1e-3, 0.1, 1.0, 3.0}) {
             for (const vec3<double> force : {vec3<double>{1, 0, 0}, vec3<double>{0, 1, 0}}) {
                 for (const double sign : {1.0, -1.0}) {
@@ -174,7 +172,7 @@ TEST(TwoBodyLubricationEngine, ClusterVelocitiesMatchADenseSolve) {
         for (int k = 0; k < 3; ++k) {
             e->read_frame(f);
             const engine_config c = two_body_config(mode);
-            expect_cluster_matches_dense_solve(f, s.external_forces, c.system, unit_roundoff(mode.hi),
+            expect_cluster_matches_dense_solve(f, s.external_forces, c.system, working_unit_roundoff(mode.hi),
                                                std::string(to_string(mode)) + " step " + std::to_string(f.step));
             const dense_reference ref = dense_implicit_solution(f.position, s.external_forces, c.system);
             EXPECT_LE(f.lubrication.iterations, cg_iteration_bound(ref.spectral_radius, lubrication_tolerance(mode)));
