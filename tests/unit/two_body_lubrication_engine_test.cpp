@@ -17,6 +17,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/mobility_matrix.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
+#include "stokesian/run/run_size.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 #include "support/two_sphere_table.hpp"
@@ -228,4 +229,35 @@ TEST(TwoBodyLubricationSettings, TheExplicitSchemeAndOtherTensorsAreRefusedInOne
     pair.positions = {{0, 0, 0}, {2.5, 0, 0}};
     pair.external_forces = {{0, 0, -1}, {0, 0, -1}};
     EXPECT_THROW(make_engine(c, pair), std::invalid_argument);
+}
+
+TEST(TwoBodyLubricationEngine, SizeGuardCountsTheNeighboursWithinTheModelsRange) {
+    // The memory estimate (run/run_size.cpp) assumes a number of neighbour-list entries per particle;
+    // the two-body model lists every pair within 5.5a, not 3a. A close-packed (fcc) suspension has K(r)
+    // neighbours within r (counted here on the lattice, nearest distance 2a): the two-body estimate
+    // must hold at least K(5.5a) - K(3a) entries more than the paper's, which stays as it was (the
+    // same as without lubrication). Fails if the estimate ignores the model (no difference).
+    auto close_packed_neighbours = [](double range) {
+        int count = 0;
+        const double d = std::sqrt(2.0);  // fcc: points (i, j, k) sqrt(2) a with i + j + k even
+        for (int i = -5; i <= 5; ++i)
+            for (int j = -5; j <= 5; ++j)
+                for (int k = -5; k <= 5; ++k) {
+                    const double r2 = d * d * double(i * i + j * j + k * k);
+                    if ((i + j + k) % 2 == 0 && r2 > 0.0 && r2 < range * range) ++count;
+                }
+        return count;
+    };
+    ASSERT_EQ(close_packed_neighbours(2.01), 12);  // the lattice is the close packing
+    initial_state state;
+    for (int k = 0; k < 1000; ++k) state.positions.push_back({3.0 * k, 0, 0}), state.external_forces.push_back({});
+    engine_config c = two_body_config();
+    const double two_body = estimate_run_size(c, state).bytes;
+    c.system.lubrication.model = lubrication_model::paper;
+    const double paper = estimate_run_size(c, state).bytes;
+    c.system.lubrication.enabled = false;
+    EXPECT_EQ(paper, estimate_run_size(c, state).bytes);
+    const double more_entries = (two_body - paper) / 1000.0 / 4.0;  // 4 bytes an entry
+    EXPECT_GE(more_entries, double(close_packed_neighbours(5.5) - close_packed_neighbours(3.0)))
+        << close_packed_neighbours(5.5) << " within 5.5a, " << close_packed_neighbours(3.0) << " within 3a";
 }
