@@ -7,7 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "stokesian/physics/two_body_lubrication.hpp"
 #include "support/two_sphere_table.hpp"
@@ -229,4 +233,56 @@ TEST(TwoBodyLubrication, CorrectionIsContinuousAcrossTheCutoffAndTheTablesJoins)
             << k;
     // Failable: without the shift c0 the near-contact x_difference would jump by 2.7e-4 at 1e-4, the
     // y modes by 1e-7; a segment off by one by O(1).
+}
+
+// STOKESIAN_UPDATE_DOCS=1 rewrites the committed file instead of failing.
+TEST(TwoBodyLubrication, ComparisonDataIsTheEnginesOwn) {
+    // reference_data/two_sphere/engine_isolated_pair.csv holds the engine's isolated-pair mobility
+    // modes with both models at every row of the oracle's table; tools/two_body_table/comparison.py
+    // makes engine/docs/lubrication.md's comparison tables from it and the oracle's table (CTest
+    // TwoBodyComparison.LubricationDocTablesAreGenerated). Here the engine recomputes every value:
+    // the file must be what the engine gives, to 1e-12 relative (a change of either model moves
+    // the values by far more; an ulp of the C library's log in the paper's model by far less).
+    const std::string path = test_support::checkout_file("reference_data/two_sphere/engine_isolated_pair.csv");
+    std::ostringstream text;
+    text << "# The engine's velocities of an isolated pair at the rows of exact_two_sphere.csv (CPU, hi=f64,int=f64, "
+            "implicit scheme): the torque-free mobility modes x11a +- x12a, y11a +- y12a in units mu0, with the "
+            "paper's and the two-body lubrication model.\n"
+            "# Written by TwoBodyLubrication.ComparisonDataIsTheEnginesOwn (tests/unit/two_body_lubrication_test.cpp) "
+            "with STOKESIAN_UPDATE_DOCS=1; read by tools/two_body_table/comparison.py.\n"
+            "r_over_a,paper_x_sum,paper_x_difference,paper_y_sum,paper_y_difference,"
+            "two_body_x_sum,two_body_x_difference,two_body_y_sum,two_body_y_difference\n";
+    std::vector<std::vector<double>> computed;
+    for (const two_sphere_row& row : read_two_sphere_table()) {
+        std::vector<double> values{row.distance()};
+        for (const lubrication_model model : {lubrication_model::paper, lubrication_model::two_body}) {
+            const pair_mobility_modes m = measure_pair_modes(isolated_pair_config(model), row.distance());
+            values.insert(values.end(), {m.x_sum, m.x_difference, m.y_sum, m.y_difference});
+        }
+        char line[512];
+        int used = 0;
+        for (std::size_t k = 0; k < values.size(); ++k)
+            used += std::snprintf(line + used, sizeof line - std::size_t(used), "%s%.17g", k ? "," : "", values[k]);
+        text << line << "\n";
+        computed.push_back(values);
+    }
+    if (std::getenv("STOKESIAN_UPDATE_DOCS") != nullptr) std::ofstream(path) << text.str();
+    std::ifstream in(path);
+    ASSERT_TRUE(in.good()) << path << ": run with STOKESIAN_UPDATE_DOCS=1 to write it";
+    std::vector<std::vector<double>> committed;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#' || line[0] == 'r') continue;
+        std::vector<double> values;
+        std::stringstream fields(line);
+        for (std::string cell; std::getline(fields, cell, ',');) values.push_back(std::stod(cell));
+        committed.push_back(values);
+    }
+    ASSERT_EQ(committed.size(), computed.size()) << path << ": run with STOKESIAN_UPDATE_DOCS=1 to rewrite it";
+    for (std::size_t r = 0; r < computed.size(); ++r) {
+        ASSERT_EQ(committed[r].size(), computed[r].size()) << "row " << r;
+        EXPECT_EQ(committed[r][0], computed[r][0]) << "row " << r;
+        for (std::size_t k = 1; k < computed[r].size(); ++k)
+            EXPECT_NEAR(committed[r][k] / computed[r][k], 1.0, 1e-12)
+                << path << " row " << r << " column " << k << ": run with STOKESIAN_UPDATE_DOCS=1 to rewrite it";
+    }
 }
