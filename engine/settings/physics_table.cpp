@@ -48,7 +48,7 @@ const field<system_parameters> physics[] = {
              "`\"oseen\"` (point-particle limit) or `\"rpy-ewald\"` (the Ewald-summed Rotne-Prager-Yamakawa "
              "mobility of the periodic box, Beenakker 1986: every image, positive definite; needs `boundary = "
              "\"periodic\"`, settings in `[physics.ewald]`, "
-             "[engine/docs/ewald.md](../engine/docs/ewald.md))"}},
+             "[engine/docs/ewald.md](../../engine/docs/ewald.md))"}},
 };
 
 // An upper limit keeps a typo from turning a failing solve into hours of iterations.
@@ -78,7 +78,7 @@ const field<lubrication_settings> lubrication[] = {
              "refined where the recurrence drifts, and the run stops with exit code 1 where float cannot get there, "
              "typically gaps below a few 1e-4 a). Needs a positive definite mobility (open boundaries; a periodic "
              "box's nearest-image mobility can be indefinite and the solve then stops the run). Not with `hi_kernel "
-             "= \"fused\"` ([engine/docs/lubrication.md](../engine/docs/lubrication.md))"}},
+             "= \"fused\"` ([engine/docs/lubrication.md](../../engine/docs/lubrication.md))"}},
     {.key = "model",
      .member = text_member<lubrication_settings>{
          [](const lubrication_settings& l) { return std::string(to_string(l.model)); },
@@ -89,7 +89,7 @@ const field<lubrication_settings> lubrication[] = {
              "difference, cut off at s = 1. `\"two-body\"`: the exact torque-free two-sphere resistance minus the "
              "inverse of the Rotne-Prager two-body mobility, so that an isolated pair moves as two real spheres "
              "(errors against the exact two-sphere functions and the cutoff at r = 5.5a: "
-             "[engine/docs/lubrication.md](../engine/docs/lubrication.md)); needs `scheme = \"implicit\"` and `tensor "
+             "[engine/docs/lubrication.md](../../engine/docs/lubrication.md)); needs `scheme = \"implicit\"` and `tensor "
              "= \"rotne-prager\"`"},
      .written = [](const lubrication_settings& l) { return l.model != lubrication_model::paper; }},
     {.key = "max_iterations",

@@ -1,4 +1,4 @@
-// The scenario-file reader (format: scenarios/README.md): every logical table is read through its
+// The scenario-file reader (format: docs/reference/scenario-file.md): every logical table is read through its
 // field table (scenario_tables.hpp); cases ([cases.NAME]) are layers over the top-level tables.
 #include <algorithm>
 #include <stdexcept>
