@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "stokesian/cpu/cpu_backend.hpp"
 #include "hi_loops.hpp"
+#include "stokesian/cpu/cpu_backend.hpp"
 #include "stokesian/physics/tensor_registry.hpp"
 #include "thread_pool.hpp"
 

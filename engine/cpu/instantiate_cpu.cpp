@@ -2,9 +2,9 @@
 #include <memory>
 #include <stdexcept>
 
-#include "stokesian/cpu/cpu_backend.hpp"
 #include "cpu_engine_impl.hpp"
 #include "cpu_engine_lubrication.hpp"
+#include "stokesian/cpu/cpu_backend.hpp"
 
 namespace stokesian::cpu {
 

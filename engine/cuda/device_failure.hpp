@@ -6,8 +6,8 @@
 #include <exception>
 #include <string>
 
-#include "stokesian/cuda/cuda_errors.hpp"
 #include "stokesian/core/device_error.hpp"
+#include "stokesian/cuda/cuda_errors.hpp"
 
 namespace stokesian::cuda {
 

@@ -8,8 +8,8 @@
 #include <mutex>
 #include <optional>
 
-#include "stokesian/cuda/cuda_errors.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/cuda/cuda_errors.hpp"
 
 namespace stokesian::cuda {
 

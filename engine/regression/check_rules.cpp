@@ -14,10 +14,10 @@
 #include <toml++/toml.h>
 
 #include "observable_catalogue.hpp"
-#include "stokesian/settings/text_input.hpp"
-#include "stokesian/settings/toml_parsing.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/settings/field_table.hpp"
+#include "stokesian/settings/text_input.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
 
 namespace stokesian::regression {
 

@@ -28,11 +28,11 @@
 #include <string>
 #include <vector>
 
-#include "stokesian/io/frame_journal.hpp"
 #include "stokesian/core/device_error.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/file_lock.hpp"
+#include "stokesian/io/frame_journal.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/observable.hpp"
 #include "stokesian/run/run.hpp"

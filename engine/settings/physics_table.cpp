@@ -84,13 +84,14 @@ const field<lubrication_settings> lubrication[] = {
          [](const lubrication_settings& l) { return std::string(to_string(l.model)); },
          [](lubrication_settings& l, const std::string& text) { l.model = parse_lubrication_model(text); }},
      .rule = {.choices = models},
-     .doc = {"string", "`\"paper\"`",
-             "`\"paper\"`: the paper's Eq. (lubrication), the leading singular Jeffrey-Onishi terms on the velocity "
-             "difference, cut off at s = 1. `\"two-body\"`: the exact torque-free two-sphere resistance minus the "
-             "inverse of the Rotne-Prager two-body mobility, so that an isolated pair moves as two real spheres "
-             "(errors against the exact two-sphere functions and the cutoff at r = 5.5a: "
-             "[engine/docs/lubrication.md](../../engine/docs/lubrication.md)); needs `scheme = \"implicit\"` and `tensor "
-             "= \"rotne-prager\"`"},
+     .doc =
+         {"string", "`\"paper\"`",
+          "`\"paper\"`: the paper's Eq. (lubrication), the leading singular Jeffrey-Onishi terms on the velocity "
+          "difference, cut off at s = 1. `\"two-body\"`: the exact torque-free two-sphere resistance minus the "
+          "inverse of the Rotne-Prager two-body mobility, so that an isolated pair moves as two real spheres "
+          "(errors against the exact two-sphere functions and the cutoff at r = 5.5a: "
+          "[engine/docs/lubrication.md](../../engine/docs/lubrication.md)); needs `scheme = \"implicit\"` and `tensor "
+          "= \"rotne-prager\"`"},
      .written = [](const lubrication_settings& l) { return l.model != lubrication_model::paper; }},
     {.key = "max_iterations",
      .member = &lubrication_settings::max_iterations,

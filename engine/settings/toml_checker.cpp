@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "toml_value_text.hpp"
 #include "stokesian/core/errors.hpp"
+#include "toml_value_text.hpp"
 
 namespace stokesian::settings {
 

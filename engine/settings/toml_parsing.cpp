@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "toml_text_guard.hpp"
 #include "stokesian/core/errors.hpp"
+#include "toml_text_guard.hpp"
 
 namespace stokesian {
 
