@@ -34,7 +34,7 @@ std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(
 
 // Two small configurations and three modes keep the test quick; the full set runs the same code.
 const std::vector<std::string> small{
-    "--configs", "tetrahedron,fcc_500", "--modes", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32", "--threads", "2"};
+    "--configs", "tetrahedron,fcc_500", "--precision", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32", "--threads", "2"};
 
 std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
     head.insert(head.end(), tail.begin(), tail.end());
@@ -120,7 +120,7 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--configs", "cube"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(lines(r.err), 1u) << r.err;
-    r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--modes", "hi=f16,int=f32"}, w.dir);
+    r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--precision", "hi=f16,int=f32"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(lines(r.err), 1u) << r.err;
     EXPECT_FALSE(fs::exists(w.dir / "x.h5"));
@@ -144,10 +144,10 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
     // passes; the same run against the full-length references fails (run.length differs), exit 1.
     workspace w;
     const fs::path a = w.dir / "a.h5", suite = w.dir / "suite";
-    ASSERT_EQ(
-        run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"}, w.dir)
-            .exit_code,
-        0);
+    ASSERT_EQ(run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--precision", "hi=f64,int=f64"},
+                      w.dir)
+                  .exit_code,
+              0);
     const std::string source = ::stokesian::test_support::project_source_dir;
     const auto s = run_cli({"suite", "run", source + "/reference_data/suites/nightly.toml", "--backend", "cpu",
                             "--scale", "0.01", "--only", "fcc_sedimentation_f64-f64", "--output-dir", suite.string()},

@@ -314,10 +314,7 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o, cons
     cmd->add_option("scenario", o->scenario, "scenario file (TOML) with a cycle observable")->required();
     add_case_option(*cmd, o->case_name);
     add_precision_list_option(*cmd, o->modes,
-                              {"default: paper for a precision study, the scenario's for a time-step study",
-                               {"--modes"},
-                               parse_precision_list("paper", "--precision"),
-                               true});
+                              "default: paper for a precision study, the scenario's for a time-step study");
     cmd->add_option("--dt", o->dts, "time steps, e.g. 0.04,0.02,0.01,0.005 (tau_s)");
     cmd->add_option("--integrators", o->integrators, "euler, heun, rk4, ab2 or all (comma-separated)");
     o->run_keys[kind] = add_run_key_options(

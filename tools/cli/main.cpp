@@ -10,7 +10,6 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "options_deprecated.hpp"
 #include "process_ranks.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
@@ -75,9 +74,7 @@ int run(CLI::App& app) {
     try {
         for (const CLI::App* sub : app.get_subcommands())
             if (sub->get_name() != "run") stokesian::cli::require_one_rank(sub->get_name().c_str());
-        const int status = stokesian::cli::run_selected(app);
-        stokesian::cli::print_deprecation_notes(std::cerr);
-        return status;
+        return stokesian::cli::run_selected(app);
     } catch (const stokesian::input_error& e) {
         return fail(2, e.what(), true);
     } catch (const std::invalid_argument& e) {
@@ -88,9 +85,7 @@ int run(CLI::App& app) {
     } catch (const std::bad_alloc&) {
         return fail(2, "out of memory: the request needs more memory than this machine gives the process", false);
     } catch (const std::exception& e) {
-        const int code = fail(1, std::string("error: ") + e.what(), false);
-        stokesian::cli::print_deprecation_notes(std::cerr);  // not after bad input (exit 2): one line there
-        return code;
+        return fail(1, std::string("error: ") + e.what(), false);
     }
 }
 }  // namespace

@@ -23,17 +23,9 @@ precision_mode parse_one_precision(std::string_view text, const std::string& opt
 // override of a scenario's run.precision. `default_help` says what applies without it.
 CLI::Option* add_precision_option(CLI::App& cmd, std::string& mode_text, const std::string& default_help);
 
-struct precision_list_spec {
-    std::string default_help;              // what applies without the option
-    std::vector<std::string> old_options;  // deprecated spellings of the option (--modes, --precisions)
-    // What the keyword 'all' meant in this command before it meant all nine modes (empty: nothing
-    // else): still meant for one release, with a deprecation note that says 'paper'.
-    std::vector<precision_mode> former_all;
-    bool old_options_take_several = false;  // an old spelling read several values after it (study --modes)
-};
-
-// `--precision LIST` (repeatable; the lists add up) into `modes`, replacing its default.
+// `--precision LIST` (repeatable; the lists add up) into `modes`, replacing its default;
+// `default_help` says what applies without it.
 CLI::Option* add_precision_list_option(CLI::App& cmd, std::vector<precision_mode>& modes,
-                                       const precision_list_spec& spec);
+                                       const std::string& default_help);
 
 }  // namespace stokesian::cli
