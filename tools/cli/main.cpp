@@ -14,6 +14,7 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 #include "stokesian/mpi/mpi_communicator.hpp"
+#include "usage_errors.hpp"
 
 namespace {
 // "PATH: cannot create directories (Not a directory)" from libstdc++'s "filesystem error: cannot
@@ -98,9 +99,6 @@ int main(int argc, char** argv) {
     CLI::App app{"stokesian: reproducibility and regression-test toolkit for GPU Stokesian dynamics"};
     app.set_version_flag("--version", std::string("stokesian ") + stokesian::git_describe());
     app.require_subcommand(1);
-    // One line, as for every other bad input (exit code 2 below).
-    app.failure_message(
-        [](const CLI::App*, const CLI::Error& e) { return "stokesian: " + std::string(e.what()) + "\n"; });
     stokesian::cli::set_invocation(argc, argv);
     stokesian::cli::register_commands(app);
     try {
@@ -113,16 +111,23 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        // Usage errors exit with 2 (CLI11's own codes are for --help/--version); every rank parses
-        // the same arguments, rank 0 alone answers.
+        // --help and --version print and exit with 0 (CLI11's own handling); anything else is a usage
+        // error: one line in the house style, exit code 2 (usage_errors.hpp). Every rank parses the
+        // same arguments, rank 0 alone answers.
         stokesian::communicator& ranks = stokesian::cli::process_ranks();
-        const int code = ranks.leads() ? app.exit(e) : e.get_exit_code();
-        if (code != 0 && ranks.size() > 1) {
-            if (!ranks.leads()) leave_line_to_rank_zero(ranks, e.what());
+        if (e.get_exit_code() == 0) {
+            if (ranks.leads()) (void)app.exit(e);
+            stokesian::cli::stop_process_ranks();
+            return 0;
+        }
+        const std::string line = stokesian::cli::usage_error_line(app, e);
+        if (ranks.leads()) say("stokesian: " + line);
+        if (ranks.size() > 1) {
+            if (!ranks.leads()) leave_line_to_rank_zero(ranks, line);
             ranks.abort(2);
         }
         stokesian::cli::stop_process_ranks();
-        return code == 0 ? 0 : 2;
+        return 2;
     }
     const int status = run(app);
     stokesian::cli::stop_process_ranks();
