@@ -89,6 +89,26 @@ TEST(PortCheckCli, SwappedModeIsFailWithExitOne) {
     EXPECT_FALSE(fs::exists(w.dir / "bare" / "report.md"));
 }
 
+// An error once the record has begun (its progress line open) starts on a line of its own; an
+// explicit backend this host cannot run is refused before the progress begins (one line).
+TEST(PortCheckCli, AnErrorDuringTheRecordStartsOnItsOwnLine) {
+    workspace w;
+    const fs::path x = w.dir / "x.h5";
+    auto r = run_cli({"port-check", "record", x.string(), "--configs", "tetrahedron", "--hi-kernel", "tiling"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("\nstokesian: unknown CPU hi-kernel 'tiling'"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.err.ends_with("\n")) << r.err;
+    EXPECT_FALSE(fs::exists(x));
+    EXPECT_FALSE(fs::exists(w.dir / "x.h5.partial"));
+    r = run_cli({"port-check", "record", x.string(), "--configs", "tetrahedron", "--backend", "cuda"}, w.dir);
+    if (r.exit_code == 0) return;  // a host with a CUDA device
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("stokesian: ", 0), 0u) << r.err;
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(x));
+}
+
 TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     workspace w;
     const fs::path a = w.dir / "a.h5";
