@@ -14,12 +14,15 @@
 #include "regression_suite_support.hpp"
 #include "stokesian/regression/suite_runner.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/text_checks.hpp"
+
+using stokesian::test_support::line_count;
+using stokesian::test_support::occurrences;
 
 using namespace regression_suite;
 
 namespace {
 
-const fs::path scaled_references = source_dir / "reference_data/scale-0.01";
 // One perturbed (precision swapped) and one unperturbed run, under the same names in both manifests.
 const std::string two_runs = "tetrahedron_f32-f32_dt0.01,tetrahedron_ds-ds_dt0.01";
 
@@ -43,12 +46,6 @@ protected:
     }
 };
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-    return n;
-}
-
 outcome check(const fs::path& results) {
     std::vector<std::string> args{"reference", "check"};
     for (const auto& f : results_in(results)) args.push_back(f);
@@ -67,7 +64,7 @@ TEST_F(SuitePool, TwoManifestsShareOneProcessEachIntoItsOwnFolderAndCheckAsAlone
         EXPECT_TRUE(fs::exists(folder / "suite-summary.json")) << folder;
         EXPECT_EQ(results_in(folder).size(), 2u) << folder;
         const std::string summary = read_text(folder / "suite-summary.json");
-        EXPECT_EQ(count(summary, "\"state\":\"completed\""), 2u) << summary;
+        EXPECT_EQ(occurrences(summary, "\"state\":\"completed\""), 2u) << summary;
         EXPECT_NE(summary.find(std::string("\"suite\":\"") + suite + "\""), std::string::npos) << summary;
         EXPECT_NE(o.out.find(std::string("suite ") + suite + ": 2 completed, 0 failed, 0 interrupted"),
                   std::string::npos)
@@ -81,7 +78,7 @@ TEST_F(SuitePool, TwoManifestsShareOneProcessEachIntoItsOwnFolderAndCheckAsAlone
     // The nightly's runs: bit for bit the references, as when the nightly runs alone.
     const outcome nightly = check(dir_ / "out/nightly");
     EXPECT_EQ(nightly.exit_code, 0) << nightly.out << nightly.err;
-    EXPECT_EQ(count(nightly.out, "final state bit for bit"), 2u) << nightly.out;
+    EXPECT_EQ(occurrences(nightly.out, "final state bit for bit"), 2u) << nightly.out;
     // The negative control: the swapped precision rejected, the unperturbed control bit for bit.
     const outcome negative = check(dir_ / "out/negative_control");
     EXPECT_EQ(negative.exit_code, 1) << negative.out << negative.err;
@@ -143,12 +140,12 @@ TEST_F(SuitePool, TwoManifestsInOneFolderOrAMiscountedOutputDirsAreBadInput) {
 // by a run of the manifest, is refused before the first run: one line naming it, exit code 2, nothing
 // written (no output folder, no suite-summary.json to block the next try).
 TEST_F(SuitePool, ABackendThisHostCannotRunIsRefusedBeforeAnythingIsWritten) {
-    if (stokesian::regression::cuda_device_present()) GTEST_SKIP() << "a CUDA device is present";
+    if (stokesian::regression::device_backend_available()) GTEST_SKIP() << "a device backend is available";
     const fs::path out = dir_ / "out" / "nightly";
     outcome o =
         run_cli({"suite", "run", nightly_manifest.string(), "--backend", "cuda", "--output-dir", out.string()}, dir_);
     EXPECT_EQ(o.exit_code, 2) << o.err;
-    EXPECT_EQ(count(o.err, "\n"), 1u) << o.err;
+    EXPECT_EQ(line_count(o.err), 1u) << o.err;
     EXPECT_EQ(o.err.rfind("stokesian: command line: key '--backend' = cuda: ", 0), 0u) << o.err;
     EXPECT_FALSE(fs::exists(dir_ / "out")) << "nothing may be written";
 
@@ -158,7 +155,7 @@ TEST_F(SuitePool, ABackendThisHostCannotRunIsRefusedBeforeAnythingIsWritten) {
                             << "\"\nbackend = \"cuda\"\nprecision = \"hi=f64,int=f64\"\ndt = 0.01\ntime = 1\n";
     o = run_cli({"suite", "run", manifest.string(), "--output-dir", (dir_ / "out2").string()}, dir_);
     EXPECT_EQ(o.exit_code, 2) << o.err;
-    EXPECT_EQ(count(o.err, "\n"), 1u) << o.err;
+    EXPECT_EQ(line_count(o.err), 1u) << o.err;
     EXPECT_NE(o.err.find("cuda_suite.toml (run 't'): key 'backend' = cuda: "), std::string::npos) << o.err;
     EXPECT_FALSE(fs::exists(dir_ / "out2")) << "nothing may be written";
 }
