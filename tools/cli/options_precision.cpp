@@ -15,8 +15,9 @@ const char* const mode_spellings = "hi=<f32|ds|f64>,int=<f32|ds|f64>, e.g. hi=ds
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-// The items of a list as modes are spelled in full: a hi= token and the int= token next to it
-// (either order) join; "ds/f32" and "f64" are written out; keywords stay.
+// The items of a list, one mode or keyword each: a hi= token and the int= token next to it (either
+// order) are one mode; every other token is one (ds/f32, f64, paper, all), read by the scenario
+// key's own reader (parse_precision_mode).
 std::vector<std::string> precision_items(std::string_view text) {
     std::vector<std::string> items;
     for (const std::string& group : split_list(text, ";")) {
@@ -25,15 +26,7 @@ std::vector<std::string> precision_items(std::string_view text) {
             const std::string& t = tokens[k];
             const bool pair = k + 1 < tokens.size() && ((starts_with(t, "hi=") && starts_with(tokens[k + 1], "int=")) ||
                                                         (starts_with(t, "int=") && starts_with(tokens[k + 1], "hi=")));
-            if (pair) {
-                items.push_back(t + "," + tokens[++k]);
-            } else if (const auto slash = t.find('/'); slash != std::string::npos) {
-                items.push_back("hi=" + t.substr(0, slash) + ",int=" + t.substr(slash + 1));
-            } else if (t == "f32" || t == "ds" || t == "f64") {
-                items.push_back("hi=" + t + ",int=" + t);
-            } else {
-                items.push_back(t);
-            }
+            items.push_back(pair ? t + "," + tokens[++k] : t);
         }
     }
     return items;
