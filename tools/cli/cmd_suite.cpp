@@ -5,13 +5,13 @@
 // process (on a GPU one CUDA context: two processes would time-slice the device); each writes into
 // DIR/<suite name>/ or the folder --output-dirs gives it.
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "commands.hpp"
+#include "made_folders.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_devices.hpp"
@@ -86,32 +86,6 @@ std::vector<std::filesystem::path> output_dirs(const std::vector<regression::sui
     return dirs;
 }
 
-// The output folders this command creates, removed again (where still empty) when the suite is
-// refused before its first run: bad input leaves nothing behind.
-class new_folders {
-public:
-    new_folders() = default;
-    new_folders(const new_folders&) = delete;
-    new_folders& operator=(const new_folders&) = delete;
-    ~new_folders() {
-        // The deepest first, so that a parent goes once its children have (fs::remove: empty only).
-        std::sort(created_.begin(), created_.end(),
-                  [](const auto& a, const auto& b) { return a.native().size() > b.native().size(); });
-        std::error_code ignored;
-        for (const std::filesystem::path& p : created_) std::filesystem::remove(p, ignored);
-    }
-    void create(const std::filesystem::path& dir) {
-        for (std::filesystem::path p = std::filesystem::absolute(dir).lexically_normal();
-             !p.empty() && !std::filesystem::exists(p) && p != p.parent_path(); p = p.parent_path())
-            created_.push_back(p);
-        std::filesystem::create_directories(dir);
-    }
-    void keep() { created_.clear(); }
-
-private:
-    std::vector<std::filesystem::path> created_;
-};
-
 int execute(const suite_cli_options& o) {
     (void)io::h5md_author(std::nullopt);  // a bad $STOKESIAN_AUTHOR is bad input once, before any run
     std::vector<regression::suite_manifest> manifests;
@@ -130,9 +104,9 @@ int execute(const suite_cli_options& o) {
     std::vector<regression::suite_part> parts;
     std::vector<secondary_output> summaries;
     const std::vector<std::filesystem::path> inputs(o.manifests.begin(), o.manifests.end());
-    new_folders folders;
+    made_folders folders;
     for (std::size_t i = 0; i < manifests.size(); ++i) {
-        folders.create(dirs[i]);
+        folders.make(dirs[i]);
         // Checked with the runs' outputs, before the first run (secondary_output.hpp).
         summaries.emplace_back(dirs[i] / "suite-summary.json", o.force, inputs,
                                o.output_dirs.empty() ? "--output-dir" : "--output-dirs");
