@@ -32,6 +32,13 @@ backend cuda_step_backend() {
     // batches as cuda-fused (auto picks the fused engine, or --hi-kernel fused).
     b.can.batches = true;
     b.auto_preference = 10;
+    // One system alone: one CPU core steps the tetrahedron 1.4-2.3x faster than the fused engine on
+    // an H100 in every precision mode (engine/docs/fused-performance.md); larger N is not measured
+    // against the CPU, so auto keeps the device there.
+    b.auto_slower_up_to = 4;
+    b.auto_slower_measured =
+        "engine/docs/gpu-runs/2026-11-27-h100-tetrahedron-cpu-cuda.csv: one CPU core 1.4-2.3x the fused engine's "
+        "steps/s on an H100";
     return b;
 }
 

@@ -48,12 +48,13 @@ void validate_batch(const std::vector<batch_member>& members) {
     }
 }
 
-// An engine whose kernel a request chose: its description names the choice (hi_kernel_choice), so
-// every output that records the engine (H5MD provenance, run --json, port-check records) says it.
+// An engine whose kernel or backend a request chose: its description names the choice
+// (hi_kernel_choice, backend_choice), so every output that records the engine (H5MD provenance,
+// run --json, port-check records) says it.
 class described_choice final : public engine {
 public:
-    described_choice(std::unique_ptr<engine> inner, std::string choice)
-        : inner_(std::move(inner)), choice_(std::move(choice)) {}
+    described_choice(std::unique_ptr<engine> inner, std::string key, std::string choice)
+        : inner_(std::move(inner)), key_(std::move(key)), choice_(std::move(choice)) {}
     void advance(std::uint64_t steps) override { inner_->advance(steps); }
     std::uint64_t step() const override { return inner_->step(); }
     std::size_t size() const override { return inner_->size(); }
@@ -63,7 +64,7 @@ public:
     }
     engine_description description() const override {
         engine_description d = inner_->description();
-        d.details["hi_kernel_choice"] = choice_;
+        d.details[key_] = choice_;
         return d;
     }
     void save_state(engine_state& out) const override { inner_->save_state(out); }
@@ -71,21 +72,30 @@ public:
 
 private:
     std::unique_ptr<engine> inner_;
-    std::string choice_;
+    std::string key_, choice_;
 };
+
+std::unique_ptr<engine> with_choice(std::unique_ptr<engine> e, const char* key, std::string choice) {
+    if (choice.empty()) return e;
+    return std::make_unique<described_choice>(std::move(e), key, std::move(choice));
+}
 
 }  // namespace
 
 std::unique_ptr<engine> with_kernel_choice(std::unique_ptr<engine> e, std::string choice) {
-    if (choice.empty()) return e;
-    return std::make_unique<described_choice>(std::move(e), std::move(choice));
+    return with_choice(std::move(e), "hi_kernel_choice", std::move(choice));
+}
+
+std::unique_ptr<engine> with_backend_choice(std::unique_ptr<engine> e, std::string choice) {
+    return with_choice(std::move(e), "backend_choice", std::move(choice));
 }
 
 std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,
                                     const initial_state& state) {
     const registry::resolved r = backend_registry().resolve_on(config, state.size(), "the run", device);
     check_devices(*r.chosen, device);
-    return with_kernel_choice(r.chosen->make_engine(r.config, device, state), r.hi_kernel_choice);
+    return with_backend_choice(with_kernel_choice(r.chosen->make_engine(r.config, device, state), r.hi_kernel_choice),
+                               r.backend_choice);
 }
 
 std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,

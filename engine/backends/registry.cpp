@@ -89,18 +89,34 @@ bool registry::accepts(std::string_view name) const { return name == "auto" || f
 std::string registry::automatic_order() const {
     const std::vector<const backend*> candidates = automatic_candidates(backends_);
     std::string text;
-    for (std::size_t k = 0; k < candidates.size(); ++k)
-        text += (k ? ", else " : "") + candidates[k]->name + (k + 1 < candidates.size() ? " where it can run" : "");
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+        const backend& b = *candidates[k];
+        text += (k ? ", else " : "") + b.name;
+        if (k + 1 < candidates.size()) text += " where it can run";
+        if (b.auto_slower_up_to > 0)
+            text +=
+                " (not for one system of N <= " + std::to_string(b.auto_slower_up_to) + " run alone: measured slower)";
+    }
     return text;
 }
 
-registry::automatic_choice registry::choose_automatic(const engine_config* config, std::size_t particles) const {
+registry::automatic_choice registry::choose_automatic(const engine_config* config, std::size_t particles,
+                                                      bool alone) const {
     automatic_choice choice;
     for (const backend* b : automatic_candidates(backends_)) {
+        // Measured slower than the next backend for this size: passed over, no fallback to announce.
+        if (alone && particles > 0 && particles <= b->auto_slower_up_to) {
+            if (choice.reason.empty())
+                choice.reason = "N = " + std::to_string(particles) + " <= " + std::to_string(b->auto_slower_up_to) +
+                                ": " + b->name + " measured slower, " + b->auto_slower_measured;
+            continue;
+        }
         const availability a = check_availability(*b);
         const bool fits = config == nullptr || b->can.refusal(*config, particles).empty();
         if (a.available && fits) {
             choice.chosen = b;
+            if (choice.reason.empty())
+                choice.reason = choice.notice.empty() ? "the most preferred backend that runs it here" : choice.notice;
             return choice;
         }
         if (choice.notice.empty())
@@ -109,18 +125,19 @@ registry::automatic_choice registry::choose_automatic(const engine_config* confi
     throw std::invalid_argument("backend 'auto': no registered backend can run this configuration");
 }
 
-registry::resolved registry::resolve(const engine_config& config, std::size_t particles, const char* what) const {
-    resolved r{nullptr, config, {}};
+registry::resolved registry::resolve(const engine_config& config, std::size_t particles, const char* what,
+                                     bool alone) const {
+    resolved r{nullptr, config, {}, {}};
     if (config.backend == "auto") {
-        const automatic_choice choice = choose_automatic(&config, particles);
+        const automatic_choice choice = choose_automatic(&config, particles, alone);
         r.chosen = choice.chosen;
         r.config.backend = choice.chosen->name;
-        if (!choice.notice.empty()) {
-            // The HI kernel named was meant for the preferred backend: the fallback uses its own default.
+        r.backend_choice = "auto: " + choice.chosen->name + " (" + choice.reason + ")";
+        if (!choice.notice.empty())
             std::cerr << "stokesian: " << choice.notice << ", running " << what << " on " << choice.chosen->title
                       << "\n";
-            r.config.hi_kernel = "";
-        }
+        // The HI kernel named was meant for the preferred backend: another uses its own default.
+        if (choice.chosen != automatic_candidates(backends_).front()) r.config.hi_kernel = "";
     } else {
         r.chosen = find(config.backend);
         if (!r.chosen)

@@ -38,6 +38,10 @@ precision parse_precision(std::string_view word) {
 }
 
 precision_mode parse_precision_mode(std::string_view text) {
+    // The short spellings: "ds/f32" (hi/int) and "f64" (one precision for both).
+    if (const std::size_t slash = text.find('/'); slash != std::string_view::npos && text.find('=') == text.npos)
+        return {parse_precision(text.substr(0, slash), text), parse_precision(text.substr(slash + 1), text)};
+    if (const precision* p = find_precision(text)) return {*p, *p};
     precision_mode m;
     bool have_hi = false, have_int = false;
     std::string_view rest = text;
@@ -49,7 +53,8 @@ precision_mode parse_precision_mode(std::string_view text) {
         const std::string_view key = item.substr(0, eq);
         if (eq == std::string_view::npos || (key != "hi" && key != "int"))
             throw std::invalid_argument("precision '" + echoed(text) + "': expected hi=<" + precision_names("|") +
-                                        ">,int=<" + precision_names("|") + ">");
+                                        ">,int=<" + precision_names("|") + "> (either order), <hi>/<int> or one " +
+                                        "precision for both (hi=ds,int=f32, ds/f32, f64)");
         const precision p = parse_precision(item.substr(eq + 1), text);
         if (key == "hi") {
             if (have_hi) throw std::invalid_argument("precision '" + echoed(text) + "': hi given twice");

@@ -246,11 +246,15 @@ void record(const record_options& o, std::ostream& log) {
     const auto device_for = [&](const engine_config& cfg, std::size_t n) {
         return backends::device_context_for(cfg, n, o.devices, nullptr);
     };
-    if (o.devices.given()) {
+    {
         engine_config probe;
         probe.backend = o.backend;
         probe.hi_kernel = o.hi_kernel;
-        (void)device_for(probe, configs.empty() ? 1 : configs.front().state.size());
+        const std::size_t n = configs.empty() ? 1 : configs.front().state.size();
+        // A backend named that this host cannot run (no device, a build without it): refused here,
+        // before the progress line begins and before anything is written.
+        if (o.backend != "auto") (void)backends::backend_registry().resolve(probe, n, "the record");
+        if (o.devices.given()) (void)device_for(probe, n);
     }
 
     const fs::path partial = o.output.string() + ".partial";
@@ -258,6 +262,7 @@ void record(const record_options& o, std::ostream& log) {
     io::hdf5::property_list fcpl(io::hdf5::check(H5Pcreate(H5P_FILE_CREATE), "file creation list"));
     io::hdf5::file file(io::hdf5::check(H5Fcreate(partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), H5P_DEFAULT),
                                         "creating " + partial.string()));
+    bool line_open = false;  // the progress line of a configuration, not yet ended
     try {
         {
             auto root = io::require_group(file.get(), "/");
@@ -298,6 +303,7 @@ void record(const record_options& o, std::ostream& log) {
         for (const configuration& c : configs) {
             const std::size_t n = c.state.size();
             log << "port-check: " << c.name << " (N = " << n << ")" << std::flush;
+            line_open = true;
             const std::string base = "/configurations/" + c.name;
             auto g = io::require_group(file.get(), base);
             io::write_string_attributes(
@@ -371,12 +377,14 @@ void record(const record_options& o, std::ostream& log) {
                 }
             }
             log << "\n";
+            line_open = false;
         }
         file = io::hdf5::file();
         io::sync_to_disk(partial, false);
         fs::rename(partial, o.output);
         io::sync_to_disk(io::directory_of(o.output), true);
     } catch (...) {
+        if (line_open) log << "\n" << std::flush;  // the error's line is a line of its own
         file = io::hdf5::file();
         std::error_code ignored;
         fs::remove(partial, ignored);

@@ -101,6 +101,11 @@ void prepare_manifest(const suite_manifest& manifest, const std::filesystem::pat
         const backends::backend* backend = registry.find(run.backend);
         if (backend == nullptr)
             throw input_error("command line", "--backend", run.backend, "expected " + registry.names());
+        // A backend named that this host cannot run (no device, a build without it) would fail every
+        // run of it, an hour later and with exit code 1: refused here, before anything is written.
+        if (const backends::availability a = backends::check_availability(*backend); !a.available)
+            throw options.backend.empty() ? input_error(origin, "backend", run.backend, a.refusal)
+                                          : input_error("command line", "--backend", run.backend, a.refusal);
         run.hi_kernel = hi_kernel_for(spec, run.backend);
         validate_run_settings(run, origin);
         validate_cycle_window(p.scenario_, origin);

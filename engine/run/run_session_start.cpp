@@ -84,7 +84,20 @@ void run_session::build_engine() {
         return;
     }
     const std::size_t n = s_.particles.size();
-    engine_config config = backends::backend_registry().resolve(config_, n, "the run").config;
+    // A resumed run of auto continues on the backend its checkpoint's engine ran, whatever auto would
+    // pick now (another host, another measurement): only the same backend continues it bit for bit.
+    engine_config requested = config_;
+    std::string backend_choice;
+    if (resumed_ && requested.backend == "auto")
+        if (const auto ran = resumed_->run.find("engine_backend"); ran != resumed_->run.end() && !ran->second.empty()) {
+            requested.backend = ran->second;
+            backend_choice = "auto: " + ran->second + " (the backend of the checkpoint's engine)";
+        }
+    // auto by the measured speed at this N where the run is one system alone (backends/registry.hpp).
+    const bool alone = !s_.run.devices.given() && !spread(req_.ranks);
+    const backends::registry::resolved backend = backends::backend_registry().resolve(requested, n, "the run", alone);
+    if (backend_choice.empty()) backend_choice = backend.backend_choice;
+    engine_config config = backend.config;
     // A resumed run continues on the kernel its checkpoint's engine ran, whatever auto or fast would
     // pick now (a tuning cache written since): fast kernels differ from each other in the last bits.
     std::string pinned;
@@ -97,7 +110,8 @@ void run_session::build_engine() {
         }
     const device_context device = backends::device_context_for(config, n, s_.run.devices, req_.ranks);
     if (!spread(req_.ranks)) {
-        eng_ = backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), pinned);
+        eng_ = backends::with_backend_choice(
+            backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), pinned), backend_choice);
         return;
     }
     // Across ranks the others build theirs at the same time (construction computes v = mu F together),
@@ -108,8 +122,10 @@ void run_session::build_engine() {
     config.hi_kernel = chosen.config.hi_kernel;
     const std::string choice = pinned.empty() ? chosen.hi_kernel_choice : pinned;
     announce_build(*req_.ranks, run_record(s_), config, s_.run.devices);
-    eng_ = lead_ranks(backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), choice),
-                      *req_.ranks);
+    eng_ = lead_ranks(
+        backends::with_backend_choice(
+            backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), choice), backend_choice),
+        *req_.ranks);
 }
 
 std::optional<run_result> run_session::resume_output() {

@@ -54,6 +54,13 @@ std::string_view backend_doc() {
     return doc;
 }
 
+// run.hi_kernel: a request or a kernel of the backend (which checks the name); "auto" is the one
+// spelling of the default request, as on the command line.
+void set_hi_kernel(run_settings& r, const std::string& text) {
+    if (text.empty()) throw std::invalid_argument("expected auto, fast or a kernel the backend names");
+    r.hi_kernel = text;
+}
+
 // Built on first use: the backend choices come from the registry, which must exist first.
 std::span<const field<run_settings>> table() {
     static const field<run_settings> fields[] = {
@@ -89,16 +96,17 @@ std::span<const field<run_settings>> table() {
          .member = text_member<run_settings>{
              [](const run_settings& r) { return to_string(r.precision); },
              [](run_settings& r, const std::string& text) { r.precision = parse_precision_mode(text); }},
-         .rule = {.what = "a string such as \"hi=ds,int=f32\""},
+         .rule = {.what = "a string such as \"hi=ds,int=f32\" or \"ds/f32\""},
          .doc = {"string", "`\"hi=f64,int=f64\"`",
-                 "`hi=<f32\\|ds\\|f64>,int=<f32\\|ds\\|f64>` (either order): the precision of the accumulation of "
-                 "hydrodynamic interactions and of the positions (paper Sec. 5)"}},
+                 "`hi=<f32\\|ds\\|f64>,int=<f32\\|ds\\|f64>` (either order), `ds/f32` (hi/int) or `f64` (one "
+                 "precision for both), as `--precision` spells it: the precision of the accumulation of hydrodynamic "
+                 "interactions and of the positions (paper Sec. 5)"}},
         {.key = "backend",
          .member = &run_settings::backend,
          .rule = {.choices = backends::backend_choices()},
          .doc = {"string", "`\"cpu\"`", backend_doc()}},
         {.key = "hi_kernel",
-         .member = &run_settings::hi_kernel,
+         .member = text_member<run_settings>{[](const run_settings& r) { return r.hi_kernel; }, set_hi_kernel},
          .doc = {"string", "`\"auto\"`",
                  "the kernel of the hydrodynamic sum: `\"auto\"` the fastest exact path for this N, precision, box and "
                  "device (on CUDA a kernel that sums in the CPU's order, or the fused engine for small systems: the "

@@ -106,7 +106,8 @@ TEST_F(GpuResume, ACheckpointOfAnotherBackendOrKernelIsRefused) {
     } catch (const input_error& e) {
         EXPECT_NE(std::string(e.what()).find("key 'backend'"), std::string::npos) << e.what();
     }
-    // backend = auto picks the device: the engine that continues differs from the one that wrote it.
+    // backend = auto: the backend that wrote the checkpoint continues it (for N = 2 run alone the CPU,
+    // measured faster than the device: backends/registry.hpp, auto_slower_up_to).
     scenario automatic = cpu;
     automatic.run.backend = "auto";
     ASSERT_TRUE(run(automatic, dir_ / "a.h5", 300).resumable);

@@ -174,6 +174,23 @@ TEST_F(Cli, CudaWithoutADeviceIsOneLineExitTwo) {
     EXPECT_TRUE(fs::is_empty(dir_)) << "nothing may be written";
 }
 
+// --backend auto chooses by the measured speed at the run's N: the tetrahedron (N = 4) runs on the
+// CPU on every host, GPU or not, without a fallback notice, and the provenance (H5MD and --json)
+// says why, naming the committed measurement.
+TEST_F(Cli, AutoRunsTheTetrahedronOnTheCpuWhereMeasuredFasterAndSaysWhy) {
+    const fs::path out = dir_ / "a.h5";
+    const outcome o = run_cli(
+        {"run", tetrahedron_toml, "--time", "1", "--backend", "auto", "--threads", "1", "-o", out.string(), "--json"});
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_EQ(o.err, "") << "a choice by measurement is no fallback to announce";
+    const h5md_file f(out);
+    EXPECT_EQ(f.string_attribute("/parameters/engine", "backend"), "cpu");
+    const std::string why = f.string_attribute("/parameters/engine", "backend_choice").value_or("");
+    EXPECT_EQ(why.rfind("auto: cpu (N = 4 <= 4", 0), 0u) << why;
+    EXPECT_NE(why.find("gpu-runs/2026-11-27-h100-tetrahedron-cpu-cuda.csv"), std::string::npos) << why;
+    EXPECT_NE(o.out.find("\"backend_choice\":\"auto: cpu (N = 4 <= 4"), std::string::npos) << o.out;
+}
+
 // The summary of a short run says what it measured: a sub-second time as such (not "0 s"), and
 // no "nan" for a run without a complete cycle (issue #17.8).
 TEST_F(Cli, SummaryOfAShortRunHasNoZeroSecondsAndNoNan) {

@@ -1,8 +1,6 @@
 // One command-line vocabulary across the subcommands (docs/reference/cli.md "Command-line vocabulary", issue #12
 // item 5): --backend, --precision and --hi-kernel are spelled, read and checked alike everywhere;
-// the old spellings (--modes, --precisions, --kernels, --backend both, --precision all where it
-// meant the paper's five) still work for one release with a one-line note on stderr; bad values
-// are one line and exit code 2.
+// bad values are one line and exit code 2.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -42,25 +40,6 @@ std::vector<std::string> csv_rows(const std::string& path) {
     return rows;
 }
 
-std::string note(const std::string& old_spelling, const std::string& new_spelling) {
-    return "stokesian: note: " + old_spelling + " is deprecated and goes in the next release; use " + new_spelling +
-           "\n";
-}
-
-std::size_t notes(const std::string& err) {
-    std::size_t n = 0;
-    for (std::size_t at = err.find("stokesian: note: "); at != std::string::npos;
-         at = err.find("stokesian: note: ", at + 1))
-        ++n;
-    return n;
-}
-
-// The command's stderr ends with exactly this one note (port-check record logs before it).
-void expect_one_note(const std::string& err, const std::string& expected) {
-    EXPECT_EQ(notes(err), 1u) << err;
-    EXPECT_TRUE(err.ends_with(expected)) << "expected '" << expected << "' at the end of: " << err;
-}
-
 // Short, CPU-only invocations of every subcommand that chooses a backend, precision or HI kernel.
 std::vector<std::string> bench_steps(const std::string& csv) {
     return {"bench", "steps", tetrahedron_toml, "--steps", "2", "--warmup", "1", "--threads", "1", "--csv", csv};
@@ -91,7 +70,6 @@ TEST_F(CliVocabulary, EverySubcommandTakesTheNewSpellings) {
         run_cli({"port-check", "record", file("p.h5"), "--configs", "tetrahedron", "--backend", "cpu", "--precision",
                  "hi=f64,int=f64", "--hi-kernel", "all-pairs", "--threads", "1"});
     ASSERT_EQ(record.exit_code, 0) << record.err;
-    EXPECT_EQ(notes(record.err), 0u) << record.err;
 
     // bench hi needs a device: without one it says so (exit 2), after reading the options.
     const outcome hi = run_cli({"bench", "hi", "--sizes", "64", "--repeats", "1", "--hi-kernel", "naive", "--precision",
@@ -124,42 +102,6 @@ TEST_F(CliVocabulary, PrecisionListsKeepHiIntPairsTogether) {
     EXPECT_NE(paper[0].find("\"hi=f64,int=f64\""), std::string::npos) << paper[0];
 }
 
-TEST_F(CliVocabulary, OldSpellingsWorkWithAOneLineNote) {
-    const outcome modes =
-        run_cli({"port-check", "record", file("p.h5"), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"});
-    ASSERT_EQ(modes.exit_code, 0) << modes.err;
-    expect_one_note(modes.err, note("--modes", "--precision"));
-
-    const outcome kernels =
-        run_cli(with(bench_fcc(), {"--backend", "cpu", "--kernels", "tiling", "--precision", "f64"}));
-    ASSERT_EQ(kernels.exit_code, 0) << kernels.err;
-    expect_one_note(kernels.err, note("--kernels", "--hi-kernel"));
-
-    // 'all' meant the reference and the paper's four in bench: still, for one release.
-    const outcome all = run_cli(with(bench_steps(file("a.csv")), {"--precision", "all"}));
-    ASSERT_EQ(all.exit_code, 0) << all.err;
-    EXPECT_EQ(csv_rows(file("a.csv")).size(), 5u);
-    expect_one_note(all.err,
-                    note("--precision all (here: the reference and the paper's four modes)", "--precision paper"));
-
-    // Where this build or machine has no GPU the command stops after reading the old spellings with
-    // the environment's one line (exit 2, as bad input: no notes after it); elsewhere it notes them.
-    const outcome both = run_cli(with(bench_fcc(), {"--backend", "both", "--precision", "f64"}));
-    const outcome hi = run_cli({"bench", "hi", "--sizes", "64", "--repeats", "1", "--kernels", "naive", "--precisions",
-                                "f32", "--csv", file("hi.csv")});
-    if (both.exit_code == 2) {
-        EXPECT_EQ(both.err.rfind("stokesian: bench fcc --backend cpu,cuda: ", 0), 0u) << both.err;
-    } else {
-        EXPECT_NE(both.err.find(note("--backend both", "--backend cpu,cuda")), std::string::npos) << both.err;
-    }
-    if (hi.exit_code == 2) {
-        EXPECT_EQ(hi.err.rfind("stokesian: bench hi: ", 0), 0u) << hi.err;
-    } else {
-        EXPECT_NE(hi.err.find(note("--kernels", "--hi-kernel")), std::string::npos) << hi.err;
-        EXPECT_NE(hi.err.find(note("--precisions", "--precision")), std::string::npos) << hi.err;
-    }
-}
-
 TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
     const std::string p = file("p.h5");
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
@@ -176,8 +118,6 @@ TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
         {{"bench", "hi", "--precision", "x/f32"}, "key '--precision'"},
         {{"port-check", "record", p, "--precision", "hi=ds,int=f32,int=f64"}, "key '--precision'"},
         {{"port-check", "record", p, "--backend", "gpu"}, "key '--backend' = gpu"},
-        {{"port-check", "record", p, "--modes", "hi=f16,int=f32"}, "key '--modes'"},  // no note: the error alone
-        {{"port-check", "record", p, "--modes", "f64", "--precision", "f64"}, "--precision"},
         {{"suite", "run", tetrahedron_toml, "--backend", "gpu"}, "key '--backend' = gpu"},
         {{"study", "precision", tetrahedron_toml, "--precision", "hi=f16,int=f32"}, "key '--precision'"},
         {{"study", "timestep", tetrahedron_toml, "--backend", "both"}, "key '--backend' = both"},

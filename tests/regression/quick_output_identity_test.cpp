@@ -164,8 +164,8 @@ TEST_F(OutputIdentity, PortCheckRecordNeverReplacesAFifoEvenWithForce) {
     const fs::path fifo = dir_ / "record.h5";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     for (const bool force : {false, true}) {
-        std::vector<std::string> args{"port-check",  "record",  fifo.string(),   "--configs",
-                                      "tetrahedron", "--modes", "hi=f64,int=f64"};
+        std::vector<std::string> args{"port-check",  "record",      fifo.string(),   "--configs",
+                                      "tetrahedron", "--precision", "hi=f64,int=f64"};
         if (force) args.push_back("--force");
         expect_one_line_exit_two(cli(args), "is not a regular file", force ? "--force" : "no --force");
         EXPECT_TRUE(fs::is_fifo(fifo)) << "the FIFO was replaced";

@@ -283,7 +283,7 @@ TEST_F(OutputSafety, BenchCsvReplacesNeitherAResultNorTheFitsFileBesideIt) {
 
 TEST_F(OutputSafety, AnEarlierPortCheckReportIsKeptWithoutForce) {
     const fs::path a = dir_ / "a.h5", report = dir_ / "report";
-    ASSERT_EQ(run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"},
+    ASSERT_EQ(run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--precision", "hi=f64,int=f64"},
                       capture())
                   .exit_code,
               0);

@@ -36,7 +36,7 @@ struct workspace {
 
 // Two small configurations and three modes keep the test quick; the full set runs the same code.
 const std::vector<std::string> small{
-    "--configs", "tetrahedron,fcc_500", "--modes", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32", "--threads", "2"};
+    "--configs", "tetrahedron,fcc_500", "--precision", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32", "--threads", "2"};
 
 }  // namespace
 
@@ -86,6 +86,26 @@ TEST(PortCheckCli, SwappedModeIsFailWithExitOne) {
     EXPECT_FALSE(fs::exists(w.dir / "bare" / "report.md"));
 }
 
+// An error once the record has begun (its progress line open) starts on a line of its own; an
+// explicit backend this host cannot run is refused before the progress begins (one line).
+TEST(PortCheckCli, AnErrorDuringTheRecordStartsOnItsOwnLine) {
+    workspace w;
+    const fs::path x = w.dir / "x.h5";
+    auto r = run_cli({"port-check", "record", x.string(), "--configs", "tetrahedron", "--hi-kernel", "tiling"}, w.dir);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("\nstokesian: unknown CPU hi-kernel 'tiling'"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.err.ends_with("\n")) << r.err;
+    EXPECT_FALSE(fs::exists(x));
+    EXPECT_FALSE(fs::exists(w.dir / "x.h5.partial"));
+    r = run_cli({"port-check", "record", x.string(), "--configs", "tetrahedron", "--backend", "cuda"}, w.dir);
+    if (r.exit_code == 0) return;  // a host with a CUDA device
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.err.rfind("stokesian: ", 0), 0u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(x));
+}
+
 TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     workspace w;
     const fs::path a = w.dir / "a.h5";
@@ -117,7 +137,7 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--configs", "cube"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
-    r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--modes", "hi=f16,int=f32"}, w.dir);
+    r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--precision", "hi=f16,int=f32"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(line_count(r.err), 1u) << r.err;
     EXPECT_FALSE(fs::exists(w.dir / "x.h5"));
@@ -141,10 +161,10 @@ TEST(PortCheckCli, LongRunObservablesAreCheckedPerMode) {
     // passes; the same run against the full-length references fails (run.length differs), exit 1.
     workspace w;
     const fs::path a = w.dir / "a.h5", suite = w.dir / "suite";
-    ASSERT_EQ(
-        run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--modes", "hi=f64,int=f64"}, w.dir)
-            .exit_code,
-        0);
+    ASSERT_EQ(run_cli({"port-check", "record", a.string(), "--configs", "tetrahedron", "--precision", "hi=f64,int=f64"},
+                      w.dir)
+                  .exit_code,
+              0);
     const std::string source = ::stokesian::test_support::project_source_dir;
     const auto s = run_cli({"suite", "run", source + "/reference_data/suites/nightly.toml", "--backend", "cpu",
                             "--scale", "0.01", "--only", "fcc_sedimentation_f64-f64", "--output-dir", suite.string()},

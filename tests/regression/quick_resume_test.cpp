@@ -241,3 +241,20 @@ TEST_F(Resume, AStopAtOrBeforeTheCheckpointIsRefusedAndChangesNothing) {
     EXPECT_TRUE(later.resumable);
     EXPECT_EQ(later.steps, 501u);
 }
+
+// A resumed run of backend auto continues on the backend of its checkpoint's engine, whatever auto
+// would pick now (only the same backend continues a run bit for bit), and its provenance says so.
+TEST_F(Resume, AutoContinuesOnTheBackendOfTheCheckpoint) {
+    scenario s = short_tetrahedron(reference_precision_mode);
+    s.run.backend = "auto";
+    const fs::path out = dir_ / "auto.h5";
+    const run_result stopped = run(s, out, 500);
+    ASSERT_TRUE(stopped.resumable) << stopped.status;
+    EXPECT_EQ(stopped.engine.at("backend_choice").rfind("auto: " + stopped.engine.at("backend") + " (", 0), 0u)
+        << stopped.engine.at("backend_choice");
+    const run_result resumed = run(s, out, {}, true);
+    ASSERT_EQ(resumed.status, "completed");
+    EXPECT_EQ(resumed.engine.at("backend"), stopped.engine.at("backend"));
+    EXPECT_EQ(resumed.engine.at("backend_choice"),
+              "auto: " + stopped.engine.at("backend") + " (the backend of the checkpoint's engine)");
+}

@@ -169,7 +169,7 @@ TEST(StudyCli, BadInputExitsWithTwoAndWritesNothing) {
         {"study", "timestep", t, "--dt", "0.01,-1", "--output-dir", out.string()},
         {"study", "timestep", t, "--dt", "0.01,abc", "--output-dir", out.string()},
         {"study", "timestep", t, "--integrators", "euler,leapfrog", "--output-dir", out.string()},
-        {"study", "precision", t, "--modes", "hi=f16,int=f32", "--output-dir", out.string()},
+        {"study", "precision", t, "--precision", "hi=f16,int=f32", "--output-dir", out.string()},
         {"study", "precision", t, "--time", "-5", "--output-dir", out.string()},
         {"study", "timestep", t, "--dt", "0.03", "--time", "100", "--output-dir", out.string()},  // not a multiple
         {"study", "precision", t, "--backend", "gpu", "--output-dir", out.string()},

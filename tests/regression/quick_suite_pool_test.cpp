@@ -5,15 +5,18 @@
 // SUITE/NAME, each suite has its closing line, the results check exactly as when each manifest runs
 // alone (bit for bit the scale-0.01 references; the negative control still rejected), and the
 // folder options are bad input where two manifests would share a folder. --gpus where no run
-// drives a device is bad input.
+// drives a device is bad input, and so is a backend this host cannot run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 
 #include "regression_suite_support.hpp"
+#include "stokesian/regression/suite_runner.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/text_checks.hpp"
 
+using stokesian::test_support::line_count;
 using stokesian::test_support::occurrences;
 
 using namespace regression_suite;
@@ -131,4 +134,28 @@ TEST_F(SuitePool, TwoManifestsInOneFolderOrAMiscountedOutputDirsAreBadInput) {
     refused(gpus, "no run drives a device");
     gpus[6] = "0,0";
     refused(gpus, "named twice");
+}
+
+// A backend this host cannot run (here: CUDA without a device or a CUDA build), named by --backend or
+// by a run of the manifest, is refused before the first run: one line naming it, exit code 2, nothing
+// written (no output folder, no suite-summary.json to block the next try).
+TEST_F(SuitePool, ABackendThisHostCannotRunIsRefusedBeforeAnythingIsWritten) {
+    if (stokesian::regression::device_backend_available()) GTEST_SKIP() << "a device backend is available";
+    const fs::path out = dir_ / "out" / "nightly";
+    outcome o =
+        run_cli({"suite", "run", nightly_manifest.string(), "--backend", "cuda", "--output-dir", out.string()}, dir_);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(line_count(o.err), 1u) << o.err;
+    EXPECT_EQ(o.err.rfind("stokesian: command line: key '--backend' = cuda: ", 0), 0u) << o.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out")) << "nothing may be written";
+
+    const fs::path manifest = dir_ / "cuda_suite.toml";
+    std::ofstream(manifest) << "[suite]\nname = \"cuda_suite\"\n\n[[run]]\nname = \"t\"\nscenario = \""
+                            << (source_dir / "scenarios/tetrahedron.toml").string()
+                            << "\"\nbackend = \"cuda\"\nprecision = \"hi=f64,int=f64\"\ndt = 0.01\ntime = 1\n";
+    o = run_cli({"suite", "run", manifest.string(), "--output-dir", (dir_ / "out2").string()}, dir_);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(line_count(o.err), 1u) << o.err;
+    EXPECT_NE(o.err.find("cuda_suite.toml (run 't'): key 'backend' = cuda: "), std::string::npos) << o.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out2")) << "nothing may be written";
 }

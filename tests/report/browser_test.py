@@ -47,7 +47,7 @@ def browser(exe, *args, url):
 
 
 def nightly(build, report, history, references, expect):
-    cmd = [str(SOURCE / "ci/nightly"), "--backend", "cpu", "--scale", "0.01", "--no-setup", "--build", str(build),
+    cmd = [str(SOURCE / "ci/nightly"), "--backend", "cpu", "--scale", "0.01", "--build", str(build),
            "--report", str(report), "--history", str(history), "--heartbeat", "30"]
     if references:
         cmd += ["--reference-dir", str(references)]

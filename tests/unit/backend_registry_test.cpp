@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -166,6 +167,63 @@ TEST(BackendRegistry, AutoIsResolvedFromCapabilities) {
     }
     EXPECT_THROW(r.add(frozen_backend("small", 0)), std::invalid_argument);  // a name is registered once
     EXPECT_THROW(r.add(frozen_backend("auto", 0)), std::invalid_argument);
+}
+
+// "auto" chooses by measured speed at the run's N: a backend measured slower than the next one for
+// systems of at most auto_slower_up_to particles is passed over for such a system run alone, with
+// no notice (it is a choice, not a fallback) and the measurement in the reason; not for a larger
+// one, nor where the run is not alone (batches, device lists, MPI ranks: not what was measured).
+TEST(BackendRegistry, AutoPassesOverABackendMeasuredSlowerForASmallSystemRunAlone) {
+    registry r;
+    backend device = frozen_backend("device", 10);
+    device.auto_slower_up_to = 4;
+    device.auto_slower_measured = "m.csv: the host 2x";
+    r.add(device);
+    r.add(frozen_backend("host", 0));
+    EXPECT_EQ(r.automatic_order(),
+              "device where it can run (not for one system of N <= 4 run alone: measured slower), else host");
+    engine_config c = make_engine_config(tetrahedron());
+    const auto small = r.choose_automatic(&c, 4, true);
+    EXPECT_EQ(small.chosen->name, "host");
+    EXPECT_EQ(small.notice, "");
+    EXPECT_EQ(small.reason, "N = 4 <= 4: device measured slower, m.csv: the host 2x");
+    EXPECT_EQ(r.choose_automatic(&c, 5, true).chosen->name, "device");
+    EXPECT_EQ(r.choose_automatic(&c, 5, true).reason, "the most preferred backend that runs it here");
+    EXPECT_EQ(r.choose_automatic(&c, 4, false).chosen->name, "device");
+    EXPECT_EQ(r.choose_automatic(&c, 0, true).chosen->name, "device");  // any size
+
+    c.backend = "auto";
+    c.hi_kernel = "tiling";  // meant for the device
+    testing::internal::CaptureStderr();
+    const registry::resolved chosen = r.resolve(c, 4, "the run", true);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    EXPECT_EQ(chosen.chosen->name, "host");
+    EXPECT_EQ(chosen.config.backend, "host");
+    EXPECT_EQ(chosen.config.hi_kernel, "");
+    EXPECT_EQ(chosen.backend_choice, "auto: host (N = 4 <= 4: device measured slower, m.csv: the host 2x)");
+    c.backend = "host";
+    EXPECT_EQ(r.resolve(c, 4, "the run", true).backend_choice, "") << "a named backend is no choice of auto";
+}
+
+// The built-in rule: CUDA is passed over for the tetrahedron (N = 4) run alone, by the committed
+// measurement it names, on every host.
+TEST(BackendRegistry, AutoRunsTheTetrahedronAloneOnTheCpuByTheCommittedMeasurement) {
+    const backend* cuda = backend_registry().find("cuda");
+    ASSERT_NE(cuda, nullptr);
+    EXPECT_EQ(cuda->auto_slower_up_to, 4u);
+    const std::string measured = cuda->auto_slower_measured;
+    const std::string file = measured.substr(0, measured.find(':'));
+    EXPECT_TRUE(
+        std::filesystem::is_regular_file(std::string(::stokesian::test_support::project_source_dir) + "/" + file))
+        << measured;
+    engine_config c = make_engine_config(tetrahedron());
+    c.backend = "auto";
+    testing::internal::CaptureStderr();
+    const registry::resolved r = backend_registry().resolve(c, 4, "the run", true);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    EXPECT_EQ(r.chosen->name, "cpu");
+    EXPECT_EQ(r.backend_choice.rfind("auto: cpu (N = 4 <= 4: cuda measured slower, " + file, 0), 0u)
+        << r.backend_choice;
 }
 
 // Here (no CUDA device, or no CUDA build) auto runs on the CPU with today's notice; on a GPU host on CUDA.

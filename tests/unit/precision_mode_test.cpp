@@ -18,9 +18,19 @@ TEST(PrecisionMode, RoundTripsEveryMode) {
         }
 }
 
+// The short spellings, one reader for the scenario key run.precision and --precision: <hi>/<int>,
+// and one precision for both.
+TEST(PrecisionMode, ParsesTheShortSpellings) {
+    EXPECT_EQ(parse_precision_mode("ds/f32"), (precision_mode{precision::ds, precision::f32}));
+    EXPECT_EQ(parse_precision_mode("f32/ds"), (precision_mode{precision::f32, precision::ds}));
+    EXPECT_EQ(parse_precision_mode("f64"), reference_precision_mode);
+    EXPECT_EQ(parse_precision_mode("ds"), (precision_mode{precision::ds, precision::ds}));
+}
+
 TEST(PrecisionMode, RejectsBadSpellings) {
-    for (const char* bad : {"", "hi=ds", "int=f32", "hi=f16,int=f32", "hi=ds,int=f32,hi=f64", "ds", "hi:ds,int:f32",
-                            "hi=ds;int=f32", "hi=DS,int=f32"})
+    for (const char* bad :
+         {"", "hi=ds", "int=f32", "hi=f16,int=f32", "hi=ds,int=f32,hi=f64", "f16", "ds/", "/f32", "ds/f32/f64",
+          "ds/f16", "hi=ds/f32", "hi:ds,int:f32", "hi=ds;int=f32", "hi=DS,int=f32", "paper", "all"})
         EXPECT_THROW(parse_precision_mode(bad), std::invalid_argument) << bad;
 }
 

@@ -118,6 +118,31 @@ TEST(RunOverrides, GoThroughTheRunTable) {
     EXPECT_FALSE(run.write_trajectory);
 }
 
+// One spelling for the scenario file and the command line: run.precision takes what --precision
+// takes, and the HI kernel's default request is spelled "auto" only (no empty string).
+TEST(RunOverrides, TheScenarioFileSpellsPrecisionAndKernelAsTheCommandLine) {
+    const std::string run_table = minimal_pair.substr(0, minimal_pair.find("[run]"));
+    const auto run_of = [&](const std::string& keys) {
+        return parse_scenario(run_table + "[run]\ndt = 0.01\nsteps = 100\n" + keys, "x.toml").run;
+    };
+    EXPECT_EQ(run_of("precision = \"ds/f32\"\n").precision, (precision_mode{precision::ds, precision::f32}));
+    EXPECT_EQ(run_of("precision = \"f32\"\n").precision, (precision_mode{precision::f32, precision::f32}));
+    run_settings run = run_of("");
+    settings::apply_run_overrides(run, {{"precision", std::string("ds/f32")}});
+    EXPECT_EQ(run.precision, (precision_mode{precision::ds, precision::f32}));
+
+    EXPECT_EQ(run_of("").hi_kernel, "auto");
+    try {
+        (void)run_of("hi_kernel = \"\"\n");
+        FAIL() << "accepted an empty hi_kernel";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("key 'run.hi_kernel' = \"\": expected auto, fast or a kernel"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(settings::apply_run_overrides(run, {{"hi_kernel", std::string()}}), input_error);
+}
+
 TEST(RunOverrides, DtAloneKeepsTheRunLengthInTime) {
     run_settings run = parse_scenario(minimal_pair, "x.toml").run;  // 100 steps of 0.01
     settings::apply_run_overrides(run, {{"dt", 0.001}});

@@ -117,7 +117,7 @@ bench_subcommand register_bench_tune(CLI::App& bench) {
         "fastest of each for --hi-kernel auto and fast ($XDG_CACHE_HOME/stokesian/hi-kernels.json)");
     c->add_option("--sizes", o->sizes, "particle numbers, comma-separated (a run uses an entry of its own N)")
         ->required();
-    add_precision_list_option(*c, o->modes, {"the hi= part is tuned; default f32,ds,f64", {}, {}});
+    add_precision_list_option(*c, o->modes, "the hi= part is tuned; default f32,ds,f64");
     c->add_option("--boundary", o->boundary, "periodic or open (the box of the runs it is for)")->capture_default_str();
     c->add_option("--repeats", o->repeats, "timed launches per kernel (median)")->capture_default_str();
     c->add_option("--density", o->density, "number density of the uniform random positions (a^-3)")

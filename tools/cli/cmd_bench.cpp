@@ -37,12 +37,12 @@ namespace stokesian::cli {
 
 namespace {
 
-// What `--precision all` meant in `bench steps` and `bench fcc` (now 'paper'; 'all' is all nine).
-const std::vector<precision_mode> bench_former_all{paper_precision_modes.begin(), paper_precision_modes.end()};
+// The modes timed without --precision: the paper's four and the reference.
+const std::vector<precision_mode> default_bench_modes{paper_precision_modes.begin(), paper_precision_modes.end()};
 
 struct steps_options {
     std::string scenario, case_name, backend = "cpu", hi_kernel, csv;
-    std::vector<precision_mode> modes = bench_former_all;
+    std::vector<precision_mode> modes = default_bench_modes;
     std::optional<std::uint64_t> warmup;  // none: a tenth of the timed steps
     unsigned threads = 0;
     bool force = false;
@@ -166,7 +166,7 @@ action register_bench(CLI::App& app) {
     steps->add_option("scenario", so->scenario, "scenario file")->required();
     add_case_option(*steps, so->case_name);
     add_backend_option(*steps, so->backend, "default cpu");
-    add_precision_list_option(*steps, so->modes, {"default: the paper's four and f64", {}, bench_former_all});
+    add_precision_list_option(*steps, so->modes, "default: the paper's four and f64");
     add_hi_kernel_option(*steps, so->hi_kernel, "default: auto");
     so->run_keys = add_run_key_options(
         *steps, "The timed steps: the scenario's run length, or --steps (overrides its [run] keys)", {"steps"});
@@ -178,9 +178,8 @@ action register_bench(CLI::App& app) {
     auto ho = std::make_shared<hi_options>();
     auto* hi = bench->add_subcommand("hi", "One HI velocity update on the GPU, per kernel, precision and N");
     hi->add_option("--sizes", ho->sizes, "particle numbers, comma-separated");
-    add_hi_kernel_list_option(*hi, ho->kernels, "default naive,tiling,small-tiling", {"--kernels"});
-    add_precision_list_option(
-        *hi, ho->modes, {"the hi= part is timed; default f32,ds,f64: hi=f32, hi=ds, hi=f64", {"--precisions"}, {}});
+    add_hi_kernel_list_option(*hi, ho->kernels, "default naive,tiling,small-tiling");
+    add_precision_list_option(*hi, ho->modes, "the hi= part is timed; default f32,ds,f64: hi=f32, hi=ds, hi=f64");
     hi->add_option("--repeats", ho->repeats, "timed launches (median reported)");
     hi->add_option("--block", ho->block, "threads per block");
     hi->add_option("--density", ho->density, "number density n (a^-3)");

@@ -119,7 +119,7 @@ action register_port_check(CLI::App& app) {
     add_backend_option(*r, rec->backend, "default cpu");
     add_hi_kernel_option(*r, rec->hi_kernel, "default: auto");
     add_devices_option(*r, rec->devices, "default one device; the record equals the one-device record bit for bit");
-    add_precision_list_option(*r, rec->modes, {"default all nine", {"--modes"}, {}});
+    add_precision_list_option(*r, rec->modes, "default all nine");
     r->add_option(
         "--configs", rec->configs,
         "configurations, comma separated: tetrahedron,fcc_500,fcc_4000,random_1000,near_contact (default all)");

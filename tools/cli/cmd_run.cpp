@@ -179,8 +179,9 @@ int execute(const run_options& o, int argc, char** argv) {
                          {"backend", r.engine.count("backend") ? r.engine.at("backend") : ""}};
         // The machine code that ran on the device (CUDA: "SASS (sm_90)" or "PTX JIT (compute_90)").
         if (r.engine.count("device_code")) summary["device_code"] = r.engine.at("device_code");
-        // The HI kernel that ran, and why when a request (auto, fast) chose it (backends/hi_kernel_choice.hpp).
-        for (const char* key : {"hi_kernel", "hi_kernel_choice"})
+        // Why auto chose the backend (backends/registry.hpp); the HI kernel that ran, and why when a
+        // request (auto, fast) chose it (backends/hi_kernel_choice.hpp).
+        for (const char* key : {"backend_choice", "hi_kernel", "hi_kernel_choice"})
             if (r.engine.count(key)) summary[key] = r.engine.at(key);
         summary["steps"] = r.steps;
         summary["simulated_time"] = r.simulated_time;

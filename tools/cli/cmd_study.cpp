@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "made_folders.hpp"
 #include "option_values.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
@@ -166,27 +167,6 @@ std::map<std::string, std::string> study_provenance(const fs::path& run_dir) {
 // The study's own files, in a folder checked empty (or replaced with --force) before it started.
 void write_text(const fs::path& path, const std::string& text) { io::write_file_atomically(path, text); }
 
-// The folders a study makes for itself (the study folder, its parents, runs/): removed again,
-// innermost first and only while empty, unless kept, so that a study refused before its first run
-// leaves nothing behind.
-class made_folders {
-public:
-    void make(const fs::path& dir) {
-        std::vector<fs::path> missing;
-        for (fs::path p = fs::absolute(dir); !p.empty() && !fs::exists(p); p = p.parent_path()) missing.push_back(p);
-        fs::create_directories(dir);
-        made_.insert(made_.begin(), missing.begin(), missing.end());
-    }
-    void keep() { made_.clear(); }
-    ~made_folders() {
-        std::error_code ignored;
-        for (const fs::path& p : made_) fs::remove(p, ignored);
-    }
-
-private:
-    std::vector<fs::path> made_;  // innermost first
-};
-
 // Whether the folder holds anything but the study's lock file.
 bool holds_files(const fs::path& dir, const fs::path& lock_file) {
     for (const auto& entry : fs::directory_iterator(dir))
@@ -314,10 +294,7 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o, cons
     cmd->add_option("scenario", o->scenario, "scenario file (TOML) with a cycle observable")->required();
     add_case_option(*cmd, o->case_name);
     add_precision_list_option(*cmd, o->modes,
-                              {"default: paper for a precision study, the scenario's for a time-step study",
-                               {"--modes"},
-                               parse_precision_list("paper", "--precision"),
-                               true});
+                              "default: paper for a precision study, the scenario's for a time-step study");
     cmd->add_option("--dt", o->dts, "time steps, e.g. 0.04,0.02,0.01,0.005 (tau_s)");
     cmd->add_option("--integrators", o->integrators, "euler, heun, rk4, ab2 or all (comma-separated)");
     o->run_keys[kind] = add_run_key_options(

@@ -6,10 +6,12 @@
 // DIR/<suite name>/ or the folder --output-dirs gives it.
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "commands.hpp"
+#include "made_folders.hpp"
 #include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_devices.hpp"
@@ -102,14 +104,16 @@ int execute(const suite_cli_options& o) {
     std::vector<regression::suite_part> parts;
     std::vector<secondary_output> summaries;
     const std::vector<std::filesystem::path> inputs(o.manifests.begin(), o.manifests.end());
+    made_folders folders;
     for (std::size_t i = 0; i < manifests.size(); ++i) {
-        std::filesystem::create_directories(dirs[i]);
+        folders.make(dirs[i]);
         // Checked with the runs' outputs, before the first run (secondary_output.hpp).
         summaries.emplace_back(dirs[i] / "suite-summary.json", o.force, inputs,
                                o.output_dirs.empty() ? "--output-dir" : "--output-dirs");
         parts.push_back({manifests[i], dirs[i]});
     }
     std::vector<regression::prepared_run> runs = regression::prepare_suites(parts, options);
+    folders.keep();
     options.stop_signal = &install_stop_handlers();
 
     regression::suite_execution suite(std::move(runs), options);

@@ -10,11 +10,11 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "options_deprecated.hpp"
 #include "process_ranks.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 #include "stokesian/mpi/mpi_communicator.hpp"
+#include "usage_errors.hpp"
 
 namespace {
 // "PATH: cannot create directories (Not a directory)" from libstdc++'s "filesystem error: cannot
@@ -76,9 +76,7 @@ int run(CLI::App& app) {
     try {
         for (const CLI::App* sub : app.get_subcommands())
             if (sub->get_name() != "run") stokesian::cli::require_one_rank(sub->get_name().c_str());
-        const int status = stokesian::cli::run_selected(app);
-        stokesian::cli::print_deprecation_notes(std::cerr);
-        return status;
+        return stokesian::cli::run_selected(app);
     } catch (const stokesian::input_error& e) {
         return fail(2, e.what(), true);
     } catch (const std::invalid_argument& e) {
@@ -89,9 +87,7 @@ int run(CLI::App& app) {
     } catch (const std::bad_alloc&) {
         return fail(2, "out of memory: the request needs more memory than this machine gives the process", false);
     } catch (const std::exception& e) {
-        const int code = fail(1, std::string("error: ") + e.what(), false);
-        stokesian::cli::print_deprecation_notes(std::cerr);  // not after bad input (exit 2): one line there
-        return code;
+        return fail(1, std::string("error: ") + e.what(), false);
     }
 }
 }  // namespace
@@ -104,9 +100,6 @@ int main(int argc, char** argv) {
     CLI::App app{"stokesian: reproducibility and regression-test toolkit for GPU Stokesian dynamics"};
     app.set_version_flag("--version", std::string("stokesian ") + stokesian::git_describe());
     app.require_subcommand(1);
-    // One line, as for every other bad input (exit code 2 below).
-    app.failure_message(
-        [](const CLI::App*, const CLI::Error& e) { return "stokesian: " + std::string(e.what()) + "\n"; });
     stokesian::cli::set_invocation(argc, argv);
     stokesian::cli::register_commands(app);
     try {
@@ -119,16 +112,23 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        // Usage errors exit with 2 (CLI11's own codes are for --help/--version); every rank parses
-        // the same arguments, rank 0 alone answers.
+        // --help and --version print and exit with 0 (CLI11's own handling); anything else is a usage
+        // error: one line in the house style, exit code 2 (usage_errors.hpp). Every rank parses the
+        // same arguments, rank 0 alone answers.
         stokesian::communicator& ranks = stokesian::cli::process_ranks();
-        const int code = ranks.leads() ? app.exit(e) : e.get_exit_code();
-        if (code != 0 && ranks.size() > 1) {
-            if (!ranks.leads()) leave_line_to_rank_zero(ranks, e.what());
+        if (e.get_exit_code() == 0) {
+            if (ranks.leads()) (void)app.exit(e);
+            stokesian::cli::stop_process_ranks();
+            return 0;
+        }
+        const std::string line = stokesian::cli::usage_error_line(app, e);
+        if (ranks.leads()) say("stokesian: " + line);
+        if (ranks.size() > 1) {
+            if (!ranks.leads()) leave_line_to_rank_zero(ranks, line);
             ranks.abort(2);
         }
         stokesian::cli::stop_process_ranks();
-        return code == 0 ? 0 : 2;
+        return 2;
     }
     const int status = run(app);
     stokesian::cli::stop_process_ranks();

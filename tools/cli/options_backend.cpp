@@ -5,7 +5,6 @@
 #include <memory>
 
 #include "option_values.hpp"
-#include "options_deprecated.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 
@@ -89,12 +88,6 @@ CLI::Option* add_backend_list_option(CLI::App& cmd, std::vector<std::string>& ba
     return add_list_option(cmd, "--backend", backends,
                            backend_alternatives() + ", or several, comma-separated (cpu,cuda) (" + default_help + ")",
                            [](const std::string& name, std::vector<std::string>& list) {
-                               if (name == "both") {  // the old spelling of cpu,cuda
-                                   note_deprecated("--backend both", "--backend cpu,cuda");
-                                   add_once(list, "cpu");
-                                   add_once(list, "cuda");
-                                   return;
-                               }
                                check_backend(name, "--backend");
                                add_once(list, name);
                            });
@@ -105,11 +98,10 @@ CLI::Option* add_hi_kernel_option(CLI::App& cmd, std::string& kernel, const std:
 }
 
 CLI::Option* add_hi_kernel_list_option(CLI::App& cmd, std::vector<std::string>& kernels,
-                                       const std::string& default_help, const std::vector<std::string>& old_options) {
-    return add_with_deprecated_aliases("--hi-kernel", old_options, [&](const std::string& name) {
-        return add_list_option(cmd, name, kernels, kernel_help() + ", several comma-separated (" + default_help + ")",
-                               [](const std::string& item, std::vector<std::string>& list) { add_once(list, item); });
-    });
+                                       const std::string& default_help) {
+    return add_list_option(cmd, "--hi-kernel", kernels,
+                           kernel_help() + ", several comma-separated (" + default_help + ")",
+                           [](const std::string& item, std::vector<std::string>& list) { add_once(list, item); });
 }
 
 }  // namespace stokesian::cli

@@ -16,7 +16,7 @@ const std::vector<std::string>& backend_names();
 CLI::Option* add_backend_option(CLI::App& cmd, std::string& backend, const std::string& default_help);
 
 // `--backend LIST` (comma-separated or given again) into `backends`, each name once, replacing the
-// default. The old value 'both' still means cpu,cuda for one release (with a note).
+// default.
 CLI::Option* add_backend_list_option(CLI::App& cmd, std::vector<std::string>& backends,
                                      const std::string& default_help);
 
@@ -24,8 +24,8 @@ CLI::Option* add_backend_list_option(CLI::App& cmd, std::vector<std::string>& ba
 CLI::Option* add_hi_kernel_option(CLI::App& cmd, std::string& kernel, const std::string& default_help);
 
 // `--hi-kernel LIST` (comma-separated or given again) into `kernels`, each once, replacing the
-// default; `old_options`: deprecated spellings (--kernels).
+// default.
 CLI::Option* add_hi_kernel_list_option(CLI::App& cmd, std::vector<std::string>& kernels,
-                                       const std::string& default_help, const std::vector<std::string>& old_options);
+                                       const std::string& default_help);
 
 }  // namespace stokesian::cli

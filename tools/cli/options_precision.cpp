@@ -4,7 +4,6 @@
 #include <stdexcept>
 
 #include "option_values.hpp"
-#include "options_deprecated.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/port/port_check.hpp"
 
@@ -16,8 +15,9 @@ const char* const mode_spellings = "hi=<f32|ds|f64>,int=<f32|ds|f64>, e.g. hi=ds
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-// The items of a list as modes are spelled in full: a hi= token and the int= token next to it
-// (either order) join; "ds/f32" and "f64" are written out; keywords stay.
+// The items of a list, one mode or keyword each: a hi= token and the int= token next to it (either
+// order) are one mode; every other token is one (ds/f32, f64, paper, all), read by the scenario
+// key's own reader (parse_precision_mode).
 std::vector<std::string> precision_items(std::string_view text) {
     std::vector<std::string> items;
     for (const std::string& group : split_list(text, ";")) {
@@ -26,15 +26,7 @@ std::vector<std::string> precision_items(std::string_view text) {
             const std::string& t = tokens[k];
             const bool pair = k + 1 < tokens.size() && ((starts_with(t, "hi=") && starts_with(tokens[k + 1], "int=")) ||
                                                         (starts_with(t, "int=") && starts_with(tokens[k + 1], "hi=")));
-            if (pair) {
-                items.push_back(t + "," + tokens[++k]);
-            } else if (const auto slash = t.find('/'); slash != std::string::npos) {
-                items.push_back("hi=" + t.substr(0, slash) + ",int=" + t.substr(slash + 1));
-            } else if (t == "f32" || t == "ds" || t == "f64") {
-                items.push_back("hi=" + t + ",int=" + t);
-            } else {
-                items.push_back(t);
-            }
+            items.push_back(pair ? t + "," + tokens[++k] : t);
         }
     }
     return items;
@@ -60,15 +52,11 @@ void add_once(std::vector<precision_mode>& modes, const std::vector<precision_mo
         if (std::find(modes.begin(), modes.end(), m) == modes.end()) modes.push_back(m);
 }
 
-std::vector<precision_mode> parse_list(std::string_view text, const std::string& option,
-                                       const std::vector<precision_mode>& former_all) {
+std::vector<precision_mode> parse_list(std::string_view text, const std::string& option) {
     std::vector<precision_mode> modes;
     for (const std::string& item : precision_items(text)) {
         if (item == "paper") {
             add_once(modes, paper_modes());
-        } else if (item == "all" && !former_all.empty()) {
-            note_deprecated(option + " all (here: the reference and the paper's four modes)", option + " paper");
-            add_once(modes, former_all);
         } else if (item == "all") {
             add_once(modes, port::all_precision_modes());
         } else {
@@ -92,7 +80,7 @@ void as_parse_error(F&& f) {
 }  // namespace
 
 std::vector<precision_mode> parse_precision_list(std::string_view text, const std::string& option) {
-    return parse_list(text, option, {});
+    return parse_list(text, option);
 }
 
 precision_mode parse_one_precision(std::string_view text, const std::string& option) {
@@ -114,28 +102,28 @@ CLI::Option* add_precision_option(CLI::App& cmd, std::string& mode_text, const s
 }
 
 CLI::Option* add_precision_list_option(CLI::App& cmd, std::vector<precision_mode>& modes,
-                                       const precision_list_spec& spec) {
+                                       const std::string& default_help) {
     const std::string help = std::string("precision modes: ") + mode_spellings +
                              ", f64 (hi=f64,int=f64); several separated by ';' or given again; 'paper' (the "
                              "reference and the paper's four), 'all' (all nine) (" +
-                             spec.default_help + ")";
-    // One set of modes whichever spelling gave it: the first occurrence replaces the default.
+                             default_help + ")";
+    // The first occurrence replaces the default; further ones add to it.
     auto given = std::make_shared<bool>(false);
-    return add_with_deprecated_aliases("--precision", spec.old_options, [&](const std::string& name) {
-        auto* option = cmd.add_option_function<std::vector<std::string>>(
-            name,
-            [&modes, given, name, former_all = spec.former_all](const std::vector<std::string>& texts) {
-                as_parse_error([&] {
-                    if (!*given) modes.clear();
-                    *given = true;
-                    for (const std::string& text : texts) add_once(modes, parse_list(text, name, former_all));
-                });
-            },
-            help);
-        option->type_size(1)->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-        // One value per use, so a positional after it stays one; an old spelling keeps its arity.
-        return option->allow_extra_args(name != "--precision" && spec.old_options_take_several);
-    });
+    auto* option = cmd.add_option_function<std::vector<std::string>>(
+        "--precision",
+        [&modes, given](const std::vector<std::string>& texts) {
+            as_parse_error([&] {
+                if (!*given) modes.clear();
+                *given = true;
+                for (const std::string& text : texts) add_once(modes, parse_list(text, "--precision"));
+            });
+        },
+        help);
+    // One value per use, so a positional after it stays one.
+    return option->type_size(1)
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false);
 }
 
 }  // namespace stokesian::cli

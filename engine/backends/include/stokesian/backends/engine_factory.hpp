@@ -40,6 +40,9 @@ std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, con
 // `e` with description().details["hi_kernel_choice"] = choice (why a request chose its kernel:
 // stokesian/backends/hi_kernel_choice.hpp); `e` itself when choice is empty. make_engine applies it.
 std::unique_ptr<engine> with_kernel_choice(std::unique_ptr<engine> e, std::string choice);
+// The same for description().details["backend_choice"]: why "auto" stood for the engine's backend
+// (registry::resolved::backend_choice).
+std::unique_ptr<engine> with_backend_choice(std::unique_ptr<engine> e, std::string choice);
 
 }  // namespace backends
 

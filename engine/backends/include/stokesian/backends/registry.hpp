@@ -78,6 +78,11 @@ struct backend {
     // "auto" picks the available backend of highest preference that can run the configuration;
     // negative: never chosen by "auto" (an explicit choice only).
     int auto_preference = -1;
+    // "auto" passes this backend over for one system of at most this many particles run alone (one
+    // process, no device list: how it was measured), where the committed measurement
+    // `auto_slower_measured` showed the next backend faster on the same host; 0: never.
+    std::size_t auto_slower_up_to = 0;
+    std::string auto_slower_measured;     // the measurement file and what it showed, for the provenance
     std::function<availability()> probe;  // empty: always available
     engine_factory make_engine;           // empty: registered but not built (probe says why)
     batch_factory make_batch;             // empty: no batches
@@ -105,22 +110,27 @@ public:
     std::vector<std::string> choices() const;
     // Whether `name` is one of choices().
     bool accepts(std::string_view name) const;
-    // What "auto" picks, in words: "cuda where it can run, else cpu" (preference order).
+    // What "auto" picks, in words: "cuda where it can run (not for one system of N <= 4 run alone:
+    // measured slower), else cpu" (preference order).
     std::string automatic_order() const;
 
     // The backend `config` names, with "auto" and legacy spellings resolved. For auto, prints
     // "stokesian: <notice>, running <what> on <title>" to stderr when it falls back from the
-    // preferred backend, and then resets hi_kernel to the fallback's default. Throws
-    // std::invalid_argument for an unknown name, input_error (key run.backend) for a backend
-    // this build lacks or that has no device here.
+    // preferred backend, and resets hi_kernel to the chosen backend's default when it passes the
+    // preferred one over. `alone`: one system run alone, in one process on no named devices, where
+    // a measured pass-over (backend::auto_slower_up_to) holds. Throws std::invalid_argument for an
+    // unknown name, input_error (key run.backend) for a backend this build lacks or that has no
+    // device here.
     struct resolved {
         const backend* chosen = nullptr;
         engine_config config;  // backend = chosen->name unless a legacy spelling named it
+        // Why "auto" stood for this backend ("auto: cpu (N = 4 <= 4: ...)"); empty for a named one.
+        std::string backend_choice;
         // resolve_on: why config.hi_kernel is the kernel it is, when a request (auto, fast, the
         // default) chose it ("auto: tiling (table cc 9.0, ...)"); empty for a named kernel.
         std::string hi_kernel_choice;
     };
-    resolved resolve(const engine_config& config, std::size_t particles, const char* what) const;
+    resolved resolve(const engine_config& config, std::size_t particles, const char* what, bool alone = false) const;
     // resolve(), then the HI kernel on `device`: a request (auto, fast, or none: auto) becomes the
     // chosen backend's kernel (backend::choose_kernel) and hi_kernel_choice says why; a choice of
     // the fused engine selects cuda-fused (its legacy spelling cuda + fused). The one place a
@@ -128,13 +138,15 @@ public:
     resolved resolve_on(const engine_config& config, std::size_t particles, const char* what,
                         const device_context& device) const;
 
-    // The backend "auto" stands for with this configuration (particles = 0: any size), and the
-    // fallback notice (empty when the preferred backend was chosen). No output.
+    // The backend "auto" stands for with this configuration (particles = 0: any size; `alone` as
+    // for resolve), the fallback notice (empty when the preferred backend was chosen or a
+    // measurement passed it over) and the reason of the choice (provenance). No output.
     struct automatic_choice {
         const backend* chosen = nullptr;
         std::string notice;
+        std::string reason;
     };
-    automatic_choice choose_automatic(const engine_config* config, std::size_t particles) const;
+    automatic_choice choose_automatic(const engine_config* config, std::size_t particles, bool alone = false) const;
 
 private:
     // cuda + fused -> cuda-fused (backend::legacy_backend); `asked` names the request in messages.

@@ -25,8 +25,9 @@ std::string precision_names(std::string_view separator);
 std::string to_string(precision_mode m);
 // "f32" -> precision::f32; throws std::invalid_argument naming the accepted words.
 precision parse_precision(std::string_view word);
-// Parses "hi=ds,int=f32" (also "int=f32,hi=ds"); throws std::invalid_argument with a message that
-// lists the accepted spellings.
+// Parses a mode as the scenario key run.precision and --precision spell it: "hi=ds,int=f32" (also
+// "int=f32,hi=ds"), "ds/f32" (hi/int) or "f64" (one precision for both, "hi=f64,int=f64"); throws
+// std::invalid_argument with a message that lists the accepted spellings.
 precision_mode parse_precision_mode(std::string_view text);
 
 // The paper's four combinations (Figs. 4 and 5) and the double-precision reference.
