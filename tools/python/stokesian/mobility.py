@@ -76,7 +76,7 @@ class Mobility:
         self.engine = {}
 
     def setParameters(self, tensor=None, precision="hi=f64,int=f64", backend="cpu", hiKernel="auto",
-                      Lx=None, Ly=None, Lz=None, psi=None, threads=0):
+                      Lx=None, Ly=None, Lz=None, psi=None, threads=0, algorithm="advise", shearStrain=0.0):
         """The engine's settings.
 
         tensor : "rotne-prager" (Rotne-Prager-Yamakawa; in a periodic box the nearest image only),
@@ -88,7 +88,13 @@ class Mobility:
         Lx, Ly, Lz : the periodic box's edges (periodic only); the box is [-L/2, L/2) per axis.
         psi : the Ewald splitting parameter xi in 1/length (rpy-ewald only; default 3 / V^(1/3)).
         threads : CPU worker threads (0: all cores).
+        algorithm, shearStrain : libMobility's NBody and PSE keywords, accepted with the values that mean
+            what stokesian does: "advise" (the kernel is hiKernel's choice) and 0 (no shear).
         """
+        if algorithm != "advise":
+            raise ValueError(f"algorithm = {algorithm!r}: only 'advise' (choose the kernel with hiKernel)")
+        if shearStrain != 0:
+            raise ValueError(f"shearStrain = {shearStrain!r}: only 0 (stokesian's periodic box is not sheared)")
         edges = (Lx, Ly, Lz)
         if self.periodic:
             self._edges = np.array([_positive(L, name) for L, name in zip(edges, ("Lx", "Ly", "Lz"))]

@@ -61,9 +61,12 @@ class Scenario:
     def run(self, output=None, *, force=False, resume=False, threads=0, stop_after_step=None):
         """Runs the scenario into ``output`` (default: default_output() in the working directory) and
         returns its path. force: replace an existing output; resume: continue the interrupted run of
-        ``output`` from its checkpoint; threads: CPU worker threads (0: all cores). Ctrl-C stops the
-        run after the current step with a checkpoint (resume=True continues it) and raises
-        KeyboardInterrupt; a numerical blow-up raises RunFailed."""
+        ``output`` from its checkpoint; threads: CPU worker threads (0: all cores); stop_after_step:
+        stop there with a checkpoint, as if interrupted (the output is valid up to there;
+        last_run["resumable"]; resume=True goes on).
+        Ctrl-C stops the run after the current step with a checkpoint and a valid output, as it stops
+        `stokesian run` (resume=True continues it), and
+        raises KeyboardInterrupt; a numerical blow-up raises RunFailed."""
         path = pathlib.Path(output) if output is not None else self.default_output()
         # Provenance: this process's command line (the run's "command" in the output).
         result = self._data.run(os.fspath(path), force, resume, threads, stop_after_step, [sys.executable] + sys.argv)

@@ -1,5 +1,9 @@
 """stokesian.Scenario and stokesian.Result: load, override and run a scenario as the CLI does, bit
 for bit, and read its output into NumPy arrays."""
+import signal
+import subprocess
+import sys
+import time
 import unittest
 
 import numpy as np
@@ -45,6 +49,40 @@ class RunIsTheCLIsRun(ScratchTestCase):
         # c = 27.930, c2 = 2.68 (fitted for dt <= 0.01; here extrapolated to 0.1, to ~1e-3 tau_s).
         dt = 0.1
         self.assertAlmostEqual(float(periods[0]), 517.035980 + 27.930 * dt + 2.68 * dt**2, delta=5e-3)
+
+
+class StoppedRuns(ScratchTestCase):
+    def test_a_run_stopped_at_a_step_resumes_to_the_uninterrupted_runs_bits(self):
+        s = stokesian.Scenario(TETRAHEDRON).override(steps=400, sample_every=0.5)
+        whole = stokesian.Result(s.run(self.scratch / "whole.h5", threads=1))
+        stopped = self.scratch / "stopped.h5"
+        s.run(stopped, threads=1, stop_after_step=150)
+        self.assertTrue(s.last_run["resumable"], s.last_run["status"])
+        self.assertEqual(stokesian.Result(stopped).step[-1], 150)  # valid as it is, as the CLI leaves it
+        resumed = stokesian.Result(s.run(stopped, threads=1, resume=True))
+        self.assertEqual(s.last_run["status"], "completed")
+        self.assertEqual(resumed.positions.tobytes(), whole.positions.tobytes())
+        self.assertEqual(resumed.velocities.tobytes(), whole.velocities.tobytes())
+
+    def test_ctrl_c_stops_the_run_with_a_checkpoint_and_raises_keyboard_interrupt(self):
+        output = self.scratch / "long.h5"
+        program = (f"import stokesian, sys\n"
+                   f"s = stokesian.Scenario({str(TETRAHEDRON)!r}).override(time=5e5)\n"
+                   f"try:\n    s.run({str(output)!r}, threads=1)\n"
+                   f"except KeyboardInterrupt as e:\n    print('interrupted:', e)\n    sys.exit(3)\n")
+        process = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True)
+        partial = output.with_name(output.name + ".partial")
+        deadline = time.monotonic() + 30
+        while not partial.exists() and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        time.sleep(0.5)  # well into the run (5e7 steps: minutes)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        self.assertEqual(process.returncode, 3, out + err)
+        self.assertIn("interrupted by signal 2", out)
+        self.assertTrue(output.with_name(output.name + ".checkpoint").exists())
+        self.assertGreater(stokesian.Result(output).step[-1], 0)  # closed, readable, as `stokesian run` leaves it
 
 
 class ScenarioSettings(ScratchTestCase):
