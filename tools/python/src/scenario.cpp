@@ -125,6 +125,7 @@ run_result run(const scenario& s, const std::string& output, bool force, bool re
     req.threads = threads;
     req.stop_after_step = stop_after_step;
     std::vector<char*> argv;
+    argv.reserve(command.size());
     for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
     req.invocation = io::run_provenance(static_cast<int>(argv.size()), argv.data());
     std::atomic<int> stop{0};
@@ -158,6 +159,7 @@ void bind_scenario(nb::module_& m) {
             "override",
             [](scenario& s, const std::vector<std::pair<std::string, nb::object>>& values) {
                 std::vector<settings::run_override> overrides;
+                overrides.reserve(values.size());
                 for (const auto& [key, value] : values) overrides.push_back(override_of(key, value));
                 run_settings changed = s.run;
                 settings::apply_run_overrides(changed, overrides);
