@@ -15,6 +15,10 @@ include(CMakePackageConfigHelpers)
 include(StokesianLayers)  # STOKESIAN_LAYERS, STOKESIAN_ENGINE_DIR (engine/CMakeLists.txt includes it in its own scope)
 
 set(STOKESIAN_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/stokesian)
+# Every layer, and every target of this build that a layer links (PRIVATE too: static libraries pass
+# their links on): a new one goes into this list, else CMake stops at generation ("... requires
+# target X that is not in any export set"). Imported targets (Boost::boost, ...) need a
+# find_dependency() in stokesianConfig.cmake.in instead.
 set(STOKESIAN_EXPORTED_TARGETS stokesian_engine stokesian_hdf5 stokesian_lapack stokesian_tomlpp)
 set_target_properties(stokesian_engine PROPERTIES EXPORT_NAME engine)
 set_target_properties(stokesian_hdf5 PROPERTIES EXPORT_NAME hdf5)
