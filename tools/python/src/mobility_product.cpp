@@ -86,6 +86,7 @@ void bind_mobility(nb::module_& m) {
     m.def("stokes_self_mobility", &stokes_self_mobility, nb::arg("viscosity"), nb::arg("radius"),
           "mu0 = 1 / (6 pi eta a), as the scenario key physics.viscosity computes it");
     m.def("tensor_names", &tensor_names);
+    m.attr("max_cpu_threads") = max_cpu_threads;
 }
 
 }  // namespace stokesian::python

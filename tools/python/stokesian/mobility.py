@@ -44,6 +44,13 @@ def _wrap(positions, edges):
     return np.ascontiguousarray(np.where(outside, moved, positions))
 
 
+def cpu_threads(threads):
+    """threads checked as --threads is: 0 (all cores) ... the engine's maximum."""
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= _stokesian.max_cpu_threads:
+        raise ValueError(f"threads = {threads!r}: expected 0 (all cores) ... {_stokesian.max_cpu_threads}")
+    return threads
+
+
 def _positive(value, what):
     if value is None or isinstance(value, bool) or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{what} = {value!r}: expected a finite number > 0")
@@ -110,9 +117,7 @@ class Mobility:
         self._precision_mode = precision
         self._backend = backend
         self._hi_kernel = hiKernel
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-            raise ValueError(f"threads = {threads!r}: expected a whole number >= 0 (0: all cores)")
-        self._threads = threads
+        self._threads = cpu_threads(threads)
 
     def initialize(self, viscosity, hydrodynamicRadius, includeAngular=False, tolerance=1e-6):
         """The fluid and the spheres: mu0 = 1 / (6 pi viscosity hydrodynamicRadius).

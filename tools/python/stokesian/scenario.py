@@ -5,6 +5,7 @@ import pathlib
 import sys
 
 from . import _stokesian
+from .mobility import cpu_threads
 
 
 class RunFailed(RuntimeError):
@@ -69,7 +70,8 @@ class Scenario:
         raises KeyboardInterrupt; a numerical blow-up raises RunFailed."""
         path = pathlib.Path(output) if output is not None else self.default_output()
         # Provenance: this process's command line (the run's "command" in the output).
-        result = self._data.run(os.fspath(path), force, resume, threads, stop_after_step, [sys.executable] + sys.argv)
+        result = self._data.run(os.fspath(path), force, resume, cpu_threads(threads), stop_after_step,
+                                [sys.executable] + sys.argv)
         self.last_run = result
         if result["signal"]:
             raise KeyboardInterrupt(f"{result['output']}: {result['status']}")

@@ -156,6 +156,8 @@ class MdotFollowsLibMobilitysConventions(unittest.TestCase):
         bad.setPositions(POSITIONS)
         with self.assertRaisesRegex(ValueError, "periodic"):
             bad.Mdot(FORCES)
+        with self.assertRaisesRegex(ValueError, r"threads = 5000: expected 0 \(all cores\) ... 4096"):
+            stokesian.Mobility().setParameters(threads=5000)
         with self.assertRaisesRegex(ValueError, "Lx"):
             stokesian.Mobility().setParameters(Lx=4.0)
         with self.assertRaisesRegex(ValueError, "viscosity"):

@@ -112,6 +112,9 @@ class ScenarioSettings(ScratchTestCase):
         with self.assertRaisesRegex(ValueError, "precision"):
             s.override(steps=10, precision="hi=f16")
         self.assertEqual(s.run_settings["steps"], None, "a refused override changes nothing")
+        with self.assertRaisesRegex(ValueError, "threads = 5000"):
+            s.run(self.scratch / "threads.h5", threads=5000)
+        self.assertEqual(list(self.scratch.iterdir()), [bad])
         existing = self.scratch / "existing.h5"
         existing.write_text("not a result")
         with self.assertRaisesRegex(ValueError, "existing.h5"):
