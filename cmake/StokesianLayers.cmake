@@ -5,7 +5,7 @@
 # (on the include path of the layers above), its sources and internal headers beside them (seen by
 # the layer alone). CheckLayerIncludes.cmake runs before each layer compiles and fails the build on
 # an include against this table or out of the layer's folder.
-set(STOKESIAN_LAYERS numeric physics core cpu cuda mpi backends settings observables io run regression port study)
+set(STOKESIAN_LAYERS numeric physics core cpu cuda mpi backends observables io settings run regression port study)
 set(STOKESIAN_LAYER_numeric_BUILDS_ON "")
 set(STOKESIAN_LAYER_physics_BUILDS_ON numeric)
 set(STOKESIAN_LAYER_core_BUILDS_ON physics)
@@ -13,9 +13,10 @@ set(STOKESIAN_LAYER_cpu_BUILDS_ON core)
 set(STOKESIAN_LAYER_cuda_BUILDS_ON core)
 set(STOKESIAN_LAYER_mpi_BUILDS_ON core)
 set(STOKESIAN_LAYER_backends_BUILDS_ON cpu cuda)
-set(STOKESIAN_LAYER_settings_BUILDS_ON backends)
 set(STOKESIAN_LAYER_observables_BUILDS_ON backends)
 set(STOKESIAN_LAYER_io_BUILDS_ON observables)
+# settings reads H5MD files of particle positions ([particles.file]) through io's reader.
+set(STOKESIAN_LAYER_settings_BUILDS_ON backends io)
 set(STOKESIAN_LAYER_run_BUILDS_ON settings io)
 set(STOKESIAN_LAYER_regression_BUILDS_ON run)
 set(STOKESIAN_LAYER_port_BUILDS_ON io)

@@ -11,7 +11,7 @@ void register_cpu_backend(registry& r) {
     b.name = "cpu";
     b.title = "the CPU backend";
     b.can.hi_kernels = {"all-pairs", "symmetric"};
-    b.can.batches = true;
+    b.can.batches = b.can.batches_runs = true;
     b.can.ranks = true;
     b.auto_preference = 0;  // the fallback: runs everywhere
     b.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {

@@ -28,7 +28,9 @@ backend cuda_step_backend() {
     b.name = "cuda";
     b.title = "the CUDA backend";
     b.can.devices = 1;
-    b.can.batches = true;  // a CUDA batch runs the fused kernel (fused_backend.hpp)
+    // Its batch factory runs the fused kernel (fused_backend.hpp), not the run's HI kernel: a run
+    // batches as cuda-fused (auto picks the fused engine, or --hi-kernel fused).
+    b.can.batches = true;
     b.auto_preference = 10;
     return b;
 }
@@ -42,7 +44,7 @@ backend cuda_fused_backend() {
     b.can.max_particles = cuda::fused_max_particles;
     b.can.devices = 1;
     b.can.hi_kernels = {"fused"};
-    b.can.batches = true;
+    b.can.batches = b.can.batches_runs = true;
     b.can.pair_tensors_only = true;  // the fused kernels evaluate pair-form tensors (fused_engine.cu)
     b.legacy_backend = "cuda";
     b.legacy_hi_kernel = "fused";

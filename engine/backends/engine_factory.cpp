@@ -61,9 +61,9 @@ public:
     void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override {
         inner_->advance_sampled(samples, interval, out);
     }
-    std::map<std::string, std::string> description() const override {
-        std::map<std::string, std::string> d = inner_->description();
-        d["hi_kernel_choice"] = choice_;
+    engine_description description() const override {
+        engine_description d = inner_->description();
+        d.details["hi_kernel_choice"] = choice_;
         return d;
     }
     void save_state(engine_state& out) const override { inner_->save_state(out); }

@@ -4,10 +4,11 @@
 // Compute capability 9.0 (Hopper: H100, H200, GH200; 132 SMs on the SXM parts), the fastest kernel of
 // each class at each N and HI precision of a measured file (tests/unit/hi_kernel_choice_test.cpp
 // recomputes every row from its CSV and fails on a difference). Exact: among naive, tiling,
-// small-tiling, multi-target, far-tiling and ordered-split (the kernels that sum in the CPU's order;
-// naive is in neither file: it was 1.1-1.7x slower than tiling at every N and mode of
-// 2026-11-26-h200-bench-hi.csv). Fast: among fast-tiling, fast-multi-target, fast-split and
-// fast-far-split. split and far-split sum in another order than the CPU and are no auto candidates.
+// small-tiling, far-tiling and ordered-split (the kernels that sum in the CPU's order; naive is in
+// neither file: it was 1.1-1.7x slower than tiling at every N and mode of
+// 2026-11-26-h200-bench-hi.csv). Fast: among fast-split and fast-far-split. The files also time
+// kernels since removed (multi-target, fast-tiling, fast-multi-target: never the fastest of their
+// class at any row; split, far-split: another order than the CPU's, no candidates).
 //  - periodic boxes: engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv (`stokesian bench hi`,
 //    uniform random positions at n = 0.1 a^-3, periodic box, block 128, median of 5, NVIDIA H100
 //    80GB HBM3);

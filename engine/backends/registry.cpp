@@ -184,6 +184,11 @@ std::span<const std::string_view> backend_choices() {
     return views;
 }
 
+bool computes_on_device(const std::string& name) {
+    const backend* b = backend_registry().find(name);
+    return b != nullptr && b->can.devices > 0;
+}
+
 std::string describe(const backend& b) {
     const availability a = check_availability(b);
     std::string d = b.name + ": " + (a.available ? "available" : a.refusal);
@@ -203,7 +208,7 @@ std::string describe(const backend& b) {
     d += "; devices " + (c.devices == any_device_count ? std::string("any") : std::to_string(c.devices)) +
          "; hi-kernels ";
     for (std::size_t k = 0; k < c.hi_kernels.size(); ++k) d += (k ? "," : "") + c.hi_kernels[k];
-    d += c.batches ? "; batches" : "; no batches";
+    d += c.batches ? (c.batches_runs ? "; batches" : "; batches (not its runs)") : "; no batches";
     return d;
 }
 

@@ -4,6 +4,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "stokesian/core/portable_random.hpp"
+
 namespace stokesian {
 
 std::vector<vec3<double>> fcc_lattice(int cells, double lattice_constant) {
@@ -30,8 +32,8 @@ std::vector<vec3<double>> fcc_lattice(int cells, double lattice_constant) {
     return sites;
 }
 
-double fcc_lattice_constant(double density) {
-    const double b = std::cbrt(4.0 / density);
+double cube_root_15_bits(double x) {
+    const double b = std::cbrt(x);
     if (!std::isfinite(b) || !(b > 0.0)) return b;
     int exponent = 0;
     std::frexp(b, &exponent);  // b = m 2^exponent, m in [0.5, 1)
@@ -39,10 +41,9 @@ double fcc_lattice_constant(double density) {
     return std::nearbyint(b / quantum) * quantum;
 }
 
-namespace {
-// [0, 1) from the top 53 bits: every value is a multiple of 2^-53, exactly representable.
-double unit_interval(std::mt19937_64& generator) { return static_cast<double>(generator() >> 11) * 0x1p-53; }
+double fcc_lattice_constant(double density) { return cube_root_15_bits(4.0 / density); }
 
+namespace {
 double wrap_into_box(double x, double edge) {
     const double half = 0.5 * edge;
     if (x >= -half && x < half) return x;

@@ -23,7 +23,7 @@ public:
             members_.push_back(make_cpu_engine(member_config, m.state));
         }
         particles_ = members.front().state.size();
-        hi_kernel_ = members_.front()->description().at("hi_kernel");
+        hi_kernel_ = members_.front()->description().hi_kernel;
     }
 
     void advance(std::uint64_t steps) override {
@@ -56,14 +56,14 @@ public:
         members_.at(member)->restore_state(at_batch_step);
     }
 
-    std::map<std::string, std::string> description() const override {
-        return {{"backend", "cpu"},
-                {"batch", "one single-threaded engine per member, members distributed over threads"},
-                {"hi_kernel", hi_kernel_},
-                {"threads", std::to_string(pool_.size())},
-                {"systems", std::to_string(members_.size())},
-                {"particles_per_system", std::to_string(particles_)},
-                {"precision", to_string(precision_)}};
+    engine_description description() const override {
+        return {"cpu",
+                hi_kernel_,
+                {{"batch", "one single-threaded engine per member, members distributed over threads"},
+                 {"threads", std::to_string(pool_.size())},
+                 {"systems", std::to_string(members_.size())},
+                 {"particles_per_system", std::to_string(particles_)},
+                 {"precision", to_string(precision_)}}};
     }
 
 private:

@@ -52,7 +52,7 @@ public:
     void read_frame(frame& out) const override;
     void save_state(engine_state& out) const override;
     void restore_state(const engine_state& state) override;
-    std::map<std::string, std::string> description() const override;
+    engine_description description() const override;
 
     // Step primitives used by the integrators (stokesian/core/integrator.hpp).
     void drift();

@@ -254,13 +254,12 @@ void cpu_engine<Policy>::restore_state(const engine_state& state) {
 }
 
 template <class Policy>
-std::map<std::string, std::string> cpu_engine<Policy>::description() const {
-    std::map<std::string, std::string> d{{"backend", "cpu"},
-                                         {"hi_kernel", loop_ == hi_loop::symmetric ? "symmetric" : "all-pairs"},
-                                         {"threads", std::to_string(loop_ == hi_loop::symmetric ? 1u : pool_.size())},
-                                         {"precision", to_string(Policy::mode)}};
-    if (ranks_) d["mpi_ranks"] = std::to_string(ranks_->size());
-    solver_statistics_.describe(d, config_.system.lubrication, lubrication_tolerance<W>());
+engine_description cpu_engine<Policy>::description() const {
+    engine_description d{"cpu", loop_ == hi_loop::symmetric ? "symmetric" : "all-pairs", {}};
+    d.details = {{"threads", std::to_string(loop_ == hi_loop::symmetric ? 1u : pool_.size())},
+                 {"precision", to_string(Policy::mode)}};
+    if (ranks_) d.details["mpi_ranks"] = std::to_string(ranks_->size());
+    solver_statistics_.describe(d.details, config_.system.lubrication, lubrication_tolerance<W>());
     return d;
 }
 

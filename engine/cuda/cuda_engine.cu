@@ -325,10 +325,9 @@ void cuda_engine<Policy>::restore_state(const engine_state& state) {
 }
 
 template <class Policy>
-std::map<std::string, std::string> cuda_engine<Policy>::description() const {
-    auto d = device_description(device_);
-    d["backend"] = "cuda";
-    d["hi_kernel"] = to_string(kernel_);
+engine_description cuda_engine<Policy>::description() const {
+    engine_description description{"cuda", to_string(kernel_), device_description(device_)};
+    auto& d = description.details;
     d["hi_summation_order"] =
         sums_in_cpu_order(kernel_) ? "index order (as the CPU backend)" : "split over lanes, fixed tree";
     d["hi_math"] = uses_fast_math(kernel_) ? "fast (hardware rsqrt, FMA contraction)"
@@ -337,7 +336,7 @@ std::map<std::string, std::string> cuda_engine<Policy>::description() const {
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = !short_range_ ? "none" : use_cells_ ? "cell list" : "all pairs";
     solver_statistics_.describe(d, config_.system.lubrication, lubrication_tolerance<W>());
-    return d;
+    return description;
 }
 
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(cuda_engine)

@@ -10,12 +10,12 @@
 #include "device_buffer.hpp"
 #include "device_types.cuh"
 #include "fault_injection.hpp"
-#include "stokesian/cuda/hi_kernel_names.hpp"
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/host_state.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/step_observer.hpp"
+#include "stokesian/cuda/hi_kernel_names.hpp"
 #include "stokesian/physics/interactions.hpp"
 #include "stokesian/physics/target_range.hpp"
 
@@ -40,7 +40,7 @@ public:
     void read_frame(frame& out) const override;
     void save_state(engine_state& out) const override;
     void restore_state(const engine_state& state) override;
-    std::map<std::string, std::string> description() const override;
+    engine_description description() const override;
 
     void drift();
     void update_forces();

@@ -13,8 +13,8 @@ namespace {
 void check_step_kernel(const engine_config& config) {
     if (parse_hi_kernel(config.hi_kernel) == hi_kernel::fused)
         throw std::invalid_argument(
-            "phase timing needs a step-by-step hi-kernel (naive, tiling, small-tiling, "
-            "multi-target): the fused path runs whole steps inside one launch");
+            "phase timing needs a step-by-step hi-kernel (naive, tiling, small-tiling, ...): "
+            "the fused path runs whole steps inside one launch");
 }
 }  // namespace
 

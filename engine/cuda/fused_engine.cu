@@ -31,7 +31,7 @@ void check_particle_count(std::size_t n) {
         throw std::invalid_argument(
             "the fused CUDA path (--hi-kernel fused) runs a whole system in one block of at most " +
             std::to_string(fused_max_particles) + " threads: N = " + std::to_string(n) +
-            " is too large (use the step-by-step kernels, e.g. --hi-kernel multi-target)");
+            " is too large (use the step-by-step kernels, e.g. --hi-kernel tiling)");
 }
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
@@ -283,10 +283,11 @@ void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
 }
 
 template <class Policy>
-std::map<std::string, std::string> fused_systems<Policy>::description() const {
-    auto d = device_description(device_);
-    d["backend"] = "cuda";
-    d["hi_kernel"] = "fused";
+engine_description fused_systems<Policy>::description() const {
+    // Recorded as its older spelling, cuda with hi_kernel fused: the stored GPU references and
+    // checkpoints name it so (the registry's cuda-fused).
+    engine_description description{"cuda", "fused", device_description(device_)};
+    auto& d = description.details;
     switch (kernel_) {
         case fused_kernel_choice::thread:
             d["fused_kernel"] = "thread (one thread per system, N unrolled, each pair tensor once for both rows)";
@@ -305,7 +306,7 @@ std::map<std::string, std::string> fused_systems<Policy>::description() const {
     d["particles_per_system"] = std::to_string(n_);
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = params_.short_range_cutoff > W(0) ? "all pairs (fused)" : "none";
-    return d;
+    return description;
 }
 
 template <class Policy>

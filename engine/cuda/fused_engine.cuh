@@ -58,7 +58,7 @@ public:
     int device() const { return device_; }  // ordinal
     unsigned particles() const { return n_; }
     std::size_t systems() const { return systems_; }
-    std::map<std::string, std::string> description() const;
+    engine_description description() const;
 
     // Steps per launch: at most 2^18 and about 2^27 pair evaluations (see fused_engine.cu).
     std::uint64_t steps_per_launch() const;
@@ -115,7 +115,7 @@ public:
     std::uint64_t step() const override { return systems_.step(); }
     std::size_t size() const override { return systems_.particles(); }
     void read_frame(frame& out) const override;
-    std::map<std::string, std::string> description() const override { return systems_.description(); }
+    engine_description description() const override { return systems_.description(); }
     void save_state(engine_state& out) const override {
         on_device(systems_.device(), [&] { systems_.save_state(out); });
     }
@@ -143,7 +143,7 @@ public:
     void read_frames(std::vector<frame>& out) const override {
         on_device(systems_.device(), [&] { systems_.read_frames(out); });
     }
-    std::map<std::string, std::string> description() const override { return systems_.description(); }
+    engine_description description() const override { return systems_.description(); }
     void advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) override {
         on_device(systems_.device(), [&] { systems_.advance_sampled(samples, interval, out); });
     }

@@ -1,9 +1,9 @@
 #pragma once
 // The far-field HI kernels (issue #13, engine/docs/performance.md "2026-11-27: far-field kernels"):
-// far-tiling, far-split (exact arithmetic) and fast-far-split (hardware rsqrt, FMA contraction).
-// They sum exactly as tiling (G = 1: one thread per target, sources in index order, the CPU's order)
-// and split (G lanes per target, fixed shuffle tree) do, and differ from them in how a pair term
-// is evaluated:
+// far-tiling (exact arithmetic) and fast-far-split (hardware rsqrt, FMA contraction). They sum
+// exactly as tiling (G = 1: one thread per target, sources in index order, the CPU's order) and
+// the split kernel of fast-split (G lanes per target, fixed shuffle tree) do, and differ from them
+// in how a pair term is evaluated:
 //   - the box is a template parameter: an open box skips the minimum image and the tie test
 //     entirely, a periodic one runs them without the run-time test of box.periodic;
 //   - a warp-uniform far-field path: every lane computes its pairs' separation, r and 1/r (the
@@ -17,7 +17,7 @@
 // The lane's view of the block and its pair step (far_lane) serve ordered-split too (hi_ordered_kernel.cuh).
 // A lane takes the far path only if its own pairs are in range, and then both paths give the same
 // bits: the result does not depend on what the other lanes hold. Tensors without a far form do not
-// reach these kernels (hi_launch_common.cuh launches tiling / split / fast-split for them).
+// reach these kernels (hi_launch_common.cuh launches tiling / fast-split for them).
 #include <type_traits>
 
 #include "hi_kernels.cuh"

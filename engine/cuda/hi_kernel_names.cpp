@@ -12,13 +12,8 @@ struct named {
 constexpr named names[] = {{hi_kernel::naive, "naive"},
                            {hi_kernel::tiling, "tiling"},
                            {hi_kernel::small_tiling, "small-tiling"},
-                           {hi_kernel::multi_target, "multi-target"},
-                           {hi_kernel::split, "split"},
-                           {hi_kernel::fast_tiling, "fast-tiling"},
-                           {hi_kernel::fast_multi_target, "fast-multi-target"},
                            {hi_kernel::fast_split, "fast-split"},
                            {hi_kernel::far_tiling, "far-tiling"},
-                           {hi_kernel::far_split, "far-split"},
                            {hi_kernel::fast_far_split, "fast-far-split"},
                            {hi_kernel::ordered_split, "ordered-split"},
                            {hi_kernel::fused, "fused"}};
@@ -41,14 +36,10 @@ const char* to_string(hi_kernel k) {
 
 bool sums_in_cpu_order(hi_kernel k) {
     return k == hi_kernel::naive || k == hi_kernel::tiling || k == hi_kernel::small_tiling ||
-           k == hi_kernel::multi_target || k == hi_kernel::far_tiling || k == hi_kernel::ordered_split ||
-           k == hi_kernel::fused;
+           k == hi_kernel::far_tiling || k == hi_kernel::ordered_split || k == hi_kernel::fused;
 }
 
-bool uses_fast_math(hi_kernel k) {
-    return k == hi_kernel::fast_tiling || k == hi_kernel::fast_multi_target || k == hi_kernel::fast_split ||
-           k == hi_kernel::fast_far_split;
-}
+bool uses_fast_math(hi_kernel k) { return k == hi_kernel::fast_split || k == hi_kernel::fast_far_split; }
 
 std::vector<std::string> step_kernel_names() {
     std::vector<std::string> out{to_string(parse_hi_kernel(""))};

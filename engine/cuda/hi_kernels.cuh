@@ -11,13 +11,11 @@
 //   naive         each thread reads every source from global memory (paper, Algorithm 1)
 //   tiling        the block stages tiles of blockDim sources in shared memory (Nyland et al. 2007)
 //   small-tiling  the first warp stages tiles of 32 sources (paper, Algorithm 2)
-//   multi-target  tiles as in tiling, and each thread serves Targets particles, so each source
-//                 read from shared memory feeds Targets pair evaluations (register blocking)
 //
-// The split kernel gives each target G consecutive lanes of a warp: lane l sums the sources
-// j = l, l + G, ... of each tile in index order, then the G partial sums are added by a shuffle
-// tree in a fixed order. Deterministic run to run, but not the CPU's order of summation; it fills
-// the GPU at small N, where one thread per target leaves most of it idle.
+// The split kernel (run as fast-split) gives each target G consecutive lanes of a warp: lane l
+// sums the sources j = l, l + G, ... of each tile in index order, then the G partial sums are
+// added by a shuffle tree in a fixed order. Deterministic run to run, but not the CPU's order of
+// summation; it fills the GPU at small N, where one thread per target leaves most of it idle.
 //
 // Fast = true evaluates the tensors with the hardware reciprocal square root
 // (physics/mobility.hpp: distance_and_inverse); those instantiations live in hi_launch_fast.cu,
@@ -71,49 +69,6 @@ __global__ void hi_tiling_kernel(const packed4<W>* __restrict__ position, const 
         __syncthreads();
     }
     if (active) velocity[i] = acc;
-}
-
-template <class Tensor, class W, class A, bool Fast, int Targets>
-__global__ void hi_multi_target_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
-                                       vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
-                                       interaction_parameters<W> p) {
-    extern __shared__ unsigned char shared_bytes[];
-    const unsigned tile = blockDim.x;
-    auto* tile_position = reinterpret_cast<packed4<W>*>(shared_bytes);
-    auto* tile_force = tile_position + tile;
-    // Thread t of block b serves targets first + b*Targets*B + t + k*B, k < Targets (coalesced).
-    const unsigned base = first + blockIdx.x * Targets * blockDim.x + threadIdx.x;
-    vec3<W> r_i[Targets];
-    vec3<A> acc[Targets];
-#pragma unroll
-    for (int k = 0; k < Targets; ++k) {
-        const unsigned i = base + k * blockDim.x;
-        r_i[k] = i < last ? unpack(position[i]) : vec3<W>{};
-        acc[k] = zero_vector<A>();
-    }
-    for (unsigned start = 0; start < n; start += tile) {
-        const unsigned j = start + threadIdx.x;
-        if (j < n) {
-            tile_position[threadIdx.x] = position[j];
-            tile_force[threadIdx.x] = force[j];
-        }
-        __syncthreads();
-        const unsigned count = min(tile, n - start);
-        for (unsigned s = 0; s < count; ++s) {
-            const vec3<W> r_j = unpack(tile_position[s]);
-            const vec3<W> f_j = unpack(tile_force[s]);
-#pragma unroll
-            for (int k = 0; k < Targets; ++k)
-                accumulate(acc[k], hydrodynamic_contribution<Tensor, Fast>(base + k * blockDim.x == start + s, r_i[k],
-                                                                           r_j, f_j, p));
-        }
-        __syncthreads();
-    }
-#pragma unroll
-    for (int k = 0; k < Targets; ++k) {
-        const unsigned i = base + k * blockDim.x;
-        if (i < last) velocity[i] = acc[k];
-    }
 }
 
 // Partial sums of the split kernel travel between lanes by shuffles.

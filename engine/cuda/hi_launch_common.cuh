@@ -74,32 +74,40 @@ void launch_far_group(const hi_launch<W, A>& l, const interaction_parameters<W>&
             l.position, l.force, l.velocity, l.first, l.last, l.n, p);
 }
 
-template <class Tensor, class W, class A, bool Fast, bool Periodic>
-void launch_far_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p, bool split) {
-    switch (split ? split_group_size(l.n) : 1u) {
-        case 1: launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, p); break;
-        case 2: launch_far_group<Tensor, W, A, Fast, Periodic, 2>(l, p); break;
-        case 4: launch_far_group<Tensor, W, A, Fast, Periodic, 4>(l, p); break;
-        case 8: launch_far_group<Tensor, W, A, Fast, Periodic, 8>(l, p); break;
-        case 16: launch_far_group<Tensor, W, A, Fast, Periodic, 16>(l, p); break;
-        default: launch_far_group<Tensor, W, A, Fast, Periodic, 32>(l, p); break;
+// Split: G lanes per target from N (fast-far-split), else one (far-tiling).
+template <class Tensor, class W, class A, bool Fast, bool Split, bool Periodic>
+void launch_far_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    if constexpr (!Split) {
+        launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, p);
+    } else {
+        switch (split_group_size(l.n)) {
+            case 1: launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, p); break;
+            case 2: launch_far_group<Tensor, W, A, Fast, Periodic, 2>(l, p); break;
+            case 4: launch_far_group<Tensor, W, A, Fast, Periodic, 4>(l, p); break;
+            case 8: launch_far_group<Tensor, W, A, Fast, Periodic, 8>(l, p); break;
+            case 16: launch_far_group<Tensor, W, A, Fast, Periodic, 16>(l, p); break;
+            default: launch_far_group<Tensor, W, A, Fast, Periodic, 32>(l, p); break;
+        }
     }
 }
 
-// far-tiling (split = false: one lane per target, the CPU's order), far-split and fast-far-split
-// (hi_far_kernels.cuh). A tensor without a far form runs tiling or split, which these kernels
-// equal for it bit for bit.
-template <class Tensor, class W, class A, bool Fast>
-void launch_far(const hi_launch<W, A>& l, const interaction_parameters<W>& p, bool split) {
+// far-tiling (exact, Split = false: one lane per target, the CPU's order) and fast-far-split (Fast,
+// Split) (hi_far_kernels.cuh). A tensor without a far form runs tiling or fast-split, which these
+// kernels equal for it bit for bit.
+template <class Tensor, class W, class A, bool Fast, bool Split>
+void launch_far(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
     if constexpr (!far_form<Tensor>::available) {
-        if (split) return launch_split<Tensor, W, A, Fast>(l, p);
-        hi_tiling_kernel<Tensor, W, A, Fast, false>
-            <<<blocks_for(l.targets(), l.block), l.block, 2 * sizeof(packed4<W>) * l.block, l.stream>>>(
-                l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+        if constexpr (Split) {
+            launch_split<Tensor, W, A, Fast>(l, p);
+        } else {
+            hi_tiling_kernel<Tensor, W, A, Fast, false>
+                <<<blocks_for(l.targets(), l.block), l.block, 2 * sizeof(packed4<W>) * l.block, l.stream>>>(
+                    l.position, l.force, l.velocity, l.first, l.last, l.n, p);
+        }
     } else if (p.box.periodic) {
-        launch_far_box<Tensor, W, A, Fast, true>(l, p, split);
+        launch_far_box<Tensor, W, A, Fast, Split, true>(l, p);
     } else {
-        launch_far_box<Tensor, W, A, Fast, false>(l, p, split);
+        launch_far_box<Tensor, W, A, Fast, Split, false>(l, p);
     }
 }
 
@@ -136,7 +144,7 @@ void launch_ordered(const hi_launch<W, A>& l, const interaction_parameters<W>& p
             return;
         }
     }
-    launch_far<Tensor, W, A, false>(l, p, false);
+    launch_far<Tensor, W, A, false, false>(l, p);
 }
 
 // The exact kernels (Fast = false); false for a kernel that is not one of them.
@@ -159,14 +167,7 @@ bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const in
                 <<<blocks_for(targets, block), block, 32 * tile_bytes, l.stream>>>(l.position, l.force, l.velocity,
                                                                                    l.first, l.last, l.n, p);
             return true;
-        case hi_kernel::multi_target:
-            hi_multi_target_kernel<Tensor, W, A, false, 2>
-                <<<blocks_for(targets, block * 2), block, block * tile_bytes, l.stream>>>(
-                    l.position, l.force, l.velocity, l.first, l.last, l.n, p);
-            return true;
-        case hi_kernel::split: launch_split<Tensor, W, A, false>(l, p); return true;
-        case hi_kernel::far_tiling: launch_far<Tensor, W, A, false>(l, p, false); return true;
-        case hi_kernel::far_split: launch_far<Tensor, W, A, false>(l, p, true); return true;
+        case hi_kernel::far_tiling: launch_far<Tensor, W, A, false, false>(l, p); return true;
         case hi_kernel::ordered_split: launch_ordered<Tensor, W, A>(l, p); return true;
         default: return false;
     }
@@ -175,21 +176,9 @@ bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const in
 // The fast-* kernels (Fast = true); false for a kernel that is not one of them.
 template <class Tensor, class W, class A>
 bool launch_fast_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
-    const std::size_t tile_bytes = 2 * sizeof(packed4<W>);
-    const unsigned block = l.block, targets = l.targets();
     switch (kernel) {
-        case hi_kernel::fast_tiling:
-            hi_tiling_kernel<Tensor, W, A, true, false>
-                <<<blocks_for(targets, block), block, block * tile_bytes, l.stream>>>(l.position, l.force, l.velocity,
-                                                                                      l.first, l.last, l.n, p);
-            return true;
-        case hi_kernel::fast_multi_target:
-            hi_multi_target_kernel<Tensor, W, A, true, 4>
-                <<<blocks_for(targets, block * 4), block, block * tile_bytes, l.stream>>>(
-                    l.position, l.force, l.velocity, l.first, l.last, l.n, p);
-            return true;
         case hi_kernel::fast_split: launch_split<Tensor, W, A, true>(l, p); return true;
-        case hi_kernel::fast_far_split: launch_far<Tensor, W, A, true>(l, p, true); return true;
+        case hi_kernel::fast_far_split: launch_far<Tensor, W, A, true, true>(l, p); return true;
         default: return false;
     }
 }

@@ -1,5 +1,5 @@
 #pragma once
-// The ordered-split kernel (issue #13): several lanes per target like split, the sum in the CPU's
+// The ordered-split kernel (issue #13): several lanes per target like the split kernel, the sum in the CPU's
 // order like tiling, so it is exact (bit for bit the CPU) and fills the GPU at small N, where one
 // thread per target leaves it idle (engine/docs/far-kernels.md, "ordered-split").
 //

@@ -235,8 +235,9 @@ void multi_device_engine<Policy>::restore_state(const engine_state& state) {
 }
 
 template <class Policy>
-std::map<std::string, std::string> multi_device_engine<Policy>::description() const {
-    auto d = replicas_.front()->description();
+engine_description multi_device_engine<Policy>::description() const {
+    engine_description description = replicas_.front()->description();
+    auto& d = description.details;
     std::string ordinals, names, slices;
     for (std::size_t k = 0; k < replicas_.size(); ++k) {
         const std::string sep = k ? "," : "";
@@ -261,7 +262,7 @@ std::map<std::string, std::string> multi_device_engine<Policy>::description() co
                                 group_.nccl_version() +
                                 " after each HI evaluation; drift, forces and lubrication on every device";
     }
-    return d;
+    return description;
 }
 
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(multi_device_engine)

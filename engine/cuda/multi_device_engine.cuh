@@ -49,7 +49,7 @@ public:
     void read_frame(frame& out) const override;
     void save_state(engine_state& out) const override;
     void restore_state(const engine_state& state) override;
-    std::map<std::string, std::string> description() const override;
+    engine_description description() const override;
 
     // The step primitives (core/integrator.hpp), each on every device.
     void drift();

@@ -176,6 +176,84 @@ std::vector<std::size_t> h5md_file::shape(const std::string& dataset_path) const
     return {dims.begin(), dims.end()};
 }
 
+std::vector<double> h5md_file::read_doubles_row(const std::string& dataset_path, std::size_t index) const {
+    const hdf5::error_silencer quiet;
+    const hdf5::object dataset = impl_->open_object(dataset_path, H5I_DATASET, "dataset");
+    const hdf5::datatype type(
+        impl_->check(H5Dget_type(dataset.get()), "cannot read the type of '" + dataset_path + "'"));
+    const H5T_class_t type_class = H5Tget_class(type.get());
+    if (type_class != H5T_INTEGER && type_class != H5T_FLOAT)
+        impl_->fail("dataset '" + dataset_path + "' is not numeric");
+    const std::string shape_problem = "cannot read the shape of '" + dataset_path + "'";
+    const hdf5::dataspace space(impl_->check(H5Dget_space(dataset.get()), shape_problem));
+    const int rank = impl_->check(H5Sget_simple_extent_ndims(space.get()), shape_problem);
+    if (rank < 1) impl_->fail("dataset '" + dataset_path + "' has no rows (a scalar)");
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    impl_->check(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), shape_problem);
+    if (index >= dims[0])
+        impl_->fail("dataset '" + dataset_path + "' has " + std::to_string(dims[0]) + " rows, no row " +
+                    std::to_string(index));
+    const hssize_t count = impl_->check(H5Sget_simple_extent_npoints(space.get()), shape_problem);
+    // The whole dataset's claim against its storage: a damaged header is refused before any read.
+    if (const auto problem = hdf5::unreadable_size(dataset.get(), static_cast<std::uint64_t>(count)))
+        impl_->fail("dataset '" + dataset_path + "' " + *problem);
+    std::vector<hsize_t> start(dims.size(), 0), rows(dims);
+    start[0] = index;
+    rows[0] = 1;
+    std::size_t row_elements = 1;
+    for (std::size_t k = 1; k < dims.size(); ++k) row_elements *= static_cast<std::size_t>(dims[k]);
+    std::vector<double> values(row_elements);
+    if (row_elements == 0) return values;
+    impl_->check(H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start.data(), nullptr, rows.data(), nullptr),
+                 "cannot select row " + std::to_string(index) + " of '" + dataset_path + "'");
+    const hsize_t flat = row_elements;
+    const hdf5::dataspace memory(impl_->check(H5Screate_simple(1, &flat, nullptr), "cannot make a row's shape"));
+    impl_->check(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data()),
+                 "cannot read row " + std::to_string(index) + " of '" + dataset_path + "'");
+    return values;
+}
+
+std::optional<std::vector<std::string>> h5md_file::string_array_attribute(const std::string& object_path,
+                                                                          const std::string& name) const {
+    const hdf5::error_silencer quiet;
+    const hdf5::object object = impl_->open_object(object_path, H5I_BADID, "object");
+    if (impl_->check(H5Aexists(object.get(), name.c_str()), "cannot look up attribute '" + name + "'") <= 0)
+        return std::nullopt;
+    const hdf5::attribute attribute(
+        impl_->check(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), "cannot open attribute '" + name + "'"));
+    const std::string what = "attribute '" + name + "' of '" + object_path + "'";
+    const hdf5::datatype type(impl_->check(H5Aget_type(attribute.get()), "cannot read the type of " + what));
+    if (H5Tget_class(type.get()) != H5T_STRING) impl_->fail(what + " is not made of strings");
+    const hdf5::dataspace space(impl_->check(H5Aget_space(attribute.get()), "cannot read the shape of " + what));
+    const auto count = static_cast<std::size_t>(
+        impl_->check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of " + what));
+    std::vector<std::string> values;
+    if (impl_->check(H5Tis_variable_str(type.get()), "cannot read the type of " + what) > 0) {
+        impl_->check_global_heap();
+        const hdf5::datatype memory_type(impl_->check(H5Tcopy(H5T_C_S1), "cannot copy the string type"));
+        impl_->check(H5Tset_size(memory_type.get(), H5T_VARIABLE), "cannot make a string type");
+        impl_->check(H5Tset_cset(memory_type.get(), H5Tget_cset(type.get())), "cannot set the character set");
+        std::vector<char*> texts(count, nullptr);
+        impl_->check(H5Aread(attribute.get(), memory_type.get(), texts.data()), "cannot read " + what);
+        for (char* text : texts) {
+            values.emplace_back(text != nullptr ? text : "");
+            H5free_memory(text);
+        }
+        return values;
+    }
+    const std::size_t size = H5Tget_size(type.get());
+    std::string packed(size * count, '\0');
+    // The file type is its own memory type: a fixed-length string has no byte order.
+    impl_->check(H5Aread(attribute.get(), type.get(), packed.data()), "cannot read " + what);
+    for (std::size_t k = 0; k < count; ++k) {
+        std::string value = packed.substr(k * size, size);
+        value.resize(std::min(value.find('\0'), value.size()));
+        if (H5Tget_strpad(type.get()) == H5T_STR_SPACEPAD) value.erase(value.find_last_not_of(' ') + 1);
+        values.push_back(std::move(value));
+    }
+    return values;
+}
+
 std::optional<std::string> h5md_file::string_attribute(const std::string& object_path, const std::string& name) const {
     const hdf5::error_silencer quiet;
     const hdf5::object object = impl_->open_object(object_path, H5I_BADID, "object");

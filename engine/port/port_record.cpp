@@ -330,10 +330,10 @@ void record(const record_options& o, std::ostream& log) {
                 engine_state s;
                 eng->save_state(s);
                 states[to_string(m)] = std::move(s);
-                descriptions[to_string(m)] = eng->description();
+                descriptions[to_string(m)] = eng->description().provenance();
                 if (!device_written) {
                     auto e = io::require_group(file.get(), "/provenance/engine");
-                    io::write_string_attributes(e.get(), eng->description());
+                    io::write_string_attributes(e.get(), descriptions[to_string(m)]);
                     device_written = true;
                 }
                 if (o.steps > 0) {

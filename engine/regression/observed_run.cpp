@@ -9,12 +9,13 @@
 #include <toml++/toml.h>
 
 #include "observable_catalogue.hpp"
-#include "stokesian/settings/toml_parsing.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
 
 namespace stokesian::regression {
 
@@ -73,7 +74,7 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
     // A run that ran batched (stokesian/run/batched_runs.hpp) says with which runs.
     for (const char* k : {"batch_id", "batch_members", "batch_member"})
         if (!get(engine, k).empty()) p[k] = get(engine, k);
-    if (get(engine, "backend") == "cuda") {
+    if (backends::computes_on_device(get(engine, "backend"))) {
         for (const char* k : {"device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
                               "cuda_fp_profile", "cuda_architectures", "multiprocessors"})
             p[k] = get(engine, k);

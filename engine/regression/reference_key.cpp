@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "stokesian/backends/registry.hpp"
+
 namespace stokesian::regression {
 
 std::string dt_text(double dt) {
@@ -21,9 +23,13 @@ std::string reference_key::group_path() const {
 }
 
 std::string backend_class_of(const std::string& backend) {
-    if (backend == "cpu") return "cpu";
-    if (backend == "cuda") return "gpu";
-    throw std::invalid_argument("unknown backend '" + backend + "' (expected cpu or cuda)");
+    const backends::registry& registry = backends::backend_registry();
+    if (registry.find(backend) == nullptr) {
+        std::string names;
+        for (const backends::backend& b : registry.all()) names += (names.empty() ? "" : ", ") + b.name;
+        throw std::invalid_argument("unknown backend '" + backend + "' (expected one of " + names + ")");
+    }
+    return backends::computes_on_device(backend) ? "gpu" : "cpu";
 }
 
 reference_key parse_group_path(const std::string& scenario, const std::string& path) {

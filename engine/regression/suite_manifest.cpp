@@ -12,8 +12,6 @@
 
 #include <toml++/toml.h>
 
-#include "stokesian/settings/text_input.hpp"
-#include "stokesian/settings/toml_parsing.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/errors.hpp"
@@ -21,6 +19,8 @@
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/settings/field_table.hpp"
+#include "stokesian/settings/text_input.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
 
 namespace stokesian::regression {
 
@@ -82,12 +82,6 @@ const settings::field<suite_run_spec> run_fields[] = {
     {.key = "backend",
      .member = settings::text_member<suite_run_spec>{[](const suite_run_spec& r) { return r.backend; }, set_backend},
      .doc = {"string", "the suite's", "a registered backend (`\"cpu\"`, `\"cuda\"`, ...) or `\"auto\"`"}},
-    {.key = "cpu_hi_kernel",
-     .member = &suite_run_spec::cpu_hi_kernel,
-     .doc = {"string", "`\"auto\"`", "auto (all-pairs), fast or a CPU kernel"}},
-    {.key = "cuda_hi_kernel",
-     .member = &suite_run_spec::cuda_hi_kernel,
-     .doc = {"string", "`\"auto\"`", "auto (the fastest exact path), fast or a CUDA kernel"}},
     {.key = "threads",
      .member = &suite_run_spec::threads,
      .rule = {.min = 0, .max = max_cpu_threads},
@@ -105,13 +99,17 @@ const settings::field<suite_run_spec> run_fields[] = {
      .doc = {"string", "", "negative controls: label the result as this precision mode"}},
 };
 
-std::set<std::string> keys_of_runs() {
+// The key naming the HI kernel of a backend's runs: cpu_hi_kernel, cuda_hi_kernel, ... (string,
+// default "auto"), one per registered backend.
+std::string hi_kernel_key(const std::string& backend) { return backend + "_hi_kernel"; }
+
+// The keys a run accepts: its fields and the HI kernel key of every registered backend.
+std::set<std::string> run_keys() {
     std::set<std::string> keys;
     for (const auto& f : run_fields) keys.emplace(f.key);
+    for (const backends::backend& b : backends::backend_registry().all()) keys.emplace(hi_kernel_key(b.name));
     return keys;
 }
-
-const std::set<std::string> run_keys = keys_of_runs();
 
 std::string list_of(const std::set<std::string>& keys) {
     std::string out;
@@ -132,6 +130,17 @@ public:
     const toml::node* find(const std::string& key) const {
         if (const toml::node* n = run_->get(key)) return n;
         return defaults_ ? defaults_->get(key) : nullptr;
+    }
+
+    // The HI kernel keys (hi_kernel_key): the run's value, else the default's; none, auto.
+    void read_hi_kernels(suite_run_spec& r) const {
+        for (const backends::backend& b : backends::backend_registry().all()) {
+            const std::string key = hi_kernel_key(b.name);
+            if (const toml::node* n = find(key)) {
+                if (!n->is_string()) fail(key, "expected a string");
+                r.hi_kernels[b.name] = n->as_string()->get();
+            }
+        }
     }
 
     // One key of the run through its field: the run's value, else the default's, else the
@@ -196,10 +205,11 @@ bool multiple_of(double value, double dt) {
 suite_run_spec read_run(const toml::table& table, const toml::table* defaults, const std::filesystem::path& origin,
                         std::size_t index) {
     const std::string where = "run[" + std::to_string(index) + "]";
+    const std::set<std::string> accepted = run_keys();
     for (const auto& [key, value] : table)
-        if (!run_keys.contains(std::string(key.str())))
+        if (!accepted.contains(std::string(key.str())))
             throw input_error(origin.string(), where + "." + std::string(key.str()), "",
-                              "unknown key (a run accepts " + list_of(run_keys) + ")");
+                              "unknown key (a run accepts " + list_of(accepted) + ")");
     const layered in(&table, defaults, origin.string(), where);
     suite_run_spec r;
     for (const auto& f : run_fields) {
@@ -216,6 +226,7 @@ suite_run_spec read_run(const toml::table& table, const toml::table* defaults, c
             if (!multiple_of(r.sample_every, r.dt)) in.fail("sample_every", "expected an integer multiple of dt");
         }
     }
+    in.read_hi_kernels(r);
     if (!r.relabel_precision.empty() && r.negative_control.empty())
         in.fail("negative_control", "required with relabel_precision (say what it simulates)");
     return r;
@@ -257,7 +268,7 @@ suite_manifest parse_suite_manifest(const std::string& text, const std::filesyst
     const toml::table* defaults = root["defaults"].as_table();
     if (defaults != nullptr)
         for (const auto& [key, value] : *defaults)
-            if (!run_keys.contains(std::string(key.str())) || key.str() == "name")
+            if (!run_keys().contains(std::string(key.str())) || key.str() == "name")
                 throw input_error(origin.string(), "defaults." + std::string(key.str()), "", "unknown key");
     const toml::array* runs = root["run"].as_array();
     if (runs == nullptr || runs->empty()) throw input_error(origin.string(), "run", "", "no [[run]] tables");

@@ -7,18 +7,20 @@
 #include <set>
 #include <thread>
 
-#include "stokesian/run/run_output_claim.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/regression/reference_key.hpp"
 #include "stokesian/regression/suite_runner.hpp"
+#include "stokesian/run/run_output_claim.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 
 namespace stokesian::regression {
 
-bool cuda_device_present() {
-    const backends::backend* cuda = backends::backend_registry().find("cuda");
-    return cuda != nullptr && backends::check_availability(*cuda).available;
+bool device_backend_available() {
+    const auto& all = backends::backend_registry().all();
+    return std::any_of(all.begin(), all.end(), [](const backends::backend& b) {
+        return b.can.devices > 0 && backends::check_availability(b).available;
+    });
 }
 
 namespace {
@@ -30,19 +32,14 @@ std::string resolve_backend(const suite_run_spec& spec, const suite_options& opt
     return backend;
 }
 
-// The manifest names an HI kernel for the backends it has keys for (cpu_hi_kernel, cuda_hi_kernel);
-// any other backend runs auto.
+// The manifest's HI kernel for the backend (its key <backend>_hi_kernel); none, auto.
 std::string hi_kernel_for(const suite_run_spec& spec, const std::string& backend) {
-    if (backend == "cpu") return spec.cpu_hi_kernel;
-    if (backend == "cuda") return spec.cuda_hi_kernel;
-    return std::string(backends::automatic_hi_kernel);
+    const auto named = spec.hi_kernels.find(backend);
+    return named != spec.hi_kernels.end() ? named->second : std::string(backends::automatic_hi_kernel);
 }
 
 // Whether the backend computes on a device (it is then not given CPU threads).
-bool on_device(const std::string& backend) {
-    const backends::backend* b = backends::backend_registry().find(backend);
-    return b != nullptr && b->can.devices > 0;
-}
+bool on_device(const std::string& backend) { return backends::computes_on_device(backend); }
 
 bool selected(const std::string& name, const std::vector<std::string>& only) {
     return only.empty() || std::any_of(only.begin(), only.end(), [&](const std::string& pattern) {

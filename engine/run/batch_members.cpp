@@ -26,14 +26,14 @@ public:
     std::size_t size() const override { return batch_.particles(); }
     void read_frame(frame& out) const override { batch_.read_frame(run_, out); }
     // The batch as it was when the run started (the provenance names the members it ran with).
-    std::map<std::string, std::string> description() const override { return description_; }
+    engine_description description() const override { return description_; }
     void save_state(engine_state& out) const override { batch_.save_state(run_, out); }
     void restore_state(const engine_state& state) override { batch_.restore_state(run_, state); }
 
 private:
     shared_batch& batch_;
     std::size_t run_;
-    std::map<std::string, std::string> description_;
+    engine_description description_;
 };
 
 }  // namespace
@@ -100,10 +100,10 @@ void shared_batch::restore_state(std::size_t run, const engine_state& state) {
     base_.at(run) = state.step - batch_->step();
 }
 
-std::map<std::string, std::string> shared_batch::description(std::size_t run) const {
-    std::map<std::string, std::string> d = batch_->description();
-    for (const auto& [key, value] : label_) d[key] = value;
-    d["batch_member"] = std::to_string(in_batch(run));
+engine_description shared_batch::description(std::size_t run) const {
+    engine_description d = batch_->description();
+    for (const auto& [key, value] : label_) d.details[key] = value;
+    d.details["batch_member"] = std::to_string(in_batch(run));
     return d;
 }
 

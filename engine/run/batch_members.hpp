@@ -49,7 +49,7 @@ public:
     void save_state(std::size_t run, engine_state& out) const;
     void restore_state(std::size_t run, const engine_state& state);
     // The batch's description, the run's place in it added (batch_id, batch_members, batch_member).
-    std::map<std::string, std::string> description(std::size_t run) const;
+    engine_description description(std::size_t run) const;
     std::size_t particles() const { return runs_.front().state.size(); }
 
 private:

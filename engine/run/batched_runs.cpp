@@ -35,7 +35,8 @@ std::string refuse(std::string* why, const std::string& reason) {
 struct resolved_run {
     engine_config config;
     device_context device;
-    std::string backend;  // the backend chosen (config.backend may keep a legacy spelling: cuda + fused)
+    const backends::backend* backend =
+        nullptr;  // the backend chosen (config.backend may keep a legacy spelling: cuda + fused)
 };
 
 resolved_run resolve(const run_request& request) {
@@ -44,7 +45,7 @@ resolved_run resolve(const run_request& request) {
     const std::size_t n = s.particles.size();
     const device_context device = backends::device_context_for(config, n, s.run.devices, nullptr);
     const backends::registry::resolved r = backends::backend_registry().resolve_on(config, n, "the run", device);
-    return {r.config, device, r.chosen->name};
+    return {r.config, device, r.chosen};
 }
 
 }  // namespace
@@ -58,14 +59,14 @@ std::string batch_key(const run_request& request, std::string* why) {
     } catch (const std::exception& e) {
         return refuse(why, e.what());  // the run alone will say it
     }
-    // Alone, a CUDA run of the fused engine is what a CUDA batch member is (the fused kernels,
-    // core/batch.hpp); the step-by-step CUDA engine is not. A CPU batch is one CPU engine per member.
-    if (r.backend != "cpu" && r.backend != "cuda-fused")
-        return refuse(why, "backend " + r.backend + " runs alone what no batch runs");
+    // A batch member must compute what the run computes alone (core/batch.hpp): the backend says
+    // whether its batches do (a CUDA batch runs the fused engine: cuda-fused's runs, not cuda's).
+    if (!r.backend->can.batches_runs)
+        return refuse(why, "backend " + r.backend->name + " runs alone what no batch runs");
     if (r.device.ordinals.size() > 1) return refuse(why, "it runs on several devices");
     std::string devices;
     for (const int d : r.device.ordinals) devices += std::to_string(d) + ",";
-    return r.backend + "|" + r.config.hi_kernel + "|" + to_string(s.run.precision) + "|" +
+    return r.backend->name + "|" + r.config.hi_kernel + "|" + to_string(s.run.precision) + "|" +
            std::string(to_string(s.run.integrator)) + "|N=" + std::to_string(s.particles.size()) +
            "|devices=" + devices + "\n" + settings::resolved_physics(r.config.system);
 }

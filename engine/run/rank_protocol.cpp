@@ -88,7 +88,7 @@ public:
     std::uint64_t step() const override { return inner_->step(); }
     std::size_t size() const override { return inner_->size(); }
     void read_frame(frame& out) const override { inner_->read_frame(out); }
-    std::map<std::string, std::string> description() const override { return inner_->description(); }
+    engine_description description() const override { return inner_->description(); }
     void save_state(engine_state& out) const override { inner_->save_state(out); }
 
 private:

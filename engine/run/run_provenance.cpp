@@ -47,7 +47,7 @@ void write_provenance(io::h5md_writer& out, const run_request& req, const engine
                 {"final_state_digest_legacy", r.legacy_final_state_digest}});
     if (r.resumed_from_step > 0) run["resumed_from_step"] = std::to_string(r.resumed_from_step);
     out.write_parameters("run", run);
-    out.write_parameters("engine", eng.description());
+    out.write_parameters("engine", eng.description().provenance());
 }
 
 }  // namespace stokesian

@@ -8,13 +8,13 @@
 #include "completed_run.hpp"
 #include "rank_protocol.hpp"
 #include "run_files.hpp"
-#include "stokesian/run/run_output_claim.hpp"
 #include "run_provenance.hpp"
 #include "run_record.hpp"
 #include "run_session.hpp"
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/run/run_output_claim.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 
 namespace stokesian {
@@ -48,9 +48,10 @@ std::optional<run_result> run_session::start() {
     }
 
     result_.output = opts_.path;
-    result_.engine = eng_->description();
+    const engine_description described = eng_->description();
+    result_.engine = described.provenance();
     // An engine on a device can lose its state with the device: keep the latest good one on the host.
-    hold_states_ = result_.engine.count("device_name") > 0;
+    hold_states_ = backends::computes_on_device(described.backend);
     if (hold_states_ && resumed_) hold_state(engine_state(resumed_->engine));
     record_ = run_record(s_);
     record_engine(record_, result_.engine);
@@ -128,7 +129,7 @@ std::optional<run_result> run_session::resume_output() {
                           "expected a step after the checkpoint's, step " + std::to_string(resumed_->engine.step) +
                               " ('" + checkpoint_path_.string() + "'): the run stands there already");
     build_engine();
-    check_same_engine(eng_->description(), *resumed_, checkpoint_path_);
+    check_same_engine(eng_->description().provenance(), *resumed_, checkpoint_path_);
     try {
         eng_->restore_state(resumed_->engine);
     } catch (const std::invalid_argument& e) {
@@ -146,7 +147,7 @@ std::optional<run_result> run_session::resume_output() {
         }
         out_ = std::make_unique<io::h5md_writer>(opts_, s_.particles.size(), box_, io::rebuild_tag{});
         write_identity(*out_, req_);
-        out_->write_parameters("engine", eng_->description());
+        out_->write_parameters("engine", eng_->description().provenance());
         frame durable;
         for (std::uint64_t k = 0; journal_ && k < journal_->frames(); ++k) {
             journal_->read(k, durable);
@@ -173,7 +174,7 @@ void run_session::open_fresh_output() {
         write_identity(*out_, req_);
         out_->flush();
         build_engine();
-        out_->write_parameters("engine", eng_->description());
+        out_->write_parameters("engine", eng_->description().provenance());
         out_->flush();
         if (s_.run.write_trajectory) journal_.emplace(journal_path_, layout_);
     } catch (...) {

@@ -1,5 +1,6 @@
 #include "stokesian/run/run_size.hpp"
 #include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/registry.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -73,7 +74,7 @@ std::pair<double, std::string> time_steps(const engine_config& config, const ini
         ++steps;
         elapsed = std::chrono::duration<double>(clock::now() - start).count();
     }
-    return {elapsed / double(steps), eng->description().at("backend")};
+    return {elapsed / double(steps), eng->description().backend};
 }
 
 }  // namespace
@@ -94,7 +95,7 @@ run_size_estimate estimate_run_size(const engine_config& config, const initial_s
     probe.system.lubrication.scheme = lubrication_scheme::explicit_update;
     std::size_t m = std::min(e.particles, cpu_sample_particles);
     auto [seconds, backend] = time_steps(probe, state, m);
-    if (backend != "cpu" && e.particles > m) {
+    if (backends::computes_on_device(backend) && e.particles > m) {
         m = std::min(e.particles, gpu_sample_particles);
         std::tie(seconds, backend) = time_steps(probe, state, m);
     }

@@ -5,11 +5,12 @@
 #include <cstdio>
 #include <limits>
 
-#include "stokesian/core/close_pair.hpp"
 #include "field_reader.hpp"
+#include "particle_sources.hpp"
 #include "scenario_tables.hpp"
-#include "toml_value_text.hpp"
+#include "stokesian/core/close_pair.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "toml_value_text.hpp"
 
 namespace stokesian::settings {
 
@@ -81,19 +82,51 @@ void check_pair_distances_finite(const checker& check, const std::string& positi
 
 }  // namespace
 
+void check_box_reach(const checker& check, const section& box_section, const std::optional<entry>& edges_entry,
+                     const system_parameters& system) {
+    if (!system.box.periodic) return;
+    // The minimum-image convention with the nearest image only needs every short-range partner
+    // closer than half an edge.
+    const double reach = system.short_range_cutoff();
+    const double shortest = std::min({system.box.edges.x, system.box.edges.y, system.box.edges.z});
+    if (reach > 0.0 && !(shortest > 2.0 * reach)) {
+        const std::string value = edges_entry ? written(*edges_entry->node) : vector_text(system.box.edges);
+        check.fail(edges_entry ? edges_entry->key : box_section.key("edges"), value,
+                   "expected every edge > 2 x the short-range cutoff (" + number_text(reach) +
+                       " a, lubrication and pair force) for the minimum-image convention");
+    }
+}
+
 void read_particles(const checker& check, const section& particles, const section& box_section, scenario& s) {
     system_parameters& system = s.system;
     const bool periodic = system.box.periodic;
     std::string positions_key = particles.key("positions");
 
+    // The positions come from exactly one source: a key or one of three tables. (Names built by
+    // appending: GCC 12 warns falsely (-Wrestrict) about "literal" + std::string&&.)
+    auto bracketed = [&](std::string_view table) { return std::string("[").append(particles.key(table)).append("]"); };
+    const std::string lattice_name = bracketed("lattice");
+    const std::string file_name = bracketed("file");
+    const std::string random_name = bracketed("random");
     const auto positions_entry = particles.find("positions");
     const auto lattice_entry = particles.find("lattice");
-    if (positions_entry && lattice_entry)
-        check.fail(lattice_entry->key, "",
-                   "set only one of " + particles.key("positions") + " and [" + particles.key("lattice") + "]");
-    if (!positions_entry && !lattice_entry)
-        check.fail_missing(particles.key("positions"),
-                           "positions = [[x, y, z], ...] or a [" + particles.key("lattice") + "] table");
+    const auto file_entry = particles.find("file");
+    const auto random_entry = particles.find("random");
+    const std::pair<const std::optional<entry>*, std::string> sources[] = {
+        {&positions_entry, particles.key("positions")},
+        {&lattice_entry, lattice_name},
+        {&file_entry, file_name},
+        {&random_entry, random_name}};
+    const std::pair<const std::optional<entry>*, std::string>* first = nullptr;
+    for (const auto& source : sources) {
+        if (!*source.first) continue;
+        if (first != nullptr)
+            check.fail((*source.first)->key, "", "set only one of " + first->second + " and " + source.second);
+        first = &source;
+    }
+    if (first == nullptr)
+        check.fail_missing(particles.key("positions"), "positions = [[x, y, z], ...] or a " + lattice_name + ", " +
+                                                           file_name + " or " + random_name + " table");
 
     const auto edges_entry = box_section.find("edges");
     if (positions_entry) {
@@ -109,7 +142,8 @@ void read_particles(const checker& check, const section& particles, const sectio
             if (!edges_entry) check.fail_missing(box_section.key("edges"), "[Lx, Ly, Lz] for a periodic box");
             system.box.edges = check.vector(*edges_entry);
         }
-    } else {
+        check_box_reach(check, box_section, edges_entry, system);
+    } else if (lattice_entry) {
         const section lattice = particles.sub("lattice", keys_of(lattice_fields()));
         if (!periodic)
             check.fail(box_section.find("boundary")->key, "\"open\"",
@@ -131,9 +165,36 @@ void read_particles(const checker& check, const section& particles, const sectio
         if (!std::isfinite(edge) || !(edge > 0.0))
             check.fail(*lattice.find("density"), "expected a density that gives a finite box (L = (N/density)^(1/3))");
         system.box.edges = {edge, edge, edge};
+        check_box_reach(check, box_section, edges_entry, system);
         s.particles.positions = fcc_lattice(static_cast<int>(cells), lattice_constant);
         if (perturbation > 0.0) perturb_positions(s.particles.positions, perturbation, seed, system.box.edges);
         positions_key = lattice.name();
+    } else if (file_entry) {
+        const section file = particles.sub("file", keys_of(positions_file_fields()));
+        positions_file_settings settings;
+        read_fields(field_reader(file), positions_file_fields(), settings);
+        file_positions read = read_positions_file(check, file, settings);
+        if (periodic) {
+            if (read.periodic_edges) {
+                if (edges_entry)
+                    check.fail(*edges_entry, "box.edges must be absent with [" + file.name() +
+                                                 "] of a file with a periodic box (the edges are the file's)");
+                system.box.edges = *read.periodic_edges;
+            } else {
+                if (!edges_entry)
+                    check.fail_missing(box_section.key("edges"),
+                                       "[Lx, Ly, Lz] for a periodic box (the positions file gives none)");
+                system.box.edges = check.vector(*edges_entry);
+            }
+        }
+        check_box_reach(check, box_section, edges_entry, system);
+        s.particles.positions = std::move(read.positions);
+        s.positions_file = settings;
+        positions_key = file.name();
+    } else {
+        const section random = particles.sub("random", keys_of(random_suspension_fields()));
+        read_random_suspension(check, random, box_section, edges_entry, s);
+        positions_key = random.name();
     }
     const std::size_t n = s.particles.positions.size();
 
@@ -155,19 +216,7 @@ void read_particles(const checker& check, const section& particles, const sectio
     }
     const bool allow_overlap = particles.boolean("allow_overlap").value_or(false);
 
-    if (periodic) {
-        // The minimum-image convention with the nearest image only needs every short-range partner
-        // closer than half an edge.
-        const double reach = system.short_range_cutoff();
-        const double shortest = std::min({system.box.edges.x, system.box.edges.y, system.box.edges.z});
-        if (reach > 0.0 && !(shortest > 2.0 * reach)) {
-            const std::string value = edges_entry ? written(*edges_entry->node) : vector_text(system.box.edges);
-            check.fail(edges_entry ? edges_entry->key : box_section.key("edges"), value,
-                       "expected every edge > 2 x the short-range cutoff (" + number_text(reach) +
-                           " a, lubrication and pair force) for the minimum-image convention");
-        }
-        check_inside_box(check, positions_key, s.particles.positions, system.box.edges);
-    }
+    if (periodic) check_inside_box(check, positions_key, s.particles.positions, system.box.edges);
     check_pair_distances_finite(check, positions_key, s.particles.positions);
     if (!allow_overlap) {
         if (const auto o = find_close_pair(s.particles.positions, system.box, 2.0 * system.radius)) {

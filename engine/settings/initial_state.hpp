@@ -1,8 +1,9 @@
 #pragma once
-// The initial particles of a scenario: explicit positions or a generated lattice, the external
-// forces, and the checks at t = 0 (inside the periodic box, no overlap).
-#include "toml_checker.hpp"
+// The initial particles of a scenario: explicit positions, a generated lattice, a positions file or
+// a random suspension (particle_sources.hpp), the external forces, and the checks at t = 0 (inside
+// the periodic box, no overlap).
 #include "stokesian/core/scenario.hpp"
+#include "toml_checker.hpp"
 
 namespace stokesian::settings {
 

@@ -161,8 +161,9 @@ const field<box_settings> box[] = {
      .member = &box_settings::edges,
      .rule = {.sign = sign_rule::positive, .note = "(the box edges in a)"},
      .doc = {"vector", "",
-             "each > 0. Required for a periodic box with explicit positions; not allowed for an open box, nor with "
-             "`[particles.lattice]` (the lattice computes them)"},
+             "each > 0. Required for a periodic box with explicit positions or a positions file without a periodic "
+             "box; one of the three settings of `[particles.random]`; not allowed for an open box, nor with "
+             "`[particles.lattice]` (the lattice computes them) or an H5MD file's periodic box"},
      .after = edges_only_when_periodic,
      .written = [](const box_settings& b) { return b.periodic; }},
 };

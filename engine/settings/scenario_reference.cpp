@@ -54,6 +54,8 @@ const named_table tables[] = {
     {"box", [] { return markdown(box_fields()); }},
     {"particles", [] { return markdown(particles_fields()); }},
     {"particles.lattice", [] { return markdown(lattice_fields()); }},
+    {"particles.file", [] { return markdown(positions_file_fields()); }},
+    {"particles.random", [] { return markdown(random_suspension_fields()); }},
     {"run", [] { return markdown(run_fields()); }},
     {"observables", [] { return markdown(observables_fields()); }},
     {"observables.cycle", [] { return markdown(cycle_fields()); }},

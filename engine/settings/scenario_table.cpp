@@ -1,5 +1,9 @@
-// The [scenario], [particles], [particles.lattice] and [output] tables, and which sub-tables each
-// logical table accepts.
+// The [scenario], [particles], [particles.lattice], [particles.file], [particles.random] and [output]
+// tables, and which sub-tables each logical table accepts.
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
 #include "field_reader.hpp"
 #include "scenario_tables.hpp"
 #include "stokesian/core/lattice.hpp"
@@ -27,7 +31,8 @@ const field<scenario> scenario_table[] = {
     {.key = "description", .member = &scenario::description, .doc = {"string", "`\"\"`", ""}},
 };
 
-// Read by initial_state.cpp (positions and forces come from one of two keys each).
+// Read by initial_state.cpp (the positions come from one of four sources, the forces from one of
+// two keys).
 const field<initial_state> particles[] = {
     {.key = "positions", .doc = {"array of vectors", "", "at least one; in a"}},
     {.key = "force", .doc = {"vector", "", "the same constant external force on every particle, in F"}},
@@ -64,6 +69,88 @@ const field<lattice_settings> lattice[] = {
      .doc = {"integer", "1", ">= 0; seed of the perturbation"}},
 };
 
+constexpr std::string_view file_formats[] = {"h5md", "npy", "xyz"};
+
+void check_file_path(const field_reader& r, positions_file_settings& file) {
+    if (file.path.empty()) r.check().fail(*r.table().find("path"), "expected the path of a positions file");
+}
+
+// Without `format`, the file name's extension (any case) names it.
+void resolve_file_format(const field_reader& r, positions_file_settings& file) {
+    if (!file.format.empty()) return;
+    std::string extension = std::filesystem::path(file.path).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (extension == ".h5md" || extension == ".h5" || extension == ".hdf5") file.format = "h5md";
+    else if (extension == ".npy") file.format = "npy";
+    else if (extension == ".xyz") file.format = "xyz";
+    else
+        r.check().fail(*r.table().find("path"), "expected a file name ending in .h5md, .h5, .hdf5, .npy or .xyz, or " +
+                                                    r.table().key("format") + " = \"h5md\", \"npy\" or \"xyz\"");
+}
+
+void frame_only_with_frames(const field_reader& r, positions_file_settings& file) {
+    if (file.format == "npy")
+        if (const auto e = r.table().find("frame"))
+            r.check().fail(*e, "a .npy file holds one configuration: frame is for H5MD and XYZ files");
+}
+
+void check_file_group(const field_reader& r, positions_file_settings& file) {
+    const auto e = r.table().find("group");
+    if (!e) return;
+    if (file.format != "h5md") r.check().fail(*e, "group is for H5MD files only");
+    if (file.group.empty() || file.group.find('/') != std::string::npos)
+        r.check().fail(*e, "expected the name of a group of /particles (no '/')");
+}
+
+const field<positions_file_settings> positions_file[] = {
+    {.key = "path",
+     .member = &positions_file_settings::path,
+     .rule = {.what = "the path of a positions file"},
+     .doc = {"string", "required",
+             "the positions file, relative to the scenario file's folder (or absolute); positions in a"},
+     .missing = "the path of an H5MD, .npy or XYZ file",
+     .after = check_file_path},
+    {.key = "format",
+     .member = &positions_file_settings::format,
+     .rule = {.choices = file_formats},
+     .doc = {"string", "from the file name",
+             "`\"h5md\"` (`.h5md`, `.h5`, `.hdf5`: `particles/<group>/position`), `\"npy\"` (`.npy`: an (N, 3) "
+             "array of float64 or float32) or `\"xyz\"` (`.xyz`: a count line, a comment line, `name x y z` lines)"},
+     .after = resolve_file_format},
+    {.key = "frame",
+     .member = &positions_file_settings::frame,
+     .rule = {.min = 0},
+     .doc = {"integer", "the last", ">= 0; the frame of an H5MD trajectory or of an XYZ file of several frames"},
+     .after = frame_only_with_frames,
+     .written = [](const positions_file_settings& f) { return f.format != "npy"; }},
+    {.key = "group",
+     .member = &positions_file_settings::group,
+     .rule = {.what = "the name of a group of /particles"},
+     .doc = {"string", "`\"all\"`", "H5MD: the particles group; its `box` gives a periodic box's edges"},
+     .after = check_file_group,
+     .written = [](const positions_file_settings& f) { return f.format == "h5md"; }},
+};
+
+const field<random_suspension_settings> random_suspension[] = {
+    {.key = "count",
+     .member = &random_suspension_settings::count,
+     .rule = {.min = 1, .max = std::int64_t(most_generated_particles)},
+     .doc = {"integer", "", "1 ... 4000000; N"}},
+    {.key = "volume_fraction",
+     .member = &random_suspension_settings::volume_fraction,
+     .rule = {.unit_interval = true, .note = "(N (4/3) pi a^3 / V)"},
+     .doc = {"number", "", "0 < phi < 1; phi = N (4/3) pi a^3 / V"}},
+    {.key = "min_gap",
+     .member = &random_suspension_settings::min_gap,
+     .rule = {.sign = sign_rule::non_negative},
+     .doc = {"number", "0", ">= 0; the least surface gap r - 2a between two spheres, in a"}},
+    {.key = "seed",
+     .member = &random_suspension_settings::seed,
+     .rule = {.min = 0},
+     .doc = {"integer", "1", ">= 0; seed of the generator (`std::mt19937_64`)"}},
+};
+
 // Fits the H5MD author attribute (io/provenance.hpp, max_author_bytes); TOML strings are UTF-8.
 constexpr std::size_t most_author_bytes = 256;
 
@@ -92,7 +179,7 @@ constexpr std::string_view top_level_tables[] = {"scenario", "physics",     "box
                                                  "run",      "observables", "output", "cases"};
 constexpr std::string_view case_tables[] = {"physics", "box", "particles", "run", "observables", "output"};
 constexpr std::string_view physics_tables[] = {"lubrication", "pair_force", "ewald"};
-constexpr std::string_view particles_tables[] = {"lattice"};
+constexpr std::string_view particles_tables[] = {"lattice", "file", "random"};
 constexpr std::string_view observables_tables[] = {"cycle", "positive_definiteness"};
 
 }  // namespace
@@ -100,6 +187,8 @@ constexpr std::string_view observables_tables[] = {"cycle", "positive_definitene
 std::span<const field<scenario>> scenario_fields() { return scenario_table; }
 std::span<const field<initial_state>> particles_fields() { return particles; }
 std::span<const field<lattice_settings>> lattice_fields() { return lattice; }
+std::span<const field<positions_file_settings>> positions_file_fields() { return positions_file; }
+std::span<const field<random_suspension_settings>> random_suspension_fields() { return random_suspension; }
 std::span<const field<output_settings>> output_fields() { return output; }
 
 std::span<const std::string_view> sub_tables(std::string_view table) {

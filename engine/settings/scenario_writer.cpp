@@ -25,19 +25,32 @@ std::string positions_fingerprint(const std::vector<vec3<double>>& positions) {
 }
 
 // Positions are written out in full up to this many particles; beyond, their count and
-// fingerprint identify them (they are stored in the output's initial frame anyway).
+// fingerprint identify them, with the settings that generate them (a lattice's, a random
+// suspension's, in the source text and [particles.random]); they are stored in the output's initial
+// frame too. A positions file's are always listed: the file is not part of the output, and a run
+// must be reproducible from its output alone (at most most_file_particles of them).
 constexpr std::size_t max_listed_positions = 100;
 
-void write_particles(toml_writer& w, const initial_state& particles) {
+void write_particles(toml_writer& w, const scenario& s) {
+    const initial_state& particles = s.particles;
     w.section("particles");
     w.integer("count", particles.size());
     w.string("positions_fnv1a64", positions_fingerprint(particles.positions));
-    if (particles.size() <= max_listed_positions) w.vectors("positions", particles.positions);
+    if (particles.size() <= max_listed_positions || s.positions_file) w.vectors("positions", particles.positions);
     const auto& forces = particles.external_forces;
     const bool uniform = !forces.empty() && std::all_of(forces.begin(), forces.end(),
                                                         [&](const vec3<double>& f) { return f == forces.front(); });
     if (uniform) w.vector("force", forces.front());
     else if (forces.size() <= max_listed_positions) w.vectors("forces", forces);
+    // Only for these sources: the configurations of the others stay as they were.
+    if (s.positions_file) {
+        w.section("particles.file");
+        write_fields(w, positions_file_fields(), *s.positions_file);
+    }
+    if (s.random_suspension) {
+        w.section("particles.random");
+        write_fields(w, random_suspension_fields(), *s.random_suspension);
+    }
 }
 
 // [physics], its subtables and [box]: resolved_configuration's sections, and resolved_physics.
@@ -76,7 +89,7 @@ std::string resolved_configuration(const scenario& s) {
 
     write_physics(w, s.system);
 
-    write_particles(w, s.particles);
+    write_particles(w, s);
 
     w.section("run");
     write_fields(w, run_fields(), s.run);

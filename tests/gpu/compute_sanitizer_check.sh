@@ -19,23 +19,36 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The application runs under report_exit.sh (the sanitizer follows it, --target-processes all), which
+# says how it ended when it fails; each configuration writes a file of its own, so no run meets
+# another's output, lock or checkpoint.
+report_exit="$(cd "$(dirname "$0")" && pwd)/report_exit.sh"
 
 status=0
-for kernel in naive tiling small-tiling multi-target split fast-tiling fast-multi-target fast-split far-tiling far-split \
-  fast-far-split ordered-split fused; do
+for kernel in naive tiling small-tiling fast-split far-tiling fast-far-split ordered-split fused; do
   for tool in memcheck racecheck; do
     for run in "tetrahedron.toml --sample-every 0.1" "approaching_pairs.toml --sample-every 0.01"; do
       set -- $run
       scenario=$1
       shift
       for precision in hi=f64,int=f64 hi=ds,int=ds; do
-        log="$work/log"
-        if "$sanitizer" --tool "$tool" --error-exitcode 9 "$cli" run "$source_dir/scenarios/$scenario" --backend cuda \
-             --hi-kernel "$kernel" --precision "$precision" --steps 200 "$@" --force -o "$work/out.h5" >"$log" 2>&1; then
+        name="$tool-$kernel-${scenario%.toml}-${precision//[=,]/_}"
+        log="$work/$name.log"
+        "$sanitizer" --tool "$tool" --error-exitcode 9 --target-processes all "$report_exit" "$cli" run \
+          "$source_dir/scenarios/$scenario" --backend cuda --hi-kernel "$kernel" --precision "$precision" --steps 200 "$@" \
+          -o "$work/$name.h5" >"$log" 2>&1
+        code=$?
+        if [ "$code" = 0 ]; then
           echo "clean  $tool $kernel $scenario $precision"
         else
-          echo "ISSUES $tool $kernel $scenario $precision:"
-          tail -n 30 "$log"
+          echo "ISSUES $tool $kernel $scenario $precision (compute-sanitizer exit status $code; 9: it found errors):"
+          if [ "$(wc -l <"$log")" -le 80 ]; then
+            cat "$log"
+          else
+            head -n 20 "$log"
+            echo "[...]"
+            tail -n 60 "$log"
+          fi
           status=1
         fi
       done

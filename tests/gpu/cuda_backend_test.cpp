@@ -54,7 +54,7 @@ TEST(CudaBackend, TetrahedronIsBitwiseEqualToCpuInEveryMode) {
 
 TEST(CudaBackend, AllHiKernelsAgreeBitwiseWithEachOtherAndTheCpu) {
     REQUIRE_DEVICE();
-    // 1000 particles: several blocks, a partial last tile, targets beyond N in multi-target.
+    // 1000 particles: several blocks, a partial last tile.
     const initial_state s = random_spheres(1000, 40.0, 2.1, 3);
     for (precision hi : precisions) {
         engine_config c;
@@ -64,7 +64,7 @@ TEST(CudaBackend, AllHiKernelsAgreeBitwiseWithEachOtherAndTheCpu) {
         c.backend = "cpu";
         const frame cpu = frame_after(c, s, 3);
         c.backend = "cuda";
-        for (const char* kernel : {"naive", "tiling", "small-tiling", "multi-target"}) {
+        for (const char* kernel : {"naive", "tiling", "small-tiling", "far-tiling", "ordered-split"}) {
             c.hi_kernel = kernel;
             expect_bitwise_equal(cpu, frame_after(c, s, 3), std::string(kernel) + " " + to_string(c.precision));
         }

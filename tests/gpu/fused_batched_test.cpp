@@ -87,7 +87,7 @@ TEST(FusedPath, AdvanceInPiecesEqualsOneAdvance) {
     c.precision = {precision::ds, precision::ds};
     auto whole = make_engine(c, s.particles);
     auto pieces = make_engine(c, s.particles);
-    EXPECT_EQ(whole->description().at("hi_kernel"), "fused");
+    EXPECT_EQ(whole->description().hi_kernel, "fused");
     whole->advance(3000);
     for (std::uint64_t n : {1u, 999u, 1u, 1999u}) pieces->advance(n);
     EXPECT_EQ(pieces->step(), 3000u);
@@ -371,9 +371,9 @@ TEST(BatchedPath, AutoPicksTheDeviceAndRejectsOtherKernels) {
     c.backend = "auto";
     auto batch = make_batch_engine(c, perturbed_copies(s.particles, 3, 0.1, {0.01, 0.01}, 1));
     const auto d = batch->description();
-    EXPECT_EQ(d.at("backend"), "cuda");
-    EXPECT_EQ(d.at("hi_kernel"), "fused");
-    EXPECT_EQ(d.at("systems"), "3");
+    EXPECT_EQ(d.backend, "cuda");
+    EXPECT_EQ(d.hi_kernel, "fused");
+    EXPECT_EQ(d.details.at("systems"), "3");
     c.backend = "cuda";
     c.hi_kernel = "tiling";
     EXPECT_THROW(make_batch_engine(c, perturbed_copies(s.particles, 3, 0.1, {0.01, 0.01}, 1)), std::invalid_argument);

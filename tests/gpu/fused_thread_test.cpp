@@ -105,8 +105,9 @@ TEST(FusedThreadKernel, TetrahedronIsBitwiseEveryPathInEveryMode) {
                 const frame thread = run_fused(c, s.particles, steps, fused_kernel_choice::thread);
                 // One system: the pair-warp kernel is the default (measured 3-4.5x faster per system
                 // than the thread kernel, fused_engine.cu automatic_fused_kernel).
-                EXPECT_NE(cuda::make_fused_engine(c, s.particles)->description().at("fused_kernel").find("pair-warp"),
-                          std::string::npos)
+                EXPECT_NE(
+                    cuda::make_fused_engine(c, s.particles)->description().details.at("fused_kernel").find("pair-warp"),
+                    std::string::npos)
                     << "one N = 4 system runs on the pair-warp kernel by default";
                 expect_bitwise_equal(thread, run_fused(c, s.particles, steps, fused_kernel_choice::pair_warp),
                                      "thread vs pair-warp, " + what);
@@ -258,7 +259,7 @@ TEST(FusedThreadKernel, BatchMembersAreBitwiseTheirSoloCpuRuns) {
                     members[m].dt = m % 2 ? 0.01 : 0.005;
                 }
                 auto batch = cuda::make_cuda_batch_engine(c, device_context{}, members, fused_kernel_choice::thread);
-                EXPECT_NE(batch->description().at("fused_kernel").find("thread"), std::string::npos);
+                EXPECT_NE(batch->description().details.at("fused_kernel").find("thread"), std::string::npos);
                 batch->advance(150);
                 batch->advance(100);
                 std::vector<frame> frames;
@@ -284,7 +285,9 @@ TEST(FusedThreadKernel, RejectsSystemsItCannotRun) {
                  std::invalid_argument);
     EXPECT_THROW(cuda::make_fused_engine(c, random_spheres(6, 30.0, 2.5, 1), fused_kernel_choice::pair_warp),
                  std::invalid_argument);
-    EXPECT_NE(
-        cuda::make_fused_engine(c, random_spheres(9, 30.0, 2.5, 1))->description().at("fused_kernel").find("block"),
-        std::string::npos);
+    EXPECT_NE(cuda::make_fused_engine(c, random_spheres(9, 30.0, 2.5, 1))
+                  ->description()
+                  .details.at("fused_kernel")
+                  .find("block"),
+              std::string::npos);
 }

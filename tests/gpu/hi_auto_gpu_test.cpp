@@ -42,7 +42,7 @@ outcome run(engine_config c, const std::string& kernel, const initial_state& s, 
     e->advance(steps);
     outcome o;
     e->read_frame(o.last);
-    o.description = e->description();
+    o.description = e->description().provenance();
     return o;
 }
 

@@ -1,6 +1,6 @@
-// The split and fast HI kernels against the exact ones (label gpu). The exact kernels reproduce the
-// CPU bit for bit (cuda_backend_test.cpp); these differ by summation order (split) and by the
-// hardware reciprocal square root with FMA contraction (fast-*), within derived bounds.
+// The fast HI kernels against the exact ones (label gpu). The exact kernels reproduce the CPU bit
+// for bit (cuda_backend_test.cpp); fast-split differs by summation order (G lanes per target) and by
+// the hardware reciprocal square root with FMA contraction, within derived bounds.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -55,10 +55,9 @@ double unit(precision p) { return std::ldexp(1.0, p == precision::f64 ? -53 : p 
 
 }  // namespace
 
-TEST(HiKernels, SplitAndFastKernelsAgreeWithTheExactOnesWithinDerivedBounds) {
+TEST(HiKernels, FastSplitAgreesWithTheExactKernelsWithinDerivedBounds) {
     REQUIRE_DEVICE();
-    // N = 3000: the split kernel uses G = 32 lanes per target on a 132-SM GPU; fast-multi-target
-    // has a partial last block of targets.
+    // N = 3000: the split kernel uses G = 32 lanes per target on a 132-SM GPU.
     const system_under_test s = random_system(3000, 21);
     const double n = 3000;
     for (precision hi : {precision::f32, precision::ds, precision::f64}) {
@@ -79,9 +78,7 @@ TEST(HiKernels, SplitAndFastKernelsAgreeWithTheExactOnesWithinDerivedBounds) {
             const char* kernel;
             bool reorders, fast;
         };
-        for (const expectation e :
-             {expectation{"split", true, false}, expectation{"fast-tiling", false, true},
-              expectation{"fast-multi-target", false, true}, expectation{"fast-split", true, true}}) {
+        for (const expectation e : {expectation{"fast-split", true, true}}) {
             const frame f = initial_velocities(c, s.state, e.kernel);
             double worst_ratio = 0.0;
             for (std::size_t i = 0; i < s.state.size(); ++i) {
@@ -103,7 +100,7 @@ TEST(HiKernels, SplitAndFastKernelsAgreeWithTheExactOnesWithinDerivedBounds) {
 TEST(HiKernels, SplitKernelsAreDeterministic) {
     REQUIRE_DEVICE();
     const system_under_test s = random_system(1000, 5);
-    for (const char* kernel : {"split", "fast-split", "fast-multi-target"}) {
+    for (const char* kernel : {"fast-split", "fast-far-split"}) {
         engine_config c = s.config;
         c.precision = {precision::ds, precision::ds};
         const frame a = initial_velocities(c, s.state, kernel), b = initial_velocities(c, s.state, kernel);

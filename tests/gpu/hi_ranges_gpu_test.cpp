@@ -23,9 +23,8 @@ using namespace stokesian::cuda;
 
 namespace {
 
-const char* const all_pairs_kernels[] = {"naive",      "tiling",      "small-tiling",      "multi-target",
-                                         "split",      "fast-tiling", "fast-multi-target", "fast-split",
-                                         "far-tiling", "far-split",   "fast-far-split",    "ordered-split"};
+const char* const all_pairs_kernels[] = {"naive",      "tiling",         "small-tiling", "fast-split",
+                                         "far-tiling", "fast-far-split", "ordered-split"};
 
 // Bit for bit (so -0 differs from +0 and a NaN equals only itself), component by component.
 bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }

@@ -42,7 +42,7 @@ TEST(ImplicitLubricationGpu, HeadOnGapFollowsTheLawAndAgreesWithTheCpu) {
     const std::uint64_t steps = s.run.total_steps();
     c.backend = "cpu";
     const pair_track cpu = track_pair(c, s.particles, steps);
-    for (const char* kernel : {"tiling", "naive", "small-tiling", "multi-target"}) {
+    for (const char* kernel : {"tiling", "naive", "small-tiling", "ordered-split"}) {
         SCOPED_TRACE(kernel);
         c.backend = "cuda";
         c.hi_kernel = kernel;

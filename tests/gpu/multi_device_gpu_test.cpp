@@ -24,9 +24,8 @@ using namespace stokesian::test_support;
 
 namespace {
 
-const char* const exact_kernels[] = {"naive", "tiling",     "small-tiling", "multi-target",
-                                     "split", "far-tiling", "far-split",    "ordered-split"};
-const char* const fast_kernels[] = {"fast-tiling", "fast-multi-target", "fast-split", "fast-far-split"};
+const char* const exact_kernels[] = {"naive", "tiling", "small-tiling", "far-tiling", "ordered-split"};
+const char* const fast_kernels[] = {"fast-split", "fast-far-split"};
 
 scenario load(const std::string& name) {
     return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/" + name + ".toml");
@@ -67,7 +66,7 @@ TEST(MultiDeviceGpu, EveryIntegratorIsBitwiseOneDevice) {
             engine_config c = make_engine_config(t);
             c.precision = mode;
             c.integrator = integrator;
-            c.hi_kernel = "multi-target";
+            c.hi_kernel = "ordered-split";
             expect_devices_agree(c, t.particles, 300,
                                  "tetrahedron " + std::string(to_string(integrator)) + " " + to_string(mode));
         }
@@ -97,7 +96,7 @@ TEST(MultiDeviceGpu, FccWithExplicitLubricationIsBitwiseOneDevice) {
     REQUIRE_TWO_DEVICES();
     const bench::benchmark_system s = bench::fcc_system(10, 0.1, true, true);
     for (const precision_mode mode : precision_modes)
-        for (const char* kernel : {"tiling", "multi-target"}) {
+        for (const char* kernel : {"tiling", "ordered-split"}) {
             engine_config c;
             c.system = s.system;
             c.precision = mode;

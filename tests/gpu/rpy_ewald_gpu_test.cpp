@@ -68,7 +68,7 @@ TEST(RpyEwaldGpu, ExactKernelsAreBitwiseTheCpuInEveryMode) {
     const initial_state s = periodic_spheres();
     for (const precision_mode mode : precision_modes) {
         const frame cpu0 = after(ewald_config(mode, "cpu", ""), s, 0), cpu = after(ewald_config(mode, "cpu", ""), s, 3);
-        for (const char* kernel : {"naive", "tiling", "small-tiling", "multi-target"}) {
+        for (const char* kernel : {"naive", "tiling", "small-tiling", "far-tiling", "ordered-split"}) {
             const frame gpu0 = after(ewald_config(mode, "cuda", kernel), s, 0);
             const frame gpu = after(ewald_config(mode, "cuda", kernel), s, 3);
             for (std::size_t i = 0; i < s.size(); ++i) {
@@ -89,7 +89,7 @@ TEST(RpyEwaldGpu, FastKernelsAgreeWithTheCpuToTheRoundingOfTheSum) {
     for (const precision_mode mode : precision_modes) {
         const frame cpu = after(ewald_config(mode, "cpu", ""), s, 0);
         const double u = mode.hi == precision::f64 ? 0x1p-53 : 0x1p-24;
-        for (const char* kernel : {"fast-tiling", "fast-multi-target", "split", "fast-split"}) {
+        for (const char* kernel : {"fast-split", "fast-far-split"}) {
             const frame gpu = after(ewald_config(mode, "cuda", kernel), s, 0);
             for (std::size_t i = 0; i < s.size(); ++i)
                 ASSERT_NEAR(gpu.velocity[i].z, cpu.velocity[i].z, 2 * 256 * u * double(s.size()) * 1.2)

@@ -37,7 +37,7 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 }  // namespace
 
 TEST_F(SuiteGpus, EveryDeviceGivesTheBitsOfDeviceZero) {
-    if (!stokesian::regression::cuda_device_present()) GTEST_SKIP() << "no CUDA device here";
+    if (!stokesian::regression::device_backend_available()) GTEST_SKIP() << "no CUDA device here";
     const outcome one = run_on("0", dir_ / "one");
     ASSERT_EQ(one.exit_code, 0) << one.out << one.err;
     const outcome all = run_on("all", dir_ / "all");

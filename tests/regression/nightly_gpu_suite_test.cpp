@@ -13,8 +13,8 @@ using namespace regression_suite;
 
 namespace {
 
-#define REQUIRE_DEVICE()                               \
-    if (!stokesian::regression::cuda_device_present()) \
+#define REQUIRE_DEVICE()                                    \
+    if (!stokesian::regression::device_backend_available()) \
     GTEST_SKIP() << "no CUDA device: the GPU nightly suite is skipped"
 
 class NightlyGpuSuite : public stokesian::test_support::scratch_directory_test {

@@ -23,7 +23,7 @@ using stokesian::test_support::run_cli;
 
 namespace {
 
-const fs::path scenarios = fs::path(::stokesian::test_support::project_source_dir) / "scenarios";
+using stokesian::test_support::scenario_folder;
 
 // The number after "key": in a JSON text (NaN for null or absent).
 double json_number(const std::string& json, const std::string& key) {
@@ -43,9 +43,9 @@ protected:
 TEST_F(AnalyzeCli, SummarisesATetrahedronRunInTextAndJson) {
     // Four cycles (2100 tau_s, ~0.1 s): three periods, enough for a drift with a confidence interval.
     const fs::path file = dir_ / "t.h5";
-    const outcome ran = run_cli(
-        {"run", (scenarios / "tetrahedron.toml").string(), "--time", "2100", "--no-trajectory", "-o", file.string()},
-        dir_);
+    const outcome ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100",
+                                 "--no-trajectory", "-o", file.string()},
+                                dir_);
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
 
     const stokesian::io::h5md_file h5(file);
@@ -92,14 +92,15 @@ TEST_F(AnalyzeCli, BadFilesAreOneLineAndExitCodeTwo) {
 }
 
 TEST_F(AnalyzeCli, MobilityCheckPassesThePairAndFailsTheMinimumImageLattice) {
-    const outcome pair = run_cli({"mobility-check", (scenarios / "approaching_pairs.toml").string(), "--json"}, dir_);
+    const outcome pair =
+        run_cli({"mobility-check", (scenario_folder / "approaching_pairs.toml").string(), "--json"}, dir_);
     EXPECT_EQ(pair.exit_code, 0) << pair.out << pair.err;
     EXPECT_NE(pair.out.find("\"positive_definite\":true"), std::string::npos) << pair.out;
     EXPECT_NEAR(json_number(pair.out, "smallest_eigenvalue"), 0.464, 1e-12);  // 1 - (3/(2r) - 1/r^3), r = 2.5
 
     // fcc at n = 0.1 with cells = 2 (N = 32): nearest-image HI is indefinite (smallest eigenvalue
     // -0.064, tests/unit/positive_definiteness_test.cpp): exit status 1.
-    std::ifstream in(scenarios / "fcc_sedimentation.toml");
+    std::ifstream in(scenario_folder / "fcc_sedimentation.toml");
     std::stringstream text;
     text << in.rdbuf();
     std::string scenario = text.str();
@@ -120,14 +121,14 @@ TEST_F(AnalyzeCli, MobilityCheckPassesThePairAndFailsTheMinimumImageLattice) {
     EXPECT_NE(lanczos.out.find("\"verdict\":\"proof: not positive definite\""), std::string::npos) << lanczos.out;
     EXPECT_LT(json_number(lanczos.out, "quadratic_form"), -0.05);
     const outcome estimate =
-        run_cli({"mobility-check", (scenarios / "approaching_pairs.toml").string(), "--method", "lanczos"}, dir_);
+        run_cli({"mobility-check", (scenario_folder / "approaching_pairs.toml").string(), "--method", "lanczos"}, dir_);
     EXPECT_EQ(estimate.exit_code, 1) << estimate.out << estimate.err;
     EXPECT_NE(estimate.out.find("verdict: estimate: positive definite"), std::string::npos) << estimate.out;
     EXPECT_NE(estimate.out.find("not a proof"), std::string::npos) << estimate.out;
 }
 
 TEST_F(AnalyzeCli, MobilityCheckRefusesBadOptionsWithOneLine) {
-    const std::string pair = (scenarios / "approaching_pairs.toml").string();
+    const std::string pair = (scenario_folder / "approaching_pairs.toml").string();
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"mobility-check", pair, "--method", "choleski"},
           std::vector<std::string>{"mobility-check", pair, "--lanczos-iterations", "0"},
@@ -139,7 +140,7 @@ TEST_F(AnalyzeCli, MobilityCheckRefusesBadOptionsWithOneLine) {
     }
     // A dense host method beyond LAPACK's 32-bit index (fcc cells = 17: N = 19 652) is refused before
     // any work, naming Lanczos.
-    std::ifstream in(scenarios / "fcc_sedimentation.toml");
+    std::ifstream in(scenario_folder / "fcc_sedimentation.toml");
     std::stringstream text;
     text << in.rdbuf();
     std::string scenario = text.str();

@@ -15,6 +15,10 @@
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/text_checks.hpp"
+
+using stokesian::test_support::line_count;
+using stokesian::test_support::with;
 
 namespace fs = std::filesystem;
 using outcome = stokesian::test_support::cli_outcome;
@@ -29,8 +33,6 @@ protected:
     CliVocabulary() : scratch_directory_test("stokesian_cli_vocabulary") {}
     std::string file(const std::string& name) const { return (dir_ / name).string(); }
 };
-
-std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(), s.end(), '\n')); }
 
 std::vector<std::string> csv_rows(const std::string& path) {
     std::ifstream in(path);
@@ -66,11 +68,6 @@ std::vector<std::string> bench_steps(const std::string& csv) {
 std::vector<std::string> bench_fcc() {
     return {"bench", "fcc", "--sizes-cells", "2", "--cpu-steps", "1", "--cpu-warmup", "1", "--threads", "1"};
 }
-std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
-    head.insert(head.end(), tail.begin(), tail.end());
-    return head;
-}
-
 }  // namespace
 
 TEST_F(CliVocabulary, EverySubcommandTakesTheNewSpellings) {
@@ -190,7 +187,7 @@ TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
         std::string line;
         for (const auto& a : args) line += a + " ";
         EXPECT_EQ(o.exit_code, 2) << line << "\n" << o.err;
-        EXPECT_EQ(lines(o.err), 1u) << line << "\n" << o.err;
+        EXPECT_EQ(line_count(o.err), 1u) << line << "\n" << o.err;
         EXPECT_EQ(o.err.rfind("stokesian: ", 0), 0u) << line << "\n" << o.err;
         EXPECT_NE(o.err.find(expected), std::string::npos) << line << "\nexpected '" << expected << "' in " << o.err;
     }

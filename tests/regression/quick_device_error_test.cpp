@@ -53,10 +53,11 @@ public:
     void read_frame(frame& out) const override { inner_->read_frame(out); }
     void save_state(engine_state& out) const override { inner_->save_state(out); }
     void restore_state(const engine_state& state) override { inner_->restore_state(state); }
-    std::map<std::string, std::string> description() const override {
-        auto d = inner_->description();
-        d["backend"] = "test-device";
-        d["device_name"] = "Test Device";  // an engine on a device: the run holds its last good state
+    // No device named in the details: the run holds its last good state because the backend
+    // computes on a device (capabilities::devices), whatever the engine describes.
+    engine_description description() const override {
+        engine_description d = inner_->description();
+        d.backend = "test-device";
         return d;
     }
 

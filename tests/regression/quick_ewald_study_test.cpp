@@ -16,6 +16,9 @@
 
 #include "regression_suite_support.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "support/text_checks.hpp"
+
+using stokesian::test_support::plotting_available;
 
 namespace {
 
@@ -23,10 +26,6 @@ namespace fs = std::filesystem;
 using regression_suite::run_cli;
 
 const fs::path study_dir = regression_suite::source_dir / "tools/ewald_study";
-
-bool plotting_available() {
-    return std::system("/usr/bin/python3 -c 'import matplotlib, h5py, numpy' >/dev/null 2>&1") == 0;
-}
 
 // The runs: the tetrahedron (RK4 at dt = 0.5: period bias 7e-9 tau_s, engine/docs/studies.md) for
 // about three periods, and the fcc lattice for one step.

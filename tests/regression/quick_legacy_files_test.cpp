@@ -34,7 +34,7 @@ namespace hdf5 = stokesian::io::hdf5;
 namespace {
 
 // The tetrahedron (periodic: image is written) over 120 tau_s at dt = 0.1, a frame every 10 steps.
-scenario short_tetrahedron() {
+scenario tetrahedron_for_120_tau() {
     scenario s =
         load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
     s.run.dt = 0.1;
@@ -115,7 +115,7 @@ protected:
 // scenario text, the journal's last frame), and the next checkpoint, written between two samples,
 // names the kept frame under today's digest.
 TEST_F(LegacyFiles, AnInterruptedRunOfBeforeTheFixResumesBitForBit) {
-    const scenario s = short_tetrahedron();
+    const scenario s = tetrahedron_for_120_tau();
     const fs::path straight = dir_ / "straight.h5", pieces = dir_ / "pieces.h5";
     const run_result expected = run(s, straight);
     ASSERT_EQ(expected.status, "completed");
@@ -133,7 +133,7 @@ TEST_F(LegacyFiles, AnInterruptedRunOfBeforeTheFixResumesBitForBit) {
 
 // A tampered legacy checkpoint is still caught: the legacy digests are checked, not skipped.
 TEST_F(LegacyFiles, ALegacyCheckpointOfAnotherFrameIsRefused) {
-    const scenario s = short_tetrahedron();
+    const scenario s = tetrahedron_for_120_tau();
     const fs::path out = dir_ / "run.h5";
     ASSERT_TRUE(run(s, out, 500).resumable);
     make_legacy_checkpoint(out);
@@ -153,7 +153,7 @@ TEST_F(LegacyFiles, ALegacyCheckpointOfAnotherFrameIsRefused) {
 // such: its digests are the legacy ones, and it holds no FNV-1a 64 digest of its final state.
 TEST_F(LegacyFiles, AResultOfBeforeTheFixReadsWithItsLegacyDigests) {
     const fs::path out = dir_ / "result.h5";
-    const run_result r = run(short_tetrahedron(), out);
+    const run_result r = run(tetrahedron_for_120_tau(), out);
     ASSERT_EQ(r.status, "completed");
     const regression::observed_run now = regression::read_observed_run(out);
     EXPECT_EQ(now.digests, digest_algorithm::fnv1a64);

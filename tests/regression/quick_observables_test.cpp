@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path scenarios = fs::path(::stokesian::test_support::project_source_dir) / "scenarios";
+using stokesian::test_support::scenario_folder;
 
 // Runs a scenario without trajectory into a temporary file and opens the result.
 class ObservablesRun : public ::testing::Test {
@@ -66,7 +66,7 @@ TEST_F(ObservablesRun, HeadOnPairFollowsTheImplicitLawThenTheExplicitSchemeOscil
     // Sampled every step, 1.2 tau_s: the gap closes from 0.5 through s_c = 0.282 (t ~ 0.44) to ~0.15.
     for (const double dt : {0.001, 0.002}) {
         SCOPED_TRACE("dt = " + std::to_string(dt));
-        scenario s = load_scenario(scenarios / "approaching_pairs.toml", "head_on");
+        scenario s = load_scenario(scenario_folder / "approaching_pairs.toml", "head_on");
         s.run.dt = dt;
         s.run.sample_every = dt;
         s.run.time = 1.2;
@@ -122,7 +122,7 @@ TEST_F(ObservablesRun, TetrahedronPeriodDriftsSignificantlyAtTheLargerTimeStep) 
     // Ten cycles at dt = 0.01 (hi=f64,int=f64): x1's period grows by ~0.225 tau_s per cycle (the
     // first-order bias of explicit Euler accumulates, engine/docs/tetrahedron.md). The confidence
     // interval must exclude zero, the motion stays periodic, and windows of 1000 tau_s see the drift.
-    scenario s = load_scenario(scenarios / "tetrahedron.toml");
+    scenario s = load_scenario(scenario_folder / "tetrahedron.toml");
     s.observables.cycle->window = 1000.0;
     run(s, "tetrahedron");
     EXPECT_EQ(scalar("cycle/regular_cycles"), 9.0);
@@ -150,7 +150,7 @@ TEST_F(ObservablesRun, StudyFirstPeriodAndDriftDoNotDependOnTheRunLength) {
     // 0.2299 +- 0.0006. And the first period measured must lie within the longer run's interval plus
     // the largest error of one measured period, 9.0e-5 tau_s (the parabolic vertices at 1 tau_s
     // sampling, engine/docs/observables.md); the line gave 517.2802 +- 0.0116 for 517.3155.
-    scenario s = load_scenario(scenarios / "tetrahedron.toml");
+    scenario s = load_scenario(scenario_folder / "tetrahedron.toml");
     run(s, "study_short");
     const study::run_summary short_run = study::read_run_summary(written_.back());
     s.run.time = 20000.0;
@@ -205,7 +205,7 @@ TEST_F(ObservablesRun, TetrahedronTrendAgreesBetweenTenCyclesAndAllOfThem) {
     // (trend_fit.hpp) estimates the same two numbers, the period and its slope at cycle 0, from
     // either stretch: their intervals must overlap, and the measured first period must lie within
     // the 95% prediction interval of a single period at cycle 0, t sqrt(SE^2 + s^2).
-    scenario s = load_scenario(scenarios / "tetrahedron.toml");
+    scenario s = load_scenario(scenario_folder / "tetrahedron.toml");
     s.run.time = 20000.0;
     s.run.steps.reset();
     run(s, "tetrahedron_trend");
@@ -247,7 +247,7 @@ TEST_F(ObservablesRun, FccVelocitySpreadIsRoundingOnThePerfectLattice) {
     // The shipped scenario with cells = 3 (N = 108), 10 steps, every step sampled: at t = 0 the
     // spread is the rounding of the HI sums, below the bound of tests/unit/velocity_spread_test.cpp
     // (1.05e-12 for this lattice in f64); the mean velocity is recorded with it.
-    scenario s = load_scenario(scenarios / "fcc_sedimentation.toml");
+    scenario s = load_scenario(scenario_folder / "fcc_sedimentation.toml");
     const std::string text = s.source_text;
     const auto at = text.find("\ncells = 10");  // the key, not the header's mention of it
     ASSERT_NE(at, std::string::npos);

@@ -52,7 +52,7 @@ namespace {
 
 // About two million steps (one to three seconds on one core), a checkpoint every 50 000 steps:
 // long enough for a second command to meet it running.
-std::vector<std::string> long_run(const fs::path& out) {
+std::vector<std::string> long_run_without_trajectory(const fs::path& out) {
     return {"run",
             tetrahedron_toml,
             "--time",
@@ -135,7 +135,7 @@ protected:
 
 TEST_F(OutputSafety, ASecondRunOnTheSameOutputIsRefusedWhileTheFirstRunsAndCompletes) {
     const fs::path out = dir_ / "shared.h5";
-    cli_process first(long_run(out), capture());
+    cli_process first(long_run_without_trajectory(out), capture());
     ASSERT_TRUE(wait_for(fs::path(out) += ".partial")) << "the first run never started";
     const std::string holder = "another run (process " + std::to_string(first.pid()) + ") is writing this output";
     // Another scenario length, with --force: before the lock it deleted the live partial output.
@@ -157,7 +157,7 @@ TEST_F(OutputSafety, ASecondRunOnTheSameOutputIsRefusedWhileTheFirstRunsAndCompl
 TEST_F(OutputSafety, TheLockFileOfAKilledRunDoesNotBlockTheNextRun) {
     const fs::path out = dir_ / "killed.h5";
     {
-        cli_process first(long_run(out), capture());
+        cli_process first(long_run_without_trajectory(out), capture());
         ASSERT_TRUE(wait_for(fs::path(out) += ".partial"));
         first.signal(SIGKILL);
         EXPECT_EQ(first.wait().exit_code, 128 + SIGKILL);
@@ -175,7 +175,7 @@ TEST_F(OutputSafety, ResumeWithAFileNowAtTheOutputIsRefusedBeforeComputingAnythi
     const fs::path out = dir_ / "resumed.h5";
     const fs::path partial = fs::path(out) += ".partial", checkpoint = io::checkpoint_path_for(out);
     {
-        cli_process first(long_run(out), capture());
+        cli_process first(long_run_without_trajectory(out), capture());
         ASSERT_TRUE(wait_for(checkpoint)) << "no checkpoint within 20 s";
         first.signal(SIGKILL);
         first.wait();

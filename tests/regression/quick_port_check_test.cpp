@@ -14,6 +14,10 @@
 #include "stokesian/io/hdf5_writing.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
+#include "support/text_checks.hpp"
+
+using stokesian::test_support::line_count;
+using stokesian::test_support::with;
 
 namespace fs = std::filesystem;
 using stokesian::test_support::read_text;
@@ -30,16 +34,9 @@ struct workspace {
     }
 };
 
-std::size_t lines(const std::string& s) { return std::size_t(std::count(s.begin(), s.end(), '\n')); }
-
 // Two small configurations and three modes keep the test quick; the full set runs the same code.
 const std::vector<std::string> small{
     "--configs", "tetrahedron,fcc_500", "--modes", "hi=f64,int=f64;hi=ds,int=f32;hi=f32,int=f32", "--threads", "2"};
-
-std::vector<std::string> with(std::vector<std::string> head, const std::vector<std::string>& tail) {
-    head.insert(head.end(), tail.begin(), tail.end());
-    return head;
-}
 
 }  // namespace
 
@@ -60,7 +57,7 @@ TEST(PortCheckCli, RecordTwiceCompareIsBitwiseWithAReport) {
     // existing output is not replaced without --force
     const auto again = run_cli(with({"port-check", "record", a.string()}, small), w.dir);
     EXPECT_EQ(again.exit_code, 2);
-    EXPECT_EQ(lines(again.err), 1u) << again.err;
+    EXPECT_EQ(line_count(again.err), 1u) << again.err;
 }
 
 TEST(PortCheckCli, SwappedModeIsFailWithExitOne) {
@@ -96,7 +93,7 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     // missing file
     auto r = run_cli({"port-check", "compare", a.string(), (w.dir / "missing.h5").string(), "--no-plots"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find("missing.h5"), std::string::npos);
     // another schema: an H5MD run output is not a port-check record
     const fs::path run = w.dir / "tet.h5";
@@ -108,21 +105,21 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
         0);
     r = run_cli({"port-check", "compare", a.string(), run.string(), "--no-plots"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find("not a port-check record"), std::string::npos) << r.err;
     // not HDF5 at all
     const fs::path text = w.dir / "text.h5";
     std::ofstream(text) << "hello\n";
     r = run_cli({"port-check", "compare", text.string(), a.string(), "--no-plots"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
     // unknown configuration and mode
     r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--configs", "cube"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
     r = run_cli({"port-check", "record", (w.dir / "x.h5").string(), "--modes", "hi=f16,int=f32"}, w.dir);
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
     EXPECT_FALSE(fs::exists(w.dir / "x.h5"));
     // a configuration of a tensor this build does not register: its allowance is unknown
     const fs::path unknown = w.dir / "unknown_tensor.h5";
@@ -135,7 +132,7 @@ TEST(PortCheckCli, BadInputIsExitTwoWithOneLine) {
     }
     r = run_cli({"port-check", "compare", a.string(), unknown.string(), "--no-plots"}, w.dir);
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find("tensor 'stokeslet'"), std::string::npos) << r.err;
 }
 

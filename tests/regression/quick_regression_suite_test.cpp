@@ -11,12 +11,13 @@
 
 #include "regression_suite_support.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/text_checks.hpp"
+
+using stokesian::test_support::occurrences;
 
 using namespace regression_suite;
 
 namespace {
-
-const fs::path scaled_references = source_dir / "reference_data/scale-0.01";
 
 // Each test is its own process under ctest (gtest_discover_tests), so only the first test runs the
 // whole scaled suite; the others run the one or two runs they need (--only).
@@ -33,12 +34,6 @@ protected:
     }
 };
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-    return n;
-}
-
 }  // namespace
 
 TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJunitTestcasePerCheck) {
@@ -47,26 +42,26 @@ TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJu
                                         scaled_references, json);
     ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
     // Every run was compared with an entry (20 runs), nothing vacuous: each checked something.
-    EXPECT_EQ(count(json, "\"run\":"), 20u) << json;
-    EXPECT_EQ(count(check.out, "reference entry"), 0u) << check.out;
-    EXPECT_GT(count(check.out, " pass\n"), 20u * 4) << check.out;
+    EXPECT_EQ(occurrences(json, "\"run\":"), 20u) << json;
+    EXPECT_EQ(occurrences(check.out, "reference entry"), 0u) << check.out;
+    EXPECT_GT(occurrences(check.out, " pass\n"), 20u * 4) << check.out;
     // The CPU reproduces the references' runs bit for bit. Those of the first 17 runs were recorded
     // before the digest fix (no digest_algorithm tag): the verdict compares the legacy-basis digests
     // (issue #17 item 3); the three Ewald runs carry FNV-1a 64 digests.
-    EXPECT_EQ(count(check.out, "final state bit for bit"), 20u) << check.out;
+    EXPECT_EQ(occurrences(check.out, "final state bit for bit"), 20u) << check.out;
     const std::string junit = read_text(dir_ / "nightly/junit.xml");
     EXPECT_EQ(junit.rfind("<?xml", 0), 0u);
-    EXPECT_EQ(count(junit, "<testsuite "), 20u);
-    EXPECT_EQ(count(junit, "<testcase "), count(json, "\"verdict\":"));
-    EXPECT_EQ(count(junit, "<failure"), 0u);
+    EXPECT_EQ(occurrences(junit, "<testsuite "), 20u);
+    EXPECT_EQ(occurrences(junit, "<testcase "), occurrences(json, "\"verdict\":"));
+    EXPECT_EQ(occurrences(junit, "<failure"), 0u);
     EXPECT_NE(junit.find("name=\"cycle.first_period\""), std::string::npos);
     // At this scale the tetrahedron runs (5170 and 2600 tau_s) are shorter than one window of 10^4
     // tau_s: their window rows compare nothing and are skipped (issue #14), in the table, the JSON
     // and the JUnit alike, never counted as passed.
-    const std::size_t skipped = count(json, "\"verdict\":\"skip\"");
+    const std::size_t skipped = occurrences(json, "\"verdict\":\"skip\"");
     EXPECT_GE(skipped, 2u * 10) << json;  // cycle.window_period and cycle.window_amplitude of 10 runs
-    EXPECT_EQ(count(junit, "<skipped "), skipped);
-    EXPECT_EQ(count(check.out, " skip\n"), skipped) << check.out;
+    EXPECT_EQ(occurrences(junit, "<skipped "), skipped);
+    EXPECT_EQ(occurrences(check.out, " skip\n"), skipped) << check.out;
     EXPECT_NE(check.out.find(std::to_string(skipped) + " skipped (nothing to compare)"), std::string::npos)
         << check.out;
     for (const char* row : {"tetrahedron_ds-ds_dt0.01", "tetrahedron_f64-f64_dt0.001"}) {
@@ -134,7 +129,7 @@ TEST_F(QuickRegressionSuite, RecordNeverOverwritesSilentlyAndForceShowsOldAndNew
     EXPECT_NE(checked.out.find("517000 steps, every 100th "), std::string::npos) << checked.out;
     EXPECT_EQ(checked.out.find(" steps / "), std::string::npos) << checked.out;
     // A new entry carries the digest algorithm of its digests and compares them under it.
-    EXPECT_EQ(count(checked.out, "final state bit for bit"), 1u) << checked.out;
+    EXPECT_EQ(occurrences(checked.out, "final state bit for bit"), 1u) << checked.out;
 }
 
 TEST_F(QuickRegressionSuite, MissingEntriesFailWithAReasonDamagedReferencesAreBadInput) {

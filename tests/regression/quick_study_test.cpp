@@ -12,6 +12,9 @@
 
 #include "regression_suite_support.hpp"
 #include "stokesian/study/study.hpp"
+#include "support/text_checks.hpp"
+
+using stokesian::test_support::plotting_available;
 
 namespace {
 
@@ -25,10 +28,6 @@ fs::path scratch(const std::string& name) {
     const fs::path p = fs::temp_directory_path() / ("stokesian_study_" + std::to_string(::getpid()) + "_" + name);
     fs::remove_all(p);
     return p;
-}
-
-bool plotting_available() {
-    return std::system("/usr/bin/python3 -c 'import matplotlib, h5py, numpy' >/dev/null 2>&1") == 0;
 }
 
 // The settings the CLI builds for `study timestep tetrahedron --dt DTS --integrators ... --time T`.

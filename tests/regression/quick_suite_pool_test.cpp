@@ -12,12 +12,14 @@
 
 #include "regression_suite_support.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/text_checks.hpp"
+
+using stokesian::test_support::occurrences;
 
 using namespace regression_suite;
 
 namespace {
 
-const fs::path scaled_references = source_dir / "reference_data/scale-0.01";
 // One perturbed (precision swapped) and one unperturbed run, under the same names in both manifests.
 const std::string two_runs = "tetrahedron_f32-f32_dt0.01,tetrahedron_ds-ds_dt0.01";
 
@@ -41,12 +43,6 @@ protected:
     }
 };
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-    return n;
-}
-
 outcome check(const fs::path& results) {
     std::vector<std::string> args{"reference", "check"};
     for (const auto& f : results_in(results)) args.push_back(f);
@@ -65,7 +61,7 @@ TEST_F(SuitePool, TwoManifestsShareOneProcessEachIntoItsOwnFolderAndCheckAsAlone
         EXPECT_TRUE(fs::exists(folder / "suite-summary.json")) << folder;
         EXPECT_EQ(results_in(folder).size(), 2u) << folder;
         const std::string summary = read_text(folder / "suite-summary.json");
-        EXPECT_EQ(count(summary, "\"state\":\"completed\""), 2u) << summary;
+        EXPECT_EQ(occurrences(summary, "\"state\":\"completed\""), 2u) << summary;
         EXPECT_NE(summary.find(std::string("\"suite\":\"") + suite + "\""), std::string::npos) << summary;
         EXPECT_NE(o.out.find(std::string("suite ") + suite + ": 2 completed, 0 failed, 0 interrupted"),
                   std::string::npos)
@@ -79,7 +75,7 @@ TEST_F(SuitePool, TwoManifestsShareOneProcessEachIntoItsOwnFolderAndCheckAsAlone
     // The nightly's runs: bit for bit the references, as when the nightly runs alone.
     const outcome nightly = check(dir_ / "out/nightly");
     EXPECT_EQ(nightly.exit_code, 0) << nightly.out << nightly.err;
-    EXPECT_EQ(count(nightly.out, "final state bit for bit"), 2u) << nightly.out;
+    EXPECT_EQ(occurrences(nightly.out, "final state bit for bit"), 2u) << nightly.out;
     // The negative control: the swapped precision rejected, the unperturbed control bit for bit.
     const outcome negative = check(dir_ / "out/negative_control");
     EXPECT_EQ(negative.exit_code, 1) << negative.out << negative.err;

@@ -18,6 +18,8 @@ namespace fs = std::filesystem;
 inline const fs::path source_dir = ::stokesian::test_support::project_source_dir;
 inline const fs::path nightly_manifest = source_dir / "reference_data/suites/nightly.toml";
 inline const fs::path negative_manifest = source_dir / "reference_data/suites/negative_control.toml";
+// The references of the nightly at scale 0.01 (the quick label\'s runs).
+inline const fs::path scaled_references = source_dir / "reference_data/scale-0.01";
 
 // The CLI as a child process (tests/support/cli_process.hpp), output captured in the temp directory.
 using outcome = stokesian::test_support::cli_outcome;

@@ -2,6 +2,7 @@
 // Where this build's checkout, test data and CLI are. Defined in a file CMake generates
 // (build/tests/support/build_paths.cpp), so no test source changes with the checkout's location and a
 // compiler cache serves every clone of one commit.
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,7 @@ inline std::string checkout_file(std::string_view relative) {
 }
 // The paper's tetrahedron, the scenario most CLI tests run.
 inline const std::string tetrahedron_toml = checkout_file("scenarios/tetrahedron.toml");
+// The folder of the committed scenarios.
+inline const std::filesystem::path scenario_folder = checkout_file("scenarios");
 
 }  // namespace stokesian::test_support

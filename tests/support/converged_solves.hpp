@@ -70,7 +70,7 @@ inline checked_run run_checking_every_solve(const engine_config& c, const initia
             break;
         }
     }
-    const auto description = e->description();
+    const auto description = e->description().details;
     const auto refined = description.find("lubrication_refined_solves");
     EXPECT_NE(refined, description.end()) << what << ": the engine reports its refined solves";
     if (refined != description.end()) out.refined_solves = std::stoull(refined->second);

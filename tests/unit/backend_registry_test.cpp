@@ -47,7 +47,7 @@ public:
         out.velocity.assign(size(), {0, 0, 0});
         out.force = state_.external_forces;
     }
-    std::map<std::string, std::string> description() const override { return {{"backend", config_.backend}}; }
+    engine_description description() const override { return {config_.backend, "", {}}; }
     void save_state(engine_state&) const override {}
     void restore_state(const engine_state&) override {}
 
@@ -224,7 +224,7 @@ TEST(BackendRegistry, ABackendRegisteredFromATestIsBuiltByName) {
     engine_config c = make_engine_config(s);
     c.backend = frozen.name;
     auto e = make_engine(c, s.particles);
-    EXPECT_EQ(e->description().at("backend"), "test-frozen");
+    EXPECT_EQ(e->description().backend, "test-frozen");
     e->advance(3);
     frame f;
     e->read_frame(f);

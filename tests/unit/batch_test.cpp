@@ -115,7 +115,7 @@ TEST(CpuBatch, DescribesItself) {
     c.backend = "cpu";
     c.threads = 2;
     auto batch = make_batch_engine(c, perturbed_copies(s.particles, 4, 0.1, {0.01, 0.01}, 1));
-    const auto d = batch->description();
+    const auto d = batch->description().provenance();
     EXPECT_EQ(d.at("backend"), "cpu");
     EXPECT_EQ(d.at("systems"), "4");
     EXPECT_EQ(d.at("particles_per_system"), "4");
@@ -131,7 +131,7 @@ TEST(CpuBatch, AutoRunsOnWhateverBackendIsThere) {
     c.backend = "auto";
     c.threads = 1;
     auto batch = make_batch_engine(c, perturbed_copies(s.particles, 3, 0.1, {0.01, 0.02}, 4));
-    const std::string backend = batch->description().at("backend");
+    const std::string backend = batch->description().backend;
     EXPECT_TRUE(backend == "cpu" || backend == "cuda") << backend;
     batch->advance(10);
     std::vector<frame> frames;

@@ -279,7 +279,7 @@ struct counting_engine {
             ++timed;
         }
     }
-    std::map<std::string, std::string> description() const { return {{"backend", "test"}}; }
+    engine_description description() const { return {"test", "", {}}; }
 };
 
 }  // namespace

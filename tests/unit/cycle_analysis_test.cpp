@@ -14,8 +14,6 @@ using namespace stokesian;
 
 namespace {
 
-constexpr double pi = std::numbers::pi;
-
 // What the cycle observable does with each sample: the extremum finder (5-point parabolas), every
 // completed maximum and every sample time into the monitor.
 struct streamed_cycles {
@@ -52,7 +50,7 @@ TEST(CycleAnalysis, PeriodOfAPureCosineIsExactToTheParabolaBias) {
     // c4/c2 = -w^2/12, by (w^2/12)(6.8 h^2 |delta| + 2 |delta|^3) <= 0.305 w^2 h^3 = 4.5e-5 tau_s
     // for T = 517 (engine/docs/observables.md). A period is a difference of two vertices: <= 9.0e-5.
     streamed_cycles c;
-    const double w = 2 * pi / period;
+    const double w = 2 * std::numbers::pi / period;
     c.run([&](double t) { return centre + amplitude * std::cos(w * (t - 100.3)); }, 10.2 * period, h);
     const cycle_report r = c.report();
     ASSERT_EQ(r.all.period.size(), 10u);
@@ -68,7 +66,7 @@ TEST(CycleAnalysis, DriftOfAFewPerMillePerCycleIsMeasuredAndNotALoss) {
     // A period growing by alpha = 3e-3 relative per cycle (above the 4e-4 .. 9e-4 of the real runs):
     // phase 2 pi ln(1 + alpha t/T0) / alpha puts the maxima at t_k = (T0/alpha)(e^(alpha k) - 1).
     const double alpha = 3e-3;
-    auto phase = [&](double t) { return 2 * pi * std::log1p(alpha * t / period) / alpha; };
+    auto phase = [&](double t) { return 2 * std::numbers::pi * std::log1p(alpha * t / period) / alpha; };
     streamed_cycles c;
     c.run([&](double t) { return centre + amplitude * std::cos(phase(t)); }, 60 * period, h);
     const cycle_report r = c.report();
@@ -96,7 +94,7 @@ TEST(CycleAnalysis, SinglePrecisionNoiseIsNotALoss) {
     // a period by ~2e-3 = 4e-6 relative, four orders below the 5% jump tolerance.
     std::mt19937_64 rng(5);
     std::uniform_real_distribution<double> noise(-1e-6, 1e-6);
-    const double w = 2 * pi / period;
+    const double w = 2 * std::numbers::pi / period;
     streamed_cycles c;
     c.run([&](double t) { return centre + amplitude * std::cos(w * t) + noise(rng); }, 40 * period, h);
     const cycle_report r = c.report();
@@ -108,7 +106,7 @@ TEST(CycleAnalysis, SinglePrecisionNoiseIsNotALoss) {
 
 TEST(CycleAnalysis, AJumpOfThePeriodIsALossAtTheLastRegularMaximum) {
     // 20 cycles of T, then T' = 1.1 T: the first long period closes at t_20 + 1.1 T.
-    const double w = 2 * pi / period, t_switch = 20 * period;
+    const double w = 2 * std::numbers::pi / period, t_switch = 20 * period;
     auto x = [&](double t) {
         return centre +
                amplitude * (t < t_switch ? std::cos(w * t) : std::cos(w * t_switch + w / 1.1 * (t - t_switch)));
@@ -129,7 +127,7 @@ TEST(CycleAnalysis, AJumpOfThePeriodIsALossAtTheLastRegularMaximum) {
 
 TEST(CycleAnalysis, MotionThatStopsIsALossByTheGap) {
     // The oscillation freezes at its minimum after 12.5 periods: no maximum follows the one at 12 T.
-    const double w = 2 * pi / period, t_stop = 12.5 * period;
+    const double w = 2 * std::numbers::pi / period, t_stop = 12.5 * period;
     streamed_cycles c;
     c.run([&](double t) { return centre + amplitude * std::cos(w * std::min(t, t_stop)); }, 20 * period, h);
     ASSERT_TRUE(c.monitor.lost());
@@ -144,7 +142,7 @@ TEST(CycleAnalysis, AmplitudeDriftPerCycle) {
     // x = c + (A + beta t/T) cos(w t): the amplitude (x_max - x_min)/2 of neighbouring extrema grows by
     // beta per cycle; each half-cycle value is the mean over its two extrema, exact up to the
     // parabola bias (<1e-6 here).
-    const double beta = 1e-3, w = 2 * pi / period;
+    const double beta = 1e-3, w = 2 * std::numbers::pi / period;
     streamed_cycles c;
     c.run([&](double t) { return centre + (amplitude + beta * t / period) * std::cos(w * t); }, 20 * period, h);
     const cycle_report r = c.report();

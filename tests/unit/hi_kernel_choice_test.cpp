@@ -33,8 +33,7 @@ namespace fs = std::filesystem;
 kernel_candidates candidates() {
     kernel_candidates c = cuda_kernel_candidates();
     if (c.exact.empty())
-        c = {{"naive", "tiling", "small-tiling", "multi-target", "far-tiling", "ordered-split"},
-             {"fast-tiling", "fast-multi-target", "fast-split", "fast-far-split"}};
+        c = {{"naive", "tiling", "small-tiling", "far-tiling", "ordered-split"}, {"fast-split", "fast-far-split"}};
     return c;
 }
 
@@ -249,9 +248,9 @@ TEST(HiKernelChoice, UnknownDevicesFallBack) {
 TEST(HiKernelChoice, TheCacheIsWrittenReadAndConsultedForItsDeviceAndSizeOnly) {
     const fs::path file = scratch("cache") / "sub" / "hi-kernels.json";
     tuning_cache cache;
-    cache.put(tuned(4000, "small-tiling", "fast-tiling"));
-    cache.put(tuned(8000, "multi-target", "fast-multi-target"));
-    cache.put(tuned(4000, "naive", "fast-tiling"));  // replaces the first
+    cache.put(tuned(4000, "small-tiling", "fast-far-split"));
+    cache.put(tuned(8000, "far-tiling", "fast-far-split"));
+    cache.put(tuned(4000, "naive", "fast-split"));  // replaces the first
     ASSERT_EQ(cache.entries().size(), 2u);
     cache.save(file);
     std::ostringstream warnings;
@@ -261,7 +260,7 @@ TEST(HiKernelChoice, TheCacheIsWrittenReadAndConsultedForItsDeviceAndSizeOnly) {
     const tuned_kernels* e = read.find("NVIDIA H100 80GB HBM3", "9.0", 4000, precision::f32, false);
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->exact, "naive");
-    EXPECT_EQ(e->median_ms.at("fast-tiling"), 0.25);
+    EXPECT_EQ(e->median_ms.at("fast-split"), 0.25);
     EXPECT_EQ(read.find("NVIDIA H100 80GB HBM3", "9.0", 4000, precision::f32, true), nullptr);  // other box
     EXPECT_EQ(read.find("NVIDIA H100 80GB HBM3", "9.0", 4001, precision::f32, false), nullptr);
     EXPECT_EQ(read.find("NVIDIA H200", "9.0", 4000, precision::f32, false), nullptr);
@@ -274,14 +273,14 @@ TEST(HiKernelChoice, TheCacheIsWrittenReadAndConsultedForItsDeviceAndSizeOnly) {
     EXPECT_TRUE(contains(c.reason, "auto: naive (tuned on NVIDIA H100 80GB HBM3 at 2026-11-27T10:00:00Z")) << c.reason;
     EXPECT_TRUE(contains(c.reason, file.string())) << c.reason;
     q.request = kernel_request::fastest;
-    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-tiling");
+    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-split");
     q.particles = 4001;  // no entry: the table (its open-box rows)
     EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "fast-far-split");
     // The fused engine comes first: the cache times kernels of the step-by-step engine.
     q = hopper(8000, precision::f32);
     q.device_name = "NVIDIA H100 80GB HBM3";
     q.periodic = false;
-    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "multi-target");
+    EXPECT_EQ(choose_cuda_kernel(q, &read).kernel, "far-tiling");
 }
 
 TEST(HiKernelChoice, AnEntryOfTheWrongClassIsNotTrusted) {
@@ -354,14 +353,14 @@ TEST(HiKernelChoice, TheCpuBackendResolvesAutoAndFastToItsLoop) {
         EXPECT_EQ(r.config.hi_kernel, "all-pairs") << request;
         auto e = make_engine(c, s.particles);
         const auto d = e->description();
-        EXPECT_EQ(d.at("hi_kernel"), "all-pairs") << request;
-        EXPECT_TRUE(contains(d.at("hi_kernel_choice"), ": all-pairs (the CPU backend's default")) << request;
+        EXPECT_EQ(d.hi_kernel, "all-pairs") << request;
+        EXPECT_TRUE(contains(d.details.at("hi_kernel_choice"), ": all-pairs (the CPU backend's default")) << request;
         e->advance(50);
         frame chosen, named;
         e->read_frame(chosen);
         c.hi_kernel = "all-pairs";
         auto n = make_engine(c, s.particles);
-        EXPECT_EQ(n->description().count("hi_kernel_choice"), 0u);  // a named kernel: nothing chosen
+        EXPECT_EQ(n->description().details.count("hi_kernel_choice"), 0u);  // a named kernel: nothing chosen
         n->advance(50);
         n->read_frame(named);
         EXPECT_EQ(chosen.position, named.position) << request;

@@ -172,7 +172,7 @@ TEST(ImplicitLubrication, WithoutALubricatedPairItIsExactlyMuF) {
         }
         EXPECT_FALSE(fb.lubrication.solved);
         EXPECT_EQ(fb.lubrication.iterations, 0u);
-        EXPECT_EQ(b->description().at("lubrication_solves"), "0");
+        EXPECT_EQ(b->description().details.at("lubrication_solves"), "0");
     }
 }
 

@@ -14,7 +14,7 @@ using namespace stokesian;
 
 namespace {
 
-system_parameters open_system(hydrodynamic_tensor tensor = hydrodynamic_tensor::rotne_prager) {
+system_parameters unbounded_system(hydrodynamic_tensor tensor = hydrodynamic_tensor::rotne_prager) {
     system_parameters s;
     s.tensor = tensor;
     s.box.periodic = false;
@@ -45,7 +45,7 @@ constexpr double lapack_tolerance = 64 * 2.2e-16;
 TEST(PositiveDefiniteness, TouchingSpheresHaveTheClosedFormEigenvalue) {
     // r = 2a exactly: 7/16 I + 3/16 rhat rhat, so A + B r^2 = 5/8 and lambda_min = 1 - 5/8 = 3/8.
     const std::vector<vec3<double>> r{{0, 0, 0}, {2.0, 0, 0}};
-    const definiteness_report rep = check_mobility_positive_definiteness(r, open_system());
+    const definiteness_report rep = check_mobility_positive_definiteness(r, unbounded_system());
     EXPECT_TRUE(rep.cholesky_succeeded);
     ASSERT_TRUE(rep.eigenvalue_computed);
     EXPECT_NEAR(rep.smallest_eigenvalue, 3.0 / 8.0, lapack_tolerance);
@@ -54,8 +54,8 @@ TEST(PositiveDefiniteness, TouchingSpheresHaveTheClosedFormEigenvalue) {
     std::vector<vec3<double>> chain, tetrahedron{{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
     for (int i = 0; i < 6; ++i) chain.push_back({2.0 * i, 0, 0});
     for (auto& p : tetrahedron) p = (1.0 / std::sqrt(2.0)) * p;  // edges 2 sqrt(2) / sqrt(2) = 2a
-    EXPECT_TRUE(check_mobility_positive_definiteness(chain, open_system()).positive_definite());
-    const definiteness_report t = check_mobility_positive_definiteness(tetrahedron, open_system());
+    EXPECT_TRUE(check_mobility_positive_definiteness(chain, unbounded_system()).positive_definite());
+    const definiteness_report t = check_mobility_positive_definiteness(tetrahedron, unbounded_system());
     EXPECT_TRUE(t.positive_definite());
     EXPECT_GT(t.smallest_eigenvalue, 0.0);
 }
@@ -63,13 +63,14 @@ TEST(PositiveDefiniteness, TouchingSpheresHaveTheClosedFormEigenvalue) {
 TEST(PositiveDefiniteness, OverlappingSpheresStayPositiveDefiniteWithTheOverlapForm) {
     // RPY overlap form: A = 1 - 9r/32, A + B r^2 = 1 - 3r/16, so lambda_min = 1 - (1 - 3r/16) = 3r/16.
     for (double r : {0.25, 1.0, 1.5, 1.99}) {
-        const definiteness_report rep = check_mobility_positive_definiteness({{0, 0, 0}, {0, r, 0}}, open_system());
+        const definiteness_report rep =
+            check_mobility_positive_definiteness({{0, 0, 0}, {0, r, 0}}, unbounded_system());
         EXPECT_TRUE(rep.cholesky_succeeded) << r;
         EXPECT_NEAR(rep.smallest_eigenvalue, 3.0 * r / 16.0, lapack_tolerance) << r;
     }
     // A random cloud of strongly overlapping spheres (centres only 0.5a apart).
     const definiteness_report cloud =
-        check_mobility_positive_definiteness(random_centres(40, 4.0, 0.5, 11), open_system());
+        check_mobility_positive_definiteness(random_centres(40, 4.0, 0.5, 11), unbounded_system());
     EXPECT_TRUE(cloud.cholesky_succeeded);
     EXPECT_GT(cloud.smallest_eigenvalue, 0.0);
 }
@@ -77,7 +78,7 @@ TEST(PositiveDefiniteness, OverlappingSpheresStayPositiveDefiniteWithTheOverlapF
 TEST(PositiveDefiniteness, RandomNonOverlappingConfigurationsArePositiveDefinite) {
     for (unsigned seed : {1u, 2u, 3u}) {
         const auto r = random_centres(60, 14.0, 2.0, seed);
-        const definiteness_report rep = check_mobility_positive_definiteness(r, open_system());
+        const definiteness_report rep = check_mobility_positive_definiteness(r, unbounded_system());
         EXPECT_TRUE(rep.cholesky_succeeded) << seed;
         EXPECT_GT(rep.smallest_eigenvalue, 0.0) << seed;
         // Gershgorin is a lower bound. mu_ij = mu_ji^T up to rounding: element (c, d) of mu_ij is
@@ -97,10 +98,10 @@ TEST(PositiveDefiniteness, FccLatticeAtTenthDensityOpenVersusMinimumImage) {
     // both, which also makes it the negative control on a realistic system.
     const double b = fcc_lattice_constant(0.1);
     const auto sites = fcc_lattice(3, b);
-    const definiteness_report open = check_mobility_positive_definiteness(sites, open_system());
+    const definiteness_report open = check_mobility_positive_definiteness(sites, unbounded_system());
     EXPECT_TRUE(open.cholesky_succeeded);
     EXPECT_GT(open.smallest_eigenvalue, 0.05);
-    system_parameters periodic = open_system();
+    system_parameters periodic = unbounded_system();
     periodic.box = {true, {3 * b, 3 * b, 3 * b}};
     const definiteness_report boxed = check_mobility_positive_definiteness(sites, periodic);
     EXPECT_FALSE(boxed.cholesky_succeeded);
@@ -124,15 +125,15 @@ TEST(PositiveDefiniteness, FarFormAtOverlapAndOseenAtCloseRangeAreNotPositiveDef
     EXPECT_NEAR(rp.smallest_eigenvalue, -0.25, lapack_tolerance);
     // The library's Oseen tensor at r = 1.2a: along the line 3/(2 x) = 1.25, lambda_min = -0.25.
     const definiteness_report oseen =
-        check_mobility_positive_definiteness({{0, 0, 0}, {0, 0, 1.2}}, open_system(hydrodynamic_tensor::oseen));
+        check_mobility_positive_definiteness({{0, 0, 0}, {0, 0, 1.2}}, unbounded_system(hydrodynamic_tensor::oseen));
     EXPECT_FALSE(oseen.positive_definite());
     EXPECT_NEAR(oseen.smallest_eigenvalue, -0.25, lapack_tolerance);
 }
 
 TEST(PositiveDefiniteness, LimitsSkipTheExpensiveStepsAndStreamTheGershgorinBound) {
     const auto r = random_centres(30, 12.0, 2.0, 4);
-    const definiteness_report full = check_mobility_positive_definiteness(r, open_system());
-    const definiteness_report cheap = check_mobility_positive_definiteness(r, open_system(), {0, 0});
+    const definiteness_report full = check_mobility_positive_definiteness(r, unbounded_system());
+    const definiteness_report cheap = check_mobility_positive_definiteness(r, unbounded_system(), {0, 0});
     EXPECT_FALSE(cheap.cholesky_attempted);
     EXPECT_FALSE(cheap.eigenvalue_computed);
     EXPECT_TRUE(std::isnan(cheap.smallest_eigenvalue));
@@ -140,7 +141,7 @@ TEST(PositiveDefiniteness, LimitsSkipTheExpensiveStepsAndStreamTheGershgorinBoun
     EXPECT_EQ(cheap.gershgorin_lower_bound, full.gershgorin_lower_bound);
     EXPECT_EQ(cheap.decided(), cheap.gershgorin_lower_bound > 0.0);
     // Eigenvalue without Cholesky decides by its sign.
-    const definiteness_report eigen_only = check_mobility_positive_definiteness(r, open_system(), {1000, 0});
+    const definiteness_report eigen_only = check_mobility_positive_definiteness(r, unbounded_system(), {1000, 0});
     EXPECT_TRUE(eigen_only.decided());
     EXPECT_TRUE(eigen_only.positive_definite());
 }

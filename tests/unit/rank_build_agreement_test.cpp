@@ -39,7 +39,7 @@ namespace {
 // Which ranks (threads) run on a host where the test backend finds no device.
 thread_local bool host_without_devices = false;
 
-const std::string refusal = "the test backend finds no device on this host";
+const std::string no_device_refusal = "the test backend finds no device on this host";
 
 // A device backend across ranks whose probe answers for the host of the thread that asks.
 const backends::backend& host_probed_backend() {
@@ -51,7 +51,7 @@ const backends::backend& host_probed_backend() {
         t.can.ranks = true;
         t.probe = [] {
             backends::availability a;
-            if (host_without_devices) return backends::availability{false, refusal, "no test device", 0};
+            if (host_without_devices) return backends::availability{false, no_device_refusal, "no test device", 0};
             a.devices_present = 2;
             return a;
         };
@@ -197,7 +197,7 @@ TEST(RankBuildAgreement, ARankWhoseHostLacksTheBackendIsOneVerdictOfEveryRank) {
     const std::vector<std::string> errors = build_across(3, {2});
     // Rank 0 too: it throws the line it prints, though its own host has the backend.
     ASSERT_EQ(errors[0].rfind("input_error: MPI rank 2: ", 0), 0U) << errors[0];
-    EXPECT_NE(errors[0].find(refusal), std::string::npos) << errors[0];
+    EXPECT_NE(errors[0].find(no_device_refusal), std::string::npos) << errors[0];
     EXPECT_EQ(errors[0].find('\n'), std::string::npos) << errors[0];  // one line
     for (unsigned r = 1; r < errors.size(); ++r) EXPECT_EQ(errors[r], errors[0]) << "rank " << r;
 }

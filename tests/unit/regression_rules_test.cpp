@@ -125,7 +125,7 @@ scalable = false
     ASSERT_EQ(m.runs.size(), 2u);
     EXPECT_EQ(m.runs[0].scenario, std::filesystem::path("/suites/../scenarios/tetrahedron.toml"));
     EXPECT_EQ(m.runs[0].precision, "hi=ds,int=f32");  // canonical
-    EXPECT_EQ(m.runs[0].cuda_hi_kernel, "fused");
+    EXPECT_EQ(m.runs[0].hi_kernels.at("cuda"), "fused");
     EXPECT_EQ(m.runs[1].scenario, std::filesystem::path("/abs/x.toml"));
     EXPECT_DOUBLE_EQ(m.runs[1].sample_every, 0.001);
     // --scale: whole sample intervals, at least one; unscalable runs keep their length.

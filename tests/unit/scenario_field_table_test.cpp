@@ -45,7 +45,7 @@ dt = 0.01
 steps = 100
 )";
 
-std::string error_of(const std::string& text) {
+std::string output_error_of(const std::string& text) {
     try {
         (void)parse_scenario(text, "x.toml");
     } catch (const input_error& e) {
@@ -89,17 +89,18 @@ TEST(ScenarioOutputAuthor, IsReadWrittenAndDocumented) {
 }
 
 TEST(ScenarioOutputAuthor, BadValuesAreOneLineErrorsNamingTheKey) {
-    EXPECT_EQ(error_of(minimal_pair + "[output]\nauthor = 7\n"), "x.toml: key 'output.author' = 7: expected a string");
-    EXPECT_EQ(error_of(minimal_pair + "[output]\nauthor = \"\"\n"),
+    EXPECT_EQ(output_error_of(minimal_pair + "[output]\nauthor = 7\n"),
+              "x.toml: key 'output.author' = 7: expected a string");
+    EXPECT_EQ(output_error_of(minimal_pair + "[output]\nauthor = \"\"\n"),
               "x.toml: key 'output.author' = \"\": expected a non-empty name");
-    EXPECT_NE(error_of(minimal_pair + "[output]\nauthor = \"two\\nlines\"\n").find("control characters"),
+    EXPECT_NE(output_error_of(minimal_pair + "[output]\nauthor = \"two\\nlines\"\n").find("control characters"),
               std::string::npos);
-    EXPECT_NE(
-        error_of(minimal_pair + "[output]\nauthor = \"" + std::string(257, 'a') + "\"\n").find("at most 256 bytes"),
-        std::string::npos);
-    EXPECT_NE(
-        error_of(minimal_pair + "[output]\nname = \"x\"\n").find("unknown key 'output.name' ([output] accepts author)"),
-        std::string::npos);
+    EXPECT_NE(output_error_of(minimal_pair + "[output]\nauthor = \"" + std::string(257, 'a') + "\"\n")
+                  .find("at most 256 bytes"),
+              std::string::npos);
+    EXPECT_NE(output_error_of(minimal_pair + "[output]\nname = \"x\"\n")
+                  .find("unknown key 'output.name' ([output] accepts author)"),
+              std::string::npos);
 }
 
 TEST(RunOverrides, GoThroughTheRunTable) {

@@ -235,13 +235,15 @@ int main(int argc, char** argv) {
                 };
                 {
                     auto e = cuda::make_fused_engine(c, s.particles, k);
-                    report("single", 1, measure(*e, o.seconds, o.max_steps), e->description().at("fused_kernel"));
+                    report("single", 1, measure(*e, o.seconds, o.max_steps),
+                           e->description().details.at("fused_kernel"));
                 }
                 for (std::size_t systems : o.batches) {
                     if (systems == 0) continue;
                     auto b =
                         cuda::make_cuda_batch_engine(c, device_context{}, members_of(s.particles, c.dt, systems), k);
-                    report("batch", systems, measure(*b, o.seconds, o.max_steps), b->description().at("fused_kernel"));
+                    report("batch", systems, measure(*b, o.seconds, o.max_steps),
+                           b->description().details.at("fused_kernel"));
                 }
             }
         }

@@ -231,7 +231,7 @@ void write_velocities(const fcc_options& o, const bench::benchmark_system& s, co
     const auto e = make_engine(c, s.state);  // computes the forces and one HI update at construction
     frame f;
     e->read_frame(f);
-    auto attributes = e->description();
+    auto attributes = e->description().provenance();
     attributes["source"] = s.source;
     attributes["particles"] = std::to_string(s.state.size());
     attributes["what"] =

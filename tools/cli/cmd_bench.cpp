@@ -72,8 +72,8 @@ int bench_steps(const steps_options& o) {
         e->advance(steps);
         e->read_frame(f);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const auto d = e->description();
-        const std::string kernel = d.count("hi_kernel") ? d.at("hi_kernel") : "";
+        const auto d = e->description().provenance();
+        const std::string kernel = d.at("hi_kernel");
         const std::string threads = d.count("threads") ? d.at("threads") : "";
         std::printf("%-18s %8zu %-6s %-13s %-16s %10llu %12.4g %12.4g\n", s.name.c_str(), s.particles.size(),
                     d.at("backend").c_str(), kernel.c_str(), to_string(m).c_str(),
@@ -88,7 +88,7 @@ int bench_steps(const steps_options& o) {
 
 struct hi_options {
     std::string sizes = "1000,10000,200000", csv;
-    std::vector<std::string> kernels{"naive", "tiling", "small-tiling", "multi-target"};
+    std::vector<std::string> kernels{"naive", "tiling", "small-tiling"};
     std::vector<precision_mode> modes{
         {precision::f32, precision::f32}, {precision::ds, precision::ds}, {precision::f64, precision::f64}};
     int repeats = 20;
@@ -178,7 +178,7 @@ action register_bench(CLI::App& app) {
     auto ho = std::make_shared<hi_options>();
     auto* hi = bench->add_subcommand("hi", "One HI velocity update on the GPU, per kernel, precision and N");
     hi->add_option("--sizes", ho->sizes, "particle numbers, comma-separated");
-    add_hi_kernel_list_option(*hi, ho->kernels, "default naive,tiling,small-tiling,multi-target", {"--kernels"});
+    add_hi_kernel_list_option(*hi, ho->kernels, "default naive,tiling,small-tiling", {"--kernels"});
     add_precision_list_option(
         *hi, ho->modes, {"the hi= part is timed; default f32,ds,f64: hi=f32, hi=ds, hi=f64", {"--precisions"}, {}});
     hi->add_option("--repeats", ho->repeats, "timed launches (median reported)");

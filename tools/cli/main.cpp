@@ -68,7 +68,8 @@ int fail(int code, const std::string& line, bool input) {
     if (ranks.leads()) say("stokesian: " + line);
     else if (!input) say(rank_line(ranks.rank(), line));
     if (!ranks.leads() && input) leave_line_to_rank_zero(ranks, line);
-    ranks.abort(code);
+    ranks.abort(code);  // [[noreturn]], which GCC does not see through the virtual call
+    return code;
 }
 
 int run(CLI::App& app) {

@@ -37,7 +37,7 @@ std::unique_ptr<engine> make_engine(const engine_config& config, const device_co
 std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,
                                                 const std::vector<batch_member>& members);
 
-// `e` with description()["hi_kernel_choice"] = choice (why a request chose its kernel:
+// `e` with description().details["hi_kernel_choice"] = choice (why a request chose its kernel:
 // stokesian/backends/hi_kernel_choice.hpp); `e` itself when choice is empty. make_engine applies it.
 std::unique_ptr<engine> with_kernel_choice(std::unique_ptr<engine> e, std::string choice);
 

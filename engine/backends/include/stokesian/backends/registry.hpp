@@ -38,6 +38,10 @@ struct capabilities {
     // there; stokesian/backends/hi_kernel_choice.hpp), then the backend's kernels, its default first.
     std::vector<std::string> hi_kernels;
     bool batches = false;  // has a batch factory (stokesian/core/batch.hpp)
+    // A batch member computes what the backend's engine computes for the run alone, bit for bit, so
+    // runs of this backend may share a batch (stokesian/run/batched_runs.hpp). False where the
+    // batch factory runs another engine than the run's (cuda: the fused one).
+    bool batches_runs = false;
     // Runs only tensors of the pair form mu0 [A I + B r r] (not block evaluators such as rpy-ewald;
     // physics/tensor_registry.hpp is_block_tensor), so that auto never picks it for one.
     bool pair_tensors_only = false;
@@ -156,5 +160,10 @@ device_context device_context_for(const engine_config& config, std::size_t parti
 
 // One line per backend: name, availability and capabilities (for `stokesian` listings and tests).
 std::string describe(const backend& b);
+
+// Whether the registered backend `name` computes on a device (capabilities::devices > 0): its state
+// can be lost with the device and is kept on the host too, its provenance names the device, its
+// results are the gpu class of the stored references. False for a name not registered.
+bool computes_on_device(const std::string& name);
 
 }  // namespace stokesian::backends

@@ -54,8 +54,8 @@ public:
     // precision mode or size.
     virtual void save_member_state(std::size_t member, engine_state& out) const = 0;
     virtual void restore_member_state(std::size_t member, const engine_state& state) = 0;
-    // What ran: backend, kernel, members, particles per member, threads or device (provenance).
-    virtual std::map<std::string, std::string> description() const = 0;
+    // What ran: backend, kernel, and as provenance members, particles per member, threads or device.
+    virtual engine_description description() const = 0;
 };
 
 // Batches are made by the backends layer: make_batch_engine() (stokesian/backends/engine_factory.hpp).

@@ -83,6 +83,27 @@ struct engine_state {
     std::vector<vec3<double>> history_hi, history_lo;
 };
 
+// What an engine is (engine::description(), batch_engine::description()). The program's logic
+// reads the typed fields; the details are provenance text only, written to the outputs that
+// record the engine and never read back to decide anything.
+struct engine_description {
+    // The registered backend (stokesian/backends/registry.hpp) as outputs and checkpoints record
+    // it; the fused engine records its older spelling, cuda with hi_kernel fused.
+    std::string backend;
+    std::string hi_kernel;  // the HI kernel it runs
+    // Threads, device, floating-point flags, solver statistics, batch members, the kernel choice...
+    std::map<std::string, std::string> details;
+
+    // What the outputs record (H5MD /parameters/engine, run --json, port-check records): the
+    // details with backend and hi_kernel.
+    std::map<std::string, std::string> provenance() const {
+        std::map<std::string, std::string> text = details;
+        text["backend"] = backend;
+        text["hi_kernel"] = hi_kernel;
+        return text;
+    }
+};
+
 class engine {
 public:
     virtual ~engine() = default;
@@ -101,8 +122,8 @@ public:
             read_frame(out.emplace_back());
         }
     }
-    // What ran: backend, kernel, threads, device... (stored as provenance).
-    virtual std::map<std::string, std::string> description() const = 0;
+    // What ran: backend, kernel, and as provenance threads, device...
+    virtual engine_description description() const = 0;
     // Checkpoints: restore_state(save_state()) continues the run bit for bit, on any engine of
     // the same precision mode and size (throws std::invalid_argument otherwise).
     virtual void save_state(engine_state& out) const = 0;

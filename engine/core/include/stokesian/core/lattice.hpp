@@ -33,10 +33,16 @@ inline constexpr int max_fcc_cells = 100;
 // differs from n by at most 3 * 2^-15 ~ 1e-4 relative.
 double fcc_lattice_constant(double density);
 
+// The cube root of x > 0 rounded to 15 significant bits: an edge or lattice constant from a volume.
+// cbrt is not correctly rounded by every libm; the rounding to 15 bits absorbs a difference in the
+// last bits, so the result is the same on every platform (short of a cube root within an ulp of a
+// rounding boundary). Non-finite or non-positive cube roots are returned as they are.
+double cube_root_15_bits(double x);
+
 // Displaces every coordinate by an independent uniform random amount in [-amplitude, amplitude],
-// then wraps it into [-L/2, L/2) (L = edges). Portable: std::mt19937_64 seeded with `seed` and our
-// own mapping of its 64-bit output to [0, 1) (the top 53 bits times 2^-53), not
-// std::uniform_real_distribution, whose output differs between standard libraries.
+// then wraps it into [-L/2, L/2) (L = edges). Portable: std::mt19937_64 seeded with `seed` and
+// unit_interval() (core/portable_random.hpp), not std::uniform_real_distribution, whose output
+// differs between standard libraries.
 void perturb_positions(std::vector<vec3<double>>& positions, double amplitude, std::uint64_t seed, vec3<double> edges);
 
 }  // namespace stokesian

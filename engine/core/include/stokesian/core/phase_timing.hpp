@@ -53,7 +53,7 @@ struct phase_timing {
     std::uint64_t steps = 0;
     std::array<duration_statistics, step_phase_count> phase{};  // indexed by step_phase
     duration_statistics step;                                   // the sum of the phases, per step
-    std::map<std::string, std::string> description;             // engine::description()
+    std::map<std::string, std::string> description;             // engine::description().provenance()
 
     const duration_statistics& of(step_phase p) const { return phase[static_cast<std::size_t>(p)]; }
 };
@@ -118,7 +118,7 @@ phase_timing run_phase_benchmark(Engine& engine, Timer& timer, const phase_run& 
     });
     engine.set_phase_timer(nullptr);
     phase_timing t = summarise_phases(timer.take());
-    t.description = engine.description();
+    t.description = engine.description().provenance();
     return t;
 }
 

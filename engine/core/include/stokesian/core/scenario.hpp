@@ -61,6 +61,25 @@ struct output_settings {
     std::string author;
 };
 
+// [particles.file]: positions read from an H5MD, NumPy (.npy) or XYZ file. Kept with the scenario
+// so that the resolved configuration says where its positions came from.
+struct positions_file_settings {
+    std::string path;                    // as written: relative to the scenario file's folder
+    std::string format;                  // "h5md", "npy" or "xyz"; from the file name when not given
+    std::optional<std::uint64_t> frame;  // h5md and xyz: the frame read (the last when not given)
+    std::string group = "all";           // h5md: the particles group, particles/<group>/position
+};
+
+// [particles.random]: spheres placed one by one at uniformly random points of the box, each at least
+// a surface gap from every sphere placed before (random sequential addition). Two of count, volume
+// fraction and the box edges give the third.
+struct random_suspension_settings {
+    std::optional<std::uint64_t> count;     // N
+    std::optional<double> volume_fraction;  // phi = N (4/3) pi a^3 / V
+    double min_gap = 0.0;                   // the least surface gap r - 2a between two spheres, in a
+    std::uint64_t seed = 1;                 // of std::mt19937_64 (core/portable_random.hpp)
+};
+
 struct scenario {
     std::string name;
     std::string description;
@@ -69,6 +88,10 @@ struct scenario {
     std::string source_text;  // the file as read (stored as provenance)
     system_parameters system;
     initial_state particles;
+    // Where the positions came from when neither written out nor a lattice (resolved: format, frame,
+    // count, volume fraction); at most one is set.
+    std::optional<positions_file_settings> positions_file;
+    std::optional<random_suspension_settings> random_suspension;
     run_settings run;
     observable_settings observables;
     output_settings output;

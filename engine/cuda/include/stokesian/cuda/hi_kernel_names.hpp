@@ -6,19 +6,14 @@
 namespace stokesian::cuda {
 
 enum class hi_kernel {
-    naive,              // paper, Algorithm 1
-    tiling,             // Nyland et al.: tiles of blockDim sources in shared memory (default)
-    small_tiling,       // paper, Algorithm 2: tiles of 32 loaded by the first warp
-    multi_target,       // tiling + two targets per thread
-    split,              // several lanes per target, fixed shuffle tree (fills the GPU at small N)
-    fast_tiling,        // tiling with the hardware rsqrt and FMA contraction
-    fast_multi_target,  // multi-target (four targets per thread), fast math
-    fast_split,         // split, fast math
-    far_tiling,         // tiling with the box as a template and a warp-uniform far-field path (hi_far_kernels.cuh)
-    far_split,          // split, likewise
-    fast_far_split,     // far-split, fast math
-    ordered_split,      // several lanes per target, the sum in the CPU's order (hi_ordered_kernel.cuh)
-    fused,              // the fused small-system engine (many steps per launch)
+    naive,           // paper, Algorithm 1
+    tiling,          // Nyland et al.: tiles of blockDim sources in shared memory (default)
+    small_tiling,    // paper, Algorithm 2: tiles of 32 loaded by the first warp
+    fast_split,      // several lanes per target, fixed shuffle tree (fills the GPU at small N); fast math
+    far_tiling,      // tiling with the box as a template and a warp-uniform far-field path (hi_far_kernels.cuh)
+    fast_far_split,  // fast-split's lanes and order with far-tiling's far-field path, fast math
+    ordered_split,   // several lanes per target, the sum in the CPU's order (hi_ordered_kernel.cuh)
+    fused,           // the fused small-system engine (many steps per launch)
 };
 
 // "" -> tiling. Throws std::invalid_argument listing the names.

@@ -8,8 +8,8 @@
 
 namespace stokesian::cuda {
 
-// Builds a step-by-step CUDA engine for `config` (any precision mode; hi_kernel naive, tiling,
-// small-tiling or multi-target; the fused path runs whole steps inside one launch and has no
+// Builds a step-by-step CUDA engine for `config` (any precision mode, any step-by-step hi_kernel:
+// naive, tiling, small-tiling, ...; the fused path runs whole steps inside one launch and has no
 // phases: std::invalid_argument) and runs `run`. Per-step durations come from CUDA events; the
 // statistics are over the timed steps. The description names the device, its clocks, driver and
 // runtime. Throws cuda_error without a device.

@@ -127,7 +127,14 @@ public:
     std::vector<double> read_doubles(const std::string& dataset_path) const;  // flattened
     std::vector<std::int64_t> read_integers(const std::string& dataset_path) const;
     std::vector<std::size_t> shape(const std::string& dataset_path) const;
+    // Row `index` of a numeric dataset whose first dimension counts frames (a value [T, N, 3]: one
+    // frame [N, 3]), flattened; only that row is read (a long trajectory is not loaded whole).
+    std::vector<double> read_doubles_row(const std::string& dataset_path, std::size_t index) const;
     std::optional<std::string> string_attribute(const std::string& object_path, const std::string& name) const;
+    // Every string of a string attribute of any shape (box/boundary holds three), or nothing when the
+    // object has no attribute of that name; input_error when the attribute is not made of strings.
+    std::optional<std::vector<std::string>> string_array_attribute(const std::string& object_path,
+                                                                   const std::string& name) const;
     std::map<std::string, std::string> string_attributes(const std::string& object_path) const;
 
 private:

@@ -21,7 +21,9 @@ struct reference_key {
     bool operator==(const reference_key&) const = default;
 };
 
-// "cpu" for the CPU backend, "gpu" for CUDA; throws std::invalid_argument for anything else.
+// The reference class of a registered backend's results: "gpu" for one that computes on a device
+// (backends::computes_on_device: cuda, cuda-fused), else "cpu"; throws std::invalid_argument for a
+// name that is not registered.
 std::string backend_class_of(const std::string& backend);
 
 // dt as it appears in keys: the shortest decimal that reads back to the same double ("0.01").

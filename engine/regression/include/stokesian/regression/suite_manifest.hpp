@@ -4,6 +4,7 @@
 // and sampling, and the HI kernel to use on each backend.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,10 +20,11 @@ struct suite_run_spec {
     double time = 0.0;          // run length in tau_s
     double sample_every = 1.0;  // tau_s
     std::string integrator = "euler";
-    std::string backend;                  // empty: the suite's default ("auto")
-    std::string cpu_hi_kernel = "auto";   // HI kernel on the CPU (auto: all-pairs)
-    std::string cuda_hi_kernel = "auto";  // HI kernel on CUDA (auto: backends/hi_kernel_choice.hpp)
-    unsigned threads = 0;                 // CPU threads (0: cores / concurrent runs)
+    std::string backend;  // empty: the suite's default ("auto")
+    // The HI kernel per registered backend, from the keys <backend>_hi_kernel (cpu_hi_kernel,
+    // cuda_hi_kernel, ...); a backend without one runs auto (backends/hi_kernel_choice.hpp).
+    std::map<std::string, std::string> hi_kernels;
+    unsigned threads = 0;  // CPU threads (0: cores / concurrent runs)
     bool write_trajectory = false;
     bool scalable = true;  // --scale shortens it (false: already short, keep its length)
     // Negative controls only (reference_data/suites/negative_control.toml): after the run, label the

@@ -110,8 +110,8 @@ std::vector<std::size_t> balance_over_devices(const std::vector<double>& costs, 
 // a device (the CPU backend).
 void place_on_gpus(std::vector<prepared_run>& runs, const device_selection& gpus);
 
-// Whether a CUDA device is usable (false in builds without CUDA).
-bool cuda_device_present();
+// Whether a backend that computes on a device can run here (a CUDA device is present in a CUDA build).
+bool device_backend_available();
 
 // Sets the run's batch_key as `mode` allows (suite_batching.cpp): auto batches runs on a device only.
 void assign_batch_key(prepared_run& run, batch_mode mode);

@@ -1,0 +1,163 @@
+// Backends are told apart by their registered capabilities, never by their names: a backend added
+// from a test that computes on a device as CUDA does (capabilities::devices), or batches its runs
+// as the CPU does (capabilities::batches_runs), is batched, sized and recorded as such
+// (run/batched_runs.hpp, run/run_size.hpp, regression/observed_run.hpp, engine/README.md "How to
+// add a backend").
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "stokesian/backends/registry.hpp"
+#include "stokesian/core/scenario.hpp"
+#include "stokesian/regression/observed_run.hpp"
+#include "stokesian/regression/reference_key.hpp"
+#include "stokesian/run/batched_runs.hpp"
+#include "stokesian/run/run.hpp"
+#include "stokesian/run/run_size.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
+#include "support/build_paths.hpp"
+#include "support/scratch_directory.hpp"
+
+using namespace stokesian;
+
+namespace {
+
+scenario capability_scenario() {
+    return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
+}
+
+// Particles that never move; it describes a device, as the CUDA engines do, when told to.
+class still_engine final : public engine {
+public:
+    still_engine(const engine_config& config, const initial_state& state, bool device)
+        : config_(config), state_(state), device_(device) {}
+    void advance(std::uint64_t steps) override { step_ += steps; }
+    std::uint64_t step() const override { return step_; }
+    std::size_t size() const override { return state_.size(); }
+    void read_frame(frame& out) const override {
+        out = {};
+        out.step = step_;
+        out.time = double(step_) * config_.dt;
+        out.position = state_.positions;
+        out.image.assign(size(), {0, 0, 0});
+        out.velocity.assign(size(), {0, 0, 0});
+        out.force = state_.external_forces;
+    }
+    engine_description description() const override {
+        engine_description d{config_.backend, "still", {{"precision", to_string(config_.precision)}}};
+        if (device_) d.details = {{"device_name", "Test Device 7"}, {"compute_capability", "7.7"}};
+        return d;
+    }
+    void save_state(engine_state& out) const override {
+        out = {};
+        out.step = step_;
+        out.precision = config_.precision;
+        out.position_hi = state_.positions;
+        out.position_lo.assign(size(), {0, 0, 0});
+        out.image.assign(size(), {0, 0, 0});
+        out.velocity_hi.assign(size(), {0, 0, 0});
+        out.velocity_lo.assign(size(), {0, 0, 0});
+        out.force = state_.external_forces;
+    }
+    void restore_state(const engine_state& state) override { step_ = state.step; }
+
+private:
+    engine_config config_;
+    initial_state state_;
+    std::uint64_t step_ = 0;
+    bool device_;
+};
+
+// A backend named like neither cpu nor cuda: on a device (devices = 1, as cuda) or on the host
+// (devices = 0, as cpu), whose runs batch or not.
+const backends::backend& capability_backend(const std::string& name, unsigned devices, bool batches_runs) {
+    backends::registry& r = backends::backend_registry();
+    if (const backends::backend* known = r.find(name)) return *known;
+    backends::backend b;
+    b.name = name;
+    b.title = "the " + name + " backend";
+    b.can.devices = devices;
+    b.can.batches = true;
+    b.can.batches_runs = batches_runs;
+    const bool device = devices > 0;
+    b.make_engine = [device](const engine_config& c, const device_context&, const initial_state& s) {
+        return std::unique_ptr<engine>(new still_engine(c, s, device));
+    };
+    r.add(std::move(b));
+    return *r.find(name);
+}
+
+run_request capability_request(const std::string& backend) {
+    run_request q;
+    q.scenario_ = capability_scenario();
+    q.scenario_.run.backend = backend;
+    q.threads = 1;
+    return q;
+}
+
+initial_state capability_particles(std::size_t n) {
+    initial_state s;
+    for (std::size_t i = 0; i < n; ++i) {
+        s.positions.push_back({3.0 * double(i % 64), 3.0 * double(i / 64 % 64), 3.0 * double(i / 4096)});
+        s.external_forces.push_back({0, 0, -1});
+    }
+    return s;
+}
+
+class BackendCapabilities : public test_support::scratch_directory_test {
+protected:
+    BackendCapabilities() : scratch_directory_test("stokesian_backend_capabilities") {}
+};
+
+}  // namespace
+
+// Runs batch where the backend says a batch member computes what the run computes alone, whatever
+// its name; a backend whose batch factory runs another engine (as cuda's) keeps its runs alone.
+TEST(BackendCapabilitiesBatching, RunsBatchWhereTheBackendSaysItsBatchesAreItsRuns) {
+    const std::string batching = capability_backend("test-batching-device", 1, true).name;
+    const std::string alone = capability_backend("test-alone-device", 1, false).name;
+    std::string why;
+    const std::string key = batch_key(capability_request(batching), &why);
+    EXPECT_EQ(key.rfind(batching + "|", 0), 0u) << key << " / " << why;
+    why.clear();
+    EXPECT_EQ(batch_key(capability_request(alone), &why), "");
+    EXPECT_EQ(why, "backend " + alone + " runs alone what no batch runs");
+}
+
+// The size estimate times a device backend on the larger sample (32768 particles) and a host
+// backend on the smaller one (2048), by capabilities::devices, not by the name "cpu".
+TEST(BackendCapabilitiesRunSize, TheSampleFollowsWhetherTheBackendComputesOnADevice) {
+    const initial_state state = capability_particles(40000);
+    engine_config c = make_engine_config(capability_scenario());
+    c.backend = capability_backend("test-sized-device", 1, false).name;
+    run_size_estimate e = estimate_run_size(c, state);
+    EXPECT_EQ(e.backend, "test-sized-device");
+    EXPECT_EQ(e.measured_particles, 32768u);
+    c.backend = capability_backend("test-sized-host", 0, false).name;
+    e = estimate_run_size(c, state);
+    EXPECT_EQ(e.backend, "test-sized-host");
+    EXPECT_EQ(e.measured_particles, 2048u);
+}
+
+// A result of a backend on a device records the engine's device in its reference provenance and is
+// of the gpu reference class; one of a host backend names the host and is of the cpu class.
+TEST_F(BackendCapabilities, AResultRecordsTheDeviceOfABackendThatComputesOnOne) {
+    for (const bool device : {true, false}) {
+        const std::string name = device ? "test-recorded-device" : "test-recorded-host";
+        run_request q = capability_request(capability_backend(name, device ? 1 : 0, false).name);
+        q.scenario_.run.time = 1.0;
+        q.scenario_.run.steps.reset();
+        q.output.path = dir_ / (name + ".h5");
+        q.invocation = {{"host", "testhost"}};
+        ASSERT_EQ(run_scenario(q).status.rfind("completed", 0), 0u) << name;
+        const regression::observed_run r = regression::read_observed_run(q.output.path);
+        EXPECT_EQ(r.provenance.at("backend"), name);
+        EXPECT_EQ(r.provenance.at("device_name"), device ? "Test Device 7" : "CPU (host testhost)") << name;
+        EXPECT_EQ(r.provenance.at("compute_capability"), device ? "7.7" : "-") << name;
+        EXPECT_EQ(r.key.backend_class, device ? "gpu" : "cpu") << name;
+        EXPECT_EQ(regression::backend_class_of(name), device ? "gpu" : "cpu");
+    }
+    EXPECT_THROW(regression::backend_class_of("tpu"), std::invalid_argument);
+}
