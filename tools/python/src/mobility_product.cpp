@@ -19,6 +19,7 @@
 #include "arrays.hpp"
 #include "bindings.hpp"
 #include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/physics/pair_tensor.hpp"
@@ -46,7 +47,7 @@ mobility_result mobility_product(const engine_config& config, const initial_stat
     const std::unique_ptr<engine> e = make_engine(config, state);
     frame f;
     e->read_frame(f);
-    return {std::move(f.velocity), e->description()};
+    return {std::move(f.velocity), e->description().provenance()};
 }
 
 }  // namespace
@@ -86,6 +87,21 @@ void bind_mobility(nb::module_& m) {
     m.def("stokes_self_mobility", &stokes_self_mobility, nb::arg("viscosity"), nb::arg("radius"),
           "mu0 = 1 / (6 pi eta a), as the scenario key physics.viscosity computes it");
     m.def("tensor_names", &tensor_names);
+    m.def(
+        "backends",
+        [] {
+            nb::dict out;
+            for (const backends::backend& b : backends::backend_registry().all()) {
+                const backends::availability here = backends::check_availability(b);
+                nb::dict entry;
+                entry["built"] = static_cast<bool>(b.make_engine);
+                entry["available"] = here.available;
+                entry["refusal"] = here.refusal;
+                out[b.name.c_str()] = entry;
+            }
+            return out;
+        },
+        "the registered backends: {name: {built, available (here, now), refusal (why not)}}");
     m.attr("max_cpu_threads") = max_cpu_threads;
 }
 

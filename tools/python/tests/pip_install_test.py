@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 """CTest PythonPackage.PipInstallRunsTestsAndExamples (label quick): `pip install .` of the checkout
-into a fresh venv (the engine compiled again, CPU only, through ccache where it is installed), then
-the package's tests (tools/python/tests, against the built CLI) and every script of examples/, run
-by the venv's Python from a folder outside the checkout.
+into a fresh venv (the engine compiled again, through ccache where it is installed), the CUDA choice
+of the build checked against its rule (pyproject.toml: CUDA when nvcc is found and nvidia-smi lists a
+GPU, unless STOKESIAN_CUDA says on or off), then the package's tests (tools/python/tests, against the
+built CLI) and every script of examples/, run by the venv's Python from a folder outside the checkout.
 
     pip_install_test.py WORK CLI
 
 WORK: a scratch folder (its build/ is kept: a second run compiles only what changed); CLI: the
 built `stokesian`. Skipped (77) where this Python has no venv module (Debian: python3-venv)."""
+import importlib.util
 import os
 import pathlib
 import shutil
@@ -33,13 +35,23 @@ def step(what, command, log=None, **options):
     return output
 
 
+def cuda_expected():
+    """Whether `pip install .` builds the CUDA backend here (cmake/StokesianCudaAuto.cmake's rule)."""
+    nvcc = shutil.which("nvcc") or (os.access("/usr/local/cuda/bin/nvcc", os.X_OK) and "/usr/local/cuda/bin/nvcc")
+    asked = os.environ.get("STOKESIAN_CUDA", "").lower()
+    if asked in ("on", "off"):
+        return asked == "on" and bool(nvcc)
+    smi = shutil.which("nvidia-smi")
+    listing = subprocess.run([smi, "-L"], capture_output=True, text=True).stdout if smi else ""
+    return bool(nvcc) and any(line.startswith("GPU ") for line in listing.splitlines())
+
+
 def main():
     work, cli = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
-    try:
-        import ensurepip  # noqa: F401  (python3 -m venv needs it; Debian's python3-venv)
-        import venv  # noqa: F401
-    except ImportError as missing:
-        print(f"skipped: {missing} (ci/setup --dev installs python3-venv)")
+    # python3 -m venv needs both (Debian's python3-venv brings ensurepip).
+    missing = [name for name in ("ensurepip", "venv") if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"skipped: no module {', '.join(missing)} (ci/setup --dev installs python3-venv)")
         return 77
     venv_dir, runs = work / "venv", work / "runs"
     for folder in (venv_dir, runs):
@@ -49,6 +61,13 @@ def main():
     step("python3 -m venv", [sys.executable, "-m", "venv", venv_dir])
     step("pip install .", [python, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
                            f"--config-settings=build-dir={work / 'build'}", SOURCE], log=work / "pip-install.log")
+    expected = cuda_expected()
+    built = step("the CUDA choice", [python, "-c", "import stokesian; print(stokesian.backends()['cuda']['built'])"],
+                 cwd=runs).strip() == "True"
+    print(f"CUDA backend built: {built} (expected {expected}: nvcc, nvidia-smi -L, STOKESIAN_CUDA)")
+    if built != expected:
+        print("FAILED: the CUDA choice of `pip install .`")
+        return 1
     tests = SOURCE / "tools" / "python" / "tests"
     environment = dict(os.environ, STOKESIAN_CLI=str(cli))
     print(step("the package's tests", [python, "-m", "unittest", "discover", "-v", "-s", tests, "-t", tests],
