@@ -90,7 +90,7 @@ bool y1_window_maxima(const io::h5md_file& f, observed_value& out) {
     if (maxima.size() != time.size() || time.empty()) return false;
     double window = f.exists("/analysis/cycle/window/end_time") ? window_length_of(f, "/analysis/cycle/window/end_time")
                                                                 : not_a_number;
-    if (!(window > 0.0)) window = 1e4;  // the cycle observable's default (scenarios/README.md)
+    if (!(window > 0.0)) window = 1e4;  // the cycle observable's default (docs/reference/scenario-file.md)
     const double start = 0.0;           // runs start at t = 0
     // The suite's longest run has 52 windows (5.2e5 tau_s); a million windows (1e10 tau_s at the
     // default length, 8 MB of values) is beyond any run. A non-finite end time, or more windows

@@ -83,6 +83,32 @@ std::string run_length_text(std::uint64_t steps, std::uint64_t sample_interval_s
            (k == 1 ? std::string("every step") : "every " + std::to_string(k) + suffix);
 }
 
+// Why `entry` does not apply to `run` ("" when it does): another run length (a wrong
+// --reference-dir or --scale) or another scenario configuration. A negative control changes its
+// scenario on purpose, standing for a change of the code (which would keep the fingerprint): its
+// fingerprint is a failed row, and its observables are compared as any run's.
+std::string mismatch_of(const observed_run& run, const reference_entry& entry, const std::string& fingerprint,
+                        const std::string& recorded_fingerprint) {
+    std::string cause;
+    const bool other_length = run.planned_steps != entry.planned_steps;
+    if (other_length)
+        cause = "reference recorded for " + format_number(entry.planned_time()) + " tau_s, this run is " +
+                format_number(run.planned_time()) + " tau_s";
+    else if (run.sample_interval_steps != entry.sample_interval_steps)
+        cause = "reference sampled every " + std::to_string(entry.sample_interval_steps) + " steps, this run every " +
+                std::to_string(run.sample_interval_steps);
+    if (run.negative_control.empty() && fingerprint != recorded_fingerprint)
+        cause += (cause.empty() ? "" : "; ") + std::string("reference recorded for another scenario configuration ") +
+                 "(fingerprint " + recorded_fingerprint + ", this run " + fingerprint + ")";
+    if (cause.empty()) return cause;
+    return cause + (other_length || run.sample_interval_steps != entry.sample_interval_steps
+                        ? ": wrong --reference-dir or --scale?"
+                        : ": the scenario changed since the references were recorded (re-record them: ci/README.md), "
+                          "or a wrong --reference-dir?");
+}
+
+// The run's length, status and scenario against the entry's; when the entry does not apply, only
+// the row that shows why, its detail the cause (out.reference_mismatch).
 void add_run_rows(const observed_run& run, const reference_entry& entry, run_check& out) {
     check_row length = row(run, "run.length", "exact");
     length.observed = run_length_text(run.planned_steps, run.sample_interval_steps);
@@ -90,13 +116,6 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
     length.tolerance = "exact";
     length.passed =
         run.planned_steps == entry.planned_steps && run.sample_interval_steps == entry.sample_interval_steps;
-    if (!length.passed)
-        length.detail = "the reference is for " + format_number(entry.planned_time()) + " tau_s sampled every " +
-                        std::to_string(entry.sample_interval_steps) + " steps, this run planned " +
-                        format_number(run.planned_time()) + " tau_s every " +
-                        std::to_string(run.sample_interval_steps) +
-                        " steps: use the reference directory for this run length (reference_data/README.md)";
-    out.rows.push_back(length);
 
     check_row status = row(run, "run.status", "exact");
     status.observed = echoed(run.status);
@@ -104,7 +123,6 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
     status.tolerance = "exact";
     status.passed = run.status == "completed" && run.steps == run.planned_steps;
     if (!status.passed) status.detail = "the run did not complete (" + echoed(run.status) + ")";
-    out.rows.push_back(status);
 
     check_row scenario = row(run, "scenario.fingerprint", "exact");
     const auto recorded = entry.attributes.find("scenario_fingerprint");
@@ -116,6 +134,16 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
         scenario.detail =
             "the scenario's physics, box, particles or observables differ from those of the reference run: "
             "references recorded for another configuration do not apply";
+
+    out.reference_mismatch = mismatch_of(run, entry, scenario.observed, scenario.reference);
+    if (!out.reference_mismatch.empty()) {
+        check_row& cause = length.passed ? scenario : length;
+        cause.detail = out.reference_mismatch;
+        out.rows.push_back(cause);
+        return;
+    }
+    out.rows.push_back(length);
+    out.rows.push_back(status);
     out.rows.push_back(scenario);
 }
 
@@ -165,6 +193,7 @@ run_check check_run(const observed_run& run, reference_library& references) {
     const std::string final_state = digests_for(run, *entry).final_state;
     out.bitwise_identical = digest != entry->attributes.end() && !final_state.empty() && digest->second == final_state;
     add_run_rows(run, *entry, out);
+    if (!out.checked()) return out;
 
     const run_context context{loss_time(run.observables), loss_time(entry->observables), run.planned_time()};
     for (const auto& [name, reference] : entry->observables) {

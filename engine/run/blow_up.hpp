@@ -15,7 +15,7 @@ bool finite_vector(const vec3<double>& v);
 // - (periodic boxes) a particle that would move by more than half a box in one step, which the
 //   minimum-image convention and the wrapping cannot represent;
 // - two centres closer than run.min_separation (minimum image), the floor below which the pair
-//   physics is meaningless (scenarios/README.md). The message names the particles.
+//   physics is meaningless (docs/reference/scenario-file.md). The message names the particles.
 std::string blow_up_in(const frame& f, const scenario& s);
 
 }  // namespace stokesian

@@ -1,5 +1,5 @@
 // [particles.file]: the positions of a scenario read from an H5MD, NumPy (.npy) or XYZ file
-// (scenarios/README.md). Every fault of the file is one input_error naming the scenario, the key
+// (docs/reference/scenario-file.md). Every fault of the file is one input_error naming the scenario, the key
 // particles.file.path, its value, the file as found and the fault.
 #include <cmath>
 #include <filesystem>

@@ -1,5 +1,5 @@
 #pragma once
-// The initial positions of [particles.file] and [particles.random] (scenarios/README.md): a
+// The initial positions of [particles.file] and [particles.random] (docs/reference/scenario-file.md): a
 // positions file read whole (H5MD, NumPy .npy, XYZ) and a random suspension placed by random
 // sequential addition. initial_state.cpp chooses the source and applies the checks every source
 // shares (inside the periodic box, no overlap).

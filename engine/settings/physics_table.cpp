@@ -47,7 +47,7 @@ const field<system_parameters> physics[] = {
              "`\"oseen\"` (point-particle limit) or `\"rpy-ewald\"` (the Ewald-summed Rotne-Prager-Yamakawa "
              "mobility of the periodic box, Beenakker 1986: every image, positive definite; needs `boundary = "
              "\"periodic\"`, settings in `[physics.ewald]`, "
-             "[engine/docs/ewald.md](../engine/docs/ewald.md))"}},
+             "[engine/docs/ewald.md](../../engine/docs/ewald.md))"}},
 };
 
 // An upper limit keeps a typo from turning a failing solve into hours of iterations.
@@ -75,7 +75,7 @@ const field<lubrication_settings> lubrication[] = {
              "refined where the recurrence drifts, and the run stops with exit code 1 where float cannot get there, "
              "typically gaps below a few 1e-4 a). Needs a positive definite mobility (open boundaries; a periodic "
              "box's nearest-image mobility can be indefinite and the solve then stops the run). Not with `hi_kernel "
-             "= \"fused\"` ([engine/docs/lubrication.md](../engine/docs/lubrication.md))"}},
+             "= \"fused\"` ([engine/docs/lubrication.md](../../engine/docs/lubrication.md))"}},
     {.key = "max_iterations",
      .member = &lubrication_settings::max_iterations,
      .rule = {.min = 1, .max = most_iterations},

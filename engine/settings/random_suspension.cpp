@@ -1,6 +1,6 @@
 // [particles.random]: spheres at uniformly random points, placed one by one at least a surface gap
 // from every sphere placed before (random sequential addition). The positions follow from the seed
-// alone, the same on every platform (scenarios/README.md, "[particles.random]", is the
+// alone, the same on every platform (docs/reference/scenario-file.md, "[particles.random]", is the
 // specification; tests/unit/particle_sources_test.cpp checks it against a plain implementation of
 // it and a committed digest).
 #include <algorithm>
@@ -108,7 +108,7 @@ private:
     std::vector<std::int32_t> head_, next_;
 };
 
-// The specified algorithm (scenarios/README.md): std::mt19937_64(seed); each candidate draws x, y, z
+// The specified algorithm (docs/reference/scenario-file.md): std::mt19937_64(seed); each candidate draws x, y, z
 // in this order as (unit_interval() - 0.5) L_k, a point of [-L_k/2, L_k/2); it is accepted when for
 // every sphere placed before, d = minimum_image(candidate - r_j) (plain difference in an open box)
 // has dot(d, d) >= contact^2; otherwise the next candidate is drawn.

@@ -43,7 +43,7 @@ void check_checkpoint_every(const field_reader& r, run_settings& run) {
 }
 
 // run.backend: a registered backend or "auto" (stokesian/backends/registry.hpp), each named in the
-// README row.
+// reference's row.
 std::string_view backend_doc() {
     static const std::string doc = [] {
         const backends::registry& registry = backends::backend_registry();
@@ -147,7 +147,7 @@ std::span<const field<run_settings>> table() {
                  "the GPUs one run drives (`--devices`). A backend that runs on the host (`cpu`) refuses it; more "
                  "devices than the backend drives or than are present are refused. Under `mpirun -n R` with the "
                  "CUDA backend each rank drives one device: its host-local rank's, or the one ordinal given here "
-                 "(README.md)"},
+                 "([docs/how-to/multi-gpu.md](../how-to/multi-gpu.md))"},
          .written = [](const run_settings& r) { return r.devices.given(); }},
     };
     return fields;

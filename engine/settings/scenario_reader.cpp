@@ -1,4 +1,4 @@
-// The scenario-file reader (format: scenarios/README.md): every logical table is read through its
+// The scenario-file reader (format: docs/reference/scenario-file.md): every logical table is read through its
 // field table (scenario_tables.hpp); cases ([cases.NAME]) are layers over the top-level tables.
 #include <algorithm>
 #include <stdexcept>
@@ -8,15 +8,15 @@
 #include "field_reader.hpp"
 #include "initial_state.hpp"
 #include "scenario_tables.hpp"
-#include "stokesian/settings/text_input.hpp"
-#include "stokesian/settings/toml_parsing.hpp"
-#include "toml_value_text.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/ewald_setup.hpp"
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/core/safe_name.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "stokesian/settings/text_input.hpp"
+#include "stokesian/settings/toml_parsing.hpp"
+#include "toml_value_text.hpp"
 
 namespace stokesian {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The field tables of the scenario format, one per settings struct (stokesian/settings/
 // field_table.hpp). Adding a key is one entry in one of them (engine/README.md, "How to add a
-// scenario key"): the reader, the resolved configuration, the README key tables and the
+// scenario key"): the reader, the resolved configuration, the reference's key tables and the
 // command-line overrides follow from the entry.
 #include <cstdint>
 #include <span>

@@ -5,7 +5,7 @@ Writes a short tetrahedron run in an open box and one in its periodic box, then 
 steps and times with pyh5md and with MDAnalysis and compares them with h5py's reading of the same
 datasets; checks the hard links (image and box/edges share position's step and time) and the
 fixed-length UTF-8 strings of /h5md and box/boundary. MDAnalysis reads the copy of /h5md and
-/particles that README.md shows (it cannot read observables grouped in subgroups).
+/particles that docs/reference/output.md shows (it cannot read observables grouped in subgroups).
 
 Usage: h5md_readers.py STOKESIAN_BINARY SOURCE_DIR
 Exit status: 0 pass, 1 fail, 77 skipped (a reader is not installed; ci/setup installs them).
@@ -105,7 +105,8 @@ def check_file(path, periodic, author):
     # MDAnalysis on a file without topology: an empty Universe of N atoms, the trajectory loaded into
     # it, no unit conversion (stokesian's units are a and tau_s, not MDAnalysis's). MDAnalysis reads
     # only observables stored directly under /observables, and stokesian groups them (H5MD allows
-    # subgroups: observables/symmetry/y1): it reads the copy without them that README.md shows.
+    # subgroups: observables/symmetry/y1): it reads the copy without them that docs/reference/output.md
+    # shows.
     particles_only = path.replace(".h5", "_particles.h5")
     with h5py.File(path, "r") as source, h5py.File(particles_only, "w") as copy:
         for name in ("h5md", "particles"):
@@ -123,7 +124,7 @@ def check_file(path, periodic, author):
             check(ts.time == time[k], f"{label}: MDAnalysis frame {k} time {ts.time} vs {time[k]}")
             check(ts.data["step"] == step[k], f"{label}: MDAnalysis frame {k} step")
             # No box: MDAnalysis 2.4 takes box/edges only as a 3x3 matrix, stokesian stores H5MD's
-            # vector form of a rectangular box (README.md: read it with h5py).
+            # vector form of a rectangular box (docs/reference/output.md: read it with h5py).
 
 
 def main():

@@ -136,7 +136,7 @@ TEST_F(Cli, InterruptStopsCleanlyWithAValidClosedFile) {
     EXPECT_TRUE(f.exists("/observables/centre_of_mass/z/value"));
 }
 
-// --dt alone keeps the scenario's run length as simulated time (README "Command-line overrides"),
+// --dt alone keeps the scenario's run length as simulated time (docs/reference/cli.md, "stokesian run"),
 // also when the scenario gives it in steps: it used to fail with "expected exactly one of run.time
 // and run.steps" (issue #17.6).
 TEST_F(Cli, DtAloneKeepsTheScenariosSimulatedTime) {

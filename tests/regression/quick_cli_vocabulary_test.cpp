@@ -1,4 +1,4 @@
-// One command-line vocabulary across the subcommands (README "Command-line vocabulary", issue #12
+// One command-line vocabulary across the subcommands (docs/reference/cli.md "Command-line vocabulary", issue #12
 // item 5): --backend, --precision and --hi-kernel are spelled, read and checked alike everywhere;
 // the old spellings (--modes, --precisions, --kernels, --backend both, --precision all where it
 // meant the paper's five) still work for one release with a one-line note on stderr; bad values

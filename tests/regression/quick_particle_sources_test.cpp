@@ -1,5 +1,5 @@
 // Runs through the CLI that start from each particle source besides written positions and the
-// lattice (scenarios/README.md, [particles.file] and [particles.random]): the run's first frame holds
+// lattice (docs/reference/scenario-file.md, [particles.file] and [particles.random]): the run's first frame holds
 // the source's positions bit for bit, and the output alone reproduces them (the resolved
 // configuration lists a file's positions, the random suspension's settings regenerate its own).
 #include <gtest/gtest.h>

@@ -164,10 +164,28 @@ TEST_F(QuickRegressionSuite, MissingEntriesFailWithAReasonDamagedReferencesAreBa
     EXPECT_EQ(not_result.exit_code, 2) << not_result.out << not_result.err;
 }
 
-TEST_F(QuickRegressionSuite, ARunCheckedAgainstReferencesOfAnotherLengthFails) {
+// A wrong --reference-dir (or --scale): references of another run length. Each run is one row that
+// names the cause, not a failure per observable, and the results could not be checked: exit status
+// 2, as for a missing reference file, with the table, JSON and JUnit written all the same.
+TEST_F(QuickRegressionSuite, ReferencesOfAnotherLengthAreOneCausePerRunAndExitTwo) {
     const std::string result = scaled_run("tetrahedron_ds-ds_dt0.01");
+    const fs::path json = dir_ / "check.json", junit = dir_ / "junit.xml";
     const outcome o =
-        run_cli({"reference", "check", result, "--reference-dir", (source_dir / "reference_data").string()});
-    EXPECT_EQ(o.exit_code, 1) << o.out << o.err;
-    EXPECT_TRUE(failures_in_table(o.out)["tetrahedron_ds-ds_dt0.01"].count("run.length")) << o.out;
+        run_cli({"reference", "check", result, "--reference-dir", (source_dir / "reference_data").string(), "--json",
+                 json.string(), "--junit", junit.string()});
+    EXPECT_EQ(o.exit_code, 2) << o.out << o.err;
+    EXPECT_EQ(failures_in_table(o.out)["tetrahedron_ds-ds_dt0.01"], std::set<std::string>{"run.length"}) << o.out;
+    EXPECT_EQ(occurrences(o.out, "\ntetrahedron_ds-ds_dt0.01 "), 1u) << o.out;  // one row
+    const std::string cause =
+        "reference recorded for 517000 tau_s, this run is 5170 tau_s: wrong --reference-dir or --scale?";
+    EXPECT_NE(o.out.find("    -> " + cause + "\n"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("1 runs not checked (their reference does not apply)\n"), std::string::npos) << o.out;
+    const std::string document = read_text(json);
+    EXPECT_EQ(occurrences(document, "\"verdict\":"), 1u) << document;
+    EXPECT_NE(document.find("\"reference_mismatch\":\"" + cause + "\""), std::string::npos) << document;
+    EXPECT_NE(document.find("\"not_checked\":1"), std::string::npos) << document;
+    const std::string xml = read_text(junit);
+    EXPECT_EQ(occurrences(xml, "<testcase "), 1u) << xml;
+    EXPECT_EQ(occurrences(xml, "<error message=\"" + cause), 1u) << xml;
+    EXPECT_EQ(occurrences(xml, "<failure"), 0u) << xml;
 }

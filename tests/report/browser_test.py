@@ -62,7 +62,8 @@ def check_page(exe, page, verdict, failures):
     """The DOM Chromium builds from the page: the verdict, a row per run, the failure rows."""
     dom = browser(exe, "--dump-dom", url=page.resolve().as_uri())
     problems = []
-    if f'<h1 id="verdict">Nightly regression report: <span class="{verdict.lower()}">{verdict}</span></h1>' not in dom:
+    # The headline: the nightly's verdict, then the negative control's (tools/report/templates/nightly.html.j2).
+    if f'<h1 id="verdict">Nightly regression report: <span class="{verdict.lower()}">{verdict}</span>; negative control: ' not in dom:
         problems.append(f"{page}: no {verdict} verdict in the rendered page")
     if dom.count("<tr class=\"\"><td><a href=\"#check-") + dom.count("<tr class=\"fail\"><td><a href=\"#check-") < 17:
         problems.append(f"{page}: fewer than 17 rows in the runs table")

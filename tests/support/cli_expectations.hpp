@@ -1,6 +1,6 @@
 #pragma once
-// What every refusal of the CLI looks like (README: bad input is one line naming what is wrong, exit
-// code 2): one test for all CLI tests.
+// What every refusal of the CLI looks like (docs/reference/exit-codes.md: bad input is one line naming
+// what is wrong, exit code 2): one test for all CLI tests.
 #include <gtest/gtest.h>
 
 #include <algorithm>

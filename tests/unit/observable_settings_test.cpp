@@ -1,4 +1,4 @@
-// The scenario keys of the observables added for the regression suite (scenarios/README.md,
+// The scenario keys of the observables added for the regression suite (docs/reference/scenario-file.md,
 // [observables]): defaults, values, layering by cases, the shipped scenarios and the resolved
 // configuration. Broken values are in tests/inputs/bad/observable_*.toml.
 #include <gtest/gtest.h>

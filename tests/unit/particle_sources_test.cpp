@@ -1,4 +1,4 @@
-// The particle sources of a scenario besides written positions and the lattice (scenarios/README.md,
+// The particle sources of a scenario besides written positions and the lattice (docs/reference/scenario-file.md,
 // [particles.file] and [particles.random]): positions files of each format read back bit for bit,
 // the random suspension against its specification and a committed digest, and what the resolved
 // configuration records of them. Broken files and settings: tests/inputs/bad/particles_*.toml.
@@ -258,7 +258,7 @@ namespace {
 const std::string random_suspension_source =
     "[particles.random]\ncount = 64\nvolume_fraction = 0.2\nmin_gap = 0.1\nseed = 2026\n";
 
-// The specification of scenarios/README.md, "[particles.random]", written plainly (every pair, no
+// The specification of docs/reference/scenario-file.md, "[particles.random]", written plainly (every pair, no
 // cells): std::mt19937_64(seed); a candidate draws x, y, z in this order, each (u - 0.5) L_k with u
 // = (output >> 11) 2^-53; it is kept when dot(d, d) >= (2a + gap)^2 for every sphere placed before,
 // d = minimum_image(candidate - r_j) (the plain difference in an open box).
@@ -378,7 +378,7 @@ TEST(RandomSuspension, TwoOfCountVolumeFractionAndEdgesGiveTheThird) {
 }
 
 // Near saturation the attempts grow without bound: a placement may make 1000 N + 10^6, which 1000
-// spheres at phi = 0.35 stay within (as scenarios/README.md says) and at 0.36 do not: one line with
+// spheres at phi = 0.35 stay within (as docs/reference/scenario-file.md says) and at 0.36 do not: one line with
 // the numbers instead of a load that never ends.
 TEST(RandomSuspension, ACrowdedBoxEndsWithTheAttemptsMade) {
     const std::string thousand = "[particles.random]\ncount = 1000\nvolume_fraction = ";

@@ -253,6 +253,53 @@ TEST_F(ReferenceStore, CheckPassesWithinToleranceFailsOutsideAndReportsMissingEn
     EXPECT_FALSE(check_run(gpu, library).passed());
 }
 
+// A reference of another run length (a wrong --reference-dir or --scale) or of another scenario
+// configuration does not apply to the run: one row names the cause and no observable is compared
+// (every one would differ for that one reason). A negative control changes its scenario on purpose,
+// standing for a change of the code (which keeps the fingerprint): its observables are compared.
+TEST_F(ReferenceStore, AReferenceOfAnotherLengthOrScenarioIsOneCauseNotAFailurePerObservable) {
+    record_references(request({run("hi=f64,int=f64", 0.3149, 276138.85)}));
+    reference_library library(dir_);
+    observed_run shorter = run("hi=f64,int=f64", 0.3149, 276138.85);
+    shorter.planned_steps = shorter.steps = 517000;
+    const run_check c = check_run(shorter, library);
+    ASSERT_EQ(c.rows.size(), 1u);
+    EXPECT_EQ(c.rows[0].observable, "run.length");
+    EXPECT_TRUE(c.rows[0].failed());
+    EXPECT_EQ(c.rows[0].detail,
+              "reference recorded for 517000 tau_s, this run is 5170 tau_s: wrong --reference-dir or --scale?");
+    EXPECT_FALSE(c.passed());
+
+    observed_run sampled = run("hi=f64,int=f64", 0.3149, 276138.85);
+    sampled.sample_interval_steps = 10;
+    const run_check s = check_run(sampled, library);
+    ASSERT_EQ(s.rows.size(), 1u);
+    EXPECT_NE(s.rows[0].detail.find("reference sampled every 100 steps, this run every 10"), std::string::npos)
+        << s.rows[0].detail;
+
+    observed_run other_scenario = run("hi=f64,int=f64", 0.3149, 276138.85);
+    other_scenario.by_algorithm[digest_algorithm::fnv1a64].scenario_fingerprint = "4444444444444444";
+    const run_check o = check_run(other_scenario, library);
+    ASSERT_EQ(o.rows.size(), 1u);
+    EXPECT_EQ(o.rows[0].observable, "scenario.fingerprint");
+    EXPECT_TRUE(o.rows[0].failed());
+    EXPECT_NE(o.rows[0].detail.find("another scenario configuration (fingerprint fedcba9876543210, this run "
+                                    "4444444444444444)"),
+              std::string::npos)
+        << o.rows[0].detail;
+
+    observed_run perturbed = other_scenario;
+    perturbed.negative_control = "NEGATIVE CONTROL: every step 1% longer";
+    perturbed.observables["cycle.period_drift"].values = {0.5};
+    const run_check n = check_run(perturbed, library);
+    EXPECT_GT(n.rows.size(), 3u);
+    EXPECT_FALSE(n.passed());
+    std::map<std::string, std::string> verdicts;
+    for (const check_row& r : n.rows) verdicts[r.observable] = r.verdict();
+    EXPECT_EQ(verdicts["cycle.period_drift"], "fail");
+    EXPECT_EQ(verdicts["scenario.fingerprint"], "fail");
+}
+
 // Issue #14: a row that compares nothing (no window in either run; a drift neither run could fit) is
 // skipped: it neither passes nor fails, and the run passes on the rows that compared something.
 TEST_F(ReferenceStore, RowsThatCompareNothingAreSkippedNotPassed) {

@@ -1,6 +1,6 @@
-// The field tables of the scenario format (stokesian/settings/): the README's key reference is the
-// generated one, a key added to a table is read, written and documented, and command-line
-// overrides go through the [run] table.
+// The field tables of the scenario format (stokesian/settings/): the key reference of
+// docs/reference/scenario-file.md is the generated one, a key added to a table is read, written and
+// documented, and command-line overrides go through the [run] table.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -23,7 +23,8 @@ using namespace stokesian;
 
 namespace {
 
-const std::string readme_path = std::string(::stokesian::test_support::project_source_dir) + "/scenarios/README.md";
+const std::string reference_path =
+    std::string(::stokesian::test_support::project_source_dir) + "/docs/reference/scenario-file.md";
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path);
@@ -56,15 +57,17 @@ std::string output_error_of(const std::string& text) {
 
 }  // namespace
 
-// STOKESIAN_UPDATE_DOCS=1 rewrites the README's generated tables instead of failing.
-TEST(ScenarioReference, ReadmeTablesAreTheGeneratedOnes) {
-    const std::string readme = read_file(readme_path);
-    const std::string generated = settings::with_generated_key_tables(readme);
-    if (std::getenv("STOKESIAN_UPDATE_DOCS") != nullptr && generated != readme) std::ofstream(readme_path) << generated;
-    EXPECT_EQ(readme, generated) << "scenarios/README.md's key tables differ from the field tables; run with "
-                                    "STOKESIAN_UPDATE_DOCS=1 to rewrite them";
+// STOKESIAN_UPDATE_DOCS=1 rewrites the reference's generated tables instead of failing.
+TEST(ScenarioReference, ReferenceTablesAreTheGeneratedOnes) {
+    const std::string reference = read_file(reference_path);
+    ASSERT_FALSE(reference.empty()) << "cannot read " << reference_path;
+    const std::string generated = settings::with_generated_key_tables(reference);
+    if (std::getenv("STOKESIAN_UPDATE_DOCS") != nullptr && generated != reference)
+        std::ofstream(reference_path) << generated;
+    EXPECT_EQ(reference, generated) << "docs/reference/scenario-file.md's key tables differ from the field tables; "
+                                       "run with STOKESIAN_UPDATE_DOCS=1 to rewrite them";
     for (const auto& name : settings::scenario_table_names())
-        EXPECT_NE(readme.find("<!-- scenario-keys: " + name + " -->"), std::string::npos) << name;
+        EXPECT_NE(reference.find("<!-- scenario-keys: " + name + " -->"), std::string::npos) << name;
 }
 
 TEST(ScenarioReference, EveryReadKeyHasARowAndDerivedCountsHaveNone) {
@@ -137,7 +140,7 @@ TEST(RunOverrides, BadValuesNameTheOption) {
 
 // The [run] keys with a command-line spelling in the table, as the command line builds its option
 // group from them (tools/cli/options_run.cpp): of the member's kind, exclusive where the keys are,
-// applied through the table, and named in the README row.
+// applied through the table, and named in the reference's row.
 TEST(RunOptions, ComeFromTheRunTable) {
     const std::vector<settings::run_option> options = settings::run_options();
     const auto find = [&](std::string_view key) -> const settings::run_option* {
@@ -157,7 +160,7 @@ TEST(RunOptions, ComeFromTheRunTable) {
                     {"integrator", "--integrator", kind::text, ""},
                     {"write_trajectory", "--no-trajectory", kind::flag, ""},
                     {"checkpoint_every", "--checkpoint-every", kind::number, ""}};
-    const std::string readme_rows = settings::scenario_key_table("run");
+    const std::string reference_rows = settings::scenario_key_table("run");
     for (const auto& e : expected) {
         const settings::run_option* o = find(e.key);
         ASSERT_NE(o, nullptr) << e.key;
@@ -166,7 +169,7 @@ TEST(RunOptions, ComeFromTheRunTable) {
         EXPECT_EQ(o->excludes, e.excludes) << e.key;
         EXPECT_NE(o->help.find("run." + std::string(e.key)), std::string::npos) << o->help;
         EXPECT_EQ(o->help.find('`'), std::string::npos) << "Markdown in --help: " << o->help;
-        EXPECT_NE(readme_rows.find("(command line: `" + std::string(e.option) + "`"), std::string::npos) << e.key;
+        EXPECT_NE(reference_rows.find("(command line: `" + std::string(e.option) + "`"), std::string::npos) << e.key;
     }
     EXPECT_FALSE(find("write_trajectory")->flag_value);  // --no-trajectory sets false
     EXPECT_EQ(find("precision"), nullptr);  // an option family of its own (tools/cli/options_precision.hpp)

@@ -2,7 +2,9 @@
 // every result against its reference entry. Exit status 0 when every check passes, 1 when any
 // fails (a missing entry included), 2 for bad input (an unreadable result or reference file, a
 // --json/--junit file that exists without --force or is one of the files read, a failed write, a
-// reference directory or file that does not exist).
+// reference directory or file that does not exist) and when a run's reference does not apply to it
+// (another run length or scenario: a wrong --reference-dir or --scale is the job's to fix, not a
+// regression; the table, --json and --junit are written then, each such run one row naming why).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -87,6 +89,8 @@ int execute(const check_options& o) {
     print_check_table(std::cout, checks);
     if (json) json.write(check_json(checks, check_provenance(o, checks)));
     if (junit) junit.write(check_junit(checks));
+    for (const auto& c : checks)
+        if (!c.checked()) return 2;
     for (const auto& c : checks)
         if (!c.passed()) return 1;
     return 0;

@@ -235,7 +235,7 @@ action register_run(CLI::App& app) {
     add_precision_option(*cmd, o->precision, "overrides run.precision");
     add_hi_kernel_option(*cmd, o->hi_kernel, "overrides run.hi_kernel");
     add_devices_option(*cmd, o->devices, "overrides run.devices; default one device");
-    o->run_keys = add_run_key_options(*cmd, "Override the scenario's [run] keys (scenarios/README.md)");
+    o->run_keys = add_run_key_options(*cmd, "Override the scenario's [run] keys (docs/reference/scenario-file.md)");
     add_threads_option(*cmd, o->threads);
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,
                     "checkpoint at least every SECONDS of wall time (default 600; 0: only on signals)")

@@ -1,5 +1,5 @@
 #pragma once
-// The backend and HI-kernel option families (README "Command-line vocabulary"): `--backend NAME`
+// The backend and HI-kernel option families (docs/reference/cli.md "Command-line vocabulary"): `--backend NAME`
 // wherever a backend is chosen (a list where a command times several), NAME a registered backend
 // or auto (stokesian/backends/registry.hpp), `--hi-kernel NAME` (a list where a command times
 // several). The kernel names are checked by the backend that runs them.

@@ -1,6 +1,6 @@
 #pragma once
 // Option families shared by several subcommands, so that each is spelled, explained and checked
-// once (README "Command-line vocabulary"): the scenario case, CPU threads, concurrent runs.
+// once (docs/reference/cli.md "Command-line vocabulary"): the scenario case, CPU threads, concurrent runs.
 #include <CLI/CLI.hpp>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Old option spellings, kept for one release (README "Command-line vocabulary"). Each use records
+// Old option spellings, kept for one release (docs/reference/cli.md "Command-line vocabulary"). Each use records
 // a note naming the new spelling; main() prints the notes on stderr, one line each, once the
 // command has finished, except after bad input (exit 2), whose one error line stands alone.
 #include <CLI/CLI.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// The device option family (README "Command-line vocabulary"): `--devices 0,1,2,3 | all`, the GPUs
+// The device option family (docs/reference/cli.md "Command-line vocabulary"): `--devices 0,1,2,3 | all`, the GPUs
 // one run drives (scenario key run.devices). The spelling is checked here (distinct ordinals
 // >= 0); the backend checks that it drives devices, how many, and that they are present.
 #include <CLI/CLI.hpp>

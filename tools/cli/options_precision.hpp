@@ -1,6 +1,6 @@
 #pragma once
 // The precision option family: `--precision` takes one mode, or, where a command runs several, a
-// list (README "Command-line vocabulary"). A mode is spelled hi=ds,int=f32 (either order), ds/f32,
+// list (docs/reference/cli.md "Command-line vocabulary"). A mode is spelled hi=ds,int=f32 (either order), ds/f32,
 // or f64 for hi=f64,int=f64. In a list, ';' separates modes, and so do ',' and spaces between
 // complete modes: a hi= item and the int= item next to it are one mode, so "hi=ds,int=f32" stays
 // one mode. Keywords: paper (the reference hi=f64,int=f64 and the paper's four modes), all (all

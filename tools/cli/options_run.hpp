@@ -1,5 +1,5 @@
 #pragma once
-// The [run] keys as command-line options (README "Command-line overrides"): every key of the run
+// The [run] keys as command-line options (docs/reference/cli.md, "stokesian run"): every key of the run
 // field table that has a command-line spelling (engine/settings/run_table.cpp, `cli`;
 // settings::run_options()) becomes an option of one CLI11 option group, with the table's help, and
 // the values given become settings::run_overrides. A key given a spelling in the table is an option

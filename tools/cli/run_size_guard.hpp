@@ -2,7 +2,7 @@
 // `stokesian run` on a large system: states the estimated cost of a step before the run starts,
 // and refuses (exit 2) a run whose first step would take longer than a limit (an hour unless
 // --first-step-limit says otherwise) or need more memory than is available, unless --force
-// (README.md, engine/docs/reliability.md).
+// (docs/reference/cli.md, engine/docs/reliability.md).
 #include <atomic>
 
 #include "stokesian/core/scenario.hpp"

@@ -1,8 +1,10 @@
 """The nightly history (`ci/nightly --history DIR`): DIR/nights.jsonl holds one JSON line per night
-(its verdict, provenance and every check's margin), DIR/nights/<night>/ a copy of the night's report
-(documents, figures, check data; no result files), DIR/margins/<observable>.png the margin of each
-observable over the nights, one line per run, and DIR/index.html the nights, newest first, with those
-figures: a drift creeping towards its tolerance shows before it fails."""
+(its verdict, scale, provenance and every check's margin), DIR/nights/<night>/ a copy of the night's
+report (documents, figures, check data; no result files), DIR/margins/scale-<F>/<observable>.png the
+margin of each observable over the nights of one suite scale, one line per run, and DIR/index.html a
+section per scale: its nights, newest first, with those figures: a drift creeping towards its
+tolerance shows before it fails. Nights of different scales (`--scale`: the quick nights' short runs
+against their own references) are never one trend: their margins are of other sizes."""
 import json
 import math
 import pathlib
@@ -28,8 +30,31 @@ def _stored(value):
     return None if value is None or not math.isfinite(value) else value
 
 
-def night_record(name, check, suite, model):
-    """One night as a JSON-ready dict (nightly.model(...) gives `model`)."""
+def scale_of(night):
+    """A night's suite scale (`suite run --scale`; 1 is full length), None where it is not known."""
+    return (night.get("suite") or {}).get("scale")
+
+
+def scale_text(scale):
+    return "–" if scale is None else "1 (full length)" if scale == 1 else f"{scale:g}"
+
+
+def scale_name(scale):
+    """The scale in a file or anchor name: "scale-1", "scale-0.01", "scale-unknown"."""
+    return "scale-" + ("unknown" if scale is None else f"{scale:g}")
+
+
+def by_scale(nights):
+    """[(scale, its nights, oldest first)]: full length first, then the larger scales, unknown last."""
+    groups = {}
+    for n in nights:
+        groups.setdefault(scale_of(n), []).append(n)
+    return sorted(groups.items(), key=lambda kv: (kv[0] is None, -(kv[0] or 0)))
+
+
+def night_record(name, check, suite, model, negative=None):
+    """One night as a JSON-ready dict (nightly.model(...) gives `model`, negative_control.verdict(...)
+    `negative`: None where the negative control did not run)."""
     prov = check.get("provenance", {})
 
     def runs_say(key):
@@ -44,6 +69,7 @@ def night_record(name, check, suite, model):
                          worst_margin=_stored(run["worst_margin"]), worst_observable=run["worst_observable"],
                          bitwise=run["bitwise"], wall_seconds=run["wall_seconds"], checks=checks))
     return dict(night=name, date=prov.get("date"), verdict="PASS" if model["passed"] else "FAIL",
+                negative_control=None if negative is None else "PASS" if negative["passed"] else "FAIL",
                 counts=model["counts"],
                 provenance=dict(commit=runs_say("git_commit"), device=runs_say("device_name"),
                                 device_code=runs_say("device_code"),
@@ -119,6 +145,7 @@ def recent(nights, count=10):
         compared = [r for r in n["runs"] if run_margin(r) is not None]
         worst = max(compared, key=run_margin, default=None)
         out.append(dict(night=n["night"], date=n.get("date"), verdict=n["verdict"], counts=n["counts"],
+                        scale=scale_text(scale_of(n)), negative_control=n.get("negative_control"),
                         commit=n["provenance"].get("commit"), device=n["provenance"].get("device"),
                         worst_margin=None if worst is None else run_margin(worst),
                         worst=None if worst is None else f"{worst['run']}: {worst['worst_observable']}",
@@ -159,8 +186,9 @@ def _draw(ax, nights, runs, title):
 
 
 def trend_figure(nights, path, panels=6):
-    """The observables whose margins came closest to (or beyond) their tolerance over the nights, one
-    panel each, a line per run: the report's history figure. Returns the file name (None: no data)."""
+    """The observables whose margins came closest to (or beyond) their tolerance over the nights (of
+    one scale), one panel each, a line per run: the report's history figure. Returns the file name
+    (None: no data)."""
     data = series(nights)
     if not data:
         return None
@@ -174,8 +202,8 @@ def trend_figure(nights, path, panels=6):
         _draw(ax, nights, data[observable], f"{observable}: margin over the nights (1 = tolerance)")
     for ax in list(axes.flat)[len(worst):]:
         ax.axis("off")
-    fig.suptitle(f"Closest to their tolerance over {len(nights)} nights, a line per run (the others: history index)",
-                 fontsize=9)
+    fig.suptitle(f"Closest to their tolerance over {len(nights)} nights at scale {scale_text(scale_of(nights[-1]))}, "
+                 "a line per run (the others: history index)", fontsize=9)
     fig.tight_layout()
     return common.save_figure(fig, path, dpi=90)
 
@@ -185,12 +213,26 @@ def file_name(observable):
 
 
 def render_index(folder, nights=None):
-    """index.html of a history folder and its figures: margins/<observable>.png and overview.png."""
+    """index.html of a history folder and its figures, per scale: margins/scale-<F>/<observable>.png
+    and overview-scale-<F>.png."""
     folder = pathlib.Path(folder)
     nights = read(folder) if nights is None else nights
     if not nights:
         raise ValueError(f"{folder / 'nights.jsonl'}: no night recorded")
-    (folder / "margins").mkdir(exist_ok=True)
+    scales = []
+    for scale, group in by_scale(nights):
+        name = scale_name(scale)
+        scales.append(dict(scale=scale_text(scale), anchor=name, count=len(group),
+                           figures=_margin_figures(folder, name, group), overview=_overview(folder, name, group),
+                           nights=[dict(n, exists=(folder / n["report"]).is_file())
+                                   for n in recent(group, len(group))]))
+    common.write(folder / "index.html", "history.html.j2", scales=scales, count=len(nights))
+    return folder / "index.html"
+
+
+def _margin_figures(folder, name, nights):
+    """margins/<name>/<observable>.png over `nights` (one scale), highest latest margin first."""
+    (folder / "margins" / name).mkdir(parents=True, exist_ok=True)
     figures = []
     for observable, runs in sorted(series(nights).items()):
         fig, ax = plt.subplots(figsize=(6, 2.8))
@@ -198,11 +240,16 @@ def render_index(folder, nights=None):
         if len(runs) <= 10:
             ax.legend(fontsize=5, ncol=2)
         fig.tight_layout()
-        name = common.save_figure(fig, folder / "margins" / file_name(observable), dpi=80)
+        file = common.save_figure(fig, folder / "margins" / name / file_name(observable), dpi=80)
         worst = max((v for vs in runs.values() for v in vs if v is not None), default=None)
         latest = max((vs[-1] for vs in runs.values() if vs[-1] is not None), default=None)
-        figures.append(dict(observable=observable, file=f"margins/{name}", worst=worst, latest=latest))
+        figures.append(dict(observable=observable, file=f"margins/{name}/{file}", worst=worst, latest=latest))
     figures.sort(key=lambda f: -(f["latest"] if f["latest"] is not None else -1))
+    return figures
+
+
+def _overview(folder, name, nights):
+    """overview-<name>.png: the worst margin of any check and the failed checks, night by night."""
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 4.5), sharex=True)
     x = np.arange(len(nights))
     worst = []
@@ -212,14 +259,11 @@ def render_index(folder, nights=None):
     ax1.semilogy(x, worst, "o-", color="black")
     ax1.axhline(1.0, color="tab:red", lw=1)
     ax1.set_ylabel("worst margin", fontsize=8)
-    ax1.set_title(f"{len(nights)} nights: the worst margin of any check, and the failed checks", fontsize=9)
+    ax1.set_title(f"{len(nights)} nights at scale {scale_text(scale_of(nights[-1]))}: the worst margin of any "
+                  "check, and the failed checks", fontsize=9)
     ax2.bar(x, [n["counts"]["failed"] for n in nights], color="tab:red")
     ax2.set_ylabel("failed checks", fontsize=8)
     ax2.set_xticks(x)
     ax2.set_xticklabels([n["night"][:13] for n in nights], rotation=45, fontsize=6)
     fig.tight_layout()
-    overview = common.save_figure(fig, folder / "overview.png", dpi=90)
-    reports = [dict(n, exists=(folder / n["report"]).is_file()) for n in recent(nights, len(nights))]
-    common.write(folder / "index.html", "history.html.j2", nights=reports, figures=figures, overview=overview,
-                 count=len(nights))
-    return folder / "index.html"
+    return common.save_figure(fig, folder / f"overview-{name}.png", dpi=90)

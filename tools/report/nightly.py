@@ -9,7 +9,7 @@ import math
 import os
 import pathlib
 
-from . import common, history, nightly_figures, schema
+from . import common, history, negative_control, nightly_figures, schema
 
 # Provenance shown in the header: label and the key of a run's provenance (check.json runs[].provenance).
 HEADER = [("commit", "git_commit"), ("date", "date"), ("host", "host"), ("device", "device_name"),
@@ -128,8 +128,15 @@ def model(check, suite, figures_by_dt, margins_figure):
                          wall_seconds=wall, steps=s.get("steps"), state=s.get("state", prov.get("status", "")),
                          note=run.get("note", ""), batch=batch_of(run["run"], prov), anchor=anchor(run["run"])))
     failures.sort(key=lambda r: -(r["margin"] if r["margin"] is not None else math.inf))
+    # Runs whose reference does not apply (another run length: a wrong --reference-dir or --scale):
+    # their one failed row is that cause, not a regression found. Each cause once, with its runs.
+    causes = {}
+    for r in check.get("runs", []):
+        if r.get("reference_mismatch"):
+            causes.setdefault(r["reference_mismatch"], []).append(r["run"])
+    not_checked = dict(runs=sum(map(len, causes.values())), causes=sorted(causes.items()))
     return dict(passed=counts["failed"] == 0 and bool(check.get("passed", True)), counts=counts, runs=runs,
-                failures=failures, checks=checks)
+                failures=failures, checks=checks, not_checked=not_checked)
 
 
 def batch_of(name, prov):
@@ -163,29 +170,48 @@ def render(args):
     m = model(check, suite, figures_by_dt, margins_figure["file"] if margins_figure else None)
     name = args.night or night_name(check)
     context = dict(title="Nightly regression report", night=name, header=header(check, suite),
-                   figures=figures, history=None, links=local_links(out), **m)
+                   negative_control=negative_verdict(out), figures=figures, history=None, links=local_links(out), **m)
 
     if args.history:
         hist = pathlib.Path(args.history)
-        record = history.night_record(name, check, suite, m)
+        record = history.night_record(name, check, suite, m, context["negative_control"])
         nights = history.append(hist, record)
-        # The report's own history section: its figure in the report folder, so the folder stands alone.
-        trend = None if args.no_figures else history.trend_figure(nights, out / "history_margins.png")
+        # The report's own history section: the nights of its scale (a quick night's margins are of
+        # another size than a full one's), its figure in the report folder, so the folder stands alone.
+        scale = history.scale_of(record)
+        same = [n for n in nights if history.scale_of(n) == scale]
+        trend = None if args.no_figures else history.trend_figure(same, out / "history_margins.png")
         base = os.path.relpath(hist, out)
-        context["history"] = dict(nights=history.recent(nights), figure=trend, index=f"{base}/index.html", base=base)
+        context["history"] = dict(nights=history.recent(same), scale=history.scale_text(scale),
+                                  other_scales=len(nights) - len(same), figure=trend,
+                                  index=f"{base}/index.html#{history.scale_name(scale)}", base=base)
         _write(out, context)
         # The copy kept in the history folder links to the history's index from there.
         kept = hist / "nights" / name
         history.keep_report(out, kept)
-        _write(kept, dict(context, history=dict(context["history"], index="../../index.html", base="../.."),
+        _write(kept, dict(context, history=dict(context["history"], base="../..",
+                                                index=f"../../index.html#{history.scale_name(scale)}"),
                           links=local_links(kept)))
         history.render_index(hist, nights)
     else:
         _write(out, context)
     verdict = "PASS" if m["passed"] else "FAIL"
+    if context["negative_control"]:
+        verdict += "; negative control " + ("PASS" if context["negative_control"]["passed"] else "FAIL")
     print(f"report: {out / 'summary.html'}, {out / 'summary.md'} ({verdict}, {len(figures)} figures"
           f"{', history ' + str(args.history) if args.history else ''})")
     return 0
+
+
+def negative_verdict(folder):
+    """The verdict of the negative control run beside the night (ci/nightly --negative-control:
+    folder/negative-control/check.json and its suite's summary), None where it did not run."""
+    control = pathlib.Path(folder) / "negative-control"
+    if not (control / "check.json").is_file():
+        return None
+    summary = control / "results" / "suite-summary.json"
+    return negative_control.verdict(schema.load(control / "check.json", schema.CHECK),
+                                    schema.load(summary, schema.SUITE) if summary.is_file() else None)
 
 
 def local_links(folder):

@@ -189,10 +189,11 @@ VERDICT = OneOf("pass", "skip", "fail")
 CHECK_ROW = Record({"observable": TEXT}, {"kind": TEXT, "observed": TEXT, "reference": TEXT, "tolerance": TEXT,
                                           "verdict": VERDICT, "ratio": REAL, "detail": TEXT})
 CHECK_RUN = Record({"run": TEXT, "result_file": TEXT},
-                   {"reference_file": TEXT, "entry": TEXT, "note": TEXT, "bitwise_identical": FLAG, "passed": FLAG,
+                   {"reference_file": TEXT, "entry": TEXT, "note": TEXT, "reference_mismatch": TEXT,
+                    "bitwise_identical": FLAG, "passed": FLAG,
                     "provenance": Record({}, {"wall_seconds": NUMBER_TEXT}, others=TEXT),
                     "reference_provenance": PROVENANCE, "checks": ListOf(CHECK_ROW)})
-CHECK = Record({}, {"runs": ListOf(CHECK_RUN), "passed": FLAG,
+CHECK = Record({}, {"runs": ListOf(CHECK_RUN), "passed": FLAG, "not_checked": COUNT,
                     "provenance": Record({}, {"date": TEXT, "host": TEXT, "version": TEXT, "reference_dir": TEXT,
                                               "reference_files": ListOf(Record({"file": TEXT, "digest": TEXT,
                                                                                 "digest_algorithm": TEXT}))})})
@@ -250,7 +251,8 @@ NIGHT = Record({"night": TEXT, "verdict": OneOf("PASS", "FAIL"),
                 "counts": Record({k: COUNT for k in ("runs", "checks", "passed", "skipped", "failed")}),
                 "provenance": Record({}, {"commit": Maybe(TEXT), "device": Maybe(TEXT)}),
                 "runs": ListOf(NIGHT_RUN), "report": INSIDE},
-               {"date": Maybe(TEXT), "suite": Maybe(Record({}, {"wall_seconds": REAL}))})
+               {"date": Maybe(TEXT), "suite": Maybe(Record({}, {"wall_seconds": REAL, "scale": Maybe(POSITIVE)})),
+                "negative_control": Maybe(OneOf("PASS", "FAIL"))})
 
 
 def _not_finite(text):

@@ -1,5 +1,5 @@
 // stokesian._stokesian: the engine's entry points for the Python package (tools/python/stokesian),
-// which wraps them in the user-facing API (engine/docs/python.md).
+// which wraps them in the user-facing API (docs/how-to/python.md).
 #include <stdexcept>
 
 #include "bindings.hpp"

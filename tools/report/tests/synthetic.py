@@ -45,10 +45,28 @@ def check(date="2026-11-27T02:30:00Z", margin=0.25, fail=False, commit="abc1234"
                                                 "digest": "0123456789abcdef", "digest_algorithm": "fnv1a64"}]}}
 
 
-def suite():
-    return {"suite": "nightly", "manifest": "reference_data/suites/nightly.toml", "scale": 1.0,
+def suite(scale=1.0):
+    return {"suite": "nightly", "manifest": "reference_data/suites/nightly.toml", "scale": scale,
             "wall_seconds": 470.0,
             "runs": [{"name": "tetrahedron_ds-ds_dt0.01", "output": "", "backend": "cuda", "state": "completed",
                       "message": "", "steps": 51700000, "wall_seconds": 299.0},
                      {"name": "fcc_sedimentation_f64-f64", "output": "", "backend": "cuda", "state": "completed",
                       "message": "", "steps": 100, "wall_seconds": 24.0}]}
+
+
+def negative_check(caught=True, mismatch=""):
+    """The negative control's check.json: a perturbed run (failing a check when `caught`; with
+    `mismatch`, its reference did not apply) and the unperturbed control, which passes."""
+    perturbed_checks = [{"observable": "cycle.first_period", "kind": "absolute", "observed": "522.5",
+                         "reference": "517.3", "tolerance": "+- 0.00046", "verdict": "fail" if caught else "pass",
+                         "ratio": 11000.0 if caught else 0.5, "detail": ""}]
+    runs = [{"run": "tetrahedron_f64-f64_dt0.01", "result_file": "results/tetrahedron_f64-f64_dt0.01.h5",
+             "note": "NEGATIVE CONTROL: every step 1% longer than the recorded dt", "reference_mismatch": mismatch,
+             "checks": perturbed_checks},
+            {"run": "tetrahedron_f32-f32_dt0.01", "result_file": "results/tetrahedron_f32-f32_dt0.01.h5",
+             "note": "", "reference_mismatch": "",
+             "checks": [{"observable": "cycle.first_period", "kind": "absolute", "observed": "517.3",
+                         "reference": "517.3", "tolerance": "+- 0.00046", "verdict": "pass", "ratio": 0.0,
+                         "detail": ""}]}]
+    failed = sum(c["verdict"] == "fail" for r in runs for c in r["checks"])
+    return {"runs": runs, "checks": 2, "failed": failed, "skipped": 0, "passed": failed == 0}

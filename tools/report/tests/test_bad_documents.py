@@ -9,6 +9,8 @@ import io
 import json
 import os
 import pathlib
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -21,6 +23,7 @@ from report.tests import synthetic  # noqa: E402
 from report.tests.test_nightly import render  # noqa: E402
 from report.tests.test_port_check_and_study import port_report  # noqa: E402
 
+TOOLS = pathlib.Path(__file__).resolve().parents[2]
 DEEP = 100000  # nesting of the deepest document: far beyond Python's recursion limit
 
 
@@ -254,6 +257,14 @@ class BadHistoryLines(unittest.TestCase):
             status, err = main(["history", str(hist)])
             self.assertEqual(status, 0, err)
             self.assertEqual(err, "")
+            self.assertTrue((hist / "index.html").is_file())
+            # as a user runs it: the exit status of the process (sys.exit of what main returns)
+            os.remove(hist / "index.html")
+            done = subprocess.run([sys.executable, str(TOOLS / "report"), "history", str(hist)], capture_output=True,
+                                  text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(done.stderr, "")
+            self.assertEqual(done.stdout, f"history: {hist / 'index.html'}\n")
             self.assertTrue((hist / "index.html").is_file())
 
 

@@ -17,11 +17,11 @@ from report import history, links, nightly  # noqa: E402
 from report.tests import synthetic  # noqa: E402
 
 
-def render(folder, check, hist=None, night=None):
+def render(folder, check, hist=None, night=None, scale=1.0):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "check.json").write_text(json.dumps(check))
     (folder / "results").mkdir(exist_ok=True)
-    (folder / "results" / "suite-summary.json").write_text(json.dumps(synthetic.suite()))
+    (folder / "results" / "suite-summary.json").write_text(json.dumps(synthetic.suite(scale)))
     args = argparse.Namespace(report=str(folder), check=None, results=None, suite_summary=None,
                               history=None if hist is None else str(hist), night=night, no_figures=False)
     return nightly.render(args)
@@ -85,7 +85,7 @@ class NightlyDocuments(unittest.TestCase):
             # the margin of cycle.first_period over the nights, as the history draws it
             self.assertEqual(history.series(nights)["cycle.first_period"]["tetrahedron_ds-ds_dt0.01"], [0.01, 0.6, 0.9])
             self.assertNotIn("cycle.window_period", history.series(nights))  # skipped every night
-            self.assertTrue((hist / "margins" / "cycle.first_period.png").is_file())
+            self.assertTrue((hist / "margins" / "scale-1" / "cycle.first_period.png").is_file())
             # rendering a night again replaces it, never adds one
             render(tmp / "night2", synthetic.check("2026-11-27T02:30:00Z", 0.9, True), hist)
             self.assertEqual(len(history.read(hist)), 3)
@@ -107,6 +107,57 @@ class NightlyDocuments(unittest.TestCase):
                     sorted(hist.glob("nights/*/summary.html")):
                 self.assertEqual(links.broken(page), [], page)
             self.assertEqual(len(list(hist.glob("nights/*/summary.html"))), 3)
+
+    def test_quick_and_full_nights_are_never_one_trend_and_each_night_names_its_scale(self):
+        # Two full-length nights around a quick one (--scale 0.01: short runs, margins of another size).
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            hist = tmp / "history"
+            for k, (margin, scale) in enumerate(((0.001, 1.0), (0.5, 0.01), (0.002, 1.0))):
+                self.assertEqual(render(tmp / f"night{k}", synthetic.check(f"2026-11-2{k + 5}T02:30:00Z", margin),
+                                        hist, scale=scale), 0)
+            # each report's history: the nights of its own scale, a scale column
+            for k, rows, scale in ((2, 2, "1 (full length)"), (1, 1, "0.01")):
+                html = (tmp / f"night{k}" / "summary.html").read_text()
+                table = html.split('<table class="history">')[1].split("</table>")[0]
+                self.assertEqual(table.count("<tr class="), rows, table)
+                self.assertIn("<th>scale</th>", table)
+                self.assertEqual(table.count(f"<td>{scale}</td>"), rows, table)
+                md = (tmp / f"night{k}" / "summary.md").read_text().split("## History")[1].split("## Figures")[0]
+                self.assertEqual(md.count(f"| {scale} |"), rows, md)
+            # the index: a section per scale, full length first, each with its own margins over the nights
+            index = (hist / "index.html").read_text()
+            full, quick = index.split('id="scale-1"')[1], index.split('id="scale-0.01"')[1]
+            self.assertLess(index.index('id="scale-1"'), index.index('id="scale-0.01"'))
+            full = full.split('id="scale-0.01"')[0]
+            self.assertIn("cycle.first_period: latest worst 0.002, worst ever 0.002", full)
+            self.assertIn("cycle.first_period: latest worst 0.5, worst ever 0.5", quick)
+            self.assertEqual(full.split('<table class="nights">')[1].split("</table>")[0].count("<tr class="), 2)
+            self.assertTrue((hist / "margins" / "scale-1" / "cycle.first_period.png").is_file())
+            self.assertTrue((hist / "margins" / "scale-0.01" / "cycle.first_period.png").is_file())
+            self.assertEqual([history.scale_of(n) for n in history.read(hist)], [1.0, 0.01, 1.0])
+            for page in [tmp / f"night{k}" / "summary.html" for k in range(3)] + [hist / "index.html"] + \
+                    sorted(hist.glob("nights/*/summary.html")):
+                self.assertEqual(links.broken(page), [], page)
+
+    def test_runs_whose_reference_does_not_apply_are_named_not_checked_beside_the_verdict(self):
+        cause = "reference recorded for 517000 tau_s, this run is 5170 tau_s: wrong --reference-dir or --scale?"
+        check = synthetic.check()
+        run = check["runs"][0]
+        run.update(reference_mismatch=cause, passed=False,
+                   checks=[{"observable": "run.length", "kind": "exact", "observed": "51700 steps, every 100th",
+                            "reference": "5170000 steps, every 100th", "tolerance": "exact", "verdict": "fail",
+                            "ratio": None, "detail": cause}])
+        check.update(not_checked=1, passed=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            self.assertEqual(render(tmp, check), 0)
+            html = (tmp / "summary.html").read_text()
+            top = html.split('id="provenance"')[0]
+            self.assertIn(f"1 run not checked (its reference does not apply): {cause} (tetrahedron_ds-ds_dt0.01)", top)
+            md = (tmp / "summary.md").read_text().split("## Runs")[0]
+            self.assertIn(f"1 run not checked (its reference does not apply): {cause} (tetrahedron_ds-ds_dt0.01)", md)
+            self.assertEqual(links.broken(tmp / "summary.html"), [])
 
     def test_a_broken_link_is_found(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -1,6 +1,6 @@
 #pragma once
 // A scenario file (scenarios/*.toml), validated and with units resolved. The format is
-// documented in scenarios/README.md; every key is checked, unknown keys are errors. The keys of
+// documented in docs/reference/scenario-file.md; every key is checked, unknown keys are errors. The keys of
 // each struct are listed once, in the field tables of the settings layer (engine/settings/*_table.cpp),
 // which reads, writes and checks scenarios (stokesian/settings/scenario_loader.hpp).
 #include <cstdint>

@@ -1,7 +1,9 @@
 #pragma once
 // `stokesian reference check`: a result against its entry in a reference directory, one row per
 // observable plus the run's length and status. A missing entry is a failed row, not an error;
-// an unreadable or invalid reference file is input_error (exit status 2).
+// an unreadable or invalid reference file is input_error (exit status 2). An entry of another run
+// length or scenario configuration does not apply to the run: one failed row names the cause
+// (run_check::reference_mismatch) and nothing else is compared.
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -28,8 +30,12 @@ struct run_check {
     std::string run;
     std::string result_file;
     std::string reference_file;
-    std::string entry;               // group path used ("" if none)
-    std::string note;                // e.g. a cpu entry standing in for a gpu result
+    std::string entry;  // group path used ("" if none)
+    std::string note;   // e.g. a cpu entry standing in for a gpu result
+    // Why the entry does not apply to the run ("" when it does): "reference recorded for 517000
+    // tau_s, this run is 5170 tau_s: wrong --reference-dir or --scale?". Then `rows` is that one
+    // cause: every observable would differ for it, so none is compared.
+    std::string reference_mismatch;
     bool bitwise_identical = false;  // final state digest equal to the reference run's
     std::vector<check_row> rows;
     // Where the result came from (observed_run::provenance: commit, build flags, device, driver,
@@ -37,6 +43,7 @@ struct run_check {
     // recorded_with, git_commit, device_name, host, date of the reference run).
     std::map<std::string, std::string> provenance, reference_provenance;
     bool passed() const;  // no row failed (skipped rows neither pass nor fail)
+    bool checked() const { return reference_mismatch.empty(); }
 };
 
 // Loads reference files from a directory on first use and keeps them.

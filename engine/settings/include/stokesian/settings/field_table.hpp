@@ -2,7 +2,7 @@
 // One table of fields per settings struct: the key, the member it fills, the rule its value must
 // satisfy, a one-line doc and, where it has one, its command-line spelling. The tables drive the
 // scenario reader (unknown keys, types, ranges), the resolved-configuration writer, the command-line
-// options and overrides of [run] keys and the key reference in scenarios/README.md
+// options and overrides of [run] keys and the key reference in docs/reference/scenario-file.md
 // (engine/README.md, "How to add a scenario key").
 #include <cstdint>
 #include <limits>
@@ -50,7 +50,7 @@ using field_member = std::variant<std::monostate, double S::*, std::optional<dou
                                   std::string S::*, vec3<double> S::*, std::vector<std::string> S::*,
                                   std::vector<double> S::*, text_member<S>, derived_count<S>>;
 
-// The README's row: type, default and constraint as a reader of the format wants them.
+// The reference's row: type, default and constraint as a reader of the format wants them.
 struct field_doc {
     std::string_view type;
     std::string_view default_text;
@@ -59,7 +59,7 @@ struct field_doc {
 
 // A key's spelling on the command line. The [run] keys that have one become options of `stokesian
 // run` (stokesian/settings/run_overrides.hpp: run_options(); tools/cli/options_run.hpp builds them)
-// and are named in the README row.
+// and are named in the reference's row.
 struct cli_spelling {
     std::string_view option{};  // "--dt"; empty: not on the command line
     std::string_view help{};    // empty: the doc's constraint, as plain text
