@@ -18,6 +18,8 @@ cpu_engine<Policy>::cpu_engine(const engine_config& config, const initial_state&
       dt_(value_cast<P>(config.dt)),
       implicit_lubrication_(config.system.lubrication.implicit()),
       pool_(config.threads) {
+    if (const std::string why = lubrication_model_refusal(config.system); !why.empty())
+        throw std::invalid_argument(why);
     const drift_box<P> box = storage_box<P>(config.system.box);
     edge_ = box.edge;
     half_edge_ = box.half_edge;

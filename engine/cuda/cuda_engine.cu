@@ -36,6 +36,8 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_conte
       dt_(value_cast<P>(config.dt)),
       implicit_lubrication_(config.system.lubrication.implicit()),
       fault_(injected_fault_from_environment()) {
+    if (const std::string why = lubrication_model_refusal(config.system); !why.empty())
+        throw std::invalid_argument(why);
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
     use_device(device_);
     device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)

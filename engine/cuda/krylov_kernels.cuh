@@ -46,7 +46,8 @@ __device__ inline vec3<W> working_velocity(const packed4<W>& v) {
     return unpack(v);
 }
 
-// out_i = sum_j -zeta_ij (u_i - u_j): the lubrication force of the velocity field u.
+// out_i = -(zeta u)_i = sum_j lubrication_pair_force(i, j): the lubrication force of the velocity field
+// u, of the model the parameters name (physics/lubrication.hpp, model_lubrication_force).
 template <class W, class Velocity>
 __global__ void lubrication_force_kernel(const packed4<W>* __restrict__ position, const Velocity* __restrict__ u,
                                          unsigned n, const unsigned* __restrict__ list,

@@ -20,8 +20,11 @@ pair_approach_prediction predict_pair_approach(vec3<double> r0, vec3<double> r1,
     // mu_par: velocity of 0 along e caused by a unit force along e on 1.
     const double mu_parallel = dot(e, pair_velocity(r01, e, p));
     out.mobility_difference = mu0 - mu_parallel;
-    // zeta: the engine's lubrication force on 0 for a unit separation speed along e is -zeta e.
-    out.squeeze_resistance = -dot(e, lubrication_force(r01, e, p.lubrication));
+    // zeta: the engine's lubrication force on 0 for a unit separation speed along e (u_0 = e/2,
+    // u_1 = -e/2) is -zeta e. The paper's model sees u_0 - u_1 = e exactly (halving and the
+    // difference of opposites are exact); the two-body model's sum mode is not excited.
+    const vec3<double> half = 0.5 * e;
+    out.squeeze_resistance = -dot(e, lubrication_pair_force(r0, r1, half, -half, p));
     // Pair forces are equal and opposite, so they enter the difference twice.
     out.driving_force = dot(e, external_force0 - external_force1) + 2.0 * dot(e, pair_force(r01, p.pair));
     const double m = out.mobility_difference, zeta = out.squeeze_resistance;
@@ -33,7 +36,7 @@ pair_approach_prediction predict_pair_approach(vec3<double> r0, vec3<double> r1,
 
 double explicit_lubrication_critical_gap(const system_parameters& system) {
     constexpr double not_a_number = std::numeric_limits<double>::quiet_NaN();
-    if (!system.lubrication.enabled) return not_a_number;
+    if (!system.lubrication.enabled || system.lubrication.model != lubrication_model::paper) return not_a_number;
     system_parameters open = system;
     open.box.periodic = false;  // the pair alone, whatever box the scenario has
     const double a = system.radius;

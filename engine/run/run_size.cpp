@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -28,17 +29,23 @@ constexpr double timing_seconds = 0.05;  // repeat steps until this much wall ti
 //   the solver's vectors and output: 12 + krylov_vector_count vec3, two images; the state kept to
 //   go back to after a signal: 7 vec3 + an image;
 // - its neighbour list: a scratch vector and offset (32), a cell index (8), up to 8 cells of 24
-//   bytes, and the neighbours themselves, 4 bytes each, 64 assumed (a dense suspension has ~12
-//   within the lubrication range, 3 a);
+//   bytes, and the neighbours themselves, 4 bytes each, 64 assumed within 3a (a dense suspension
+//   has ~12 within the paper's lubrication range), scaled by the volume of the two-body model's
+//   range (5.5a: 395; a close-packed suspension has 134 there);
 // - the run loop: the scenario's positions and forces in three copies (scenario, request, engine
 //   input; 3 x 48), a frame (3 vec3 + image), a checkpoint's engine state (7 vec3 + image), a
 //   frame of the output writer (3 vec3 + image).
 // The HI sums themselves need no memory per pair. The observables keep at most a few values per
 // particle and sample; not counted.
-double bytes_per_particle() {
+double bytes_per_particle(const system_parameters& system) {
     const double vec = 24.0, image = 12.0;
     const double engine = (12 + krylov_vector_count) * vec + 2 * image + 7 * vec + image;
-    const double neighbours = 32.0 + 8.0 + 8 * 24.0 + 64 * 4.0;
+    double listed = 64.0;
+    if (system.lubrication.enabled && system.lubrication.model == lubrication_model::two_body) {
+        const double range = two_body_lubrication_cutoff / 3.0;
+        listed = std::ceil(listed * range * range * range);
+    }
+    const double neighbours = 32.0 + 8.0 + 8 * 24.0 + listed * 4.0;
     const double run_loop = 3 * 48.0 + (3 * vec + image) + (7 * vec + image) + (3 * vec + image);
     return engine + neighbours + run_loop;
 }
@@ -84,7 +91,7 @@ run_size_estimate estimate_run_size(const engine_config& config, const initial_s
     e.particles = state.size();
     e.evaluations_per_step = evaluations_per_step(config.integrator);
     e.implicit_lubrication = config.system.lubrication.implicit();
-    e.bytes = double(e.particles) * bytes_per_particle();
+    e.bytes = double(e.particles) * bytes_per_particle(config.system);
     e.available_bytes = available_memory_bytes();
     if (e.particles <= run_size_min_particles) return e;
 
@@ -93,6 +100,7 @@ run_size_estimate estimate_run_size(const engine_config& config, const initial_s
     engine_config probe = config;
     probe.integrator = integrator_kind::euler;
     probe.system.lubrication.scheme = lubrication_scheme::explicit_update;
+    probe.system.lubrication.model = lubrication_model::paper;  // the explicit scheme's model
     std::size_t m = std::min(e.particles, cpu_sample_particles);
     auto [seconds, backend] = time_steps(probe, state, m);
     if (backends::computes_on_device(backend) && e.particles > m) {

@@ -20,6 +20,7 @@ void resolve_self_mobility(const field_reader& r, system_parameters& system) {
 }
 
 constexpr std::string_view schemes[] = {"explicit", "implicit"};
+constexpr std::string_view models[] = {"paper", "two-body"};
 constexpr std::string_view pair_force_kinds[] = {"none", "exponential"};
 constexpr std::string_view boundaries[] = {"periodic", "open"};
 
@@ -56,7 +57,9 @@ constexpr std::int64_t most_iterations = 1000000;
 const field<lubrication_settings> lubrication[] = {
     {.key = "enabled",
      .member = &lubrication_settings::enabled,
-     .doc = {"boolean", "`false`", "the Jeffrey-Onishi correction for surface gaps s = r/a - 2 < 1"}},
+     .doc = {"boolean", "`false`",
+             "lubrication: the Jeffrey-Onishi correction for surface gaps s = r/a - 2 < 1 (`model = \"paper\"`) or "
+             "the exact two-sphere resistance for r < 5.5a (`model = \"two-body\"`)"}},
     {.key = "min_gap",
      .member = &lubrication_settings::min_gap,
      .rule = {.unit_interval = true, .note = "(in units of a)"},
@@ -76,6 +79,19 @@ const field<lubrication_settings> lubrication[] = {
              "typically gaps below a few 1e-4 a). Needs a positive definite mobility (open boundaries; a periodic "
              "box's nearest-image mobility can be indefinite and the solve then stops the run). Not with `hi_kernel "
              "= \"fused\"` ([engine/docs/lubrication.md](../../engine/docs/lubrication.md))"}},
+    {.key = "model",
+     .member = text_member<lubrication_settings>{
+         [](const lubrication_settings& l) { return std::string(to_string(l.model)); },
+         [](lubrication_settings& l, const std::string& text) { l.model = parse_lubrication_model(text); }},
+     .rule = {.choices = models},
+     .doc = {"string", "`\"paper\"`",
+             "`\"paper\"`: the paper's Eq. (lubrication), the leading singular Jeffrey-Onishi terms on the velocity "
+             "difference, cut off at s = 1. `\"two-body\"`: the exact torque-free two-sphere resistance minus the "
+             "inverse of the Rotne-Prager two-body mobility, so that an isolated pair moves as two real spheres "
+             "(errors against the exact two-sphere functions and the cutoff at r = 5.5a: "
+             "[engine/docs/lubrication.md](../../engine/docs/lubrication.md)); needs `scheme = \"implicit\"` and `tensor "
+             "= \"rotne-prager\"`"},
+     .written = [](const lubrication_settings& l) { return l.model != lubrication_model::paper; }},
     {.key = "max_iterations",
      .member = &lubrication_settings::max_iterations,
      .rule = {.min = 1, .max = most_iterations},

@@ -62,6 +62,16 @@ void check_ewald(const checker& check, const section& physics, const section& bo
     }
 }
 
+// The two-body lubrication model needs the implicit scheme and the Rotne-Prager tensor
+// (lubrication_model_refusal): the error names the model's key.
+void check_lubrication_model(const checker& check, const section& physics, const system_parameters& system) {
+    const std::string why = lubrication_model_refusal(system);
+    if (why.empty()) return;
+    const section lubrication = physics.sub("lubrication", keys_of(lubrication_fields()));
+    if (const auto model = lubrication.find("model")) check.fail(*model, why);
+    check.fail(lubrication.key("model"), "", why);
+}
+
 void read_observables(const field_reader& observables, observable_settings& settings) {
     const section& table = observables.table();
     const section cycle = table.sub("cycle", keys_of(cycle_fields()));
@@ -126,6 +136,7 @@ scenario resolve(const checker& check, const toml::table& root, const toml::tabl
     };
     const section physics(check, "physics", layers("physics"), keys_of(physics_fields(), sub_tables("physics")));
     read_physics(physics, s.system);
+    check_lubrication_model(check, physics, s.system);
 
     const section box(check, "box", layers("box"), keys_of(box_fields()));
     read_fields(field_reader(box), box_fields(), s.system.box);

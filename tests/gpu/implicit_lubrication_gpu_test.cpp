@@ -30,8 +30,6 @@ namespace {
 const std::filesystem::path scenario_file = std::filesystem::path(::stokesian::test_support::project_source_dir) /
                                             "scenarios" / "approaching_pairs_implicit.toml";
 
-double unit_roundoff(precision hi) { return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
-
 }  // namespace
 
 TEST(ImplicitLubricationGpu, HeadOnGapFollowsTheLawAndAgreesWithTheCpu) {
@@ -88,7 +86,7 @@ TEST(ImplicitLubricationGpu, ClusterMatchesTheDenseSolveInEveryPrecisionMode) {
         for (int k = 0; k < 3; ++k) {
             e->read_frame(f);
             expect_cluster_matches_dense_solve(
-                f, s.external_forces, c.system, unit_roundoff(mode.hi),
+                f, s.external_forces, c.system, working_unit_roundoff(mode.hi),
                 "cuda " + std::string(to_string(mode)) + " step " + std::to_string(f.step));
             const dense_reference ref = dense_implicit_solution(f.position, s.external_forces, c.system);
             EXPECT_LE(f.lubrication.iterations, cg_iteration_bound(ref.spectral_radius, lubrication_tolerance(mode)));

@@ -23,6 +23,11 @@
 
 namespace stokesian::testing_support {
 
+// The unit roundoff of the solver's working precision for a mode's hi precision (ds works in float).
+inline double working_unit_roundoff(precision hi) {
+    return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The approaching pair, every step.
 
@@ -233,10 +238,13 @@ struct dense_reference {
     double force_norm = 0.0;              // ||F||
     double lubrication_force_norm = 0.0;  // ||R v*||
     double smallest_gap = 0.0;
+    // Per particle: sum over its lubricated pairs of the largest resistance the two-body model
+    // evaluates (the exact one, with the far field's <= 5/mu0), 0 for the paper's model.
+    std::vector<double> evaluated_resistance;
 };
 
 // The implicit solution at the given (engine-rounded) positions, in double: mu from
-// mobility_matrix(), R column by column from lubrication_force() on unit relative velocities.
+// mobility_matrix(), R column by column from lubrication_pair_force() on unit velocities of one sphere.
 inline dense_reference dense_implicit_solution(const std::vector<vec3<double>>& positions,
                                                const std::vector<vec3<double>>& forces,
                                                const system_parameters& system) {
@@ -247,19 +255,31 @@ inline dense_reference dense_implicit_solution(const std::vector<vec3<double>>& 
     const vec3<double> unit[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     dense_reference out;
     out.smallest_gap = INFINITY;
+    out.evaluated_resistance.assign(positions.size(), 0.0);
     for (std::size_t i = 0; i < positions.size(); ++i)
         for (std::size_t j = 0; j < positions.size(); ++j) {
             if (i == j) continue;
             const vec3<double> rij = minimum_image(positions[i] - positions[j], p.box);
             if (!in_lubrication_range(rij, p.lubrication)) continue;
             out.smallest_gap = std::min(out.smallest_gap, std::sqrt(dot(rij, rij)) / system.radius - 2.0);
+            if (system.lubrication.model == lubrication_model::two_body) {
+                // What the model's evaluation may get wrong beyond the gap: ~64u of the resistances it
+                // subtracts (expect_cluster_matches_dense_solve), per pair, summed by rows.
+                const two_body_modes<double> exact = exact_pair_resistance(
+                    std::max(std::sqrt(dot(rij, rij)) / system.radius - 2.0, system.lubrication.min_gap));
+                out.evaluated_resistance[i] +=
+                    (std::max({exact.x_sum, exact.x_difference, exact.y_sum, exact.y_difference}) + 5.0) /
+                    system.self_mobility;
+            }
             for (int c = 0; c < 3; ++c) {
-                // d F_lub,i / d v_i (diagonal block) and d F_lub,i / d v_j = -that.
-                const vec3<double> f = lubrication_force(rij, unit[c], p.lubrication);
-                const double col[3] = {f.x, f.y, f.z};
+                // d F_lub,i / d v_i (diagonal block) and d F_lub,i / d v_j: the force on i of a unit
+                // velocity of i alone, and of j alone (the paper's model: exactly minus the first).
+                const vec3<double> fi = lubrication_pair_force(positions[i], positions[j], unit[c], {}, p);
+                const vec3<double> fj = lubrication_pair_force(positions[i], positions[j], {}, unit[c], p);
+                const double col_i[3] = {fi.x, fi.y, fi.z}, col_j[3] = {fj.x, fj.y, fj.z};
                 for (int row = 0; row < 3; ++row) {
-                    resistance[(3 * i + c) * n + 3 * i + row] -= col[row];
-                    resistance[(3 * j + c) * n + 3 * i + row] += col[row];
+                    resistance[(3 * i + c) * n + 3 * i + row] -= col_i[row];
+                    resistance[(3 * j + c) * n + 3 * i + row] -= col_j[row];
                 }
             }
         }
@@ -323,7 +343,12 @@ inline dense_reference dense_implicit_solution(const std::vector<vec3<double>>& 
 //  - d: 3N terms mu_ij w_j, tensors in W (4u each) summed in the accumulator (no worse than W):
 //    ||d|| <= (3N + 4) u L_mu ||w||, L_mu >= lambda_max(mu) (Gershgorin);
 //  - the gap in zeta comes from W coordinates: s = r/a - 2 errs by <= 8u (r <= 3a) absolute, each
-//    resistance by a relative 8u/s_min + 4u, which moves v by <= L_mu (8u/s_min + 4u) ||zeta v*||.
+//    resistance by a relative 8u/s_min + 4u, which moves v by <= L_mu (8u/s_min + 4u) ||zeta v*||;
+//  - the two-body model (r up to 5.5a: the gap errs by <= 8u 5.5/3) subtracts the far field from
+//    the exact resistance: its error is relative to those, not to zeta (the log 3u times
+//    d ln R/d ln s <= 1, Clenshaw's 13 terms <= 3 13u of the series' size, the modes, taper and
+//    products a few u more: < 64u of R_exact + R_far per mode), which moves v by <= L_mu 64u E ||v*||,
+//    E the largest row sum of those resistances (dense_reference::evaluated_resistance).
 // In double all of this is ~1e-12 against the 1e-8 tolerance; in float the tolerance (2.4e-4)
 // still dominates.
 inline void expect_cluster_matches_dense_solve(const frame& f, const std::vector<vec3<double>>& forces,
@@ -338,9 +363,15 @@ inline void expect_cluster_matches_dense_solve(const frame& f, const std::vector
     ASSERT_GT(lambda_min, 0.0) << what << ": an open cluster's RPY mobility is positive definite";
     const double residual_rounding = 8 * u * (ref.force_norm + w_norm + ref.resistance_norm * v_norm);
     const double mobility_rounding = (n3 + 4) * u * ref.mobility_norm * w_norm;
+    const bool two_body = system.lubrication.model == lubrication_model::two_body;
+    const double gap_rounding = two_body ? 8 * u * 5.5 / 3.0 : 8 * u;
+    const double evaluation =
+        two_body ? 64 * u * *std::max_element(ref.evaluated_resistance.begin(), ref.evaluated_resistance.end()) * v_norm
+                 : 0.0;
     const double bound = ref.mobility_norm * (f.lubrication.relative_residual * ref.force_norm + residual_rounding) +
                          std::sqrt(ref.mobility_norm / lambda_min) * mobility_rounding +
-                         ref.mobility_norm * (8 * u / ref.smallest_gap + 4 * u) * ref.lubrication_force_norm;
+                         ref.mobility_norm * (gap_rounding / ref.smallest_gap + 4 * u) * ref.lubrication_force_norm +
+                         ref.mobility_norm * evaluation;
     double error = 0.0, norm = 0.0;
     for (std::size_t i = 0; i < f.position.size(); ++i)
         for (int c = 0; c < 3; ++c) {

@@ -35,8 +35,6 @@ initial_state head_on_pair(double gap) {
     return s;
 }
 
-double unit_roundoff(precision hi) { return hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
-
 }  // namespace
 
 TEST(ExplicitLubrication, ErrorIsMultipliedByMinusTwoMZetaEveryStepWhateverTheTimeStep) {
@@ -103,7 +101,7 @@ TEST(ExplicitLubrication, BelowTheCriticalGapTheVelocitiesDivergeEvenWithTinyTim
     const pair_track implicit = track_pair(lubricated(lubrication_scheme::implicit_solve), head_on_pair(0.25), 20);
     for (std::size_t n = 0; n < implicit.gap.size(); ++n)
         EXPECT_NEAR(implicit.speed[n] / implicit.predicted_speed[n], 1.0,
-                    implicit.residual[n] + 64 * unit_roundoff(precision::f64));
+                    implicit.residual[n] + 64 * working_unit_roundoff(precision::f64));
 }
 
 TEST(ImplicitLubrication, ClusterVelocitiesMatchADenseSolveInEveryPrecisionMode) {
@@ -119,7 +117,7 @@ TEST(ImplicitLubrication, ClusterVelocitiesMatchADenseSolveInEveryPrecisionMode)
         frame f;
         for (int k = 0; k < 3; ++k) {
             e->read_frame(f);
-            const double u = unit_roundoff(mode.hi);
+            const double u = working_unit_roundoff(mode.hi);
             expect_cluster_matches_dense_solve(f, s.external_forces, c.system, u,
                                                std::string(to_string(mode)) + " step " + std::to_string(f.step));
             const dense_reference ref = dense_implicit_solution(f.position, s.external_forces, c.system);

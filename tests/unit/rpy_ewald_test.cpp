@@ -105,6 +105,19 @@ void check_portable_math() {
         ASSERT_EQ(m.cos, s.cos) << t;
     }
     EXPECT_LE(trig_error, 4 * u);
+    // log, relative: f = (m - 1)/(m + 1) carries 2u (m - 1 exact), the series 1u more, so ln m errs by
+    // <= 4u of |ln m| <= 0.347 (sqrt(1/2) <= m < sqrt(2)); e ln2_hi is exact, e ln2_lo + ln m and the
+    // final sum round once each. For e != 0 |ln x| >= 0.347: <= 4u 0.347/0.347 + 2u; for e = 0 the
+    // result is ln m itself: 4u; the C library's < 1u: 8u. x from 1e-8 to 10 (the two-body
+    // lubrication takes logs of gaps in [1e-9, 3.5]).
+    double log_error = 0.0;
+    for (double t = -18.5; t <= 2.4; t += 0.00037) {
+        const W x = W(std::exp(t));
+        const double exact = std::log(double(x));
+        if (exact == 0.0) continue;
+        log_error = std::max(log_error, std::fabs(double(portable::log(x)) - exact) / std::fabs(exact));
+    }
+    EXPECT_LE(log_error, 8 * u);
 }
 
 }  // namespace

@@ -7,13 +7,15 @@
 // solution of v = mu (F_ext + F_int + F_lub) for the pair is
 //     w = m D / (1 + 2 m zeta),   m = mu0 - mu_par(r),   D = e . (F_ext,0 - F_ext,1) + 2 e . F_int,0,
 // where mu_par is the line-of-centres eigenvalue of the pair tensor and zeta the squeeze resistance
-// (1/mu0)(1/(4s) - 9/40 ln s) (zero for s >= 1, s floored at min_gap, as the engine does). The
+// (1/mu0)(1/(4s) - 9/40 ln s) (zero for s >= 1, s floored at min_gap, as the engine does) of the
+// paper's model, or half the two-body model's correction of the difference mode along the line
+// (physics/two_body_lubrication.hpp; for an isolated pair w is then the exact two-sphere speed). The
 // decay rate of the gap is -d ln s/dt = -w / (a s). The explicit scheme (lubrication from the
 // previous step's velocities) iterates w_n = m (D - 2 zeta w_{n-1}): its error is multiplied by the
 // amplification factor g = -2 m zeta each step and grows once |g| > 1, independently of dt.
 //
 // Every tensor and resistance is evaluated by the physics the engines use (pair_velocity,
-// lubrication_force, pair_force), never re-derived.
+// lubrication_pair_force, pair_force), never re-derived.
 #include "stokesian/core/system.hpp"
 #include "stokesian/numeric/vec3.hpp"
 
@@ -34,7 +36,8 @@ pair_approach_prediction predict_pair_approach(vec3<double> r0, vec3<double> r1,
 
 // The gap below which the explicit scheme is unstable, 2 m(s) zeta(s) = 1, found by bisection on
 // (min_gap, 1) (2 m zeta decreases with s there; tests/unit/pair_approach_test.cpp checks it on a
-// grid). NaN when lubrication is off or the scheme is stable down to min_gap.
+// grid). NaN when lubrication is off, the model is not the paper's (the explicit scheme runs the
+// paper's model only) or the scheme is stable down to min_gap.
 double explicit_lubrication_critical_gap(const system_parameters& system);
 
 }  // namespace stokesian

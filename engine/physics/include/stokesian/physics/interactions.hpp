@@ -113,7 +113,8 @@ STOKESIAN_HD_INLINE vec3<W> hydrodynamic_contribution(bool self, vec3<W> r_i, ve
     }
 }
 
-// Short-range force on i from j != i: F_int(r_ij) - zeta_sing(r_ij) . (v_i - v_j).
+// Short-range force on i from j != i: F_int(r_ij) - zeta_sing(r_ij) . (v_i - v_j) (the explicit
+// scheme, the paper's model only: core/system.hpp, lubrication_model_refusal).
 template <class W>
 STOKESIAN_HD_INLINE vec3<W> short_range_force(vec3<W> r_i, vec3<W> r_j, vec3<W> v_i, vec3<W> v_j,
                                               const interaction_parameters<W>& p) {
@@ -128,15 +129,16 @@ STOKESIAN_HD_INLINE vec3<W> pair_interaction_force(vec3<W> r_i, vec3<W> r_j, con
     return pair_force(minimum_image(r_i - r_j, p.box), p.pair);
 }
 
-// ... and the lubrication force -zeta_sing(r_ij) . (u_i - u_j) for a velocity field u (the operator
-// the solver applies to its search directions).
+// ... and the lubrication force -(zeta_pair u)_i for a velocity field u (the operator the solver
+// applies to its search directions): -zeta_sing(r_ij) . (u_i - u_j) for the paper's model, the
+// two-body model's self and pair blocks on u_i and u_j (physics/two_body_lubrication.hpp).
 template <class W>
 STOKESIAN_HD_INLINE vec3<W> lubrication_pair_force(vec3<W> r_i, vec3<W> r_j, vec3<W> u_i, vec3<W> u_j,
                                                    const interaction_parameters<W>& p) {
-    return lubrication_force(minimum_image(r_i - r_j, p.box), u_i - u_j, p.lubrication);
+    return model_lubrication_force(minimum_image(r_i - r_j, p.box), u_i, u_j, p.lubrication);
 }
 
-// Whether i and j are within the lubrication range (s < 1).
+// Whether i and j are within the lubrication range (s < 1 for the paper's model).
 template <class W>
 STOKESIAN_HD_INLINE bool lubricated_pair(vec3<W> r_i, vec3<W> r_j, const interaction_parameters<W>& p) {
     return in_lubrication_range(minimum_image(r_i - r_j, p.box), p.lubrication);

@@ -9,11 +9,21 @@
 // Overlapping or touching spheres (s <= 0) make the expansion meaningless: the gap is clamped to
 // min_gap (scenario key physics.lubrication.min_gap) so the force stays finite; runs report
 // overlaps separately.
+//
+// The other model, "two-body" (physics/two_body_lubrication.hpp), replaces this one where
+// lubrication_parameters::model says so; model_lubrication_force below dispatches.
+#include <cstdint>
+
 #include "stokesian/config.hpp"
 #include "stokesian/numeric/vec3.hpp"
 #include "stokesian/physics/math.hpp"
+#include "stokesian/physics/two_body_lubrication.hpp"
 
 namespace stokesian {
+
+// Scenario key physics.lubrication.model (core/system.hpp): "paper" (this file's Eq. (lubrication))
+// or "two-body" (physics/two_body_lubrication.hpp).
+enum class lubrication_model : std::uint8_t { paper, two_body };
 
 template <class W>
 struct lubrication_parameters {
@@ -21,6 +31,7 @@ struct lubrication_parameters {
     W radius;
     W self_mobility;
     W min_gap;  // floor of s used in the resistance functions
+    lubrication_model model;
 };
 
 // Resistance functions in units of 1/mu0.
@@ -36,17 +47,23 @@ STOKESIAN_HD_INLINE lubrication_resistance<W> jeffrey_onishi_resistance(W gap) {
     return {W(1) / (W(4) * gap) - (W(9) / W(40)) * log_gap, -(W(1) / W(6)) * log_gap};
 }
 
-// The lubrication range: r < 3a, i.e. s < 1.
+// The lubrication range: r < 3a, i.e. s < 1 (the paper's model); r < two_body_lubrication_cutoff a
+// (the two-body model).
 template <class W>
 STOKESIAN_HD_INLINE W lubrication_cutoff(W radius) {
     return W(3) * radius;
+}
+template <class W>
+STOKESIAN_HD_INLINE W lubrication_cutoff(const lubrication_parameters<W>& p) {
+    return p.model == lubrication_model::two_body ? static_cast<W>(two_body_lubrication_cutoff) * p.radius
+                                                  : lubrication_cutoff(p.radius);
 }
 
 // Whether the pair feels lubrication at all: the force below is exactly zero otherwise (the
 // implicit scheme skips its solve when no pair does, core/lubrication_solver.hpp).
 template <class W>
 STOKESIAN_HD_INLINE bool in_lubrication_range(vec3<W> r_ij, const lubrication_parameters<W>& p) {
-    const W cutoff = lubrication_cutoff(p.radius);
+    const W cutoff = lubrication_cutoff(p);
     return p.enabled && dot(r_ij, r_ij) < cutoff * cutoff;
 }
 
@@ -68,6 +85,22 @@ STOKESIAN_HD_INLINE vec3<W> lubrication_force(vec3<W> r_ij, vec3<W> v_ij, const 
     const vec3<W> tangential = v_ij - normal;
     const W inv_mu0 = W(1) / p.self_mobility;
     return -(inv_mu0 * (c.squeeze * normal + c.shear * tangential));
+}
+
+}  // namespace stokesian
+
+namespace stokesian {
+
+// The lubrication force on i from j for the velocity field u, -(zeta_pair u)_i, of the model p names:
+// the paper's acts on u_i - u_j alone (lubrication_force), the two-body model's on both.
+template <class W>
+STOKESIAN_HD_INLINE vec3<W> model_lubrication_force(vec3<W> r_ij, vec3<W> u_i, vec3<W> u_j,
+                                                    const lubrication_parameters<W>& p) {
+    if (p.model == lubrication_model::two_body) {
+        if (!in_lubrication_range(r_ij, p)) return {W(0), W(0), W(0)};
+        return two_body_lubrication_force(r_ij, u_i, u_j, p.radius, W(1) / p.self_mobility, p.min_gap);
+    }
+    return lubrication_force(r_ij, u_i - u_j, p);
 }
 
 }  // namespace stokesian

@@ -1,11 +1,12 @@
 #pragma once
-// exp, erfc and sin/cos written with + - * /, floor and ldexp only, for float and double on host
+// exp, log, erfc and sin/cos written with + - * /, floor, frexp and ldexp only, for float and double on host
 // and device. The C library's and CUDA's versions of these functions are accurate to an ulp or
 // two but not identical, so a kernel that called them would not reproduce the CPU backend bit for
 // bit; these do, under the build's IEEE flags (engine/README.md, "Floating point": no contraction,
 // correctly rounded division), because both sides execute the same correctly rounded operations
 // in the same order. Accuracy is a few units of the type's roundoff (tests/unit/portable_math_test.cpp
-// measures it against the C library); the Ewald sum (physics/tensors/rpy_ewald.hpp) is their user.
+// measures it against the C library); the Ewald sum (physics/tensors/rpy_ewald.hpp) and the two-body
+// lubrication (physics/two_body_lubrication.hpp) are their users.
 #include <cmath>
 #include <utility>
 
@@ -18,6 +19,8 @@ STOKESIAN_HD_INLINE float floor(float x) { return ::floorf(x); }
 STOKESIAN_HD_INLINE double floor(double x) { return ::floor(x); }
 STOKESIAN_HD_INLINE float ldexp(float x, int e) { return ::ldexpf(x, e); }
 STOKESIAN_HD_INLINE double ldexp(double x, int e) { return ::ldexp(x, e); }
+STOKESIAN_HD_INLINE float frexp(float x, int* e) { return ::frexpf(x, e); }
+STOKESIAN_HD_INLINE double frexp(double x, int* e) { return ::frexp(x, e); }
 
 // Cody-Waite splits of ln 2 and pi/2: hi + lo to about twice the type's precision; ln2_hi has
 // trailing zero bits, so n ln2_hi is exact for the |n| < 2^10 that occur.
@@ -32,6 +35,7 @@ struct constants<double> {
     static constexpr double exp_underflow = -700.0;            // exp(x) is returned as 0 below (e^-700 ~ 1e-304)
     static constexpr double epsilon = 1.1102230246251565e-16;  // 2^-53
     static constexpr int exp_degree = 13, sin_degree = 17, cos_degree = 16;
+    static constexpr int log_terms = 12;  // 2 atanh(f), |f| <= 0.1716: remainder f^25/25 < 1e-20 f
 };
 template <>
 struct constants<float> {
@@ -42,6 +46,7 @@ struct constants<float> {
     static constexpr float exp_underflow = -80.0f;       // e^-80 ~ 2e-35, still a normal float
     static constexpr float epsilon = 5.9604644775e-08f;  // 2^-24
     static constexpr int exp_degree = 8, sin_degree = 11, cos_degree = 10;
+    static constexpr int log_terms = 6;  // remainder f^13/13 < 2e-11 f
 };
 
 // Horner's rule for e^r = 1 + r (1 + r/2 (1 + r/3 (...))) from degree K down, with the reciprocals
@@ -88,6 +93,29 @@ STOKESIAN_HD_INLINE W exp(W x) {
     const W n = detail::floor(x * c::log2e + W(0.5));
     const W r = (x - n * c::ln2_hi) - n * c::ln2_lo;
     return detail::ldexp(detail::exp_horner<1, c::exp_degree>(r), static_cast<int>(n));
+}
+
+// ln x for a positive normal x. x = m 2^e with sqrt(1/2) <= m < sqrt(2) (frexp, exact), then
+// ln m = 2 atanh(f), f = (m - 1)/(m + 1), |f| <= 0.1716 (m - 1 is exact), by its odd series
+// 2 (f + f^3/3 + f^5/5 + ...) to log_terms terms (Horner in f^2, the reciprocals 1/(2k+1) constants),
+// and ln x = e ln2_hi + (ln m + e ln2_lo) (Cody-Waite: e ln2_hi is exact). f carries ~2u, so the
+// result is within a few u of ln x relative, absolute near x = 1 (e = 0, ln m = ln x).
+template <class W>
+STOKESIAN_HD_INLINE W log(W x) {
+    using c = detail::constants<W>;
+    int e = 0;
+    W m = detail::frexp(x, &e);  // [1/2, 1)
+    if (m < W(0.70710678118654752440)) {
+        m = W(2) * m;
+        --e;
+    }
+    const W f = (m - W(1)) / (m + W(1));
+    const W f2 = f * f;
+    W series = W(1.0 / double(2 * c::log_terms - 1));
+    for (int k = c::log_terms - 1; k >= 1; --k) series = W(1.0 / double(2 * k - 1)) + f2 * series;
+    const W log_m = W(2) * (f * series);
+    const W n = static_cast<W>(e);
+    return n * c::ln2_hi + (log_m + n * c::ln2_lo);
 }
 
 // erfc(x) for x >= 0, and exp(-x^2) on the way (the real-space Ewald term needs both). Through
