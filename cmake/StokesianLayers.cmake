@@ -72,7 +72,7 @@ endfunction()
 # A header-only layer: an INTERFACE library on engine/<layer>/include.
 function(stokesian_add_header_layer layer)
   add_library(stokesian_${layer} INTERFACE)
-  target_include_directories(stokesian_${layer} INTERFACE ${STOKESIAN_ENGINE_DIR}/${layer}/include)
+  target_include_directories(stokesian_${layer} INTERFACE $<BUILD_INTERFACE:${STOKESIAN_ENGINE_DIR}/${layer}/include>)
   stokesian_link_layers_below(stokesian_${layer} ${layer} INTERFACE)
   stokesian_check_layer_includes(${layer} stokesian_${layer})
 endfunction()
@@ -82,7 +82,7 @@ endfunction()
 function(stokesian_add_layer layer)
   file(GLOB sources CONFIGURE_DEPENDS ${STOKESIAN_ENGINE_DIR}/${layer}/*.cpp)
   add_library(stokesian_${layer} STATIC ${sources} ${ARGN})
-  target_include_directories(stokesian_${layer} PUBLIC ${STOKESIAN_ENGINE_DIR}/${layer}/include)
+  target_include_directories(stokesian_${layer} PUBLIC $<BUILD_INTERFACE:${STOKESIAN_ENGINE_DIR}/${layer}/include>)
   target_compile_options(stokesian_${layer} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${STOKESIAN_HOST_WARNINGS}>)
   stokesian_link_layers_below(stokesian_${layer} ${layer} PUBLIC)
   stokesian_check_layer_includes(${layer} stokesian_${layer})
@@ -93,7 +93,7 @@ endfunction()
 # --default-stream per-thread: each host thread launches on its own stream, so the concurrent
 # runs of `stokesian suite run` (one host thread each) do not serialise on the legacy stream.
 function(stokesian_cuda_settings target flags)
-  target_include_directories(${target} PUBLIC ${STOKESIAN_ENGINE_DIR}/cuda/include)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${STOKESIAN_ENGINE_DIR}/cuda/include>)
   target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:CUDA>:${flags} --expt-relaxed-constexpr --default-stream=per-thread -Xcompiler=-ffp-contract=off>
       $<$<COMPILE_LANGUAGE:CXX>:${STOKESIAN_HOST_FP_FLAGS}>)

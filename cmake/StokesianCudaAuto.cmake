@@ -1,0 +1,31 @@
+# STOKESIAN_ENABLE_CUDA=AUTO (CMakeLists.txt; the default of `pip install .`, pyproject.toml): the rule
+# ci/setup applies to a user's build. CUDA when nvcc is found (PATH, else /usr/local/cuda/bin, where
+# the toolkit installs and where ci/setup looks too) and `nvidia-smi -L` lists a GPU; the CPU backend
+# alone otherwise, with a status line saying why.
+function(stokesian_cuda_auto result)
+  find_program(STOKESIAN_AUTO_NVCC nvcc PATHS /usr/local/cuda/bin)
+  find_program(STOKESIAN_AUTO_NVIDIA_SMI nvidia-smi)
+  set(gpu "")
+  if(STOKESIAN_AUTO_NVIDIA_SMI)
+    execute_process(COMMAND ${STOKESIAN_AUTO_NVIDIA_SMI} -L OUTPUT_VARIABLE listing ERROR_QUIET
+                    RESULT_VARIABLE status TIMEOUT 30)
+    if(status EQUAL 0 AND listing MATCHES "(^|\n)GPU ")
+      set(gpu yes)
+    endif()
+  endif()
+  if(STOKESIAN_AUTO_NVCC AND gpu)
+    message(STATUS "stokesian: STOKESIAN_ENABLE_CUDA=AUTO: nvcc (${STOKESIAN_AUTO_NVCC}) and a GPU found, building the CUDA backend")
+    if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
+      set(CMAKE_CUDA_COMPILER ${STOKESIAN_AUTO_NVCC} CACHE FILEPATH "CUDA compiler")
+    endif()
+    set(${result} ON PARENT_SCOPE)
+  else()
+    if(NOT STOKESIAN_AUTO_NVCC)
+      set(why "no nvcc")
+    else()
+      set(why "no GPU listed by nvidia-smi")
+    endif()
+    message(STATUS "stokesian: STOKESIAN_ENABLE_CUDA=AUTO: ${why}, building the CPU backend only (STOKESIAN_CUDA=on builds CUDA where nvcc is found)")
+    set(${result} OFF PARENT_SCOPE)
+  endif()
+endfunction()
