@@ -26,8 +26,8 @@
 #include "support/build_paths.hpp"
 #include "support/cli_expectations.hpp"
 #include "support/cli_process.hpp"
+#include "support/cli_scratch.hpp"
 #include "support/h5md_comparison.hpp"
-#include "support/scratch_directory.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
@@ -63,16 +63,9 @@ std::string first_line(const fs::path& path) {
     return line;
 }
 
-class BadInputs : public stokesian::test_support::scratch_directory_test {
+class BadInputs : public stokesian::test_support::cli_scratch_test {
 protected:
-    BadInputs() : scratch_directory_test("stokesian_bad_inputs") {}
-    void SetUp() override {
-        scratch_directory_test::SetUp();
-        fs::create_directories(dir_ / "capture");
-        fs::create_directories(dir_ / "work");
-    }
-    fs::path capture() const { return dir_ / "capture"; }
-    fs::path work() const { return dir_ / "work"; }
+    BadInputs() : cli_scratch_test("stokesian_bad_inputs") {}
 };
 
 }  // namespace

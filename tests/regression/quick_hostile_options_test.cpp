@@ -15,7 +15,7 @@
 
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
-#include "support/scratch_directory.hpp"
+#include "support/cli_scratch.hpp"
 
 namespace fs = std::filesystem;
 using stokesian::test_support::cli_outcome;
@@ -25,17 +25,9 @@ namespace {
 
 using ::stokesian::test_support::tetrahedron_toml;
 
-class HostileOptions : public stokesian::test_support::scratch_directory_test {
+class HostileOptions : public stokesian::test_support::cli_scratch_test {
 protected:
-    HostileOptions() : scratch_directory_test("stokesian_hostile_options") {}
-    void SetUp() override {
-        scratch_directory_test::SetUp();
-        fs::create_directories(capture());
-        fs::create_directories(work());
-    }
-    fs::path capture() const { return dir_ / "capture"; }
-    fs::path work() const { return dir_ / "work"; }
-    std::string out() const { return (work() / "out.h5").string(); }
+    HostileOptions() : cli_scratch_test("stokesian_hostile_options") {}
 };
 
 void expect_one_short_line_exit_two(const cli_outcome& o, const std::string& expected, const std::string& what) {

@@ -20,7 +20,7 @@
 
 #include "output_rule_support.hpp"
 #include "support/cli_process.hpp"
-#include "support/scratch_directory.hpp"
+#include "support/cli_scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
@@ -71,14 +71,9 @@ std::vector<std::string> study_arguments(const fs::path& dir, const std::string&
             dir.string()};
 }
 
-class OutputIdentity : public test_support::scratch_directory_test {
+class OutputIdentity : public test_support::cli_scratch_test {
 protected:
-    OutputIdentity() : scratch_directory_test("stokesian_output_identity") {}
-    void SetUp() override {
-        scratch_directory_test::SetUp();
-        fs::create_directories(capture());
-    }
-    fs::path capture() const { return dir_ / "capture"; }
+    OutputIdentity() : cli_scratch_test("stokesian_output_identity") {}
     cli_outcome cli(const std::vector<std::string>& args) const { return run_cli(args, capture()); }
 };
 

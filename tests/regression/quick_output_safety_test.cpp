@@ -34,7 +34,7 @@
 #include "stokesian/regression/observed_run.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
-#include "support/scratch_directory.hpp"
+#include "support/cli_scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
@@ -114,14 +114,9 @@ cli_outcome run_cli_with_file_size_limit(const std::vector<std::string>& args, r
     return o;
 }
 
-class OutputSafety : public test_support::scratch_directory_test {
+class OutputSafety : public test_support::cli_scratch_test {
 protected:
-    OutputSafety() : scratch_directory_test("stokesian_output_safety") {}
-    void SetUp() override {
-        scratch_directory_test::SetUp();
-        fs::create_directories(capture());
-    }
-    fs::path capture() const { return dir_ / "capture"; }
+    OutputSafety() : cli_scratch_test("stokesian_output_safety") {}
 
     // A short completed tetrahedron result.
     fs::path short_result(const std::string& name = "r.h5") const {

@@ -23,12 +23,13 @@
 #include <hdf5.h>
 
 #include "inputs/hdf5/bad_hdf5_corpus.hpp"
+#include "output_rule_support.hpp"
 #include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/io/hdf5_writing.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_expectations.hpp"
 #include "support/cli_process.hpp"
-#include "support/scratch_directory.hpp"
+#include "support/cli_scratch.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;
@@ -69,21 +70,13 @@ std::string first_root_member(const fs::path& path) {
     return "/" + first;
 }
 
-class ReaderSafety : public test_support::scratch_directory_test {
+class ReaderSafety : public test_support::cli_scratch_test {
 protected:
-    ReaderSafety() : scratch_directory_test("stokesian_reader_safety") {}
-    void SetUp() override {
-        scratch_directory_test::SetUp();
-        fs::create_directories(capture());
-    }
-    fs::path capture() const { return dir_ / "capture"; }
+    ReaderSafety() : cli_scratch_test("stokesian_reader_safety") {}
 
     // A short completed tetrahedron result.
     fs::path short_result(const std::string& name = "r.h5") const {
-        const fs::path out = dir_ / name;
-        const cli_outcome o = run_cli({"run", tetrahedron_toml, "--time", "1", "-o", out.string()}, capture());
-        EXPECT_EQ(o.exit_code, 0) << o.err;
-        return out;
+        return output_rule::short_result(dir_ / name, capture());
     }
 
     // A reference directory with an entry recorded from `result`.

@@ -10,7 +10,7 @@
 
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
-#include "support/scratch_directory.hpp"
+#include "support/cli_scratch.hpp"
 
 namespace fs = std::filesystem;
 using stokesian::test_support::cli_outcome;
@@ -20,17 +20,9 @@ namespace {
 
 using ::stokesian::test_support::tetrahedron_toml;
 
-class UsageErrors : public stokesian::test_support::scratch_directory_test {
+class UsageErrors : public stokesian::test_support::cli_scratch_test {
 protected:
-    UsageErrors() : scratch_directory_test("stokesian_usage_errors") {}
-    void SetUp() override {
-        scratch_directory_test::SetUp();
-        fs::create_directories(capture());
-        fs::create_directories(work());
-    }
-    fs::path capture() const { return dir_ / "capture"; }
-    fs::path work() const { return dir_ / "work"; }
-    std::string out() const { return (work() / "out.h5").string(); }
+    UsageErrors() : cli_scratch_test("stokesian_usage_errors") {}
 };
 
 struct usage_case {
