@@ -19,6 +19,7 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/still_engine.hpp"
 
 using namespace stokesian;
 
@@ -27,48 +28,6 @@ namespace {
 scenario capability_scenario() {
     return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
 }
-
-// Particles that never move; it describes a device, as the CUDA engines do, when told to.
-class still_engine final : public engine {
-public:
-    still_engine(const engine_config& config, const initial_state& state, bool device)
-        : config_(config), state_(state), device_(device) {}
-    void advance(std::uint64_t steps) override { step_ += steps; }
-    std::uint64_t step() const override { return step_; }
-    std::size_t size() const override { return state_.size(); }
-    void read_frame(frame& out) const override {
-        out = {};
-        out.step = step_;
-        out.time = double(step_) * config_.dt;
-        out.position = state_.positions;
-        out.image.assign(size(), {0, 0, 0});
-        out.velocity.assign(size(), {0, 0, 0});
-        out.force = state_.external_forces;
-    }
-    engine_description description() const override {
-        engine_description d{config_.backend, "still", {{"precision", to_string(config_.precision)}}};
-        if (device_) d.details = {{"device_name", "Test Device 7"}, {"compute_capability", "7.7"}};
-        return d;
-    }
-    void save_state(engine_state& out) const override {
-        out = {};
-        out.step = step_;
-        out.precision = config_.precision;
-        out.position_hi = state_.positions;
-        out.position_lo.assign(size(), {0, 0, 0});
-        out.image.assign(size(), {0, 0, 0});
-        out.velocity_hi.assign(size(), {0, 0, 0});
-        out.velocity_lo.assign(size(), {0, 0, 0});
-        out.force = state_.external_forces;
-    }
-    void restore_state(const engine_state& state) override { step_ = state.step; }
-
-private:
-    engine_config config_;
-    initial_state state_;
-    std::uint64_t step_ = 0;
-    bool device_;
-};
 
 // A backend named like neither cpu nor cuda: on a device (devices = 1, as cuda) or on the host
 // (devices = 0, as cpu), whose runs batch or not.
@@ -83,7 +42,7 @@ const backends::backend& capability_backend(const std::string& name, unsigned de
     b.can.batches_runs = batches_runs;
     const bool device = devices > 0;
     b.make_engine = [device](const engine_config& c, const device_context&, const initial_state& s) {
-        return std::unique_ptr<engine>(new still_engine(c, s, device));
+        return std::unique_ptr<engine>(new test_support::still_engine(c, s, device));
     };
     r.add(std::move(b));
     return *r.find(name);

@@ -22,6 +22,7 @@
 #include "stokesian/cuda/cuda_backend.hpp"
 #endif
 #include "support/build_paths.hpp"
+#include "support/still_engine.hpp"
 
 using namespace stokesian;
 using namespace stokesian::backends;
@@ -32,32 +33,6 @@ scenario tetrahedron() {
     return load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
 }
 
-// A test-only backend: particles that never move, its step count and its name in the description.
-class frozen_engine final : public engine {
-public:
-    frozen_engine(const engine_config& config, const initial_state& state) : config_(config), state_(state) {}
-    void advance(std::uint64_t steps) override { step_ += steps; }
-    std::uint64_t step() const override { return step_; }
-    std::size_t size() const override { return state_.size(); }
-    void read_frame(frame& out) const override {
-        out = {};
-        out.step = step_;
-        out.time = double(step_) * config_.dt;
-        out.position = state_.positions;
-        out.image.assign(size(), {0, 0, 0});
-        out.velocity.assign(size(), {0, 0, 0});
-        out.force = state_.external_forces;
-    }
-    engine_description description() const override { return {config_.backend, "", {}}; }
-    void save_state(engine_state&) const override {}
-    void restore_state(const engine_state&) override {}
-
-private:
-    engine_config config_;
-    initial_state state_;
-    std::uint64_t step_ = 0;
-};
-
 backend frozen_backend(const std::string& name, int preference) {
     backend b;
     b.name = name;
@@ -65,7 +40,7 @@ backend frozen_backend(const std::string& name, int preference) {
     b.auto_preference = preference;
     b.can.devices = 1;
     b.make_engine = [](const engine_config& c, const device_context&, const initial_state& s) {
-        return std::unique_ptr<engine>(new frozen_engine(c, s));
+        return std::unique_ptr<engine>(new test_support::still_engine(c, s, false));
     };
     return b;
 }
