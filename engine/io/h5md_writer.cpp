@@ -4,9 +4,10 @@
 // so two identical runs produce byte-identical files (HDF5 would otherwise stamp each object
 // header with its creation and modification times).
 //
-// Crash safety: everything is written to "<path>.partial", which finish() closes, fsyncs and
-// renames onto <path>; a run that dies leaves only the .partial file behind. A resumed run builds
-// a fresh file beside it and replaces it (replace_partial); it never reopens one.
+// Crash safety: a file is built as "<path>.partial.rebuild" and renamed to "<path>.partial" once it
+// names its run (replace_partial); finish() closes, fsyncs and renames that onto <path>. A run that
+// dies leaves only the .partial file behind (or a .partial.rebuild, which the next start removes).
+// A resumed run builds a fresh file beside the partial one and replaces it; it never reopens one.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -186,7 +187,14 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
         h5md_author(options.author.empty() ? std::nullopt : std::optional(options.author), options.scenario_author);
     check_output_path(impl_->final_path, impl_->partial_path, options.force);
 
-    impl_->writing_path = impl_->partial_path;
+    // Built under another name until the caller has written what names the run: a kill between
+    // H5Fcreate and that flush would otherwise leave a readable <path>.partial that says nothing.
+    impl_->writing_path = fs::path(options.path) += ".partial.rebuild";
+    std::error_code error;
+    fs::remove(impl_->writing_path, error);  // what a killed start left
+    if (error)
+        throw input_error(impl_->writing_path.string(), "", "",
+                          "cannot remove what an earlier start left: " + error.message());
     impl_->create(options, author, box);
 }
 
@@ -217,7 +225,7 @@ h5md_writer::h5md_writer(const h5md_options& options, std::size_t particles, con
 void h5md_writer::replace_partial() {
     impl_->require_open("replace_partial");
     if (impl_->writing_path == impl_->partial_path)
-        throw std::logic_error("h5md_writer::replace_partial: not rebuilding");
+        throw std::logic_error("h5md_writer::replace_partial: already under its partial name");
     flush();
     std::error_code error;
     fs::rename(impl_->writing_path, impl_->partial_path, error);
@@ -331,8 +339,7 @@ std::string h5md_writer::last_frame_digest() const {
 
 void h5md_writer::finish() {
     impl_->require_open("finish");
-    if (impl_->writing_path != impl_->partial_path)
-        throw std::logic_error("h5md_writer::finish before replace_partial()");
+    if (impl_->writing_path != impl_->partial_path) replace_partial();
     const hdf5::error_silencer quiet;
     impl_->close_objects();
     // With H5F_CLOSE_SEMI this fails if any object were still open, i.e. possibly unwritten.

@@ -188,7 +188,7 @@ void run_session::open_fresh_output() {
     io::remove_frame_journal(journal_path_);
     try {
         write_identity(*out_, req_);
-        out_->flush();
+        out_->replace_partial();  // a readable partial output always names its run
         build_engine();
         out_->write_parameters("engine", eng_->description().provenance());
         out_->flush();

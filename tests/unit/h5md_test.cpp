@@ -374,6 +374,7 @@ TEST_F(H5md, UnfinishedWriterLeavesOnlyThePartialFile) {
         h5md_writer writer({.path = path}, particles, periodic_box);
         EXPECT_EQ(writer.partial_path(), fs::path(path) += ".partial");
         EXPECT_EQ(writer.final_path(), path);
+        writer.replace_partial();  // as a run does once its identity is written
         writer.append_frame(make_frame(0));
         writer.append_frame(make_frame(1));
     }
@@ -382,6 +383,27 @@ TEST_F(H5md, UnfinishedWriterLeavesOnlyThePartialFile) {
     // Closed cleanly: the frames written so far are readable.
     const h5md_file partial(fs::path(path) += ".partial");
     EXPECT_EQ(partial.shape("/particles/all/position/value"), (std::vector<std::size_t>{2, particles, 3}));
+}
+
+// A kill between the file's creation and the flush of what names the run must not leave a readable
+// <path>.partial without /parameters (LongKillResume checks that after every kill).
+TEST_F(H5md, AFileIsBuiltUnderAnotherNameUntilItIsMadeThePartialOutput) {
+    const fs::path path = dir_ / "run.h5";
+    const fs::path partial = fs::path(path) += ".partial", building = fs::path(path) += ".partial.rebuild";
+    write_text(building, "what a killed start left");
+    const std::vector<char> stale = file_bytes(building);
+    {
+        h5md_writer writer({.path = path}, particles, periodic_box);
+        EXPECT_FALSE(fs::exists(partial));
+        EXPECT_NE(file_bytes(building), stale);  // replaced by the new file
+        writer.write_parameters("scenario", {{"source_text", "x"}});
+        writer.replace_partial();
+        EXPECT_FALSE(fs::exists(building));
+    }
+    const h5md_file named(partial);
+    EXPECT_EQ(named.string_attribute("/parameters/scenario", "source_text"), "x");
+    { const h5md_writer killed_early({.path = dir_ / "early.h5", .force = true}, particles, periodic_box); }
+    EXPECT_FALSE(fs::exists(dir_ / "early.h5.partial"));
 }
 
 TEST_F(H5md, MissingOrUnusableDirectoryIsAnInputError) {

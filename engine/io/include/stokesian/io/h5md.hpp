@@ -24,8 +24,9 @@
 //   /parameters/...            provenance: the scenario text, the resolved configuration, the
 //                              precision mode, backend, build flags, host, command line (string attrs)
 //
-// Crash safety: the writer creates "<path>.partial" and renames it to <path> in finish(); a
-// crash or a kill never leaves a half-written file under the final name. A resumed run never
+// Crash safety: the writer builds "<path>.partial.rebuild", renames it to "<path>.partial" once the
+// file names its run, and to <path> in finish(); a crash or a kill never leaves a half-written file
+// under the final name, nor a readable partial one that does not say which run it belongs to. A resumed run never
 // reopens the partial file (an HDF5 1.10 file written without SWMR is not safe to reopen after a
 // kill): it builds a fresh one from the checkpoint and the frame journal (run/run.hpp).
 #include <cstdint>
@@ -63,8 +64,10 @@ struct rebuild_tag {};
 
 class h5md_writer : public result_sink {
 public:
-    // Creates <path>.partial. Throws input_error (one line naming the path) when <path> exists and
-    // force is false, or when the directory is missing or not writable; nothing is created then.
+    // Creates "<path>.partial.rebuild" (replacing one a killed start left); replace_partial(), once
+    // the caller has written and flushed what names the run, or finish() renames it to <path>.partial.
+    // Throws input_error (one line naming the path) when <path> exists and force is false, or when
+    // the directory is missing or not writable; nothing is created then.
     h5md_writer(const h5md_options& options, std::size_t particles, const box_description& box);
     // For a resumed run: creates "<path>.partial.rebuild" (replacing one a failed resume left) and
     // touches neither <path> nor <path>.partial; the caller appends the frames the checkpoint counts
@@ -96,8 +99,8 @@ public:
     // io::trajectory_digest (current algorithm) of the last frame in the file; "" when it has none.
     // A resumed run's next checkpoint names it (the one it resumed from may use the legacy basis).
     std::string last_frame_digest() const;
-    // After the rebuild constructor: flushes and fsyncs the rebuilt file and renames it onto
-    // <path>.partial (atomically replacing the interrupted run's partial output).
+    // Flushes and fsyncs the file being built and renames it onto <path>.partial (atomically
+    // replacing an interrupted run's partial output); once per writer.
     void replace_partial();
     // Closes the file and renames <path>.partial to <path> (atomically replacing it with force).
     void finish();
