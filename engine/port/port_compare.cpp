@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -76,6 +77,8 @@ std::string to_string(verdict v) {
 bool comparison::passed() const {
     for (const auto& [mode, v] : per_mode)
         if (v == verdict::fail) return false;
+    for (const auto& e : evaluators)
+        if (e.result == verdict::fail) return false;
     return !per_mode.empty();
 }
 
@@ -166,6 +169,32 @@ port_record read_record(const std::filesystem::path& path) {
         r.configurations.push_back(std::move(c));
     }
     if (r.configurations.empty()) bad(path, "records no configuration");
+    if (f.is_group("/evaluators"))
+        for (const std::string& name : f.list("/evaluators")) {
+            const std::string base = "/evaluators/" + name;
+            evaluator_record e;
+            e.name = name;
+            const auto attrs = f.string_attributes(base);
+            const auto description = attrs.find("description"), allowance = attrs.find("allowance");
+            if (description == attrs.end() || allowance == attrs.end())
+                bad(path, base + " lacks the attribute description or allowance");
+            e.description = description->second;
+            e.allowance = std::strtod(allowance->second.c_str(), nullptr);
+            if (!f.exists(base + "/distance")) bad(path, "missing dataset " + base + "/distance");
+            e.distance = f.read_doubles(base + "/distance");
+            const std::size_t m = e.distance.size();
+            const auto four_columns = [&](const std::string& dataset) {
+                if (!f.exists(dataset)) bad(path, "missing dataset " + dataset + " (not a complete port-check record)");
+                const auto shape = f.shape(dataset);
+                if (shape.size() != 2 || shape[0] != m || shape[1] != 4)
+                    bad(path, dataset + " has the wrong shape (expected " + std::to_string(m) + " x 4)");
+                return f.read_doubles(dataset);
+            };
+            e.absolute = four_columns(base + "/absolute");
+            for (const char* working : {"float32", "float64"})
+                if (f.exists(base + "/" + working)) e.values[working] = four_columns(base + "/" + working);
+            r.evaluators.push_back(std::move(e));
+        }
     return r;
 }
 
@@ -279,6 +308,7 @@ comparison compare(const port_record& a, const port_record& b) {
     if (out.rows.empty())
         throw input_error(b.file.string(), "", "",
                           "no configuration and precision mode in common with " + a.file.string());
+    compare_evaluators(a, b, out);
     return out;
 }
 

@@ -178,8 +178,9 @@ std::vector<double> flatten(const std::vector<vec3<double>>& v) {
 }
 
 // An (N, 3) dataset, chunked whole, shuffled and deflated (the committed record stays small).
-void write_array(hid_t parent, const std::string& name, const std::vector<double>& data, bool as_float) {
-    const hsize_t shape[2] = {data.size() / 3, 3};
+void write_array(hid_t parent, const std::string& name, const std::vector<double>& data, bool as_float,
+                 hsize_t columns = 3) {
+    const hsize_t shape[2] = {data.size() / columns, columns};
     const io::hdf5::dataspace space(H5Screate_simple(2, shape, nullptr));
     io::hdf5::property_list dcpl = io::dataset_creation(std::span<const hsize_t>(shape, 2));
     io::hdf5::check(H5Pset_shuffle(dcpl.get()), "setting the shuffle filter");
@@ -378,6 +379,18 @@ void record(const record_options& o, std::ostream& log) {
             }
             log << "\n";
             line_open = false;
+        }
+        {
+            // The evaluators, on the host (the CPU part of a record; port/port_evaluators.cpp).
+            const evaluator_record e = two_body_evaluator_record();
+            auto g = io::require_group(file.get(), "/evaluators/" + e.name);
+            io::write_string_attributes(
+                g.get(),
+                {{"description", e.description}, {"allowance", std::to_string(e.allowance)}, {"evaluated_on", "host"}});
+            write_array(g.get(), "distance", e.distance, false, 1);
+            write_array(g.get(), "absolute", e.absolute, false, 4);
+            for (const auto& [working, values] : e.values)
+                write_array(g.get(), working, values, working == "float32", 4);
         }
         file = io::hdf5::file();
         io::sync_to_disk(partial, false);

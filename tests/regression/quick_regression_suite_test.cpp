@@ -41,17 +41,17 @@ TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJu
     const outcome check = run_and_check(nightly_manifest, dir_ / "nightly", {"--backend", "cpu", "--scale", "0.01"},
                                         scaled_references, json);
     ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
-    // Every run was compared with an entry (20 runs), nothing vacuous: each checked something.
-    EXPECT_EQ(occurrences(json, "\"run\":"), 20u) << json;
+    // Every run was compared with an entry (26 runs), nothing vacuous: each checked something.
+    EXPECT_EQ(occurrences(json, "\"run\":"), 26u) << json;
     EXPECT_EQ(occurrences(check.out, "reference entry"), 0u) << check.out;
-    EXPECT_GT(occurrences(check.out, " pass\n"), 20u * 4) << check.out;
+    EXPECT_GT(occurrences(check.out, " pass\n"), 26u * 4) << check.out;
     // The CPU reproduces the references' runs bit for bit. Those of the first 17 runs were recorded
     // before the digest fix (no digest_algorithm tag): the verdict compares the legacy-basis digests
-    // (issue #17 item 3); the three Ewald runs carry FNV-1a 64 digests.
-    EXPECT_EQ(occurrences(check.out, "final state bit for bit"), 20u) << check.out;
+    // (issue #17 item 3); the Ewald and two-body runs carry FNV-1a 64 digests.
+    EXPECT_EQ(occurrences(check.out, "final state bit for bit"), 26u) << check.out;
     const std::string junit = read_text(dir_ / "nightly/junit.xml");
     EXPECT_EQ(junit.rfind("<?xml", 0), 0u);
-    EXPECT_EQ(occurrences(junit, "<testsuite "), 20u);
+    EXPECT_EQ(occurrences(junit, "<testsuite "), 26u);
     EXPECT_EQ(occurrences(junit, "<testcase "), occurrences(json, "\"verdict\":"));
     EXPECT_EQ(occurrences(junit, "<failure"), 0u);
     EXPECT_NE(junit.find("name=\"cycle.first_period\""), std::string::npos);
@@ -74,6 +74,40 @@ TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJu
                 EXPECT_EQ(line.substr(line.size() - 4), "skip") << line;
             }
         EXPECT_EQ(windows, 2u) << row << "\n" << check.out;
+    }
+}
+
+// The two-body lubrication model has nightly entries in the modes issue #30 names (f64/f64, ds/ds,
+// f32/f32), head-on and oblique, each checked against a reference of its own and reproduced bit for
+// bit by the CPU, with the rules of its scenario (the gap, its time, the sign changes, the mobility).
+TEST_F(QuickRegressionSuite, TwoBodyLubricationRunsInTheIssuesModesCheckBitForBit) {
+    std::vector<std::string> runs;
+    for (const char* c : {"head_on", "oblique"})
+        for (const char* mode : {"f64-f64", "ds-ds", "f32-f32"})
+            runs.push_back(std::string("approaching_pairs_two_body_") + c + "_" + mode);
+    std::string only;
+    for (const auto& r : runs) only += (only.empty() ? "" : ",") + r;
+    std::string json;
+    const outcome check =
+        run_and_check(nightly_manifest, dir_ / "two_body", {"--backend", "cpu", "--scale", "0.01", "--only", only},
+                      scaled_references, json);
+    ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
+    EXPECT_EQ(occurrences(json, "\"run\":"), runs.size()) << json;
+    for (const auto& r : runs) {
+        EXPECT_NE(check.out.find("# " + r + ": final state bit for bit the reference run's"), std::string::npos)
+            << r << "\n"
+            << check.out;
+    }
+    // Each run's gap, sign changes and mobility checks are compared (a row each), and pass.
+    for (const char* observable : {"pair_gap.minimum_gap ", "pair_gap.sign_changes ", "mobility.failures "}) {
+        std::istringstream lines(check.out);
+        std::string line;
+        std::size_t passed = 0;
+        while (std::getline(lines, line))
+            if (line.rfind("approaching_pairs_two_body_", 0) == 0 && line.find(observable) != std::string::npos &&
+                line.substr(line.size() - 4) == "pass")
+                ++passed;
+        EXPECT_EQ(passed, runs.size()) << observable << "\n" << check.out;
     }
 }
 

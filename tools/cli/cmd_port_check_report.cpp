@@ -100,6 +100,23 @@ io::json comparison_rows(const port::comparison& cmp) {
     return rows;
 }
 
+// The evaluators' comparisons (port/port_evaluators.cpp): one row per evaluator and working type.
+io::json evaluator_rows(const port::comparison& cmp) {
+    io::json rows = io::json::array();
+    for (const auto& e : cmp.evaluators)
+        rows.push_back({{"evaluator", e.evaluator},
+                        {"working", e.working},
+                        {"verdict", port::to_string(e.result)},
+                        {"differing", e.differing},
+                        {"max_ulp", e.max_ulp},
+                        {"max_bound_ratio", e.max_bound_ratio},
+                        {"allowance", e.allowance},
+                        {"bound_factor", e.bound_factor},
+                        {"worst_distance", e.worst_distance},
+                        {"worst_mode", e.worst_mode}});
+    return rows;
+}
+
 io::json long_run_rows(const std::vector<regression::run_check>& checks) {
     io::json runs = io::json::array();
     for (const auto& c : checks) {
@@ -183,6 +200,7 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
                                              {"long_run_checks", long_run_rows(checks)},
                                              {"reference_dir", checks.empty() ? "" : o.reference_dir},
                                              {"term_allowances", term_allowances(a)},
+                                             {"evaluators", evaluator_rows(cmp)},
                                              {"records", {{"a", record_provenance(a)}, {"b", record_provenance(b)}}}}));
 
     std::vector<std::string> args{"port-check", o.directory.string()};
@@ -204,6 +222,10 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
             << (m.at("worst_configuration").is_null() ? "-" : m.at("worst_configuration").get<std::string>()) << ")"
             << (long_run.empty() ? "" : "; long runs " + long_run) << "\n";
     }
+    for (const auto& ev : cmp.evaluators)
+        out << "  evaluator " << ev.evaluator << " (" << ev.working << "): " << port::to_string(ev.result)
+            << " (max |dz|/bound " << (ev.differing == 0 ? std::string("-") : num(ev.max_bound_ratio))
+            << ", k = " << num(ev.allowance) << ")\n";
     for (const auto& n : cmp.not_compared) out << "  not compared: " << n << "\n";
     for (const auto& c : checks) out << "  long run " << c.run << ": " << (c.passed() ? "pass" : "FAIL") << "\n";
     if (!rendered.note.empty()) out << "  " << rendered.note << "\n";

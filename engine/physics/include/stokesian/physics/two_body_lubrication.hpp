@@ -35,6 +35,28 @@ namespace stokesian {
 // The lubrication cutoff of the two-body model, in units of a.
 inline constexpr double two_body_lubrication_cutoff = two_body_table::taper_end;
 
+// Rounding allowance k of this evaluator (port-check, engine/docs/porting.md): a build's
+// two_body_correction(s) lies within k u_w A(s) of the real-arithmetic value of the same formula,
+// u_w the working type's unit roundoff and A(s) its absolute evaluation per mode (port/port_evaluators.cpp):
+// w(s) [sum_k (k+1)^2 |c_k| of the mode's segment (near contact: the absolute values of the near-contact
+// terms) + |singular part| + |R_far|]. Counted on the longest path, in u_w against A:
+//   ln xi: the portable log, <= 4u relative, |ln xi| <= 9.22 on the table; the segment coordinate
+//     u = ln xi - first_log_gap (+ one rounding of magnitude <= 18.5) and x = 2 (u - segment) - 1 (+1):
+//     |dx| <= 2 (4 * 9.22 + 18.5) u + u = 112u; the series moves by |S'(x)| |dx| <= sum k^2 |c_k| |dx|:
+//     the evaluator's conditioning, <= 112u A;
+//   Clenshaw's recurrence: 12 steps of 3 roundings, each carried on with a growth <= k + 1 for
+//     |x| <= 1: <= 39u A;
+//   the singular part 1/(2 xi) + 0.45 ln(1/xi) and its sum with the series: <= 8u A (xi = s - 2 is
+//     exact for 2 <= s <= 4, Sterbenz);
+//   R_far = 1/(1 +- t): 1/s, 1/s^3, t, 1 +- t, the division, amplified by (1 + |t|)/|1 - |t|| <= 4.3
+//     (s >= 2): <= 35u A;
+//   near contact (xi < 1e-4) instead of the series: the near-contact forms and the torque elimination
+//     b^2/(3c), <= 45u A;
+//   R_exact - R_far and the taper w (1 - 3x^2 + 2x^3): <= 8u A.
+// In all <= 202u; k = 256, rounded up for the second-order terms. Two builds thus differ by at most
+// 2 k u_w A per mode.
+inline constexpr double two_body_term_allowance = 256.0;
+
 // Resistances (units 1/mu0 = 6 pi mu a) of the four modes of an equal pair: per unit of
 // (u_i + u_j)/2 (sum) or (u_i - u_j)/2 (difference) along n (x) and normal to it (y).
 template <class W>

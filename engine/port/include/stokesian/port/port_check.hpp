@@ -96,10 +96,25 @@ struct configuration_record {
     std::vector<mode_record> modes;
 };
 
+// An evaluator recorded on its own, besides the velocities (port/port_evaluators.cpp): the two-body
+// lubrication model's pair correction zeta_pair(s) in its four modes on a fixed set of centre
+// distances s, per working type (float32, float64), evaluated by the recording build on the host,
+// and its absolute evaluation A (4 per distance, double). Two builds may differ per value by at most
+// 2 k u_w A, k the evaluator's rounding allowance (two_body_term_allowance,
+// physics/two_body_lubrication.hpp, counted there).
+struct evaluator_record {
+    std::string name, description;
+    std::vector<double> distance, absolute;             // M and 4M
+    std::map<std::string, std::vector<double>> values;  // 4M each, by working type
+    double allowance = 0.0;                             // k of the recording build (informational)
+};
+evaluator_record two_body_evaluator_record();
+
 struct port_record {
     std::filesystem::path file;
     std::map<std::string, std::string> build, run, device, settings;
     std::vector<configuration_record> configurations;
+    std::vector<evaluator_record> evaluators;  // none in records made before the evaluators were
 };
 
 // Throws input_error (one line naming the file) for a missing file, another schema or a tensor
@@ -146,8 +161,20 @@ struct mode_comparison {
     std::string note;
 };
 
+// One evaluator in one working type: bitwise, within 2 k u_w A, or FAIL.
+struct evaluator_comparison {
+    std::string evaluator, working;
+    verdict result = verdict::bitwise;
+    std::uint64_t differing = 0;
+    double max_ulp = 0.0, max_bound_ratio = 0.0, allowance = 0.0, bound_factor = 0.0;
+    double worst_distance = 0.0;
+    int worst_mode = 0;  // x_sum, x_difference, y_sum, y_difference
+};
+double evaluator_unit_roundoff(const std::string& working);
+
 struct comparison {
     std::vector<mode_comparison> rows;
+    std::vector<evaluator_comparison> evaluators;
     std::map<std::string, verdict> per_mode;  // the worst over the configurations, by mode name
     std::vector<std::string> not_compared;    // "config/mode: only in A" ...
     bool passed() const;
@@ -157,5 +184,7 @@ struct comparison {
 // of a configuration, or no configuration and mode in common). Each configuration's bound takes the
 // allowance of the tensor the records name.
 comparison compare(const port_record& a, const port_record& b);
+// The evaluators' part of compare (an evaluator only in one record: not compared).
+void compare_evaluators(const port_record& a, const port_record& b, comparison& out);
 
 }  // namespace stokesian::port
