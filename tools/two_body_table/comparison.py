@@ -24,8 +24,11 @@ quantities), the limit of what the comparison can resolve.
 import argparse
 import csv
 import json
+import math
 import pathlib
 import sys
+
+from fcc_positions import lattice
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ORACLE = ROOT / "reference_data/two_sphere/exact_two_sphere.csv"
@@ -125,12 +128,22 @@ def tables(rows):
     return "\n".join(lines) + "\n"
 
 
+def slowest_exact_speed(cells, density=0.1, radius=1.0):
+    """The least |<v_z>| exact Stokes flow allows the cluster (mu0 F = 1): N a / R, with R the radius
+    of the smallest origin-centred sphere enclosing it (lubrication.md, "a bound from exact Stokes flow")."""
+    positions = lattice(cells, density)
+    enclosing = max(math.sqrt(sum(x * x for x in p)) for p in positions) + radius
+    return len(positions) * radius / enclosing
+
+
 def fcc_table(data):
-    """The fcc clusters' mean sedimentation velocity per model, and its ratio to no lubrication."""
+    """The fcc clusters' mean sedimentation velocity per model, its ratio to no lubrication, and the
+    least speed exact Stokes flow allows."""
     lines = [f"Measured {data['date']} on {data['machine']} with `stokesian` {data['stokesian']} "
              f"(`{data['command']}`; `{FCC_DATA.relative_to(ROOT)}`):", "",
-             "| N | no lubrication: ⟨v_z⟩ (rms spread) | paper's model | two-body model | paper / none | two-body / none |",
-             "|---|---|---|---|---|---|"]
+             "| N | no lubrication: ⟨v_z⟩ (rms spread) | paper's model | two-body model | paper / none "
+             "| two-body / none | exact Stokes flow: \\|⟨v_z⟩\\| ≥ N a/R |",
+             "|---|---|---|---|---|---|---|"]
     for cluster in data["clusters"]:
         c = cluster["cases"]
         none = c["none"]["initial_mean_velocity_z"]
@@ -138,7 +151,8 @@ def fcc_table(data):
                  for m in ("none", "paper", "two_body")]
         lines.append(f"| {cluster['particles']} | " + " | ".join(cells)
                      + f" | {c['paper']['initial_mean_velocity_z'] / none:.3f}"
-                     + f" | {c['two_body']['initial_mean_velocity_z'] / none:.4f} |")
+                     + f" | {c['two_body']['initial_mean_velocity_z'] / none:.4f}"
+                     + f" | {slowest_exact_speed(cluster['cells']):.4g} |")
     return "\n".join(lines) + "\n"
 
 

@@ -8,7 +8,14 @@ tools/two_body_table/fcc_lubrication_cost.toml ([particles.lattice] fills period
 import argparse
 import sys
 
-import numpy as np
+
+def lattice(cells, density):
+    """The cells^3 fcc cells' 4 cells^3 sphere centres (tuples), centred on the origin."""
+    b = (4 / density) ** (1 / 3)  # four spheres per cubic cell of edge b
+    basis = ((0, 0, 0), (0, 0.5, 0.5), (0.5, 0, 0.5), (0.5, 0.5, 0))
+    shift = (cells - 0.5) / 2
+    return [tuple((c + o - shift) * b for c, o in zip((i, j, k), offset))
+            for i in range(cells) for j in range(cells) for k in range(cells) for offset in basis]
 
 
 def main(argv=None):
@@ -17,12 +24,11 @@ def main(argv=None):
     parser.add_argument("--cells", type=int, default=10)
     parser.add_argument("--density", type=float, default=0.1)
     args = parser.parse_args(argv)
-    b = (4 / args.density) ** (1 / 3)  # four spheres per cubic cell of edge b
-    basis = np.array([[0, 0, 0], [0, 0.5, 0.5], [0.5, 0, 0.5], [0.5, 0.5, 0]])
-    cells = np.array([[i, j, k] for i in range(args.cells) for j in range(args.cells) for k in range(args.cells)])
-    positions = ((cells[:, None, :] + basis[None, :, :]).reshape(-1, 3) - (args.cells - 0.5) / 2) * b
-    np.save(args.output, positions.astype("<f8"))
-    print(f"wrote {args.output}: {len(positions)} spheres, cell edge {b:.6f} a")
+    import numpy as np  # here only: comparison.py takes lattice() on a Python without NumPy
+
+    positions = np.array(lattice(args.cells, args.density), dtype="<f8")
+    np.save(args.output, positions)
+    print(f"wrote {args.output}: {len(positions)} spheres, cell edge {(4 / args.density) ** (1 / 3):.6f} a")
     return 0
 
 
