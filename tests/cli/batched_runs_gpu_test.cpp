@@ -5,10 +5,10 @@
 // resumes bit for bit inside another; and the nightly's tetrahedra (--scale 0.01), batched by
 // default (--batch auto: 5 batches of 2, one per mode), end bit for bit as with --batch off, each
 // naming its batch in its provenance. The quick label tests the same on the CPU batch
-// (tests/regression/quick_batched_runs_test.cpp).
+// (tests/cli/quick_batched_runs_test.cpp).
 #include <gtest/gtest.h>
 
-#include "regression/regression_suite_support.hpp"
+#include "cli/regression_suite_support.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/run/batched_runs.hpp"

@@ -1,7 +1,7 @@
 // Validation (d) at N = 864 (label long: ~4 s of Ewald blocks and ~6 s of dense eigenvalue here): the
 // fcc lattice at n = 0.1 a^-3, whose nearest-image Rotne-Prager mobility is indefinite (lambda_min =
 // -2.26 mu0, engine/docs/observables.md), is positive definite with the Ewald sum (tensor
-// "rpy-ewald"). N = 256 is tests/unit/rpy_ewald_test.cpp (quick).
+// "rpy-ewald"). N = 256 is tests/core/rpy_ewald_test.cpp (quick).
 #include <gtest/gtest.h>
 
 #include <cstdio>

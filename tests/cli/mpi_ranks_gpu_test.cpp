@@ -180,7 +180,7 @@ TEST_F(MpiRanksGpu, RanksWithoutADeviceOfTheirOwnAreOneLineFromRankZeroAndExitCo
 }
 
 TEST_F(MpiRanksGpu, AFaultOnRankOnesDeviceCheckpointsOnRankZeroAndEndsEveryRankNamingIt) {
-    // The run of tests/gpu/multi_device_failure_gpu_test.cpp's one-device case, on two ranks: rank
+    // The run of tests/cuda/multi_device_failure_gpu_test.cpp's one-device case, on two ranks: rank
     // 1's device (ordinal 1) traps before step 6003; rank 0 waits in the all-gather for it.
     const fs::path straight = dir_ / "straight.h5", failed = dir_ / "failed.h5";
     auto run = [&](const fs::path& out) {

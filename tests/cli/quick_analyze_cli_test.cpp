@@ -99,7 +99,7 @@ TEST_F(AnalyzeCli, MobilityCheckPassesThePairAndFailsTheMinimumImageLattice) {
     EXPECT_NEAR(json_number(pair.out, "smallest_eigenvalue"), 0.464, 1e-12);  // 1 - (3/(2r) - 1/r^3), r = 2.5
 
     // fcc at n = 0.1 with cells = 2 (N = 32): nearest-image HI is indefinite (smallest eigenvalue
-    // -0.064, tests/unit/positive_definiteness_test.cpp): exit status 1.
+    // -0.064, tests/observables/positive_definiteness_test.cpp): exit status 1.
     std::ifstream in(scenario_folder / "fcc_sedimentation.toml");
     std::stringstream text;
     text << in.rdbuf();

@@ -266,7 +266,7 @@ TEST_F(BadInputs, AnOverlongPathIsSaidToBeTooLong) {
 
 // A write that fails for want of space: one line with the file, why, and what is kept; exit 2.
 // The process's file size limit (RLIMIT_FSIZE, EFBIG) stands in for a full device (ENOSPC, which
-// needs a small file system: tests/unit/hostile_input_test.cpp translates HDF5's report of it);
+// needs a small file system: tests/settings/hostile_input_test.cpp translates HDF5's report of it);
 // both take the same path. The child inherits the limit and SIGXFSZ ignored.
 TEST_F(BadInputs, RunningOutOfSpaceIsOneLineSayingWhatIsKept) {
     const fs::path out = work() / "t.h5";

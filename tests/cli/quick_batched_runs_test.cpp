@@ -1,6 +1,6 @@
 // Batched runs (stokesian/run/batched_runs.hpp, issue #16 item 3) on the CPU batch, which runs the
 // same code path as the CUDA one (run_batched over a batch_engine; the CUDA batch is tested in
-// tests/gpu/batched_runs_gpu_test.cpp): runs of one precision mode with different dt, lengths,
+// tests/cli/batched_runs_gpu_test.cpp): runs of one precision mode with different dt, lengths,
 // sampling and trajectories, advanced as one batch, end bit for bit as each alone -- every
 // trajectory frame, observable and analysis result, and the final state -- with their provenance
 // naming the batch; a run stopped inside a batch resumes bit for bit, alone or in another batch;

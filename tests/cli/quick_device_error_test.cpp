@@ -2,7 +2,7 @@
 // errors"), through run_scenario() on the CPU: a test-only backend, registered from this file, runs
 // the CPU engine, calls itself a device ("Test Device", ordinal 3) and throws device_error when a
 // given step begins -- what the CUDA engines throw when a CUDA call fails (the gpu tests inject a
-// real fault: tests/gpu/multi_device_gpu_test.cpp). The run must write the last good state it holds
+// real fault: tests/cuda/multi_device_gpu_test.cpp). The run must write the last good state it holds
 // on the host as its checkpoint, throw device_error naming the device, the step and the checkpoint,
 // and `resume` must then complete the run bit for bit as if nothing had happened.
 #include <gtest/gtest.h>

@@ -245,7 +245,7 @@ TEST_F(ObservablesRun, TetrahedronTrendAgreesBetweenTenCyclesAndAllOfThem) {
 
 TEST_F(ObservablesRun, FccVelocitySpreadIsRoundingOnThePerfectLattice) {
     // The shipped scenario with cells = 3 (N = 108), 10 steps, every step sampled: at t = 0 the
-    // spread is the rounding of the HI sums, below the bound of tests/unit/velocity_spread_test.cpp
+    // spread is the rounding of the HI sums, below the bound of tests/observables/velocity_spread_test.cpp
     // (1.05e-12 for this lattice in f64); the mean velocity is recorded with it.
     scenario s = load_scenario(scenario_folder / "fcc_sedimentation.toml");
     const std::string text = s.source_text;

@@ -1,6 +1,6 @@
 // `stokesian port-check` as a user meets it: record, compare, the report files and the exit codes
 // (0 pass, 1 FAIL, 2 bad input with one line). The verdicts themselves are derived and tested in
-// tests/unit/port_check_compare_test.cpp; here: the command's contract.
+// tests/port/port_check_compare_test.cpp; here: the command's contract.
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -52,7 +52,7 @@ const study::convergence_series& series(const study::study_report& r, integrator
 
 // Tolerance of a fitted order p from dt_max down (engine/docs/studies.md): the next term of the
 // error, c dt^p (1 + r dt), moves the fitted log-log slope by at most r dt_max (p+1)/p
-// (tests/unit/study_convergence_test.cpp), with a factor 2; r is the system's ratio of successive
+// (tests/study/study_convergence_test.cpp), with a factor 2; r is the system's ratio of successive
 // error coefficients, 1/r its fastest time scale: Euler's period has c2/c = 2.68/27.93 = 0.096
 // per tau_s (engine/docs/tetrahedron.md), so r = 0.1 per tau_s. Plus the fit's own 95% interval
 // (the paired differences' noise; NaN with 2 points counts as 0).

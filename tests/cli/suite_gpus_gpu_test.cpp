@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-#include "regression/regression_suite_support.hpp"
+#include "cli/regression_suite_support.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/regression/suite_runner.hpp"
 #include "support/scratch_directory.hpp"

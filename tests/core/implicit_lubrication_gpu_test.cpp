@@ -98,7 +98,7 @@ TEST(ImplicitLubricationGpu, ClusterMatchesTheDenseSolveInEveryPrecisionMode) {
 }
 
 TEST(ImplicitLubricationGpu, EverySolveMeetsTheToleranceByItsTrueResidualOrTheRunStops) {
-    // The 30-sphere aggregate of tests/unit/implicit_lubrication_refinement_test.cpp on the device:
+    // The 30-sphere aggregate of tests/core/implicit_lubrication_refinement_test.cpp on the device:
     // the solver (core/lubrication_solver.hpp, shared with the CPU) checks the true residual,
     // refines and stops the same way; every solve is checked as on the CPU. The CPU's outcome is
     // printed beside it (the backends differ at most through the device's log, engine/docs/lubrication.md).

@@ -2,7 +2,7 @@
 // rank -> device mapping and every refusal, without MPI or a GPU. The rule is a function of the
 // table every rank all-gathers, so a table written out here is what R ranks on H hosts would see;
 // backends::device_context_for is driven with a communicator that says where each rank runs. The
-// runs themselves (two GPUs, mpirun) are tests/gpu/mpi_ranks_gpu_test.cpp.
+// runs themselves (two GPUs, mpirun) are tests/cli/mpi_ranks_gpu_test.cpp.
 #include <gtest/gtest.h>
 
 #include <memory>

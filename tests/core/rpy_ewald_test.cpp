@@ -2,7 +2,7 @@
 // engine/docs/ewald.md): its elementary functions, exact evenness, independence from the splitting
 // parameter, the finite-size correction of the self mobility and the sedimentation of a simple cubic
 // array (Hasimoto 1959), positive definiteness where nearest image fails (fcc, N = 256; N = 864 in
-// tests/regression/long_rpy_ewald_test.cpp), the engines and the scenario loader.
+// tests/cli/long_rpy_ewald_test.cpp), the engines and the scenario loader.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -259,7 +259,7 @@ TEST(RpyEwald, BlockMatrixIsTheObservablesMobilityMatrix) {
 
 // Validation (d): the fcc lattice at n = 0.1 a^-3, N = 256, whose nearest-image Rotne-Prager mobility
 // is indefinite (lambda_min = -0.84 mu0, engine/docs/observables.md), is positive definite with the
-// Ewald sum: Cholesky succeeds and lambda_min > 0 (N = 864: tests/regression/long_rpy_ewald_test.cpp).
+// Ewald sum: Cholesky succeeds and lambda_min > 0 (N = 864: tests/cli/long_rpy_ewald_test.cpp).
 TEST(RpyEwald, FccLatticeIsPositiveDefiniteWhereNearestImageIsNot) {
     const int cells = 4;
     const double b = fcc_lattice_constant(0.1), edge = cells * b;

@@ -1,7 +1,7 @@
 // Names that become file names (issue #18.2, stokesian/core/safe_name.hpp): the one rule, and its
 // use on load (scenario names and case names: tests/inputs/bad/scenario_name_*.toml and
 // case_name_*.toml; suite run names) and on reading back from a file (checkpoints, reference
-// files; result files: tests/regression/quick_output_safety_test.cpp).
+// files; result files: tests/cli/quick_output_safety_test.cpp).
 #include <gtest/gtest.h>
 #include <unistd.h>
 

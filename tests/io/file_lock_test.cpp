@@ -1,6 +1,6 @@
 // Lock files (io/file_lock.hpp) and the lost update they prevent in `reference record` (issue
 // #18.4): concurrent records of different entries into one reference file all end up in it.
-// The run's lock through the CLI: tests/regression/quick_output_safety_test.cpp.
+// The run's lock through the CLI: tests/cli/quick_output_safety_test.cpp.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>

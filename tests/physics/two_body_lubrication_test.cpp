@@ -248,7 +248,8 @@ TEST(TwoBodyLubrication, ComparisonDataIsTheEnginesOwn) {
     text << "# The engine's velocities of an isolated pair at the rows of exact_two_sphere.csv (CPU, hi=f64,int=f64, "
             "implicit scheme): the torque-free mobility modes x11a +- x12a, y11a +- y12a in units mu0, with the "
             "paper's and the two-body lubrication model.\n"
-            "# Written by TwoBodyLubrication.ComparisonDataIsTheEnginesOwn (tests/unit/two_body_lubrication_test.cpp) "
+            "# Written by TwoBodyLubrication.ComparisonDataIsTheEnginesOwn "
+            "(tests/physics/two_body_lubrication_test.cpp) "
             "with STOKESIAN_UPDATE_DOCS=1; read by tools/two_body_table/comparison.py.\n"
             "r_over_a,paper_x_sum,paper_x_difference,paper_y_sum,paper_y_difference,"
             "two_body_x_sum,two_body_x_difference,two_body_y_sum,two_body_y_difference\n";

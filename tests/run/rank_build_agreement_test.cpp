@@ -4,8 +4,8 @@
 // such rank, so that rank 0 prints it (exit code 2) and no rank is left waiting in a collective
 // call with its message unsaid (issue #16: a rank without a device threw alone, rank 0 sat in the
 // device gather, and the run ended on the rank's MPI_Abort without a line). R ranks are R threads
-// (tests/support/thread_ranks.hpp); the runs under mpirun are tests/regression/quick_mpi_ranks_test.cpp
-// and, one GPU per rank, tests/gpu/mpi_ranks_gpu_test.cpp.
+// (tests/support/thread_ranks.hpp); the runs under mpirun are tests/cli/quick_mpi_ranks_test.cpp
+// and, one GPU per rank, tests/cli/mpi_ranks_gpu_test.cpp.
 #include <gtest/gtest.h>
 
 #include <atomic>
