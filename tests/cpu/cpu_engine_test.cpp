@@ -1,4 +1,5 @@
-// The CPU backend against closed forms and against itself (threads, loops, precision modes).
+// The CPU backend against closed forms and against itself (threads, loops); each precision mode against
+// double precision: StepConformance (tests/backends/step_conformance.hpp), on every backend.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -88,31 +89,4 @@ TEST(CpuEngine, SymmetricLoopAgreesWithAllPairsToRounding) {
         EXPECT_NEAR(sym.velocity[i].x, all.velocity[i].x, bound);
         EXPECT_NEAR(sym.velocity[i].z, all.velocity[i].z, bound);
     }
-}
-
-TEST(CpuEngine, EveryPrecisionModeAgreesWithDoubleAtTheFirstStep) {
-    const initial_state s = random_spheres(64, 14.0, 2.1, 9);
-    engine_config c = open_box_config();
-    c.system.box = {true, {14, 14, 14}};
-    const frame ref = initial_frame(c, s);
-    for (precision hi : {precision::f32, precision::ds, precision::f64})
-        for (precision in : {precision::f32, precision::ds, precision::f64}) {
-            c.precision = {hi, in};
-            const frame f = initial_frame(c, s);
-            // Derived bound, per velocity component (|F| <= 1, 64 terms):
-            //  - positions rounded to the integration type: |dr| <= u_p |r| with |r| <= 7 sqrt(3)
-            //    = 12.2; a pair term changes by at most |dT/dr| |dr_i - dr_j| <= 0.25 * 2 u_p 12.2
-            //    (|dT/dr| <= 3/(4 r^2) + 3/(2 r^4) <= 0.25 for r >= 2.1);
-            //  - pair tensor arithmetic in the working type: <= 20 roundings of u_w per term;
-            //  - the f32 summation itself: <= 64 u_32 per term (recursive summation).
-            auto unit_roundoff = [](precision p) {
-                return std::ldexp(1.0, p == precision::f32 ? -24 : p == precision::ds ? -48 : -53);
-            };
-            const double u_p = unit_roundoff(in),
-                         u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
-            const double u_sum = hi == precision::f32 ? std::ldexp(1.0, -24) : 0.0;
-            const double bound = 64 * (0.25 * 2 * u_p * 12.2 + 20 * u_w + 64 * u_sum);
-            for (std::size_t i = 0; i < s.size(); ++i)
-                ASSERT_NEAR(f.velocity[i].z, ref.velocity[i].z, bound) << to_string(c.precision);
-        }
 }

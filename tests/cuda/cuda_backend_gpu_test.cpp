@@ -1,4 +1,6 @@
-// The CUDA backend against its oracle, the CPU backend (label gpu; skipped without a device).
+// The CUDA backend against its oracle, the CPU backend (label gpu; skipped without a device). The
+// tetrahedron and the multi-stage integrators in every mode, bit for bit the CPU: CpuBitsConformance
+// (tests/backends/step_conformance.hpp), on every device backend.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,26 +33,6 @@ using test_support::frame_after;
 using test_support::expect_bitwise_equal;
 
 }  // namespace
-
-// Without short-range forces every step is +, -, *, /, sqrt in a fixed order, compiled without
-// FMA contraction on both sides (IEEE build): the GPU must reproduce the CPU bit for bit, in every
-// precision mode, after one step and after a thousand.
-TEST(CudaBackend, TetrahedronIsBitwiseEqualToCpuInEveryMode) {
-    REQUIRE_DEVICE();
-    const scenario s = tetrahedron();
-    for (precision hi : precisions)
-        for (precision in : precisions) {
-            engine_config c = make_engine_config(s);
-            c.precision = {hi, in};
-            c.backend = "cpu";
-            const frame cpu1 = frame_after(c, s.particles, 1), cpu = frame_after(c, s.particles, 1000);
-            c.backend = "cuda";
-            c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
-            const frame gpu1 = frame_after(c, s.particles, 1), gpu = frame_after(c, s.particles, 1000);
-            expect_bitwise_equal(cpu1, gpu1, to_string(c.precision) + " after 1 step");
-            expect_bitwise_equal(cpu, gpu, to_string(c.precision) + " after 1000 steps");
-        }
-}
 
 TEST(CudaBackend, AllHiKernelsAgreeBitwiseWithEachOtherAndTheCpu) {
     REQUIRE_DEVICE();
@@ -175,21 +157,4 @@ TEST(CudaBackend, CheckpointsResumeBitwiseOnTheDeviceAndAcrossBackends) {
     frame resumed;
     gpu->read_frame(resumed);
     expect_bitwise_equal(expected, resumed, "CPU checkpoint resumed on the GPU");
-}
-
-TEST(CudaBackend, MultiStageIntegratorsAreBitwiseEqualToCpu) {
-    REQUIRE_DEVICE();
-    const scenario s = tetrahedron();
-    for (integrator_kind kind : {integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2})
-        for (precision p : precisions) {
-            engine_config c = make_engine_config(s);
-            c.integrator = kind;
-            c.precision = {p, p};
-            c.backend = "cpu";
-            const frame cpu = frame_after(c, s.particles, 300);
-            c.backend = "cuda";
-            c.hi_kernel = "tiling";  // the step-by-step engine (auto would take the fused one here)
-            expect_bitwise_equal(cpu, frame_after(c, s.particles, 300),
-                                 std::string(to_string(kind)) + " " + to_string(c.precision));
-        }
 }
