@@ -25,6 +25,11 @@
 class StepConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class CpuBitsConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 
+// For the instantiations (step_conformance_test.cpp, step_conformance_gpu_test.cpp).
+using stokesian::test_support::backend_mode_name;
+using stokesian::test_support::backend_place;
+using stokesian::test_support::registered_backend_modes;
+
 // 64 random spheres in a periodic cube of edge 14, the velocities of the first frame (v = mu F) in the
 // parameter's mode against the CPU's in double precision. Derived bound, per velocity component
 // (|F| <= 1, 64 terms):

@@ -2,10 +2,6 @@
 // in every mode it runs (label gpu; each skips with a message without a device).
 #include "step_conformance.hpp"
 
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::registered_backend_modes;
-
 INSTANTIATE_TEST_SUITE_P(OnADevice, StepConformance, testing::ValuesIn(registered_backend_modes(backend_place::device)),
                          backend_mode_name);
 INSTANTIATE_TEST_SUITE_P(OnADevice, CpuBitsConformance,

@@ -3,10 +3,6 @@
 // backend but the CPU itself (none in the built-in registry).
 #include "step_conformance.hpp"
 
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::registered_backend_modes;
-
 INSTANTIATE_TEST_SUITE_P(OnTheHost, StepConformance, testing::ValuesIn(registered_backend_modes(backend_place::host)),
                          backend_mode_name);
 INSTANTIATE_TEST_SUITE_P(OnTheHost, CpuBitsConformance,
