@@ -23,6 +23,7 @@
 
 #include "inputs/hdf5/bad_hdf5_corpus.hpp"
 #include "stokesian/io/checkpoint.hpp"
+#include "support/bad_scenarios.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_expectations.hpp"
 #include "support/cli_process.hpp"
@@ -54,13 +55,6 @@ std::map<std::string, std::string> snapshot(const fs::path& dir) {
         files[entry.path().string()] = s.str();
     }
     return files;
-}
-
-std::string first_line(const fs::path& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
 }
 
 class BadInputs : public stokesian::test_support::cli_scratch_test {
@@ -110,18 +104,14 @@ TEST_F(BadInputs, EveryBrokenHdf5FileIsOneLineExitTwoAndTouchesNothing) {
 }
 
 TEST_F(BadInputs, EveryBrokenScenarioIsOneLineExitTwoThroughTheCli) {
-    std::size_t count = 0;
-    for (const auto& entry :
-         fs::directory_iterator(fs::path(::stokesian::test_support::project_source_dir) / "tests" / "inputs" / "bad")) {
-        if (entry.path().extension() != ".toml") continue;
-        ++count;
-        const std::string header = first_line(entry.path());
-        const std::string expected = header.substr(std::string("# expect: ").size());
-        const cli_outcome o = run_cli({"run", entry.path().string(), "-o", (work() / "out.h5").string()}, capture());
-        expect_one_line_exit_two(o, expected, entry.path().filename().string());
-        EXPECT_TRUE(fs::is_empty(work())) << entry.path().filename() << ": nothing may be written";
+    const auto corpus = stokesian::test_support::bad_scenarios();
+    for (const auto& [path, expected] : corpus) {
+        ASSERT_FALSE(expected.empty()) << path << ": first line must be '# expect: ...'";
+        const cli_outcome o = run_cli({"run", path.string(), "-o", (work() / "out.h5").string()}, capture());
+        expect_one_line_exit_two(o, expected, path.filename().string());
+        EXPECT_TRUE(fs::is_empty(work())) << path.filename() << ": nothing may be written";
     }
-    EXPECT_GE(count, 130u);
+    EXPECT_GE(corpus.size(), 130u);
 }
 
 TEST_F(BadInputs, UnusableOutputPathsAreOneLineExitTwoAndNothingIsOverwritten) {

@@ -11,20 +11,13 @@
 #include <string>
 #include <vector>
 
-#ifndef TOML_HEADER_ONLY
-#define TOML_HEADER_ONLY 1
-#endif
-#ifndef TOML_EXCEPTIONS
-#define TOML_EXCEPTIONS 1
-#endif
-#include <toml++/toml.h>
-
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/toml_document.hpp"
 
 namespace fs = std::filesystem;
 using namespace stokesian;

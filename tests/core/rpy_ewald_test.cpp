@@ -14,14 +14,6 @@
 #include <string>
 #include <vector>
 
-#ifndef TOML_HEADER_ONLY
-#define TOML_HEADER_ONLY 1
-#endif
-#ifndef TOML_EXCEPTIONS
-#define TOML_EXCEPTIONS 1
-#endif
-#include <toml++/toml.h>
-
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/ewald_setup.hpp"
@@ -31,6 +23,7 @@
 #include "stokesian/observables/positive_definiteness.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/ewald_matrix.hpp"
+#include "support/toml_document.hpp"
 
 using namespace stokesian;
 

@@ -15,34 +15,13 @@
 #include "stokesian/regression/suite_manifest.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "support/scenario_texts.hpp"
 #include "support/scratch_directory.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
 
 namespace {
-
-const std::string two_spheres = R"(
-[scenario]
-name = "NAME"
-
-[box]
-boundary = "open"
-
-[particles]
-positions = [[0.0, 0.0, 0.0], [3.0, 0.0, 0.0]]
-force = [0.0, 0.0, -1.0]
-
-[run]
-dt = 0.01
-steps = 10
-)";
-
-std::string with_name(const std::string& name) {
-    std::string text = two_spheres;
-    text.replace(text.find("NAME"), 4, name);
-    return text;
-}
 
 template <class F>
 std::string input_error_of(F&& f) {
@@ -86,13 +65,14 @@ TEST(SafeName, MessagesAreOneLineWithControlCharactersEscaped) {
 }
 
 TEST(SafeName, ScenarioAndCaseNamesAreCheckedOnLoad) {
-    EXPECT_EQ(input_error_of([] { parse_scenario(with_name("ok_name"), "s.toml"); }), "");
+    EXPECT_EQ(input_error_of([] { parse_scenario(test_support::two_sphere_scenario("ok_name"), "s.toml"); }), "");
     for (const std::string& bad : {std::string("../../x"), std::string("/tmp/x"), std::string("a\\u0000b")}) {
-        const std::string message = input_error_of([&] { parse_scenario(with_name(bad), "s.toml"); });
+        const std::string message =
+            input_error_of([&] { parse_scenario(test_support::two_sphere_scenario(bad), "s.toml"); });
         EXPECT_NE(message.find("s.toml: key 'scenario.name'"), std::string::npos) << bad << ": " << message;
         EXPECT_NE(message.find("not a safe file name"), std::string::npos) << bad << ": " << message;
     }
-    const std::string with_case = with_name("ok") + "\n[cases.\"a/b\".run]\ndt = 0.02\n";
+    const std::string with_case = test_support::two_sphere_scenario("ok") + "\n[cases.\"a/b\".run]\ndt = 0.02\n";
     EXPECT_NE(input_error_of([&] { parse_scenario(with_case, "s.toml"); }).find("a case name must be a safe file name"),
               std::string::npos);
 }
@@ -115,9 +95,9 @@ TEST_F(SafeNames, ACheckpointWhoseStoredScenarioHasAnUnsafeNameIsRefused) {
     // scenario_from_checkpoint rebuilds `stokesian run --resume OUTPUT`'s scenario, whose name
     // gives the output's neighbours their names.
     io::run_checkpoint c;
-    c.run = run_record(parse_scenario(with_name("fine"), "s.toml"));
+    c.run = run_record(parse_scenario(test_support::two_sphere_scenario("fine"), "s.toml"));
     EXPECT_EQ(input_error_of([&] { scenario_from_checkpoint(c, dir_ / "x.checkpoint"); }), "");
-    c.run["scenario_text"] = with_name("../../escaped");
+    c.run["scenario_text"] = test_support::two_sphere_scenario("../../escaped");
     const std::string message = input_error_of([&] { scenario_from_checkpoint(c, dir_ / "x.checkpoint"); });
     EXPECT_NE(message.find("not a safe file name"), std::string::npos) << message;
 }

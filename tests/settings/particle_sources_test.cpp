@@ -16,14 +16,6 @@
 #include <string>
 #include <vector>
 
-#ifndef TOML_HEADER_ONLY
-#define TOML_HEADER_ONLY 1
-#endif
-#ifndef TOML_EXCEPTIONS
-#define TOML_EXCEPTIONS 1
-#endif
-#include <toml++/toml.h>
-
 #include "stokesian/core/digest.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
@@ -33,6 +25,7 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/scratch_directory.hpp"
+#include "support/toml_document.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;

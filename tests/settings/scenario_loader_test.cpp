@@ -13,21 +13,16 @@
 #include <string>
 #include <vector>
 
-#ifndef TOML_HEADER_ONLY
-#define TOML_HEADER_ONLY 1
-#endif
-#ifndef TOML_EXCEPTIONS
-#define TOML_EXCEPTIONS 1
-#endif
-#include <toml++/toml.h>
-
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/physics/mobility.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "support/bad_scenarios.hpp"
 #include "support/build_paths.hpp"
+#include "support/scenario_texts.hpp"
+#include "support/toml_document.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -43,13 +38,6 @@ std::vector<fs::path> toml_files(const fs::path& dir) {
         if (e.path().extension() == ".toml") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     return files;
-}
-
-std::string first_line(const fs::path& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
 }
 
 // The message of the input_error that loading throws ("" when it loads).
@@ -76,18 +64,7 @@ double minimum_image_distance(vec3<double> a, vec3<double> b, const box_settings
     return std::sqrt(dot(d, d));
 }
 
-const std::string minimal = R"(
-[scenario]
-name = "minimal"
-[box]
-boundary = "open"
-[particles]
-positions = [[0.0, 0.0, 0.0], [3.0, 0.0, 0.0]]
-force = [0.0, 0.0, -1.0]
-[run]
-dt = 0.01
-steps = 10
-)";
+const std::string minimal = test_support::two_sphere_scenario("minimal");
 
 }  // namespace
 
@@ -200,15 +177,11 @@ TEST(ScenarioLoaderShipped, ApproachingPairsCases) {
 // ---- broken inputs ------------------------------------------------------------------------------
 
 TEST(ScenarioLoaderBadInputs, EveryFileFailsWithItsMessage) {
-    const auto files = toml_files(inputs_dir / "bad");
-    EXPECT_GE(files.size(), 40u);
-    for (const auto& path : files) {
+    const auto corpus = test_support::bad_scenarios();
+    EXPECT_GE(corpus.size(), 40u);
+    for (const auto& [path, expected] : corpus) {
         SCOPED_TRACE(path.filename().string());
-        const std::string header = first_line(path);
-        const std::string tag = "# expect: ";
-        ASSERT_EQ(header.rfind(tag, 0), 0u) << "first line must be '# expect: ...'";
-        const std::string expected = header.substr(tag.size());
-        ASSERT_FALSE(expected.empty());
+        ASSERT_FALSE(expected.empty()) << "first line must be '# expect: ...'";
         std::string message;
         try {
             load_scenario(path);
