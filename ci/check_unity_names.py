@@ -15,8 +15,18 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# One group per folder whose files are batch-compiled into the same binaries.
-GROUPS = ["tests/unit", "tests/regression", "tests/gpu", "tools/cli"]
+# One group per set of files batch-compiled into the same binaries (tests/CMakeLists.txt): a file's
+# name and folder say its binary, and a batch may hold files of several folders of one binary.
+TEST_LAYERS = ["backends", "core", "cpu", "cuda", "harness", "io", "numeric", "observables", "physics", "port",
+               "regression", "run", "settings", "study"]
+GPU_FOLDERS = TEST_LAYERS + ["cli"]
+GROUPS = {
+    "the unit and internals tests (tests/<layer>)": [p for f in TEST_LAYERS for p in (ROOT / "tests" / f).glob("*.cpp")
+                                                     if not p.name.endswith("_gpu_test.cpp")],
+    "the CLI tests (tests/cli)": [p for p in (ROOT / "tests/cli").glob("*.cpp") if not p.name.endswith("_gpu_test.cpp")],
+    "the GPU tests (tests/*/*_gpu_test.cpp)": [p for f in GPU_FOLDERS for p in (ROOT / "tests" / f).glob("*_gpu_test.cpp")],
+    "tools/cli": list((ROOT / "tools/cli").glob("*.cpp")),
+}
 
 NOT_A_DEFINITION = re.compile(r"^(TEST|TYPED_TEST|INSTANTIATE|REGISTER|return|namespace|using|#|//|template|extern|friend)\b")
 FUNCTION = re.compile(r"^(?:\[\[[\w:]+\]\]\s*)?(?:static |inline |constexpr |consteval |\[\[nodiscard\]\] )*"
@@ -54,9 +64,9 @@ def names_of(path):
 
 def main():
     status = 0
-    for group in GROUPS:
+    for group, paths in GROUPS.items():
         seen = {}
-        for path in sorted((ROOT / group).glob("*.cpp")):
+        for path in sorted(paths):
             for name, line in names_of(path).items():
                 where = f"{path.relative_to(ROOT)}:{line}"
                 if name in seen:

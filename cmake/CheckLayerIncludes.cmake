@@ -1,6 +1,6 @@
 # Fails when a source of one engine layer includes a layer it may not (engine/README.md, "Layers").
 # Run by the build before a layer's library compiles (StokesianLayers.cmake), and by a test on a
-# fixture tree (tests/unit/layer_check_test.cpp):
+# fixture tree (tests/harness/layer_check_test.cpp):
 #
 #   cmake -DLAYER=core -DMAY_INCLUDE=numeric,physics -DLAYERS=numeric,physics,core,...
 #         -DDIRS=<dir>,<dir> [-DROOT=<dir>] [-DSTAMP=<file>] -P CheckLayerIncludes.cmake

@@ -2,7 +2,7 @@
 // engine/docs/performance.md, "The kernel choice", says how it was derived).
 //
 // Compute capability 9.0 (Hopper: H100, H200, GH200; 132 SMs on the SXM parts), the fastest kernel of
-// each class at each N and HI precision of a measured file (tests/unit/hi_kernel_choice_test.cpp
+// each class at each N and HI precision of a measured file (tests/backends/hi_kernel_choice_test.cpp
 // recomputes every row from its CSV and fails on a difference). Exact: among naive, tiling,
 // small-tiling, far-tiling and ordered-split (the kernels that sum in the CPU's order; naive is in
 // neither file: it was 1.1-1.7x slower than tiling at every N and mode of

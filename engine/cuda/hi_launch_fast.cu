@@ -1,6 +1,6 @@
 // The fast-* HI kernels: the hardware reciprocal square root (Fast = true) and FMA contraction
 // (this file alone is compiled with --fmad=true, engine/CMakeLists.txt). They agree with the exact
-// kernels to a few ulp per pair term, not bit for bit (tests/gpu: a derived tolerance).
+// kernels to a few ulp per pair term, not bit for bit (tests/cuda: a derived tolerance).
 #include <cuda_runtime.h>
 
 #include "hi_launch_common.cuh"

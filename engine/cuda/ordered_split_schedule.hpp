@@ -1,7 +1,7 @@
 #pragma once
 // Where ordered-split's terms go in a warp's shared array and which lane adds which
 // (hi_ordered_kernel.cuh), host and device, so that a CPU test can walk a warp's schedule
-// (tests/unit/ordered_split_schedule_test.cpp). G lanes per target (a group), 2G sources a step:
+// (tests/cuda/ordered_split_schedule_test.cpp). G lanes per target (a group), 2G sources a step:
 // lane l of group g evaluates sources kk + l (slot 0) and kk + G + l (slot 1); lane 3g + c of the
 // warp adds component c of group g's target, reading the 2G terms in source order.
 #include "stokesian/config.hpp"

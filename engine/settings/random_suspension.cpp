@@ -1,7 +1,7 @@
 // [particles.random]: spheres at uniformly random points, placed one by one at least a surface gap
 // from every sphere placed before (random sequential addition). The positions follow from the seed
 // alone, the same on every platform (docs/reference/scenario-file.md, "[particles.random]", is the
-// specification; tests/unit/particle_sources_test.cpp checks it against a plain implementation of
+// specification; tests/settings/particle_sources_test.cpp checks it against a plain implementation of
 // it and a committed digest).
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #pragma once
 // Reference arithmetic, operand generators and error tallies shared by the float_float tests
-// (tests/unit/float_float_{eft,ops,cases}_test.cpp), which check float_float (double-single, "ds")
+// (tests/numeric/float_float_{eft,ops,cases}_test.cpp), which check float_float (double-single, "ds")
 // arithmetic against its documented error bounds.
 //
 // Notation as in float_float.hpp: u = 2^-24 (unit roundoff of float), RN round to nearest even,

@@ -1,7 +1,7 @@
 #pragma once
 // Checks of the implicit lubrication scheme (engine/docs/lubrication.md) shared by the CPU tests
-// (tests/regression/quick_implicit_lubrication_test.cpp, tests/unit/implicit_lubrication_test.cpp)
-// and the GPU test (tests/gpu/implicit_lubrication_gpu_test.cpp): an approaching pair tracked step
+// (tests/cli/quick_implicit_lubrication_test.cpp, tests/core/implicit_lubrication_test.cpp)
+// and the GPU test (tests/core/implicit_lubrication_gpu_test.cpp): an approaching pair tracked step
 // by step against the lubrication law, and a many-body cluster against a dense solve. Every bound
 // is derived where it is used.
 #include <gtest/gtest.h>

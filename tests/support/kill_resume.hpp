@@ -1,5 +1,5 @@
 #pragma once
-// The machinery of the kill/resume tests (tests/regression/quick_kill_resume_test.cpp and
+// The machinery of the kill/resume tests (tests/cli/quick_kill_resume_test.cpp and
 // long_kill_resume_test.cpp): a run of the built CLI killed with SIGKILL at random moments, again
 // and again, continued each time the way a user would, until it completes; and the checks of what
 // every kill leaves behind.

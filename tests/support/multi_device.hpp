@@ -1,5 +1,5 @@
 #pragma once
-// The multi-device gpu tests' helpers (tests/gpu/multi_device_*_test.cpp): which device sets to
+// The multi-device gpu tests' helpers (tests/cuda/multi_device_*_test.cpp): which device sets to
 // run on, a run of an engine on some devices, and bitwise comparison of what two runs left.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #pragma once
-// Random sphere systems of the engine tests (tests/gpu/fused_batched_test.cpp, fused_thread_test.cpp,
-// tests/unit/batch_test.cpp, cpu_engine_test.cpp, step_interruption_test.cpp).
+// Random sphere systems of the engine tests (tests/cuda/fused_batched_gpu_test.cpp, fused_thread_gpu_test.cpp,
+// tests/core/batch_test.cpp, cpu_engine_test.cpp, step_interruption_test.cpp).
 #include <cstddef>
 #include <random>
 #include <vector>

@@ -2,7 +2,7 @@
 // R ranks as R threads of one process: a communicator (stokesian/core/communicator.hpp) whose
 // gathers and broadcasts copy between the threads' buffers. Tests the decomposition of the engines
 // across ranks without MPI (every build, the sanitizers' included); the MPI runs themselves are
-// tests/regression/quick_mpi_ranks_test.cpp.
+// tests/cli/quick_mpi_ranks_test.cpp.
 #include <barrier>
 #include <cstdlib>
 #include <cstring>

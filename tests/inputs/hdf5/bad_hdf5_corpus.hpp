@@ -4,7 +4,7 @@
 // committed; write_bad_hdf5_corpus() derives every one deterministically from valid files made by
 // a short run (truncations, flipped bytes, objects removed or retyped, values changed), so the
 // same call always writes the same bytes apart from HDF5's own layout of the base files.
-// Used by tests/regression/quick_bad_inputs_test.cpp and as the fuzzers' seeds (tests/fuzz).
+// Used by tests/cli/quick_bad_inputs_test.cpp and as the fuzzers' seeds (tests/fuzz).
 #include <filesystem>
 #include <string>
 #include <vector>

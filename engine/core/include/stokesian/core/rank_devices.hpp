@@ -3,7 +3,7 @@
 // "Several hosts"): which device each rank drives, and the rule that every rank has one of its own.
 // Plain C++: the CUDA backend fills in what its devices say, every rank all-gathers every rank's
 // entry and applies check_rank_devices to the same table, so that every rank reaches the same
-// verdict and rank 0 says it (tests/unit/rank_devices_test.cpp).
+// verdict and rank 0 says it (tests/core/rank_devices_test.cpp).
 #include <array>
 #include <cstdint>
 #include <span>

@@ -16,7 +16,7 @@
 // The EFTs only hold if the compiler evaluates each float operation exactly as written:
 //  - host: this header is compiled with -ffp-contract=off and without -ffast-math
 //    (cmake/StokesianCompilerFlags.cmake); compiling it with -ffast-math is an error below, and
-//    tests/unit/float_float_compilation_test.cpp fails if reassociation or contraction sneaks in;
+//    tests/numeric/float_float_compilation_test.cpp fails if reassociation or contraction sneaks in;
 //  - device: every operation goes through the __fadd_rn/__fmul_rn/__fmaf_rn intrinsics, which
 //    nvcc never contracts or approximates, whatever -fmad/--use_fast_math say.
 //

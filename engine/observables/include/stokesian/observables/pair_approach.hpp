@@ -35,7 +35,7 @@ pair_approach_prediction predict_pair_approach(vec3<double> r0, vec3<double> r1,
                                                vec3<double> external_force1, const system_parameters& system);
 
 // The gap below which the explicit scheme is unstable, 2 m(s) zeta(s) = 1, found by bisection on
-// (min_gap, 1) (2 m zeta decreases with s there; tests/unit/pair_approach_test.cpp checks it on a
+// (min_gap, 1) (2 m zeta decreases with s there; tests/observables/pair_approach_test.cpp checks it on a
 // grid). NaN when lubrication is off, the model is not the paper's (the explicit scheme runs the
 // paper's model only) or the scheme is stable down to min_gap.
 double explicit_lubrication_critical_gap(const system_parameters& system);

@@ -50,7 +50,7 @@ std::string to_string(
 // is what Euler's drift predicts, and a higher degree or a shorter window chosen on weak evidence
 // conditions the intervals on a pattern of the noise (at 0.05, 5% of pure quadratics were moved to
 // degree 3 or 4, and those draws' drift intervals covered ~35% of the time: 93% overall; at 0.001
-// the synthetic coverage is 95%, tests/unit/trend_fit_test.cpp).
+// the synthetic coverage is 95%, tests/observables/trend_fit_test.cpp).
 struct trend_options {
     int max_degree = 4;
     double significance = 1e-3;

@@ -3,7 +3,7 @@
 // host and device: the separation and tie test with the box kind as a template parameter, the
 // prelude both paths share (separation, r, 1/r, whether the far form may take the pair) and the far
 // term. For a pair whose prelude says far, far_term gives the bits of hydrodynamic_contribution
-// (tests/unit/far_form_test.cpp checks it on the host, open and periodic boxes, ties and overlaps).
+// (tests/physics/far_form_test.cpp checks it on the host, open and periodic boxes, ties and overlaps).
 #include "stokesian/config.hpp"
 #include "stokesian/physics/box.hpp"
 #include "stokesian/physics/interactions.hpp"

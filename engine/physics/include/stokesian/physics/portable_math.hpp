@@ -4,7 +4,7 @@
 // two but not identical, so a kernel that called them would not reproduce the CPU backend bit for
 // bit; these do, under the build's IEEE flags (engine/README.md, "Floating point": no contraction,
 // correctly rounded division), because both sides execute the same correctly rounded operations
-// in the same order. Accuracy is a few units of the type's roundoff (tests/unit/portable_math_test.cpp
+// in the same order. Accuracy is a few units of the type's roundoff (tests/physics/portable_math_test.cpp
 // measures it against the C library); the Ewald sum (physics/tensors/rpy_ewald.hpp) and the two-body
 // lubrication (physics/two_body_lubrication.hpp) are their users.
 #include <cmath>

@@ -18,7 +18,7 @@
 // (2018) coefficients joined to the table with value and slope. The force on i of a velocity field u:
 //     F_i = -(1/2) sum over the modes of zeta_mode P_mode (u_i +- u_j),
 // P_x = n n, P_y = I - n n; symmetric, and positive semi-definite where every zeta_mode >= 0 (checked
-// against the oracle on its whole table, tests/unit/two_body_lubrication_test.cpp).
+// against the oracle on its whole table, tests/physics/two_body_lubrication_test.cpp).
 //
 // Cutoff: beyond r = taper_start every |R_exact - R_far| / R_far <= 1e-2 (the table's header: the
 // error bound an isolated pair has there), and the correction is tapered to zero at taper_end by

@@ -2,7 +2,7 @@
 // The key reference of docs/reference/scenario-file.md, generated from the field tables of the scenario format
 // so that the documentation cannot drift from the reader. In the reference each table sits between
 //   <!-- scenario-keys: NAME -->   and   <!-- end scenario-keys -->
-// and ScenarioReference.ReferenceTablesAreTheGeneratedOnes (tests/unit/scenario_field_table_test.cpp)
+// and ScenarioReference.ReferenceTablesAreTheGeneratedOnes (tests/settings/scenario_field_table_test.cpp)
 // fails when one differs from the generated text.
 #include <string>
 #include <string_view>

@@ -6,7 +6,7 @@
 // far_form<Tensor>::available is false for a tensor without one (the kernels then always take the
 // general path). A far form must give, for a pair in its range, the very bits of the tensor's
 // evaluate(): the same expressions in the same order, starting from the r and 1/r that
-// distance_and_inverse gives evaluate. tests/unit/far_form_test.cpp checks that on the host (IEEE
+// distance_and_inverse gives evaluate. tests/physics/far_form_test.cpp checks that on the host (IEEE
 // flags, as the exact kernels), and the exact far kernels' GPU tests check it against the CPU.
 #include "stokesian/physics/pair_tensor.hpp"
 #include "stokesian/physics/tensors/rotne_prager_yamakawa.hpp"

@@ -5,7 +5,7 @@
 // flow over two spheres gives, and Rotne & Prager's positive-definiteness proof no longer applies:
 // already for two spheres the transverse eigenvalue of T/mu0, 3a/(4r) + a^3/(2r^3), exceeds the
 // self term 1 once r < 1.14a, so the 6x6 mobility has a negative eigenvalue (many-body
-// configurations fail earlier; tests/unit/mobility_test.cpp shows it). The Rotne-Prager-Yamakawa
+// configurations fail earlier; tests/physics/mobility_test.cpp shows it). The Rotne-Prager-Yamakawa
 // overlap form (Rotne & Prager 1969; Yamakawa 1970),
 //   T = mu0 [ (1 - 9r/(32a)) I + 3r/(32a) rhat rhat ],   r < 2a,
 // equals the far form at r = 2a (both give 7/16 I + 3/16 rhat rhat: continuous) and keeps mu

@@ -1,0 +1,105 @@
+#pragma once
+// The conformance of every registered backend, one body per behaviour, parametrised over (backend x
+// precision mode) (support/backend_modes.hpp). Included by step_conformance_test.cpp (the host
+// backends, label quick) and step_conformance_gpu_test.cpp (the device backends, label gpu), which
+// instantiate the suites.
+//   StepConformance: every backend, the CPU included, against values of its own: the mobility
+//     product of each mode within a derived bound of the double-precision one.
+//   CpuBitsConformance: every backend but the CPU, against the CPU (the oracle): without short-range
+//     forces a step is +, -, *, /, sqrt in a fixed order, compiled without contraction on both sides
+//     (IEEE build), so an exact kernel reproduces the CPU bit for bit, after one step and after many.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/scenario.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
+#include "support/backend_modes.hpp"
+#include "support/build_paths.hpp"
+#include "support/frames.hpp"
+#include "support/sphere_systems.hpp"
+
+class StepConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
+class CpuBitsConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
+
+// For the instantiations (step_conformance_test.cpp, step_conformance_gpu_test.cpp).
+using stokesian::test_support::backend_mode_name;
+using stokesian::test_support::backend_place;
+using stokesian::test_support::registered_backend_modes;
+
+// 64 random spheres in a periodic cube of edge 14, the velocities of the first frame (v = mu F) in the
+// parameter's mode against the CPU's in double precision. Derived bound, per velocity component
+// (|F| <= 1, 64 terms):
+//  - positions rounded to the integration type: |dr| <= u_p |r| with |r| <= 7 sqrt(3) = 12.2; a pair
+//    term changes by at most |dT/dr| |dr_i - dr_j| <= 0.25 * 2 u_p 12.2 (|dT/dr| <= 3/(4 r^2) +
+//    3/(2 r^4) <= 0.25 for r >= 2.1);
+//  - pair tensor arithmetic in the working type: <= 20 roundings of u_w per term;
+//  - the f32 summation itself: <= 64 u_32 per term (recursive summation).
+TEST_P(StepConformance, MobilityProductIsTheDoubleOneWithinTheDerivedBound) {
+    using namespace stokesian;
+    const initial_state s = test_support::random_spheres(64, 14.0, 2.1, 9);
+    engine_config reference;
+    reference.system.box = {true, {14, 14, 14}};
+    reference.precision = reference_precision_mode;
+    reference.dt = 0.01;
+    reference.threads = 1;
+    const engine_config c = test_support::on_backend(reference, GetParam());
+    if (const std::string why = test_support::skip_reason(c, s.size()); !why.empty()) GTEST_SKIP() << why;
+    reference.backend = "cpu";
+    const frame ref = test_support::frame_after(reference, s, 0), f = test_support::frame_after(c, s, 0);
+    auto unit_roundoff = [](precision p) {
+        return std::ldexp(1.0, p == precision::f32 ? -24 : p == precision::ds ? -48 : -53);
+    };
+    const precision hi = c.precision.hi;
+    const double u_p = unit_roundoff(c.precision.integration),
+                 u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+    const double u_sum = hi == precision::f32 ? std::ldexp(1.0, -24) : 0.0;
+    const double bound = 64 * (0.25 * 2 * u_p * 12.2 + 20 * u_w + 64 * u_sum);
+    ASSERT_EQ(f.velocity.size(), s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) ASSERT_NEAR(f.velocity[i].z, ref.velocity[i].z, bound) << i;
+}
+
+// The tetrahedron (scenarios/tetrahedron.toml) after 1 and after 1000 steps: the CPU's frames, bit
+// for bit.
+TEST_P(CpuBitsConformance, TetrahedronIsTheCpusBitForBit) {
+    using namespace stokesian;
+    const scenario s = load_scenario(test_support::tetrahedron_toml);
+    engine_config c = test_support::on_backend(make_engine_config(s), GetParam());
+    if (const std::string why = test_support::skip_reason(c, s.particles.size()); !why.empty()) GTEST_SKIP() << why;
+    engine_config cpu = c;
+    cpu.backend = "cpu";
+    cpu.hi_kernel = "";
+    test_support::expect_bitwise_equal(test_support::frame_after(cpu, s.particles, 1),
+                                       test_support::frame_after(c, s.particles, 1), "after 1 step");
+    test_support::expect_bitwise_equal(test_support::frame_after(cpu, s.particles, 1000),
+                                       test_support::frame_after(c, s.particles, 1000), "after 1000 steps");
+}
+
+// The multi-stage integrators (Heun, RK4, Adams-Bashforth 2) on the tetrahedron, 300 steps: the CPU's
+// frames, bit for bit; each one the backend refuses is left out (skipped when it runs none).
+TEST_P(CpuBitsConformance, MultiStageIntegratorsAreTheCpusBitForBit) {
+    using namespace stokesian;
+    const scenario s = load_scenario(test_support::tetrahedron_toml);
+    std::string refused;
+    int compared = 0;
+    for (integrator_kind kind : {integrator_kind::heun, integrator_kind::rk4, integrator_kind::ab2}) {
+        engine_config base = make_engine_config(s);
+        base.integrator = kind;
+        const engine_config c = test_support::on_backend(base, GetParam());
+        if (const std::string why = test_support::skip_reason(c, s.particles.size()); !why.empty()) {
+            refused += (refused.empty() ? "" : "; ") + why;
+            continue;
+        }
+        engine_config cpu = c;
+        cpu.backend = "cpu";
+        cpu.hi_kernel = "";
+        test_support::expect_bitwise_equal(test_support::frame_after(cpu, s.particles, 300),
+                                           test_support::frame_after(c, s.particles, 300),
+                                           std::string(to_string(kind)));
+        ++compared;
+    }
+    if (compared == 0) GTEST_SKIP() << refused;
+}

@@ -1,0 +1,8 @@
+// The conformance bodies (step_conformance.hpp) on every registered device backend (cuda, cuda-fused),
+// in every mode it runs (label gpu; each skips with a message without a device).
+#include "step_conformance.hpp"
+
+INSTANTIATE_TEST_SUITE_P(OnADevice, StepConformance, testing::ValuesIn(registered_backend_modes(backend_place::device)),
+                         backend_mode_name);
+INSTANTIATE_TEST_SUITE_P(OnADevice, CpuBitsConformance,
+                         testing::ValuesIn(registered_backend_modes(backend_place::device, "cpu")), backend_mode_name);

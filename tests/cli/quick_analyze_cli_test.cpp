@@ -1,0 +1,153 @@
+// `stokesian analyze` and `stokesian mobility-check` as a user runs them: child processes, exit
+// codes, text and --json output checked against the file's own /analysis values.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "stokesian/io/h5md.hpp"
+#include "support/build_paths.hpp"
+#include "support/cli_process.hpp"
+#include "support/scratch_directory.hpp"
+
+namespace fs = std::filesystem;
+using outcome = stokesian::test_support::cli_outcome;
+using stokesian::test_support::run_cli;
+
+namespace {
+
+using stokesian::test_support::scenario_folder;
+
+// The number after "key": in a JSON text (NaN for null or absent).
+double json_number(const std::string& json, const std::string& key) {
+    const std::string tag = "\"" + key + "\":";
+    const auto at = json.find(tag);
+    if (at == std::string::npos || json.compare(at + tag.size(), 4, "null") == 0) return NAN;
+    return std::strtod(json.c_str() + at + tag.size(), nullptr);
+}
+
+class AnalyzeCli : public stokesian::test_support::scratch_directory_test {
+protected:
+    AnalyzeCli() : scratch_directory_test("stokesian_analyze") {}
+};
+
+}  // namespace
+
+TEST_F(AnalyzeCli, SummarisesATetrahedronRunInTextAndJson) {
+    // Four cycles (2100 tau_s, ~0.1 s): three periods, enough for a drift with a confidence interval.
+    const fs::path file = dir_ / "t.h5";
+    const outcome ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100",
+                                 "--no-trajectory", "-o", file.string()},
+                                dir_);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+
+    const stokesian::io::h5md_file h5(file);
+    const double drift = h5.read_doubles("/analysis/cycle/period_drift_per_cycle").at(0);
+    const double ci = h5.read_doubles("/analysis/cycle/period_drift_ci95_half_width").at(0);
+    ASSERT_TRUE(std::isfinite(drift) && std::isfinite(ci));
+
+    const outcome text = run_cli({"analyze", file.string()}, dir_);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_EQ(text.err, "");
+    for (const char* expected : {"scenario:   tetrahedron", "precision:  hi=f64,int=f64", "backend: cpu",
+                                 "status:     completed", "steps:      210000 of 210000", "period drift per cycle",
+                                 "95% CI half-width", "max |y1| (deviation from the xz-plane)",
+                                 "lost periodicity at                          none (periodic to the end)",
+                                 "sedimentation velocity (mean over the run)", "cycle/period_drift_standard_error"})
+        EXPECT_NE(text.out.find(expected), std::string::npos) << expected << "\n" << text.out;
+    char drift_text[64];
+    std::snprintf(drift_text, sizeof drift_text, "%.10g tau_s", drift);
+    EXPECT_NE(text.out.find(drift_text), std::string::npos) << drift_text << "\n" << text.out;
+
+    const outcome json = run_cli({"analyze", file.string(), "--json"}, dir_);
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    EXPECT_EQ(json.out.front(), '{');
+    EXPECT_EQ(json_number(json.out, "period_drift_per_cycle"), drift);  // 17 digits: exact round trip
+    EXPECT_EQ(json_number(json.out, "period_drift_ci95_half_width"), ci);
+    EXPECT_EQ(json_number(json.out, "cycles"), 3.0);
+    EXPECT_EQ(json_number(json.out, "steps"), 210000.0);
+    EXPECT_NE(json.out.find("\"lost_periodicity_time\":null"), std::string::npos) << json.out;
+    EXPECT_NE(json.out.find("\"cycle/period\":{\"count\":3"), std::string::npos) << json.out;
+    EXPECT_NE(json.out.find("\"status\":\"completed\""), std::string::npos);
+}
+
+TEST_F(AnalyzeCli, BadFilesAreOneLineAndExitCodeTwo) {
+    { std::ofstream(dir_ / "text.h5") << "not hdf5\n"; }
+    for (const auto& [path, message] : std::vector<std::pair<fs::path, std::string>>{
+             {dir_ / "missing.h5", "file not found"}, {dir_ / "text.h5", "not a readable HDF5 file"}}) {
+        const outcome o = run_cli({"analyze", path.string()}, dir_);
+        EXPECT_EQ(o.exit_code, 2) << o.err;
+        EXPECT_EQ(o.out, "");
+        EXPECT_EQ(o.err.rfind("stokesian: " + path.string(), 0), 0u) << o.err;
+        EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    }
+}
+
+TEST_F(AnalyzeCli, MobilityCheckPassesThePairAndFailsTheMinimumImageLattice) {
+    const outcome pair =
+        run_cli({"mobility-check", (scenario_folder / "approaching_pairs.toml").string(), "--json"}, dir_);
+    EXPECT_EQ(pair.exit_code, 0) << pair.out << pair.err;
+    EXPECT_NE(pair.out.find("\"positive_definite\":true"), std::string::npos) << pair.out;
+    EXPECT_NEAR(json_number(pair.out, "smallest_eigenvalue"), 0.464, 1e-12);  // 1 - (3/(2r) - 1/r^3), r = 2.5
+
+    // fcc at n = 0.1 with cells = 2 (N = 32): nearest-image HI is indefinite (smallest eigenvalue
+    // -0.064, tests/observables/positive_definiteness_test.cpp): exit status 1.
+    std::ifstream in(scenario_folder / "fcc_sedimentation.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string scenario = text.str();
+    scenario.replace(scenario.find("\ncells = 10"), 11, "\ncells = 2");  // the key, not the header's mention
+    const fs::path small = dir_ / "fcc2.toml";
+    std::ofstream(small) << scenario;
+    const outcome lattice = run_cli({"mobility-check", small.string()}, dir_);
+    EXPECT_EQ(lattice.exit_code, 1) << lattice.out << lattice.err;
+    EXPECT_NE(lattice.out.find("N = 32,"), std::string::npos) << lattice.out;
+    EXPECT_NE(lattice.out.find("NOT positive definite"), std::string::npos) << lattice.out;
+    EXPECT_NE(lattice.out.find("fails at the leading minor of order"), std::string::npos) << lattice.out;
+    EXPECT_NE(lattice.out.find("verdict: proof: NOT positive definite"), std::string::npos) << lattice.out;
+
+    // Lanczos alone proves indefiniteness by its Ritz vector; on the positive definite pair it only
+    // estimates (exit status 1: no proof), and says so.
+    const outcome lanczos = run_cli({"mobility-check", small.string(), "--method", "lanczos", "--json"}, dir_);
+    EXPECT_EQ(lanczos.exit_code, 1) << lanczos.out << lanczos.err;
+    EXPECT_NE(lanczos.out.find("\"verdict\":\"proof: not positive definite\""), std::string::npos) << lanczos.out;
+    EXPECT_LT(json_number(lanczos.out, "quadratic_form"), -0.05);
+    const outcome estimate =
+        run_cli({"mobility-check", (scenario_folder / "approaching_pairs.toml").string(), "--method", "lanczos"}, dir_);
+    EXPECT_EQ(estimate.exit_code, 1) << estimate.out << estimate.err;
+    EXPECT_NE(estimate.out.find("verdict: estimate: positive definite"), std::string::npos) << estimate.out;
+    EXPECT_NE(estimate.out.find("not a proof"), std::string::npos) << estimate.out;
+}
+
+TEST_F(AnalyzeCli, MobilityCheckRefusesBadOptionsWithOneLine) {
+    const std::string pair = (scenario_folder / "approaching_pairs.toml").string();
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"mobility-check", pair, "--method", "choleski"},
+          std::vector<std::string>{"mobility-check", pair, "--lanczos-iterations", "0"},
+          std::vector<std::string>{"mobility-check", pair, "--lanczos-tolerance", "2"},
+          std::vector<std::string>{"mobility-check", pair, "--backend", "no-such-backend"}}) {
+        const outcome o = run_cli(args, dir_);
+        EXPECT_EQ(o.exit_code, 2) << args[2] << " " << args[3] << ": " << o.out << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    }
+    // A dense host method beyond LAPACK's 32-bit index (fcc cells = 17: N = 19 652) is refused before
+    // any work, naming Lanczos.
+    std::ifstream in(scenario_folder / "fcc_sedimentation.toml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string scenario = text.str();
+    scenario.replace(scenario.find("\ncells = 10"), 11, "\ncells = 17");
+    const fs::path large = dir_ / "fcc17.toml";
+    std::ofstream(large) << scenario;
+    const outcome dense = run_cli({"mobility-check", large.string(), "--method", "eigen"}, dir_);
+    EXPECT_EQ(dense.exit_code, 2) << dense.out << dense.err;
+    EXPECT_NE(dense.err.find("--method lanczos takes any N"), std::string::npos) << dense.err;
+}
