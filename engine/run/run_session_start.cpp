@@ -156,8 +156,7 @@ std::optional<run_result> run_session::resume_output() {
     const bool moved = reclaim_output_for_resume(opts_.path);
     try {
         if (s_.run.write_trajectory) {
-            journal_.emplace(journal_path_, layout_, resumed_->frames_written, resumed_->last_frame_digest,
-                             resumed_->digests);
+            journal_.emplace(journal_path_, layout_, resumed_->frames_written, resumed_->last_frame_digest);
             journal_->cut_to_frames();
         }
         out_ = std::make_unique<io::h5md_writer>(opts_, s_.particles.size(), box_, io::rebuild_tag{});
