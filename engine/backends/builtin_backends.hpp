@@ -5,7 +5,7 @@
 namespace stokesian::backends {
 
 void register_cpu_backend(registry& r);    // cpu_registration.cpp
-void register_cuda_backends(registry& r);  // cuda_registration.cpp: cuda and cuda-fused (not built: says so)
+void register_cuda_backends(registry& r);  // cuda_registration.cpp: cuda (not built: says so)
 
 inline void register_builtin_backends(registry& r) {
     register_cpu_backend(r);

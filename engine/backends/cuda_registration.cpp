@@ -1,8 +1,10 @@
-// The CUDA backends in the registry: "cuda" (the step-by-step engine, every integrator and scheme,
-// any N, on any number of devices where the build has NCCL: engine/docs/multi-gpu.md) and "cuda-fused" (the fused small-system engine: whole Euler steps inside one launch,
-// N <= 1024, explicit lubrication; fused_engine.cu). `--backend cuda --hi-kernel fused` is the
-// older spelling of cuda-fused and still selects it. A build without CUDA registers both as absent,
-// so a request names what is missing instead of "unknown backend".
+// The CUDA backend in the registry: "cuda", the step-by-step engine (every integrator and scheme, any
+// N, on any number of devices where the build has NCCL: engine/docs/multi-gpu.md) with its HI
+// kernels, and the fused small-system engine as its kernel "fused" (whole Euler steps inside one
+// launch, N <= 1024, explicit lubrication, one device; fused_engine.cu), bit for bit the
+// step-by-step engine: named (--hi-kernel fused, a suite's cuda_hi_kernel) or chosen by auto where
+// it can run the configuration. A build without CUDA registers it as absent, so a request names what
+// is missing instead of "unknown backend".
 #include <stdexcept>
 #include <string>
 
@@ -23,14 +25,18 @@ namespace stokesian::backends {
 
 namespace {
 
+// The kernel name of the fused engine.
+constexpr const char* fused_kernel = "fused";
+
 backend cuda_step_backend() {
     backend b;
     b.name = "cuda";
     b.title = "the CUDA backend";
     b.can.devices = 1;
-    // Its batch factory runs the fused kernel (fused_backend.hpp), not the run's HI kernel: a run
-    // batches as cuda-fused (auto picks the fused engine, or --hi-kernel fused).
-    b.can.batches = true;
+    // Its batch factory runs the fused kernel (fused_backend.hpp): runs of that kernel batch (auto
+    // picks it, or --hi-kernel fused), bit for bit as alone.
+    b.can.batches = b.can.batches_runs = true;
+    b.can.batch_kernel = fused_kernel;
     b.auto_preference = 10;
     // One system alone: one CPU core steps the tetrahedron 1.4-2.3x faster than the fused engine on
     // an H100 in every precision mode (engine/docs/fused-performance.md); larger N is not measured
@@ -42,23 +48,28 @@ backend cuda_step_backend() {
     return b;
 }
 
-backend cuda_fused_backend() {
-    backend b;
-    b.name = "cuda-fused";
-    b.title = "the fused CUDA backend";
-    b.can.integrators = {integrator_kind::euler};
-    b.can.lubrication_schemes = {lubrication_scheme::explicit_update};
-    b.can.max_particles = cuda::fused_max_particles;
-    b.can.devices = 1;
-    b.can.hi_kernels = {"fused"};
-    b.can.batches = b.can.batches_runs = true;
-    b.can.pair_tensors_only = true;  // the fused kernels evaluate pair-form tensors (fused_engine.cu)
-    b.legacy_backend = "cuda";
-    b.legacy_hi_kernel = "fused";
-    return b;
+#if defined(STOKESIAN_HAVE_CUDA)
+
+// What the fused engine runs, less than the step-by-step engine does: Euler, explicit lubrication,
+// at most fused_max_particles, pair-form tensors (fused_engine.cu).
+capabilities fused_capabilities() {
+    capabilities c;
+    c.integrators = {integrator_kind::euler};
+    c.lubrication_schemes = {lubrication_scheme::explicit_update};
+    c.max_particles = cuda::fused_max_particles;
+    c.pair_tensors_only = true;
+    return c;
 }
 
-#if defined(STOKESIAN_HAVE_CUDA)
+// Why the fused engine cannot run `config` with `particles` particles on `device`; empty when it
+// can. It stays on one device and in one process.
+std::string fused_refusal(const engine_config& config, std::size_t particles, const device_context& device) {
+    if (std::string why = fused_capabilities().refusal(config, particles); !why.empty()) return why;
+    if (device.ordinals.size() > 1)
+        return "runs on one device, not " + std::to_string(device.ordinals.size()) + " (run.devices)";
+    if (spread(device.ranks)) return "does not run across MPI ranks";
+    return "";
+}
 
 availability device_probe() {
     if (const unsigned present = cuda::device_count(); present > 0) {
@@ -101,9 +112,8 @@ std::unique_ptr<batch_engine> fused_batch(const engine_config& config, const dev
     return cuda::make_cuda_batch_engine(config, device, members);
 }
 
-// auto and fast on the step-by-step backend (stokesian/backends/hi_kernel_choice.hpp): the device's
-// class from its compute capability, the fused engine where the cuda-fused backend can run the
-// configuration on one device, the tuning cache of the user. Across MPI ranks only rank 0 asks (on
+// auto and fast (stokesian/backends/hi_kernel_choice.hpp): the device's class from its compute
+// capability, the fused engine where it can run the configuration, the tuning cache of the user. Across MPI ranks only rank 0 asks (on
 // its device; the others run the kernel it sends: run/rank_protocol.hpp): the ordinal check below
 // would refuse a follower's missing device alone, before the ranks' device gather.
 kernel_choice choose_cuda(const engine_config& config, std::size_t particles, const device_context& device,
@@ -117,9 +127,7 @@ kernel_choice choose_cuda(const engine_config& config, std::size_t particles, co
     const auto described = cuda::device_description(device.primary_ordinal());
     q.device_name = described.at("device_name");
     q.compute_capability = described.at("compute_capability");
-    const backend* fused = backend_registry().find("cuda-fused");
-    q.fused_possible = fused != nullptr && device.ordinals.size() <= 1 && !spread(device.ranks) &&
-                       fused->can.refusal(config, particles).empty();
+    q.fused_possible = fused_refusal(config, particles, device).empty();
     q.candidates = cuda_kernel_candidates();
     const tuning_cache cache = user_tuning_cache();
     return choose_cuda_kernel(q, &cache);
@@ -162,29 +170,30 @@ kernel_candidates cuda_kernel_candidates() {
 }
 
 void register_cuda_backends(registry& r) {
-    backend step = cuda_step_backend(), fused = cuda_fused_backend();
+    backend step = cuda_step_backend();
 #if defined(STOKESIAN_HAVE_CUDA)
     step.can.hi_kernels = cuda::step_kernel_names();
+    step.can.hi_kernels.emplace_back(fused_kernel);
     if (cuda::multi_device_build()) {
         step.can.devices = any_device_count;
         step.can.ranks = true;  // one device per MPI rank, gathered with NCCL (engine/docs/multi-gpu.md)
     }
-    step.probe = fused.probe = device_probe;
+    step.probe = device_probe;
     step.choose_kernel = choose_cuda;
     step.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
         check_context(device);
-        return sized_for_device([&] { return cuda::make_cuda_engine(config, device, state); }, state.size());
-    };
-    fused.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
-        check_context(device);
-        if (!config.hi_kernel.empty() && config.hi_kernel != "fused")
-            throw std::invalid_argument("backend 'cuda-fused' has no hi-kernel '" + config.hi_kernel +
-                                        "' (it runs the fused kernel only)");
+        if (config.hi_kernel != fused_kernel)
+            return sized_for_device([&] { return cuda::make_cuda_engine(config, device, state); }, state.size());
+        // Named, or chosen by auto only where it can run (choose_cuda): a named one it cannot run is
+        // the user's to change (exit code 2).
+        if (const std::string why = fused_refusal(config, state.size(), device); !why.empty())
+            throw input_error("", "run.hi_kernel", fused_kernel,
+                              "the fused engine " + why + " (name another kernel, or auto)");
         return sized_for_device(
             [&]() -> std::unique_ptr<engine> { return cuda::make_fused_engine(config, device, state); }, state.size());
     };
-    step.make_batch = fused.make_batch = fused_batch;
-    // Mobility checks (core/mobility_operator.hpp) on the primary device; cuda-fused has none of its own.
+    step.make_batch = fused_batch;
+    // Mobility checks (core/mobility_operator.hpp) on the primary device.
     step.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
                             const device_context& device, unsigned) {
         check_context(device);
@@ -200,10 +209,9 @@ void register_cuda_backends(registry& r) {
         return availability{false, "this build of stokesian has no CUDA backend (use cpu or auto)",
                             "this build has no CUDA backend"};
     };
-    step.probe = fused.probe = absent;
+    step.probe = absent;
 #endif
     r.add(std::move(step));
-    r.add(std::move(fused));
 }
 
 }  // namespace stokesian::backends

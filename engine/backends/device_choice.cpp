@@ -12,7 +12,7 @@ namespace stokesian::backends {
 
 namespace {
 
-// "cuda, cuda-fused": the backends that take a device list.
+// "cuda": the backends that take a device list.
 std::string device_backends() {
     std::string names;
     for (const backend& b : backend_registry().all())
@@ -22,13 +22,10 @@ std::string device_backends() {
 
 }  // namespace
 
-device_context device_context_for(const engine_config& config, std::size_t particles, const device_selection& selection,
-                                  communicator* ranks) {
+device_context device_context_for(const backend& b, const device_selection& selection, communicator* ranks) {
     device_context device;
     device.ranks = ranks;
     if (!selection.given() && !spread(ranks)) return device;  // one device, ordinal 0: as before run.devices
-    const registry::resolved r = backend_registry().resolve(config, particles, "the run");
-    const backend& b = *r.chosen;
     const std::string value = to_string(selection);
     const auto refuse = [&](const std::string& why) { throw input_error("", "run.devices", value, why); };
     if (b.can.devices == 0) {

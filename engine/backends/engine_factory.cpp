@@ -82,20 +82,17 @@ std::unique_ptr<engine> with_choice(std::unique_ptr<engine> e, const char* key, 
 
 }  // namespace
 
-std::unique_ptr<engine> with_kernel_choice(std::unique_ptr<engine> e, std::string choice) {
-    return with_choice(std::move(e), "hi_kernel_choice", std::move(choice));
-}
-
-std::unique_ptr<engine> with_backend_choice(std::unique_ptr<engine> e, std::string choice) {
-    return with_choice(std::move(e), "backend_choice", std::move(choice));
+std::unique_ptr<engine> make_engine(const registry::resolved& r, const device_context& device,
+                                    const initial_state& state) {
+    check_devices(*r.chosen, device);
+    return with_choice(
+        with_choice(r.chosen->make_engine(r.config, device, state), "hi_kernel_choice", r.hi_kernel_choice),
+        "backend_choice", r.backend_choice);
 }
 
 std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,
                                     const initial_state& state) {
-    const registry::resolved r = backend_registry().resolve_on(config, state.size(), "the run", device);
-    check_devices(*r.chosen, device);
-    return with_backend_choice(with_kernel_choice(r.chosen->make_engine(r.config, device, state), r.hi_kernel_choice),
-                               r.backend_choice);
+    return make_engine(backend_registry().resolve_on(config, state.size(), "the run", device), device, state);
 }
 
 std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,

@@ -86,6 +86,14 @@ std::vector<std::string> registry::choices() const {
 
 bool registry::accepts(std::string_view name) const { return name == "auto" || find(std::string(name)) != nullptr; }
 
+std::string registry::refusal_of(std::string_view name) const {
+    std::string why = "expected " + names();
+    for (const backend& b : backends_)
+        if (name.size() > b.name.size() + 1 && name.starts_with(b.name) && name[b.name.size()] == '-')
+            return why + "; the backend " + b.name + " with hi-kernel " + std::string(name.substr(b.name.size() + 1));
+    return why;
+}
+
 std::string registry::automatic_order() const {
     const std::vector<const backend*> candidates = automatic_candidates(backends_);
     std::string text;
@@ -141,28 +149,21 @@ registry::resolved registry::resolve(const engine_config& config, std::size_t pa
     } else {
         r.chosen = find(config.backend);
         if (!r.chosen)
-            throw std::invalid_argument("unknown backend '" + config.backend + "' (expected " + names() + ")");
+            throw std::invalid_argument("unknown backend '" + config.backend + "' (" + refusal_of(config.backend) +
+                                        ")");
         // An explicit request the environment cannot serve is the user's to change: exit code 2.
         const availability a = check_availability(*r.chosen);
         if (!a.available) throw input_error("", "run.backend", config.backend, a.refusal);
     }
-    apply_legacy_spelling(r, config.backend);
     return r;
-}
-
-void registry::apply_legacy_spelling(resolved& r, const std::string& asked) const {
-    for (const backend& b : backends_)
-        if (!b.legacy_backend.empty() && b.legacy_backend == r.config.backend &&
-            b.legacy_hi_kernel == r.config.hi_kernel) {
-            const availability a = check_availability(b);
-            if (!a.available) throw input_error("", "run.backend", asked, a.refusal);
-            r.chosen = &b;
-        }
 }
 
 registry::resolved registry::resolve_on(const engine_config& config, std::size_t particles, const char* what,
                                         const device_context& device) const {
-    resolved r = resolve(config, particles, what);
+    return choose_kernel(resolve(config, particles, what), particles, device);
+}
+
+registry::resolved registry::choose_kernel(resolved r, std::size_t particles, const device_context& device) const {
     const kernel_request request = request_of(r.config.hi_kernel);
     if (request == kernel_request::named) return r;
     const backend& b = *r.chosen;
@@ -182,7 +183,6 @@ registry::resolved registry::resolve_on(const engine_config& config, std::size_t
     }
     r.config.hi_kernel = choice.kernel;
     r.hi_kernel_choice = choice.reason;
-    apply_legacy_spelling(r, config.backend);
     return r;
 }
 

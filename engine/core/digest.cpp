@@ -1,4 +1,4 @@
-// FNV-1a 64 and the legacy basis of the files written before issue #17 (digest.hpp).
+// FNV-1a 64 (digest.hpp).
 #include "stokesian/core/digest.hpp"
 
 #include <cstdio>
@@ -9,24 +9,19 @@ namespace {
 
 constexpr std::uint64_t fnv_prime = 1099511628211ull;
 constexpr std::uint64_t fnv_offset_basis = 14695981039346656037ull;
-// The basis the digests of earlier files were made with: fnv_offset_basis with its last digit
-// lost. Kept only to verify those files.
-constexpr std::uint64_t legacy_offset_basis = 1469598103934665603ull;
-
-constexpr const char* fnv1a64_tag = "fnv1a64";
 
 }  // namespace
 
-std::string digest_tag(digest_algorithm algorithm) { return algorithm == digest_algorithm::fnv1a64 ? fnv1a64_tag : ""; }
-
-std::optional<digest_algorithm> digest_algorithm_of(const std::optional<std::string>& tag) {
-    if (!tag) return digest_algorithm::legacy_fnv1a64;
-    if (*tag == fnv1a64_tag) return digest_algorithm::fnv1a64;
-    return std::nullopt;
+std::string digest_tag_problem(const std::optional<std::string>& tag) {
+    const std::string expected = std::string("(expected '") + digest_algorithm_tag + "')";
+    if (!tag)
+        return std::string("has no ") + digest_algorithm_key +
+               ": its digests are of no algorithm this stokesian verifies " + expected;
+    if (*tag == digest_algorithm_tag) return "";
+    return std::string(digest_algorithm_key) + " names no digest algorithm this stokesian knows " + expected;
 }
 
-digest_builder::digest_builder(digest_algorithm algorithm)
-    : hash_(algorithm == digest_algorithm::fnv1a64 ? fnv_offset_basis : legacy_offset_basis) {}
+digest_builder::digest_builder() : hash_(fnv_offset_basis) {}
 
 digest_builder& digest_builder::bytes(const void* data, std::size_t size) {
     const auto* p = static_cast<const unsigned char*>(data);
@@ -43,8 +38,6 @@ std::string digest_builder::hex() const {
     return text;
 }
 
-std::string text_digest(std::string_view text, digest_algorithm algorithm) {
-    return digest_builder(algorithm).text(text).hex();
-}
+std::string text_digest(std::string_view text) { return digest_builder().text(text).hex(); }
 
 }  // namespace stokesian

@@ -284,8 +284,7 @@ void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
 
 template <class Policy>
 engine_description fused_systems<Policy>::description() const {
-    // Recorded as its older spelling, cuda with hi_kernel fused: the stored GPU references and
-    // checkpoints name it so (the registry's cuda-fused).
+    // The CUDA backend's kernel "fused" (backends/cuda_registration.cpp).
     engine_description description{"cuda", "fused", device_description(device_)};
     auto& d = description.details;
     switch (kernel_) {

@@ -293,14 +293,9 @@ run_checkpoint read_checkpoint(const fs::path& path) {
     const std::string version = r.text("/checkpoint", "version");
     if (version != format_version)
         r.fail("/checkpoint", "version " + echoed(version) + ", this stokesian reads version " + format_version);
-    const std::optional<digest_algorithm> digests =
-        digest_algorithm_of(r.optional_text("/checkpoint", digest_algorithm_key));
-    if (!digests)
-        r.fail("/checkpoint", "attribute '" + std::string(digest_algorithm_key) +
-                                  "' names no digest algorithm this "
-                                  "stokesian knows (expected '" +
-                                  digest_tag(current_digest_algorithm) + "')");
-    c.digests = *digests;
+    if (const std::string problem = digest_tag_problem(r.optional_text("/checkpoint", digest_algorithm_key));
+        !problem.empty())
+        r.fail("/checkpoint", problem);
     c.run = r.texts("/checkpoint/run");
 
     const std::string progress = "/checkpoint/progress/";

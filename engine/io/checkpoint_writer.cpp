@@ -78,8 +78,7 @@ void write_contents(hid_t file, const run_checkpoint& c) {
     write_fixed_string_attribute(root.get(), "format", "stokesian checkpoint");
     write_fixed_string_attribute(root.get(), "version", "1");
     write_fixed_string_attribute(root.get(), "content_fnv1a64", checkpoint_digest(c));
-    if (c.digests != digest_algorithm::legacy_fnv1a64)  // the legacy basis is marked by no tag
-        write_fixed_string_attribute(root.get(), digest_algorithm_key, digest_tag(c.digests));
+    write_fixed_string_attribute(root.get(), digest_algorithm_key, digest_algorithm_tag);
     const hdf5::group run = require_group(root.get(), "run");
     for (const auto& [key, value] : c.run) write_text_dataset(run.get(), key, value);
 
@@ -139,7 +138,6 @@ namespace {
 // The checkpoint's values fed to the digest so that no two different checkpoints feed the same bytes.
 class checkpoint_hasher {
 public:
-    explicit checkpoint_hasher(digest_algorithm algorithm) : digest_(algorithm) {}
     void bytes(const void* data, std::size_t size) { digest_.bytes(data, size); }
     // Length-prefixed, so that ("ab", "c") and ("a", "bc") differ.
     void text(const std::string& s) {
@@ -161,7 +159,7 @@ private:
 }  // namespace
 
 std::string checkpoint_digest(const run_checkpoint& c) {
-    checkpoint_hasher h(c.digests);
+    checkpoint_hasher h;
     h.count(c.run.size());
     for (const auto& [key, value] : c.run) {
         h.text(key);
@@ -203,9 +201,8 @@ std::string checkpoint_digest(const run_checkpoint& c) {
     return h.hex();
 }
 
-std::string trajectory_digest(std::int64_t step, double time, const std::vector<double>& positions,
-                              digest_algorithm algorithm) {
-    digest_builder h(algorithm);
+std::string trajectory_digest(std::int64_t step, double time, const std::vector<double>& positions) {
+    digest_builder h;
     h.bytes(&step, sizeof step);
     h.bytes(&time, sizeof time);
     h.bytes(positions.data(), positions.size() * sizeof(double));

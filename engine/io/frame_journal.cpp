@@ -42,7 +42,7 @@ std::uint64_t record_bytes_of(const journal_layout& l) {
 
 // The checksum of a record's contents (every byte before the checksum).
 std::uint64_t checksum_of(const unsigned char* contents, std::size_t bytes) {
-    return digest_builder(digest_algorithm::fnv1a64).bytes(contents, bytes).value();
+    return digest_builder().bytes(contents, bytes).value();
 }
 
 std::array<unsigned char, header_bytes> header_of(const journal_layout& l) {
@@ -89,7 +89,7 @@ frame_journal::frame_journal(const fs::path& path, const journal_layout& layout)
 }
 
 frame_journal::frame_journal(const fs::path& path, const journal_layout& layout, std::uint64_t frames,
-                             const std::string& last_frame_digest, digest_algorithm digests)
+                             const std::string& last_frame_digest)
     : path_(path), layout_(layout), record_bytes_(record_bytes_of(layout)), frames_(frames), written_frames_(frames) {
     const std::string name = path.string();
     auto refuse = [&](const std::string& why) {
@@ -127,7 +127,7 @@ frame_journal::frame_journal(const fs::path& path, const journal_layout& layout,
         std::vector<double> flat;
         flat.reserve(3 * f.position.size());
         for (const auto& r : f.position) flat.insert(flat.end(), {r.x, r.y, r.z});
-        if (trajectory_digest(static_cast<std::int64_t>(f.step), f.time, flat, digests) != last_frame_digest)
+        if (trajectory_digest(static_cast<std::int64_t>(f.step), f.time, flat) != last_frame_digest)
             refuse("frame " + std::to_string(frames - 1) +
                    " differs from the one the checkpoint recorded (damaged, or another run's journal)");
     }

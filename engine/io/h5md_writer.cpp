@@ -121,9 +121,8 @@ struct h5md_writer::impl {
     }
 
     // trajectory_digest of frame `index` as the file holds it.
-    std::string frame_digest(hsize_t index, digest_algorithm algorithm) const {
-        return trajectory_digest(position->step_at(index), position->time_at(index), position->values_at(index),
-                                 algorithm);
+    std::string frame_digest(hsize_t index) const {
+        return trajectory_digest(position->step_at(index), position->time_at(index), position->values_at(index));
     }
 
     // H5MD 1.1 asks for fixed-length strings in /h5md and box/boundary.
@@ -334,7 +333,7 @@ std::uint64_t h5md_writer::frames() const { return impl_->frames; }
 
 std::string h5md_writer::last_frame_digest() const {
     const hdf5::error_silencer quiet;
-    return impl_->frames == 0 ? "" : impl_->frame_digest(impl_->frames - 1, current_digest_algorithm);
+    return impl_->frames == 0 ? "" : impl_->frame_digest(impl_->frames - 1);
 }
 
 void h5md_writer::finish() {

@@ -244,8 +244,12 @@ void record(const record_options& o, std::ostream& log) {
         throw input_error("command line", "--dt", exact_number(o.dt), "expected a positive, finite time step");
     // The devices every engine runs on (--devices): checked against the backend before anything is
     // written. A record on D devices is the one-device record bit for bit (engine/docs/multi-gpu.md).
-    const auto device_for = [&](const engine_config& cfg, std::size_t n) {
-        return backends::device_context_for(cfg, n, o.devices, nullptr);
+    const backends::registry& registry = backends::backend_registry();
+    // An engine of `cfg`, its backend resolved once, on the devices named.
+    const auto engine_for = [&](const engine_config& cfg, const initial_state& state) {
+        backends::registry::resolved r = registry.resolve(cfg, state.size(), "the record");
+        const device_context device = backends::device_context_for(*r.chosen, o.devices, nullptr);
+        return backends::make_engine(registry.choose_kernel(std::move(r), state.size(), device), device, state);
     };
     {
         engine_config probe;
@@ -254,8 +258,10 @@ void record(const record_options& o, std::ostream& log) {
         const std::size_t n = configs.empty() ? 1 : configs.front().state.size();
         // A backend named that this host cannot run (no device, a build without it): refused here,
         // before the progress line begins and before anything is written.
-        if (o.backend != "auto") (void)backends::backend_registry().resolve(probe, n, "the record");
-        if (o.devices.given()) (void)device_for(probe, n);
+        if (o.backend != "auto" || o.devices.given()) {
+            const backends::registry::resolved r = registry.resolve(probe, n, "the record");
+            if (o.devices.given()) (void)backends::device_context_for(*r.chosen, o.devices, nullptr);
+        }
     }
 
     const fs::path partial = o.output.string() + ".partial";
@@ -333,7 +339,7 @@ void record(const record_options& o, std::ostream& log) {
                 cfg.hi_kernel = o.hi_kernel;
                 cfg.dt = o.dt;
                 cfg.threads = o.threads;
-                auto eng = backends::make_engine(cfg, device_for(cfg, n), c.state);
+                auto eng = engine_for(cfg, c.state);
                 engine_state s;
                 eng->save_state(s);
                 states[to_string(m)] = std::move(s);
@@ -350,7 +356,7 @@ void record(const record_options& o, std::ostream& log) {
                     if (c.system.lubrication.enabled) {
                         engine_config run_cfg = cfg;
                         run_cfg.system.lubrication.scheme = lubrication_scheme::implicit_solve;
-                        implicit_engine = backends::make_engine(run_cfg, device_for(run_cfg, n), c.state);
+                        implicit_engine = engine_for(run_cfg, c.state);
                     }
                     engine& runner = implicit_engine ? *implicit_engine : *eng;
                     runner.advance(o.steps);

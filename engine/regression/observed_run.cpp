@@ -65,9 +65,8 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
                  {"wall_seconds", get(run, "wall_seconds")},
                  {"final_state_digest", get(run, "final_state_digest")},
                  {"result_file", file}};
-    // The algorithm of final_state_digest and scenario_fingerprint; results without a tag (and the
-    // entries recorded from them) carry the legacy basis (core/digest.hpp).
-    if (!get(run, digest_algorithm_key).empty()) p[digest_algorithm_key] = get(run, digest_algorithm_key);
+    // The algorithm of final_state_digest and scenario_fingerprint (core/digest.hpp).
+    p[digest_algorithm_key] = digest_algorithm_tag;
     // Runs of a suite also carry the `stokesian run` command that reproduces them alone.
     for (const char* k : {"equivalent_command", "suite"})
         if (!get(invocation, k).empty()) p[k] = get(invocation, k);
@@ -90,16 +89,12 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
     return p;
 }
 
-// The algorithm of the result's digests: its /parameters/run tag; none, the legacy basis.
-digest_algorithm digests_of(const attributes& run, const std::string& file) {
+// The result's digests are of the one algorithm (its /parameters/run tag says so), or it is refused.
+void check_digest_tag(const attributes& run, const std::string& file) {
     const auto tag = run.find(digest_algorithm_key);
-    const std::optional<digest_algorithm> algorithm =
-        digest_algorithm_of(tag == run.end() ? std::nullopt : std::optional<std::string>(tag->second));
-    if (!algorithm)
-        throw input_error(
-            file, std::string("/parameters/run ") + digest_algorithm_key, tag->second,
-            "names no digest algorithm this stokesian knows (expected '" + digest_tag(current_digest_algorithm) + "')");
-    return *algorithm;
+    const std::string problem =
+        digest_tag_problem(tag == run.end() ? std::nullopt : std::optional<std::string>(tag->second));
+    if (!problem.empty()) throw input_error(file, "/parameters/run", "", problem);
 }
 
 }  // namespace
@@ -110,7 +105,7 @@ digest_algorithm digests_of(const attributes& run, const std::string& file) {
 // Keys that a later version added with a default reproducing the earlier behaviour are left out
 // while they hold that default, so references recorded before them stay valid: the explicit
 // lubrication scheme (the only one before physics.lubrication.scheme) ignores max_iterations.
-std::string scenario_fingerprint(const std::string& resolved_configuration, digest_algorithm algorithm) {
+std::string scenario_fingerprint(const std::string& resolved_configuration) {
     std::ostringstream text;
     try {
         toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
@@ -125,7 +120,7 @@ std::string scenario_fingerprint(const std::string& resolved_configuration, dige
     } catch (const input_error&) {
         text << resolved_configuration;
     }
-    return text_digest(text.str(), algorithm);
+    return text_digest(text.str());
 }
 
 observed_run read_observed_run(const std::filesystem::path& result) {
@@ -163,20 +158,12 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     r.steps = unsigned_value(run, "steps", name);
     r.sample_interval_steps = unsigned_value(run, "sample_interval_steps", name);
     r.status = get(run, "status");
-    r.digests = digests_of(run, name);
+    check_digest_tag(run, name);
     r.final_state_digest = get(run, "final_state_digest");
     r.cuda_fp_profile = get(engine, "cuda_fp_profile");
     r.short_range_forces = has_short_range_forces(get(scenario, "resolved_configuration"));
     r.provenance = provenance_of(build, engine, invocation, run, result.filename().string());
-    for (const digest_algorithm a : {digest_algorithm::fnv1a64, digest_algorithm::legacy_fnv1a64}) {
-        run_digests& d = r.by_algorithm[a];
-        d.scenario_fingerprint = scenario_fingerprint(get(scenario, "resolved_configuration"), a);
-        // New results also hold their final state's legacy digest; an old one holds no FNV-1a 64 one.
-        d.final_state = a == r.digests                          ? r.final_state_digest
-                        : a == digest_algorithm::legacy_fnv1a64 ? get(run, "final_state_digest_legacy")
-                                                                : "";
-    }
-    r.scenario_fingerprint = r.by_algorithm.at(r.digests).scenario_fingerprint;
+    r.scenario_fingerprint = scenario_fingerprint(get(scenario, "resolved_configuration"));
     r.provenance["scenario_fingerprint"] = r.scenario_fingerprint;
     r.provenance["scenario_source_path"] = get(scenario, "source_path");
     if (f.is_group("/parameters/negative_control")) {

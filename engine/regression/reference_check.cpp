@@ -49,16 +49,9 @@ check_row row(const observed_run& run, const std::string& observable, const std:
     return r;
 }
 
-// The run's digests under the algorithm the entry was recorded with: its digest_algorithm tag, or
-// none, the legacy basis (core/digest.hpp); read_reference_file refuses tags it does not know.
-run_digests digests_for(const observed_run& run, const reference_entry& entry) {
-    const auto tag = entry.attributes.find(digest_algorithm_key);
-    const digest_algorithm algorithm =
-        digest_algorithm_of(tag == entry.attributes.end() ? std::nullopt : std::optional<std::string>(tag->second))
-            .value_or(digest_algorithm::legacy_fnv1a64);
-    const auto found = run.by_algorithm.find(algorithm);
-    return found == run.by_algorithm.end() ? run_digests{} : found->second;
-}
+// Whether the entry's digests are of the one algorithm (core/digest.hpp): its digest_algorithm tag;
+// read_reference_file refuses a tag it does not know, an entry without one is to be re-recorded.
+bool digests_comparable(const reference_entry& entry) { return entry.attributes.contains(digest_algorithm_key); }
 
 double loss_time(const std::map<std::string, observed_value>& values) {
     const auto it = values.find("cycle.lost_periodicity_time");
@@ -97,7 +90,10 @@ std::string mismatch_of(const observed_run& run, const reference_entry& entry, c
     else if (run.sample_interval_steps != entry.sample_interval_steps)
         cause = "reference sampled every " + std::to_string(entry.sample_interval_steps) + " steps, this run every " +
                 std::to_string(run.sample_interval_steps);
-    if (run.negative_control.empty() && fingerprint != recorded_fingerprint)
+    if (cause.empty() && !digests_comparable(entry))
+        return "the reference entry has no " + std::string(digest_algorithm_key) +
+               ": its digests are of no algorithm this stokesian verifies; re-record it (ci/record-references)";
+    if (run.negative_control.empty() && digests_comparable(entry) && fingerprint != recorded_fingerprint)
         cause += (cause.empty() ? "" : "; ") + std::string("reference recorded for another scenario configuration ") +
                  "(fingerprint " + recorded_fingerprint + ", this run " + fingerprint + ")";
     if (cause.empty()) return cause;
@@ -126,10 +122,10 @@ void add_run_rows(const observed_run& run, const reference_entry& entry, run_che
 
     check_row scenario = row(run, "scenario.fingerprint", "exact");
     const auto recorded = entry.attributes.find("scenario_fingerprint");
-    scenario.observed = digests_for(run, entry).scenario_fingerprint;
+    scenario.observed = run.scenario_fingerprint;
     scenario.reference = recorded == entry.attributes.end() ? "(none)" : recorded->second;
     scenario.tolerance = "exact";
-    scenario.passed = scenario.observed == scenario.reference;
+    scenario.passed = digests_comparable(entry) && scenario.observed == scenario.reference;
     if (!scenario.passed)
         scenario.detail =
             "the scenario's physics, box, particles or observables differ from those of the reference run: "
@@ -190,8 +186,8 @@ run_check check_run(const observed_run& run, reference_library& references) {
         if (const auto it = entry->attributes.find(k); it != entry->attributes.end())
             out.reference_provenance[k] = it->second;
     const auto digest = entry->attributes.find("final_state_digest");
-    const std::string final_state = digests_for(run, *entry).final_state;
-    out.bitwise_identical = digest != entry->attributes.end() && !final_state.empty() && digest->second == final_state;
+    out.bitwise_identical = digests_comparable(*entry) && digest != entry->attributes.end() &&
+                            !run.final_state_digest.empty() && digest->second == run.final_state_digest;
     add_run_rows(run, *entry, out);
     if (!out.checked()) return out;
 

@@ -176,7 +176,7 @@ private:
         for (const char* required : {"git_commit", "date", "host", "command", "device_name", "recorded_at"})
             text(a, required, path);
         const auto tag = e.attributes.find(digest_algorithm_key);
-        if (tag != e.attributes.end() && !digest_algorithm_of(tag->second))
+        if (tag != e.attributes.end() && !digest_tag_problem(tag->second).empty())
             fail("entry '" + path + "' attribute " + digest_algorithm_key + " = '" + echoed(tag->second) +
                  "' names no digest algorithm this stokesian knows");
         for (const std::string& name : members(group)) e.observables.emplace(name, read_value(group, path, name));

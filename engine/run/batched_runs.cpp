@@ -35,16 +35,17 @@ std::string refuse(std::string* why, const std::string& reason) {
 struct resolved_run {
     engine_config config;
     device_context device;
-    const backends::backend* backend =
-        nullptr;  // the backend chosen (config.backend may keep a legacy spelling: cuda + fused)
+    const backends::backend* backend = nullptr;  // the backend chosen
 };
 
 resolved_run resolve(const run_request& request) {
     const scenario& s = request.scenario_;
     engine_config config = make_engine_config(s);
     const std::size_t n = s.particles.size();
-    const device_context device = backends::device_context_for(config, n, s.run.devices, nullptr);
-    const backends::registry::resolved r = backends::backend_registry().resolve_on(config, n, "the run", device);
+    const backends::registry& registry = backends::backend_registry();
+    backends::registry::resolved r = registry.resolve(config, n, "the run");
+    const device_context device = backends::device_context_for(*r.chosen, s.run.devices, nullptr);
+    r = registry.choose_kernel(std::move(r), n, device);
     return {r.config, device, r.chosen};
 }
 
@@ -60,9 +61,12 @@ std::string batch_key(const run_request& request, std::string* why) {
         return refuse(why, e.what());  // the run alone will say it
     }
     // A batch member must compute what the run computes alone (core/batch.hpp): the backend says
-    // whether its batches do (a CUDA batch runs the fused engine: cuda-fused's runs, not cuda's).
+    // whether its batches do, and of which kernel (a CUDA batch runs the fused engine: kernel fused).
     if (!r.backend->can.batches_runs)
         return refuse(why, "backend " + r.backend->name + " runs alone what no batch runs");
+    if (const std::string& kernel = r.backend->can.batch_kernel; !kernel.empty() && r.config.hi_kernel != kernel)
+        return refuse(
+            why, "backend " + r.backend->name + " batches runs of hi-kernel " + kernel + ", not " + r.config.hi_kernel);
     if (r.device.ordinals.size() > 1) return refuse(why, "it runs on several devices");
     std::string devices;
     for (const int d : r.device.ordinals) devices += std::to_string(d) + ",";

@@ -121,16 +121,19 @@ std::unique_ptr<engine> build_follower(communicator& ranks, unsigned threads) {
     // What fails here may fail on this rank alone (its host lacks the backend rank 0 chose): it is
     // gathered, never thrown alone (rank 0 waits in the same gather and says it).
     device_context device;
+    backends::registry::resolved chosen;
     std::string problem;
     try {
-        device = backends::device_context_for(config, s.particles.size(), s.run.devices, &ranks);
+        chosen = backends::backend_registry().resolve(config, s.particles.size(), "the run");
+        device = backends::device_context_for(*chosen.chosen, s.run.devices, &ranks);
     } catch (const input_error& e) {
         problem = e.what();
     } catch (const std::invalid_argument& e) {
         problem = e.what();
     }
     if (const std::string verdict = gather_rank_problems(ranks, problem); !verdict.empty()) throw input_error(verdict);
-    return backends::make_engine(config, device, s.particles);
+    return backends::make_engine(backends::backend_registry().choose_kernel(chosen, s.particles.size(), device), device,
+                                 s.particles);
 }
 
 // After a device error on this rank or a peer (cuda/device_group.hpp): rank 0 writes the checkpoint

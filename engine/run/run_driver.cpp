@@ -7,8 +7,8 @@
 
 namespace stokesian {
 
-std::string state_digest(const frame& f, digest_algorithm algorithm) {
-    digest_builder h(algorithm);
+std::string state_digest(const frame& f) {
+    digest_builder h;
     h.bytes(f.position.data(), f.position.size() * sizeof(f.position[0]));
     h.bytes(f.image.data(), f.image.size() * sizeof(f.image[0]));
     h.bytes(f.velocity.data(), f.velocity.size() * sizeof(f.velocity[0]));

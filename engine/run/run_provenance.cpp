@@ -43,8 +43,7 @@ void write_provenance(io::h5md_writer& out, const run_request& req, const engine
                 {"status", r.status},
                 {"wall_seconds", exact_number(r.wall_seconds)},
                 {"final_state_digest", r.final_state_digest},
-                {digest_algorithm_key, digest_tag(current_digest_algorithm)},
-                {"final_state_digest_legacy", r.legacy_final_state_digest}});
+                {digest_algorithm_key, digest_algorithm_tag}});
     if (r.resumed_from_step > 0) run["resumed_from_step"] = std::to_string(r.resumed_from_step);
     out.write_parameters("run", run);
     out.write_parameters("engine", eng.description().provenance());

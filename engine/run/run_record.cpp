@@ -65,10 +65,10 @@ std::uint64_t parse_count(const io::run_checkpoint& c, const std::filesystem::pa
 
 }  // namespace
 
-std::map<std::string, std::string> run_record(const scenario& s, digest_algorithm algorithm) {
+std::map<std::string, std::string> run_record(const scenario& s) {
     const run_settings& r = s.run;
     std::map<std::string, std::string> record{
-        {"scenario_text_fnv1a64", text_digest(s.source_text, algorithm)},
+        {"scenario_text_fnv1a64", text_digest(s.source_text)},
         {"case", s.case_name},
         {"particles", std::to_string(s.particles.size())},
         {"precision", to_string(r.precision)},
@@ -99,7 +99,7 @@ void record_engine(std::map<std::string, std::string>& record, const std::map<st
 }
 
 void check_same_run(const scenario& s, const io::run_checkpoint& c, const std::filesystem::path& path) {
-    const std::map<std::string, std::string> mine = run_record(s, c.digests);
+    const std::map<std::string, std::string> mine = run_record(s);
     for (const char* key : identity_keys) {
         const std::string& theirs = entry(c, path, key);
         const std::string& ours = mine.at(key);

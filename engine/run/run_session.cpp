@@ -277,7 +277,6 @@ run_result run_session::finish() {
     if (blown_up_frame_) f_ = *blown_up_frame_;
     else eng_->read_frame(f_);
     result_.final_state_digest = state_digest(f_);
-    result_.legacy_final_state_digest = state_digest(f_, digest_algorithm::legacy_fnv1a64);
     for (auto& o : observables_) {
         o->write(*out_);
         o->summarise(result_.summary);

@@ -76,56 +76,55 @@ std::optional<run_result> run_session::start() {
     return std::nullopt;
 }
 
-// The one place a run builds its engine: on the devices run.devices names; across MPI ranks, the
-// other ranks build theirs at the same time and follow this one's calls.
+// The one place a run builds its engine: its backend resolved once (auto's choice and notice made
+// here), then its devices and its kernel on them; across MPI ranks, the other ranks build theirs at
+// the same time and follow this one's calls.
 void run_session::build_engine() {
     if (source_) {  // a batched run: its member of the group's batch (batched_runs.cpp)
         eng_ = source_();
         return;
     }
     const std::size_t n = s_.particles.size();
+    const backends::registry& registry = backends::backend_registry();
+    const auto ran = [&](const char* key) -> std::string {
+        if (!resumed_) return "";
+        const auto found = resumed_->run.find(key);
+        return found == resumed_->run.end() ? "" : found->second;
+    };
     // A resumed run of auto continues on the backend its checkpoint's engine ran, whatever auto would
     // pick now (another host, another measurement): only the same backend continues it bit for bit.
     engine_config requested = config_;
-    std::string backend_choice;
-    if (resumed_ && requested.backend == "auto")
-        if (const auto ran = resumed_->run.find("engine_backend"); ran != resumed_->run.end() && !ran->second.empty()) {
-            requested.backend = ran->second;
-            backend_choice = "auto: " + ran->second + " (the backend of the checkpoint's engine)";
-        }
+    std::string pinned_backend;
+    if (requested.backend == "auto" && !ran("engine_backend").empty()) {
+        requested.backend = ran("engine_backend");
+        pinned_backend = "auto: " + requested.backend + " (the backend of the checkpoint's engine)";
+    }
     // auto by the measured speed at this N where the run is one system alone (backends/registry.hpp).
     const bool alone = !s_.run.devices.given() && !spread(req_.ranks);
-    const backends::registry::resolved backend = backends::backend_registry().resolve(requested, n, "the run", alone);
-    if (backend_choice.empty()) backend_choice = backend.backend_choice;
-    engine_config config = backend.config;
+    backends::registry::resolved chosen = registry.resolve(requested, n, "the run", alone);
+    if (!pinned_backend.empty()) chosen.backend_choice = pinned_backend;
     // A resumed run continues on the kernel its checkpoint's engine ran, whatever auto or fast would
     // pick now (a tuning cache written since): fast kernels differ from each other in the last bits.
-    std::string pinned;
-    if (resumed_ && backends::request_of(config.hi_kernel) != backends::kernel_request::named)
-        if (const auto ran = resumed_->run.find("engine_hi_kernel");
-            ran != resumed_->run.end() && !ran->second.empty()) {
-            pinned = (config.hi_kernel.empty() ? std::string("auto") : config.hi_kernel) + ": " + ran->second +
-                     " (the kernel of the checkpoint's engine)";
-            config.hi_kernel = ran->second;
-        }
-    const device_context device = backends::device_context_for(config, n, s_.run.devices, req_.ranks);
+    std::string pinned_kernel;
+    if (backends::request_of(chosen.config.hi_kernel) != backends::kernel_request::named &&
+        !ran("engine_hi_kernel").empty()) {
+        pinned_kernel = (chosen.config.hi_kernel.empty() ? std::string("auto") : chosen.config.hi_kernel) + ": " +
+                        ran("engine_hi_kernel") + " (the kernel of the checkpoint's engine)";
+        chosen.config.hi_kernel = ran("engine_hi_kernel");
+    }
+    const device_context device = backends::device_context_for(*chosen.chosen, s_.run.devices, req_.ranks);
+    // Across ranks the kernel is chosen here, on rank 0's device, and sent: auto and fast are never
+    // resolved on the others, whose device is checked only together with every rank's
+    // (cuda/device_group.hpp) and whose tuning cache may pick another kernel.
+    chosen = registry.choose_kernel(std::move(chosen), n, device);
+    if (!pinned_kernel.empty()) chosen.hi_kernel_choice = pinned_kernel;
     if (!spread(req_.ranks)) {
-        eng_ = backends::with_backend_choice(
-            backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), pinned), backend_choice);
+        eng_ = backends::make_engine(chosen, device, s_.particles);
         return;
     }
-    // Across ranks the others build theirs at the same time (construction computes v = mu F together),
-    // with the kernel rank 0 chooses here on its device: auto and fast are never resolved on the
-    // others, whose device is checked only together with every rank's (cuda/device_group.hpp) and
-    // whose tuning cache may pick another kernel (fast kernels differ in the last bits).
-    const backends::registry::resolved chosen = backends::backend_registry().resolve_on(config, n, "the run", device);
-    config.hi_kernel = chosen.config.hi_kernel;
-    const std::string choice = pinned.empty() ? chosen.hi_kernel_choice : pinned;
-    announce_build(*req_.ranks, run_record(s_), config, s_.run.devices);
-    eng_ = lead_ranks(
-        backends::with_backend_choice(
-            backends::with_kernel_choice(backends::make_engine(config, device, s_.particles), choice), backend_choice),
-        *req_.ranks);
+    // The others build theirs at the same time (construction computes v = mu F together).
+    announce_build(*req_.ranks, run_record(s_), chosen.config, s_.run.devices);
+    eng_ = lead_ranks(backends::make_engine(chosen, device, s_.particles), *req_.ranks);
 }
 
 std::optional<run_result> run_session::resume_output() {
@@ -157,8 +156,7 @@ std::optional<run_result> run_session::resume_output() {
     const bool moved = reclaim_output_for_resume(opts_.path);
     try {
         if (s_.run.write_trajectory) {
-            journal_.emplace(journal_path_, layout_, resumed_->frames_written, resumed_->last_frame_digest,
-                             resumed_->digests);
+            journal_.emplace(journal_path_, layout_, resumed_->frames_written, resumed_->last_frame_digest);
             journal_->cut_to_frames();
         }
         out_ = std::make_unique<io::h5md_writer>(opts_, s_.particles.size(), box_, io::rebuild_tag{});

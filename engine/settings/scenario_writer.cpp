@@ -15,10 +15,10 @@ using namespace settings;
 
 namespace {
 
-// Always FNV-1a 64 (this fingerprint never used the legacy basis, core/digest.hpp): it is part of
-// the resolved configurations stored in results, and so of their scenario fingerprints.
+// FNV-1a 64 (core/digest.hpp): it is part of the resolved configurations stored in results, and
+// so of their scenario fingerprints.
 std::string positions_fingerprint(const std::vector<vec3<double>>& positions) {
-    digest_builder hash(digest_algorithm::fnv1a64);
+    digest_builder hash;
     for (const auto& r : positions)
         for (double x : {r.x, r.y, r.z}) hash.bytes(&x, sizeof x);
     return hash.hex();

@@ -85,6 +85,28 @@ TEST(BackendCapabilitiesBatching, RunsBatchWhereTheBackendSaysItsBatchesAreItsRu
     EXPECT_EQ(why, "backend " + alone + " runs alone what no batch runs");
 }
 
+// A backend whose batch runs one of its kernels (as cuda's runs its kernel "fused") batches the runs
+// of that kernel and keeps the others alone.
+TEST(BackendCapabilitiesBatching, RunsOfTheBatchKernelBatchAndOthersRunAlone) {
+    backends::registry& r = backends::backend_registry();
+    const std::string name = "test-kernel-batching";
+    if (r.find(name) == nullptr) {
+        backends::backend b = capability_backend("test-kernel-batching-base", 1, true);
+        b.name = name;
+        b.can.hi_kernels = {"step", "whole"};
+        b.can.batch_kernel = "whole";
+        r.add(std::move(b));
+    }
+    run_request q = capability_request(name);
+    q.scenario_.run.hi_kernel = "whole";
+    std::string why;
+    EXPECT_EQ(batch_key(q, &why).rfind(name + "|whole|", 0), 0u) << why;
+    q.scenario_.run.hi_kernel = "step";
+    why.clear();
+    EXPECT_EQ(batch_key(q, &why), "");
+    EXPECT_EQ(why, "backend " + name + " batches runs of hi-kernel whole, not step");
+}
+
 // The size estimate times a device backend on the larger sample (32768 particles) and a host
 // backend on the smaller one (2048), by capabilities::devices, not by the name "cpu".
 TEST(BackendCapabilitiesRunSize, TheSampleFollowsWhetherTheBackendComputesOnADevice) {

@@ -59,10 +59,11 @@ TEST(BackendRegistry, ListsTheBuiltInBackendsAndTheirCapabilities) {
     const registry& r = backend_registry();
     const backend* cpu = r.find("cpu");
     const backend* cuda = r.find("cuda");
-    const backend* fused = r.find("cuda-fused");
     ASSERT_NE(cpu, nullptr);
     ASSERT_NE(cuda, nullptr);  // registered as absent in a build without CUDA
-    ASSERT_NE(fused, nullptr);
+    // The fused engine is a kernel of the CUDA backend, not a backend of its own.
+    EXPECT_EQ(r.find("cuda-fused"), nullptr);
+    EXPECT_FALSE(r.accepts("cuda-fused"));
     EXPECT_TRUE(check_availability(*cpu).available);
     EXPECT_TRUE(cpu->can.batches);
     EXPECT_EQ(cpu->can.hi_kernels, (std::vector<std::string>{"auto", "fast", "all-pairs", "symmetric"}));
@@ -75,30 +76,29 @@ TEST(BackendRegistry, ListsTheBuiltInBackendsAndTheirCapabilities) {
 #endif
     EXPECT_EQ(cuda->can.devices, several ? any_device_count : 1u);
     EXPECT_NE(describe(*cuda).find(several ? "; devices any;" : "; devices 1;"), std::string::npos) << describe(*cuda);
-    EXPECT_EQ(fused->can.devices, 1u);  // the fused small-system path stays on one device
+#if defined(STOKESIAN_HAVE_CUDA)
+    EXPECT_NE(std::find(cuda->can.hi_kernels.begin(), cuda->can.hi_kernels.end(), "fused"), cuda->can.hi_kernels.end());
+#endif
     EXPECT_GT(cuda->auto_preference, cpu->auto_preference);
-    EXPECT_LT(fused->auto_preference, 0);  // an explicit choice only
-    EXPECT_EQ(fused->can.max_particles, 1024u);
-    EXPECT_EQ(fused->can.integrators, std::vector<integrator_kind>{integrator_kind::euler});
-    EXPECT_EQ(fused->legacy_backend, "cuda");
-    EXPECT_EQ(fused->legacy_hi_kernel, "fused");
-    const std::string line = describe(*fused);
-    EXPECT_NE(line.find("cuda-fused: "), std::string::npos) << line;
-    EXPECT_NE(line.find("integrators euler"), std::string::npos) << line;
-    EXPECT_NE(line.find("N <= 1024"), std::string::npos) << line;
+    const std::string line = describe(*cuda);
+    EXPECT_NE(line.find("cuda: "), std::string::npos) << line;
     EXPECT_EQ(line.find('\n'), std::string::npos) << line;
 
-    // The capabilities refuse what the fused engine cannot run.
+    // Capabilities refuse what they exclude (these: the fused engine's, a kernel of the CUDA backend).
+    capabilities small;
+    small.integrators = {integrator_kind::euler};
+    small.max_particles = 1024;
+    small.pair_tensors_only = true;
     engine_config c = make_engine_config(tetrahedron());
-    EXPECT_EQ(fused->can.refusal(c, 4), "");
-    EXPECT_NE(fused->can.refusal(c, 1025).find("at most 1024 particles"), std::string::npos);
+    EXPECT_EQ(small.refusal(c, 4), "");
+    EXPECT_NE(small.refusal(c, 1025).find("at most 1024 particles"), std::string::npos);
     c.integrator = integrator_kind::ab2;
-    EXPECT_NE(fused->can.refusal(c, 4).find("ab2"), std::string::npos);
+    EXPECT_NE(small.refusal(c, 4).find("ab2"), std::string::npos);
     EXPECT_EQ(cpu->can.refusal(c, 1 << 20), "");
     // A block tensor (Ewald) is not of the pair form the fused kernels evaluate: auto must not pick them.
     c.integrator = integrator_kind::euler;
     c.system.tensor = hydrodynamic_tensor::rpy_ewald;
-    EXPECT_NE(fused->can.refusal(c, 4).find("rpy-ewald tensor"), std::string::npos) << fused->can.refusal(c, 4);
+    EXPECT_NE(small.refusal(c, 4).find("rpy-ewald tensor"), std::string::npos) << small.refusal(c, 4);
     EXPECT_EQ(cpu->can.refusal(c, 4), "");
 }
 
@@ -231,23 +231,33 @@ TEST(BackendRegistry, AnUnknownBackendIsOneLineListingTheRegisteredNames) {
     } catch (const std::invalid_argument& e) {
         const std::string m = e.what();
         EXPECT_EQ(m.find('\n'), std::string::npos) << m;
-        EXPECT_NE(m.find("unknown backend 'tpu' (expected cpu, cuda, cuda-fused"), std::string::npos) << m;
+        EXPECT_NE(m.find("unknown backend 'tpu' (expected cpu, cuda, "), std::string::npos) << m;
         EXPECT_NE(m.find(" or auto)"), std::string::npos) << m;
     }
 }
 
-// The older spelling --backend cuda --hi-kernel fused selects the cuda-fused backend.
-TEST(BackendRegistry, HiKernelFusedSelectsTheFusedBackend) {
+// The fused engine is reached one way: the CUDA backend's kernel "fused" (named, or chosen by auto);
+// it stays the CUDA backend's, like any of its kernels.
+TEST(BackendRegistry, HiKernelFusedIsAKernelOfTheCudaBackend) {
     engine_config c = make_engine_config(tetrahedron());
+    // A backend's name joined to a kernel's is no backend: refused with its one spelling.
+    c.backend = "cuda-fused";
+    try {
+        (void)backend_registry().resolve(c, 4, "the run");
+        ADD_FAILURE() << "backend cuda-fused accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()), "unknown backend 'cuda-fused' (expected " + backend_registry().names() +
+                                             "; the backend cuda with hi-kernel fused)");
+    }
     c.backend = "cuda";
     c.hi_kernel = "fused";
     if (!check_availability(*backend_registry().find("cuda")).available) {
         EXPECT_THROW(backend_registry().resolve(c, 4, "the run"), input_error);
         return;
     }
-    EXPECT_EQ(backend_registry().resolve(c, 4, "the run").chosen->name, "cuda-fused");
-    c.hi_kernel = "tiling";
-    EXPECT_EQ(backend_registry().resolve(c, 4, "the run").chosen->name, "cuda");
+    const registry::resolved r = backend_registry().resolve(c, 4, "the run");
+    EXPECT_EQ(r.chosen->name, "cuda");
+    EXPECT_EQ(r.config.hi_kernel, "fused");
 }
 
 // Adding a backend is a registration: make_engine builds it by name, no engine file changes.
@@ -273,8 +283,8 @@ TEST(BackendRegistry, ABackendRegisteredFromATestIsBuiltByName) {
 }
 
 // Wherever a backend is named -- run.backend, a suite manifest's backend, --backend (tools/cli/
-// options_backend.cpp) -- the accepted names are the registry's and auto, no list of their own: the
-// registered cuda-fused is accepted, an unknown name is refused with the registered ones listed.
+// options_backend.cpp) -- the accepted names are the registry's and auto, no list of their own: a
+// registered name is accepted, an unknown name is refused with the registered ones listed.
 TEST(BackendRegistry, EveryPlaceThatNamesABackendTakesTheRegisteredNames) {
     const registry& r = backend_registry();
     std::vector<std::string> registered;
@@ -282,19 +292,18 @@ TEST(BackendRegistry, EveryPlaceThatNamesABackendTakesTheRegisteredNames) {
     std::vector<std::string> choices = registered;
     choices.emplace_back("auto");
     EXPECT_EQ(r.choices(), choices);
-    EXPECT_TRUE(r.accepts("cuda-fused"));
+    EXPECT_TRUE(r.accepts("cuda"));
     EXPECT_TRUE(r.accepts("auto"));
     EXPECT_FALSE(r.accepts("tpu"));
 
     const std::string scenario_text =
         "[scenario]\nname = \"pair\"\n[box]\nboundary = \"open\"\n[particles]\npositions = [[-2.0, 0.0, 0.0], "
         "[2.0, 0.0, 0.0]]\nforce = [0.0, 0.0, -1.0]\n[run]\ndt = 0.01\nsteps = 10\nbackend = ";
-    EXPECT_EQ(parse_scenario(scenario_text + "\"cuda-fused\"\n", "x.toml").run.backend, "cuda-fused");
+    EXPECT_EQ(parse_scenario(scenario_text + "\"cuda\"\n", "x.toml").run.backend, "cuda");
     const std::string manifest_text =
         "[[run]]\nname = \"a\"\nscenario = \"x.toml\"\nprecision = \"hi=f64,int=f64\"\ndt = 0.01\ntime = 1.0\nbackend "
         "= ";
-    EXPECT_EQ(regression::parse_suite_manifest(manifest_text + "\"cuda-fused\"\n", "m.toml").runs.front().backend,
-              "cuda-fused");
+    EXPECT_EQ(regression::parse_suite_manifest(manifest_text + "\"cuda\"\n", "m.toml").runs.front().backend, "cuda");
     for (const auto& [what, parse] : std::vector<std::pair<std::string, std::function<void()>>>{
              {"scenario", [&] { (void)parse_scenario(scenario_text + "\"tpu\"\n", "x.toml"); }},
              {"manifest", [&] { (void)regression::parse_suite_manifest(manifest_text + "\"tpu\"\n", "m.toml"); }}}) {
@@ -303,8 +312,7 @@ TEST(BackendRegistry, EveryPlaceThatNamesABackendTakesTheRegisteredNames) {
             ADD_FAILURE() << what << " accepted backend tpu";
         } catch (const input_error& e) {
             const std::string m = e.what();
-            for (const std::string& name :
-                 {std::string("cpu"), std::string("cuda"), std::string("cuda-fused"), std::string("auto")})
+            for (const std::string& name : {std::string("cpu"), std::string("cuda"), std::string("auto")})
                 EXPECT_NE(m.find("\"" + name + "\""), std::string::npos) << what << ": " << m;
         }
     }

@@ -136,7 +136,7 @@ TEST_F(HiAutoGpu, AutoOnSeveralDevicesIsAStepKernel) {
     const backends::registry::resolved r =
         backends::backend_registry().resolve_on(c, s.particles.size(), "the run", device_context{});
     EXPECT_EQ(r.config.hi_kernel, "fused");
-    EXPECT_EQ(r.chosen->name, "cuda-fused");
+    EXPECT_EQ(r.chosen->name, "cuda");
     if (cuda::device_count() < 2) GTEST_SKIP() << "one device: the several-device choice needs two";
     const backends::registry::resolved several =
         backends::backend_registry().resolve_on(c, s.particles.size(), "the run", two);

@@ -26,7 +26,9 @@ using test_support::result_of;
 using test_support::run_into;
 
 scenario tetrahedron(precision_mode mode, double dt, double time, double sample_every, bool trajectory) {
-    return test_support::tetrahedron_run("cuda-fused", mode, dt, time, sample_every, trajectory);
+    scenario s = test_support::tetrahedron_run("cuda", mode, dt, time, sample_every, trajectory);
+    s.run.hi_kernel = "fused";  // the engine a CUDA batch member is
+    return s;
 }
 
 class BatchedRunsGpu : public stokesian::test_support::scratch_directory_test {

@@ -161,7 +161,7 @@ TEST_F(MpiRanksGpu, RanksWithoutADeviceOfTheirOwnAreOneLineFromRankZeroAndExitCo
         {2, {"--devices", "0,1"}, "each rank drives one device"},
         {2, {"--devices", "all"}, "each rank drives one device"},
         {2, {"--devices", std::to_string(count)}, "is not present"},
-        {2, {"--backend", "cuda-fused"}, "does not run across MPI ranks"},
+        {2, {"--hi-kernel", "fused"}, "does not run across MPI ranks"},
     };
     for (const bad& b : cases) {
         std::vector<std::string> args{"run", tetrahedron, "--time", "1", "-o", (dir_ / "bad.h5").string()};

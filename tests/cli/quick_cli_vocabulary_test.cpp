@@ -106,13 +106,16 @@ TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
     const std::string p = file("p.h5");
     const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
         {{"run", tetrahedron_toml, "--backend", "quantum"},
-         "key '--backend' = quantum: expected cpu, cuda, cuda-fused, or auto"},  // the registry's names
+         "key '--backend' = quantum: expected cpu, cuda, or auto"},  // the registry's names
         {{"run", tetrahedron_toml, "--precision", "hi=f32,int=f32;f64"}, "key '--precision'"},
         {{"run", tetrahedron_toml, "--precision", "paper"}, "one precision mode here"},
         {with(bench_steps(file("s.csv")), {"--precision", "hi=f16,int=f32"}), "'f16' is not one of f32, ds, f64"},
         {with(bench_steps(file("s.csv")), {"--backend", "gpu"}), "key '--backend' = gpu"},
         {with(bench_fcc(), {"--backend", "cpu,gpu"}), "key '--backend' = gpu"},
-        {with(bench_fcc(), {"--backend", "cuda-fused"}), "bench fcc times the phases of the step-by-step engines"},
+        // The fused engine is a kernel of cuda, not a backend: refused with its one spelling.
+        {{"run", tetrahedron_toml, "--backend", "cuda-fused"},
+         "key '--backend' = cuda-fused: expected cpu, cuda, or auto; the backend cuda with hi-kernel fused"},
+        {with(bench_fcc(), {"--backend", "cuda-fused"}), "key '--backend' = cuda-fused"},
         {with(bench_fcc(), {"--precision", "hi=ds"}), "both hi= and int= are required"},
         {with(bench_fcc(), {"--hi-kernel", ","}), "key '--hi-kernel': empty list"},
         {{"bench", "hi", "--precision", "x/f32"}, "key '--precision'"},
@@ -134,20 +137,22 @@ TEST_F(CliVocabulary, BadValuesAreOneLineAndExitCodeTwo) {
     EXPECT_FALSE(fs::exists(p));
 }
 
-// The registered cuda-fused is a backend name wherever one is taken: it runs (a GPU host) or says
-// that no device or no CUDA build is here (exit code 2), never that the name is unknown.
+// Every registered backend is a name wherever one is taken, and the fused engine is reached one way:
+// the CUDA backend's kernel "fused". It runs (a GPU host) or says that no device or no CUDA build is
+// here (exit code 2), never that the name is unknown.
 TEST_F(CliVocabulary, EveryRegisteredBackendIsAName) {
-    const outcome run =
-        run_cli({"run", tetrahedron_toml, "--time", "1", "--backend", "cuda-fused", "-o", file("f.h5"), "--json"});
+    const outcome run = run_cli({"run", tetrahedron_toml, "--time", "1", "--backend", "cuda", "--hi-kernel", "fused",
+                                 "-o", file("f.h5"), "--json"});
     if (run.exit_code == 0) {
         EXPECT_NE(run.out.find("\"backend\":\"cuda\""), std::string::npos) << run.out;
+        EXPECT_NE(run.out.find("\"hi_kernel\":\"fused\""), std::string::npos) << run.out;
     } else {
         EXPECT_EQ(run.exit_code, 2) << run.err;
         EXPECT_EQ(run.err.find("expected cpu"), std::string::npos) << run.err;
         EXPECT_NE(run.err.find("CUDA"), std::string::npos) << run.err;
     }
     const outcome help = run_cli({"run", "--help"});
-    EXPECT_NE(help.out.find("cpu | cuda | cuda-fused | auto"), std::string::npos) << help.out;
+    EXPECT_NE(help.out.find("cpu | cuda | auto"), std::string::npos) << help.out;
     // The kernel names too come from the registry, the requests (auto, fast) first.
     EXPECT_NE(help.out.find("cpu: auto | fast | all-pairs | symmetric"), std::string::npos) << help.out;
 }

@@ -45,9 +45,7 @@ TEST_F(QuickRegressionSuite, ScaledNightlyPassesAgainstTheCpuReferencesWithOneJu
     EXPECT_EQ(occurrences(json, "\"run\":"), 26u) << json;
     EXPECT_EQ(occurrences(check.out, "reference entry"), 0u) << check.out;
     EXPECT_GT(occurrences(check.out, " pass\n"), 26u * 4) << check.out;
-    // The CPU reproduces the references' runs bit for bit. Those of the first 17 runs were recorded
-    // before the digest fix (no digest_algorithm tag): the verdict compares the legacy-basis digests
-    // (issue #17 item 3); the Ewald and two-body runs carry FNV-1a 64 digests.
+    // The CPU reproduces the references' runs bit for bit (their FNV-1a 64 final-state digests).
     EXPECT_EQ(occurrences(check.out, "final state bit for bit"), 26u) << check.out;
     const std::string junit = read_text(dir_ / "nightly/junit.xml");
     EXPECT_EQ(junit.rfind("<?xml", 0), 0u);

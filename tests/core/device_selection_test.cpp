@@ -49,7 +49,8 @@ std::string refusal_of(const std::string& backend, const std::string& selection)
     engine_config config;
     config.backend = backend;
     try {
-        (void)backends::device_context_for(config, 4, parse_device_selection(selection), nullptr);
+        (void)backends::device_context_for(*backends::backend_registry().resolve(config, 4, "the run").chosen,
+                                           parse_device_selection(selection), nullptr);
     } catch (const input_error& e) {
         return e.what();
     }
@@ -109,7 +110,12 @@ TEST(DeviceSelection, AFittingSelectionBecomesTheContextsOrdinals) {
     (void)two_of_three_devices();
     engine_config config;
     config.backend = "test-devices";
-    EXPECT_EQ(backends::device_context_for(config, 4, parse_device_selection("2,1"), nullptr).ordinals,
+    EXPECT_EQ(backends::device_context_for(*backends::backend_registry().resolve(config, 4, "the run").chosen,
+                                           parse_device_selection("2,1"), nullptr)
+                  .ordinals,
               (std::vector<int>{2, 1}));
-    EXPECT_EQ(backends::device_context_for(config, 4, {}, nullptr).ordinals, (std::vector<int>{0}));
+    EXPECT_EQ(
+        backends::device_context_for(*backends::backend_registry().resolve(config, 4, "the run").chosen, {}, nullptr)
+            .ordinals,
+        (std::vector<int>{0}));
 }

@@ -1,6 +1,6 @@
-// The digests the project stores are FNV-1a 64 (issue #17 item 3): the published test vectors
-// through every interface that stores one, and the legacy basis of the files written before,
-// which are still read and verified (checkpoint_file_test.cpp, quick_legacy_files_test.cpp).
+// The digests the project stores are FNV-1a 64: the published test vectors through every interface
+// that stores one, and the one tag that names them (a file without it is refused:
+// checkpoint_file_test.cpp, damaged_result_test.cpp, regression_store_test.cpp).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -94,20 +94,23 @@ TEST(Digest, FrameAndStateDigestsAreFnv1a64OfTheirBytes) {
     EXPECT_EQ(state_digest(f), state_reference.hex());
 }
 
-// The legacy basis is what the files written before the fix carry: FNV-1a's prime with the basis
-// 1469598103934665603 (a digit short), so "" digests to that basis itself.
-TEST(Digest, TheLegacyBasisIsKeptForOldFiles) {
-    EXPECT_EQ(text_digest("", digest_algorithm::legacy_fnv1a64), "14650fb0739d0383");
-    EXPECT_NE(text_digest("foobar", digest_algorithm::legacy_fnv1a64), text_digest("foobar"));
-    // Digests built in pieces equal the digest of the whole.
-    EXPECT_EQ(digest_builder(digest_algorithm::legacy_fnv1a64).text("foo").text("bar").hex(),
-              text_digest("foobar", digest_algorithm::legacy_fnv1a64));
+// Digests built in pieces equal the digest of the whole.
+TEST(Digest, PiecesDigestAsTheWhole) {
+    EXPECT_EQ(digest_builder().text("foo").text("bar").hex(), text_digest("foobar"));
 }
 
-TEST(Digest, TagsNameTheAlgorithmAndNoTagMeansTheLegacyBasis) {
-    EXPECT_EQ(digest_tag(digest_algorithm::fnv1a64), "fnv1a64");
-    EXPECT_EQ(digest_algorithm_of(std::string("fnv1a64")), digest_algorithm::fnv1a64);
-    EXPECT_EQ(digest_algorithm_of(std::nullopt), digest_algorithm::legacy_fnv1a64);
-    EXPECT_FALSE(digest_algorithm_of(std::string("xxh3")).has_value());
-    EXPECT_FALSE(digest_algorithm_of(std::string("")).has_value());
+// One tag names the one algorithm; no tag (a file of the retired basis) or another is a problem in
+// words, for the one-line refusal of the file that carries it.
+TEST(Digest, OnlyTheOneTagIsReadable) {
+    EXPECT_STREQ(digest_algorithm_tag, "fnv1a64");
+    EXPECT_EQ(digest_tag_problem(std::string("fnv1a64")), "");
+    EXPECT_EQ(digest_tag_problem(std::nullopt),
+              "has no digest_algorithm: its digests are of no algorithm this stokesian verifies (expected 'fnv1a64')");
+    for (const char* other : {"xxh3", ""}) {
+        const std::string problem = digest_tag_problem(std::string(other));
+        EXPECT_NE(problem.find("names no digest algorithm this stokesian knows (expected 'fnv1a64')"),
+                  std::string::npos)
+            << other;
+        EXPECT_EQ(problem.find('\n'), std::string::npos);
+    }
 }

@@ -189,15 +189,19 @@ TEST(RankDevices, TheDeviceContextOfARankIsItsHostLocalRanksDevice) {
     config.backend = rank_device_backend().name;
     for (unsigned rank = 0; rank < 4; ++rank) {
         placed_rank here(rank, 4, {rank % 2, 2, rank / 2 * 2});  // two hosts, two ranks each
-        const device_context d = backends::device_context_for(config, 10, {}, &here);
+        const device_context d = backends::device_context_for(
+            *backends::backend_registry().resolve(config, 10, "the run").chosen, {}, &here);
         EXPECT_EQ(d.ordinals, (std::vector<int>{int(rank % 2)})) << rank;
         EXPECT_EQ(d.ranks, &here);
     }
     placed_rank second(1, 2, {1, 2, 0});
-    EXPECT_EQ(backends::device_context_for(config, 10, parse_device_selection("3"), &second).ordinals,
+    EXPECT_EQ(backends::device_context_for(*backends::backend_registry().resolve(config, 10, "the run").chosen,
+                                           parse_device_selection("3"), &second)
+                  .ordinals,
               (std::vector<int>{3}));
     try {
-        (void)backends::device_context_for(config, 10, parse_device_selection("0,1"), &second);
+        (void)backends::device_context_for(*backends::backend_registry().resolve(config, 10, "the run").chosen,
+                                           parse_device_selection("0,1"), &second);
         ADD_FAILURE() << "two devices under two ranks";
     } catch (const input_error& e) {
         EXPECT_NE(std::string(e.what()).find("run.devices"), std::string::npos) << e.what();
@@ -205,7 +209,8 @@ TEST(RankDevices, TheDeviceContextOfARankIsItsHostLocalRanksDevice) {
     }
     // A host backend across ranks takes no device: the context is the ranks alone.
     config.backend = "cpu";
-    const device_context cpu = backends::device_context_for(config, 10, {}, &second);
+    const device_context cpu =
+        backends::device_context_for(*backends::backend_registry().resolve(config, 10, "the run").chosen, {}, &second);
     EXPECT_EQ(cpu.ordinals, (std::vector<int>{0}));
     EXPECT_EQ(cpu.ranks, &second);
 }

@@ -12,6 +12,7 @@
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "support/require_device.hpp"
 
@@ -98,13 +99,13 @@ TEST(RpyEwaldGpu, FastKernelsAgreeWithTheCpuToTheRoundingOfTheSum) {
     }
 }
 
-TEST(RpyEwaldGpu, FusedBackendRefusesTheBlockTensorWithOneLine) {
+TEST(RpyEwaldGpu, FusedKernelRefusesTheBlockTensorWithOneLine) {
     REQUIRE_DEVICE();
     const initial_state s = periodic_spheres();
     try {
-        after(ewald_config({precision::f64, precision::f64}, "cuda-fused", ""), s, 0);
-        FAIL() << "cuda-fused accepted rpy-ewald";
-    } catch (const std::invalid_argument& e) {
+        after(ewald_config({precision::f64, precision::f64}, "cuda", "fused"), s, 0);
+        FAIL() << "the fused kernel accepted rpy-ewald";
+    } catch (const input_error& e) {
         EXPECT_NE(std::string(e.what()).find("pair-form tensors only"), std::string::npos) << e.what();
     }
 }

@@ -136,7 +136,7 @@ hdf5_file_program::~hdf5_file_program() {
 
 // 0: an empty file; 1: an H5MD root (version, creator as fixed-length strings); 2: a complete
 // stokesian result as this stokesian writes it (the parameters regression::read_observed_run and
-// study::read_run_summary need, digest_algorithm and both digests included, and every dataset they
+// study::read_run_summary need, digest_algorithm and the final-state digest included, and every dataset they
 // read); 3: a one-configuration port-check record (port::read_record).
 void hdf5_file_program::skeleton(int kind) {
     if (kind == 0) return;
@@ -185,8 +185,7 @@ void hdf5_file_program::skeleton(int kind) {
                                                                   {"integrator", "euler"},
                                                                   {"wall_seconds", "1.5"},
                                                                   {"digest_algorithm", "fnv1a64"},
-                                                                  {"final_state_digest", "0123456789abcdef"},
-                                                                  {"final_state_digest_legacy", "fedcba9876543210"}}})
+                                                                  {"final_state_digest", "0123456789abcdef"}}})
             text_attribute("/parameters/run", key, value);
         text_attribute("/parameters/scenario", "name", "tetrahedron");
         text_attribute("/parameters/scenario", "case", "");

@@ -122,8 +122,7 @@ inline const std::vector<std::string>& attribute_names() {
                                                 "command",
                                                 "date",
                                                 "host",
-                                                "digest_algorithm",
-                                                "final_state_digest_legacy"};
+                                                "digest_algorithm"};
     return names;
 }
 
@@ -140,7 +139,6 @@ inline const std::vector<std::pair<std::string, std::string>>& read_attributes()
         {"/parameters/run", "wall_seconds"},
         {"/parameters/run", "digest_algorithm"},
         {"/parameters/run", "final_state_digest"},
-        {"/parameters/run", "final_state_digest_legacy"},
         {"/parameters/scenario", "name"},
         {"/parameters/scenario", "case"},
         {"/parameters/scenario", "resolved_configuration"},

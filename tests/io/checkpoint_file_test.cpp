@@ -170,30 +170,25 @@ std::string read_error(const fs::path& path) {
 
 }  // namespace
 
-// Issue #17 item 3: a new checkpoint names the algorithm of its digests next to them.
-TEST_F(CheckpointFile, ANewCheckpointCarriesItsDigestAlgorithm) {
+// A checkpoint names the algorithm of its digests next to them.
+TEST_F(CheckpointFile, ACheckpointCarriesItsDigestAlgorithm) {
     const fs::path path = dir_ / "run.h5.checkpoint";
     io::write_checkpoint(path, sample_checkpoint());
     EXPECT_EQ(root_attribute(path, "digest_algorithm"), "fnv1a64");
-    EXPECT_EQ(io::read_checkpoint(path).digests, digest_algorithm::fnv1a64);
+    EXPECT_EQ(io::read_checkpoint(path).run, sample_checkpoint().run);
 }
 
-// A checkpoint of before the fix (no tag, every digest with the legacy basis) is read and verified.
-TEST_F(CheckpointFile, ALegacyCheckpointIsReadAndVerifiedWithTheLegacyBasis) {
+// A checkpoint without the tag (one of the retired digest basis) is refused with one line naming
+// the file, before any of its digests is compared.
+TEST_F(CheckpointFile, ACheckpointWithoutItsDigestTagIsRefusedWithOneLine) {
     const fs::path path = dir_ / "run.h5.checkpoint";
-    io::run_checkpoint legacy = sample_checkpoint();
-    legacy.digests = digest_algorithm::legacy_fnv1a64;
-    io::write_checkpoint(path, legacy);
-    EXPECT_FALSE(root_attribute(path, "digest_algorithm").has_value());
-    EXPECT_EQ(root_attribute(path, "content_fnv1a64"), io::checkpoint_digest(legacy));
-    const io::run_checkpoint r = io::read_checkpoint(path);
-    EXPECT_EQ(r.digests, digest_algorithm::legacy_fnv1a64);
-    EXPECT_EQ(r.run, legacy.run);
-
-    // Verified, not waved through: a new checkpoint stripped of its tag no longer matches.
     io::write_checkpoint(path, sample_checkpoint());
     delete_root_attribute(path, "digest_algorithm");
-    EXPECT_NE(read_error(path).find("content digest mismatch"), std::string::npos) << read_error(path);
+    const std::string error = read_error(path);
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    EXPECT_NE(error.find("has no digest_algorithm"), std::string::npos) << error;
+    EXPECT_EQ(error.find("content digest mismatch"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 TEST_F(CheckpointFile, AnUnknownDigestAlgorithmIsRefused) {

@@ -69,9 +69,6 @@ derivation = "a test rule for the loss"
         r.status = "completed";
         r.final_state_digest = "0123456789abcdef";
         r.scenario_fingerprint = "fedcba9876543210";
-        r.digests = digest_algorithm::fnv1a64;  // as read_observed_run gives a new result's
-        r.by_algorithm[digest_algorithm::fnv1a64] = {r.final_state_digest, r.scenario_fingerprint};
-        r.by_algorithm[digest_algorithm::legacy_fnv1a64] = {"1111111111111111", "2222222222222222"};
         r.provenance = {{"git_commit", "abc"},
                         {"date", "2026-11-26T00:00:00Z"},
                         {"host", "h"},
@@ -278,7 +275,7 @@ TEST_F(ReferenceStore, AReferenceOfAnotherLengthOrScenarioIsOneCauseNotAFailureP
         << s.rows[0].detail;
 
     observed_run other_scenario = run("hi=f64,int=f64", 0.3149, 276138.85);
-    other_scenario.by_algorithm[digest_algorithm::fnv1a64].scenario_fingerprint = "4444444444444444";
+    other_scenario.scenario_fingerprint = "4444444444444444";
     const run_check o = check_run(other_scenario, library);
     ASSERT_EQ(o.rows.size(), 1u);
     EXPECT_EQ(o.rows[0].observable, "scenario.fingerprint");
@@ -330,37 +327,30 @@ TEST_F(ReferenceStore, RowsThatCompareNothingAreSkippedNotPassed) {
     EXPECT_FALSE(check_run(fitted, library).passed());
 }
 
-// Issue #17 item 3: entries recorded before the digest fix (no digest_algorithm) hold legacy-basis
-// digests; a new run is compared with them under that basis, an entry with the tag under its own.
-TEST_F(ReferenceStore, EntriesAreComparedUnderTheirOwnDigestAlgorithm) {
-    observed_run old_result = run("hi=f64,int=f64", 0.3149, 276138.85);
-    old_result.digests = digest_algorithm::legacy_fnv1a64;
-    old_result.final_state_digest = old_result.by_algorithm[digest_algorithm::legacy_fnv1a64].final_state;
-    old_result.scenario_fingerprint = old_result.by_algorithm[digest_algorithm::legacy_fnv1a64].scenario_fingerprint;
-    old_result.by_algorithm[digest_algorithm::fnv1a64].final_state = "";  // an old result holds none
-    old_result.provenance.erase("digest_algorithm");
-    old_result.provenance["final_state_digest"] = old_result.final_state_digest;
-    old_result.provenance["scenario_fingerprint"] = old_result.scenario_fingerprint;
-    record_references(request({old_result}));
+// An entry without its digest tag (recorded under the retired digest basis) cannot be compared: the
+// check is one row naming the cause and the way out (exit status 2 in the CLI), never a pass or a
+// verdict of bit for bit; re-recorded from a result, the entry carries the tag and checks.
+TEST_F(ReferenceStore, AnEntryWithoutItsDigestTagIsOneCauseToReRecord) {
+    observed_run untagged = run("hi=f64,int=f64", 0.3149, 276138.85);
+    untagged.provenance.erase("digest_algorithm");
+    record_references(request({untagged}));
     {
         reference_library library(dir_);
         const run_check c = check_run(run("hi=f64,int=f64", 0.3149, 276138.85), library);
-        EXPECT_TRUE(c.passed());  // the fingerprint row compares the legacy fingerprints
-        EXPECT_TRUE(c.bitwise_identical);
-        observed_run other_state = run("hi=f64,int=f64", 0.3149, 276138.85);
-        other_state.by_algorithm[digest_algorithm::legacy_fnv1a64].final_state = "3333333333333333";
-        EXPECT_FALSE(check_run(other_state, library).bitwise_identical);
-        observed_run other_scenario = run("hi=f64,int=f64", 0.3149, 276138.85);
-        other_scenario.by_algorithm[digest_algorithm::legacy_fnv1a64].scenario_fingerprint = "4444444444444444";
-        EXPECT_FALSE(check_run(other_scenario, library).passed());
+        ASSERT_EQ(c.rows.size(), 1u);
+        EXPECT_EQ(c.rows[0].observable, "scenario.fingerprint");
+        EXPECT_TRUE(c.rows[0].failed());
+        EXPECT_EQ(c.rows[0].detail,
+                  "the reference entry has no digest_algorithm: its digests are of no algorithm this stokesian "
+                  "verifies; re-record it (ci/record-references)");
+        EXPECT_EQ(c.reference_mismatch, c.rows[0].detail);
+        EXPECT_FALSE(c.bitwise_identical);
     }
-    // Re-recorded from a new result: the entry carries the tag and FNV-1a 64 digests.
     record_references(request({run("hi=f64,int=f64", 0.3149, 276138.85)}, true));
     reference_library library(dir_);
-    EXPECT_TRUE(check_run(run("hi=f64,int=f64", 0.3149, 276138.85), library).bitwise_identical);
-    const run_check old_against_new = check_run(old_result, library);
-    EXPECT_TRUE(old_against_new.passed());            // the fingerprint is computed from the result under any algorithm
-    EXPECT_FALSE(old_against_new.bitwise_identical);  // an old result has no FNV-1a 64 digest of its state
+    const run_check c = check_run(run("hi=f64,int=f64", 0.3149, 276138.85), library);
+    EXPECT_TRUE(c.passed());
+    EXPECT_TRUE(c.bitwise_identical);
 }
 
 // The fingerprint covers the physics; a key a later version added (the lubrication scheme) leaves it

@@ -36,7 +36,7 @@ protected:
     DamagedResult() : scratch_directory_test("stokesian_damaged_result") {}
 
     // A completed tetrahedron result: the parameters read_observed_run and read_run_summary need,
-    // `run` entries replaced by the test's, then whatever `content` writes.
+    // `run` entries replaced by the test's (an empty value: left out), then whatever `content` writes.
     template <class Content>
     fs::path result(const attributes& run, Content content, const std::string& configuration = "[physics]\n") {
         const fs::path path = dir_ / "result.h5";
@@ -48,8 +48,12 @@ protected:
                      {"status", "completed"},
                      {"precision", "hi=f64,int=f64"},
                      {"integrator", "euler"},
-                     {"wall_seconds", "1.5"}};
-        for (const auto& [key, value] : run) r[key] = value;
+                     {"wall_seconds", "1.5"},
+                     {"digest_algorithm", "fnv1a64"}};
+        for (const auto& [key, value] : run) {
+            if (value.empty()) r.erase(key);
+            else r[key] = value;
+        }
         writer.write_parameters("run", r);
         writer.write_parameters("scenario",
                                 {{"name", "tetrahedron"}, {"case", ""}, {"resolved_configuration", configuration}});
@@ -166,10 +170,19 @@ TEST_F(DamagedResult, AStoredConfigurationThatIsNotTomlIsHashedAsText) {
         {}, [](io::h5md_writer&) {}, "[physics]\nradius\xc8\x98 = 1.0\n");
     const regression::observed_run run = regression::read_observed_run(path);
     EXPECT_TRUE(run.short_range_forces);
-    // The result has no digest_algorithm tag: its fingerprint is under the legacy basis (core/digest.hpp).
-    EXPECT_EQ(run.scenario_fingerprint,
-              regression::scenario_fingerprint("[physics]\nradius\xc8\x98 = 1.0\n", run.digests));
-    EXPECT_NE(run.scenario_fingerprint, regression::scenario_fingerprint("[physics]\nradius = 1.0\n", run.digests));
+    EXPECT_EQ(run.scenario_fingerprint, regression::scenario_fingerprint("[physics]\nradius\xc8\x98 = 1.0\n"));
+    EXPECT_NE(run.scenario_fingerprint, regression::scenario_fingerprint("[physics]\nradius = 1.0\n"));
+}
+
+// A result without its digest tag (one of the retired digest basis) is refused with one line naming
+// the file: its final-state digest and fingerprint could not be compared with any reference.
+TEST_F(DamagedResult, AResultWithoutItsDigestTagIsRefusedWithOneLine) {
+    const fs::path path = result({{"digest_algorithm", ""}}, [](io::h5md_writer&) {});
+    const std::string error = input_error_of([&] { (void)regression::read_observed_run(path); });
+    EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+    EXPECT_NE(error.find("/parameters/run"), std::string::npos) << error;
+    EXPECT_NE(error.find("has no digest_algorithm"), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
 }
 
 // A port-check record whose particle count is "-1": std::stoull read it as 2^64 - 1.

@@ -277,7 +277,7 @@ std::vector<vec3<double>> specified_placement(std::size_t n, vec3<double> edges,
 }
 
 std::string positions_digest(const std::vector<vec3<double>>& positions) {
-    digest_builder hash(digest_algorithm::fnv1a64);
+    digest_builder hash;
     for (const auto& r : positions)
         for (double x : {r.x, r.y, r.z}) hash.bytes(&x, sizeof x);
     return hash.hex();

@@ -65,7 +65,7 @@ io::json check_provenance(const check_options& o, const std::vector<regression::
         list.push_back({{"file", file},
                         {"bytes", bytes.str().size()},
                         {"digest", text_digest(bytes.str())},
-                        {"digest_algorithm", digest_tag(current_digest_algorithm)}});
+                        {digest_algorithm_key, digest_algorithm_tag}});
     }
     p["reference_files"] = std::move(list);
     return p;

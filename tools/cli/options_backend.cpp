@@ -33,10 +33,10 @@ void add_once(std::vector<std::string>& list, const std::string& item) {
 void check_backend(const std::string& name, const std::string& option) {
     const backends::registry& registry = backends::backend_registry();
     if (!registry.accepts(name))
-        throw CLI::ValidationError(input_error("command line", option, name, "expected " + registry.names()).what());
+        throw CLI::ValidationError(input_error("command line", option, name, registry.refusal_of(name)).what());
 }
 
-// "cpu | cuda | cuda-fused | auto".
+// "cpu | cuda | auto".
 std::string backend_alternatives() {
     std::string text;
     for (const std::string& name : backend_names()) text += (text.empty() ? "" : " | ") + name;

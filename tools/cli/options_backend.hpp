@@ -9,7 +9,7 @@
 
 namespace stokesian::cli {
 
-// The names a backend is chosen by: the registered backends (cpu, cuda, cuda-fused), then auto.
+// The names a backend is chosen by: the registered backends (cpu, cuda), then auto.
 const std::vector<std::string>& backend_names();
 
 // `--backend NAME` into `backend`; `default_help` says what applies without it.

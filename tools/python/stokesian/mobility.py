@@ -90,7 +90,7 @@ class Mobility:
             "oseen" or "rpy-ewald" (every periodic image, Ewald-summed). Default: "rotne-prager" in an
             open box, "rpy-ewald" in a periodic one (what libMobility's NBody and PSE compute).
         precision : a precision mode, "hi=f64,int=f64" ... "hi=f32,int=f32" (engine/docs/precision.md).
-        backend : "cpu", "cuda", "cuda-fused" or "auto" (those this build has).
+        backend : "cpu", "cuda" or "auto" (those this build has).
         hiKernel : "auto" (the fastest kernel with the CPU's bits), "fast" or a kernel's name.
         Lx, Ly, Lz : the periodic box's edges (periodic only); the box is [-L/2, L/2) per axis.
         psi : the Ewald splitting parameter xi in 1/length (rpy-ewald only; default 3 / V^(1/3)).

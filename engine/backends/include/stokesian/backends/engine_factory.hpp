@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
@@ -34,15 +35,12 @@ namespace backends {
 // The same on a given device context.
 std::unique_ptr<engine> make_engine(const engine_config& config, const device_context& device,
                                     const initial_state& state);
+// The engine of a backend resolved once (registry::resolve, then registry::choose_kernel on
+// `device`): its description names both choices (backend_choice, hi_kernel_choice).
+std::unique_ptr<engine> make_engine(const registry::resolved& r, const device_context& device,
+                                    const initial_state& state);
 std::unique_ptr<batch_engine> make_batch_engine(const engine_config& config, const device_context& device,
                                                 const std::vector<batch_member>& members);
-
-// `e` with description().details["hi_kernel_choice"] = choice (why a request chose its kernel:
-// stokesian/backends/hi_kernel_choice.hpp); `e` itself when choice is empty. make_engine applies it.
-std::unique_ptr<engine> with_kernel_choice(std::unique_ptr<engine> e, std::string choice);
-// The same for description().details["backend_choice"]: why "auto" stood for the engine's backend
-// (registry::resolved::backend_choice).
-std::unique_ptr<engine> with_backend_choice(std::unique_ptr<engine> e, std::string choice);
 
 }  // namespace backends
 

@@ -48,14 +48,14 @@ struct kernel_query {
     bool periodic = false;
     std::string device_name;         // "NVIDIA H200"
     std::string compute_capability;  // "9.0"
-    // The fused engine (backend cuda-fused) can run this configuration: its capabilities allow it
+    // The fused engine (the CUDA kernel "fused") can run this configuration: its capabilities allow it
     // and the run drives one device.
     bool fused_possible = false;
     kernel_candidates candidates;
 };
 
 struct kernel_choice {
-    std::string kernel;  // a kernel of the backend; "fused": the fused engine (backend cuda-fused)
+    std::string kernel;  // a kernel of the backend; "fused": the fused engine
     // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, measured on NVIDIA H100
     // 80GB HBM3, 2026-11-27: the fused engine up to N = 32; N = 4, hi=f64, periodic box)".
     std::string reason;

@@ -40,8 +40,11 @@ struct capabilities {
     bool batches = false;  // has a batch factory (stokesian/core/batch.hpp)
     // A batch member computes what the backend's engine computes for the run alone, bit for bit, so
     // runs of this backend may share a batch (stokesian/run/batched_runs.hpp). False where the
-    // batch factory runs another engine than the run's (cuda: the fused one).
+    // batch factory runs another engine than the run's.
     bool batches_runs = false;
+    // Where it names one: only runs of this HI kernel share a batch (cuda: "fused", the engine its
+    // batch factory runs); empty: runs of every kernel.
+    std::string batch_kernel;
     // Runs only tensors of the pair form mu0 [A I + B r r] (not block evaluators such as rpy-ewald;
     // physics/tensor_registry.hpp is_block_tensor), so that auto never picks it for one.
     bool pair_tensors_only = false;
@@ -93,9 +96,6 @@ struct backend {
     device_cholesky_factory device_cholesky;
     // auto and fast; empty: both resolve to the backend's default kernel (the first it lists).
     kernel_chooser choose_kernel;
-    // An older spelling that selects this backend: run.backend = legacy_backend with
-    // run.hi_kernel = legacy_hi_kernel (e.g. cuda + fused -> cuda-fused). Empty: none.
-    std::string legacy_backend, legacy_hi_kernel;
 };
 
 class registry {
@@ -104,37 +104,42 @@ public:
     void add(backend b);
     const backend* find(const std::string& name) const;  // nullptr when unknown
     const std::vector<backend>& all() const { return backends_; }
-    // "cpu, cuda, cuda-fused or auto": the accepted names, in registration order.
+    // "cpu, cuda or auto": the accepted names, in registration order.
     std::string names() const;
     // The same as a list: every registered name, then "auto".
     std::vector<std::string> choices() const;
     // Whether `name` is one of choices().
     bool accepts(std::string_view name) const;
+    // Why `name` is not one: "expected cpu, cuda, or auto", and for a backend's name joined to a
+    // kernel's ("cuda-fused") the one spelling of it: "; the backend cuda with hi-kernel fused".
+    std::string refusal_of(std::string_view name) const;
     // What "auto" picks, in words: "cuda where it can run (not for one system of N <= 4 run alone:
     // measured slower), else cpu" (preference order).
     std::string automatic_order() const;
 
-    // The backend `config` names, with "auto" and legacy spellings resolved. For auto, prints
+    // The backend `config` names, with "auto" resolved. For auto, prints
     // "stokesian: <notice>, running <what> on <title>" to stderr when it falls back from the
     // preferred backend, and resets hi_kernel to the chosen backend's default when it passes the
     // preferred one over. `alone`: one system run alone, in one process on no named devices, where
     // a measured pass-over (backend::auto_slower_up_to) holds. Throws std::invalid_argument for an
     // unknown name, input_error (key run.backend) for a backend this build lacks or that has no
-    // device here.
+    // device here. A run resolves its backend once and builds from the result (device_context_for,
+    // choose_kernel, make_engine).
     struct resolved {
         const backend* chosen = nullptr;
-        engine_config config;  // backend = chosen->name unless a legacy spelling named it
+        engine_config config;  // backend = chosen->name
         // Why "auto" stood for this backend ("auto: cpu (N = 4 <= 4: ...)"); empty for a named one.
         std::string backend_choice;
-        // resolve_on: why config.hi_kernel is the kernel it is, when a request (auto, fast, the
+        // choose_kernel: why config.hi_kernel is the kernel it is, when a request (auto, fast, the
         // default) chose it ("auto: tiling (table cc 9.0, ...)"); empty for a named kernel.
         std::string hi_kernel_choice;
     };
     resolved resolve(const engine_config& config, std::size_t particles, const char* what, bool alone = false) const;
-    // resolve(), then the HI kernel on `device`: a request (auto, fast, or none: auto) becomes the
-    // chosen backend's kernel (backend::choose_kernel) and hi_kernel_choice says why; a choice of
-    // the fused engine selects cuda-fused (its legacy spelling cuda + fused). The one place a
-    // request is resolved; make_engine calls it.
+    // The HI kernel of a resolved backend on `device`: a request (auto, fast, or none: auto) becomes
+    // the chosen backend's kernel (backend::choose_kernel) and hi_kernel_choice says why; a named
+    // kernel stays. The one place a request is resolved.
+    resolved choose_kernel(resolved r, std::size_t particles, const device_context& device) const;
+    // resolve(), then choose_kernel().
     resolved resolve_on(const engine_config& config, std::size_t particles, const char* what,
                         const device_context& device) const;
 
@@ -149,8 +154,6 @@ public:
     automatic_choice choose_automatic(const engine_config* config, std::size_t particles, bool alone = false) const;
 
 private:
-    // cuda + fused -> cuda-fused (backend::legacy_backend); `asked` names the request in messages.
-    void apply_legacy_spelling(resolved& r, const std::string& asked) const;
     std::vector<backend> backends_;
 };
 
@@ -163,12 +166,11 @@ registry& backend_registry();
 // Backends registered later (tests) are not among them.
 std::span<const std::string_view> backend_choices();
 
-// The device context of a run of `config` (its backend resolved as make_engine does) on the devices
-// `selection` names (run.devices; not given: one device, ordinal 0) and the MPI ranks `ranks`.
-// Throws input_error (key run.devices) when the backend runs on the host, names fewer devices
-// than selected, or a selected ordinal is not present (the backend's probe counts them).
-device_context device_context_for(const engine_config& config, std::size_t particles, const device_selection& selection,
-                                  communicator* ranks);
+// The device context of a run on the resolved backend `b` on the devices `selection` names
+// (run.devices; not given: one device, ordinal 0) and the MPI ranks `ranks`. Throws input_error
+// (key run.devices) when the backend runs on the host, names fewer devices than selected, or a
+// selected ordinal is not present (the backend's probe counts them).
+device_context device_context_for(const backend& b, const device_selection& selection, communicator* ranks);
 
 // One line per backend: name, availability and capabilities (for `stokesian` listings and tests).
 std::string describe(const backend& b);

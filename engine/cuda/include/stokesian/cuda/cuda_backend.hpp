@@ -36,8 +36,8 @@ std::map<std::string, std::string> device_description(int ordinal = -1);  // -1:
 // of its target slice (core/target_slices.hpp) and NCCL gathers them, bit for bit the one-device
 // engine (multi_device_engine.cuh; engine/docs/multi-gpu.md).
 // Throws cuda_error (no device, out of memory with the amount needed, kernel failure) or
-// std::invalid_argument (unknown --hi-kernel). The fused engine is backend "cuda-fused"
-// (fused_backend.hpp); the registry (stokesian/backends/registry.hpp) chooses between them.
+// std::invalid_argument (unknown --hi-kernel). The fused engine (fused_backend.hpp) is the CUDA
+// backend's kernel "fused"; its registration (backends/cuda_registration.cpp) chooses between them.
 std::unique_ptr<engine> make_cuda_engine(const engine_config& config, const device_context& device,
                                          const initial_state& state);
 

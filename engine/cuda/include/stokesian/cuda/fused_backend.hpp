@@ -21,7 +21,7 @@ namespace stokesian::cuda {
 // The largest system the fused path runs: one block of at most 1024 threads per system.
 inline constexpr std::size_t fused_max_particles = 1024;
 
-// The single-system fused engine: backend "cuda-fused" (older spelling: --hi-kernel fused).
+// The single-system fused engine: the CUDA backend's kernel "fused" (--hi-kernel fused).
 class fused_engine : public engine {
 public:
     // Advances samples x interval steps, recording positions, images, velocities and forces on the

@@ -5,8 +5,8 @@
 //   /checkpoint                attrs format = "stokesian checkpoint", version = "1",
 //                              content_fnv1a64 (checkpoint_digest of everything below),
 //                              digest_algorithm = "fnv1a64": the algorithm of content_fnv1a64,
-//                              progress/last_frame_digest and run/scenario_text_fnv1a64; missing
-//                              in checkpoints written before it: the legacy basis (core/digest.hpp)
+//                              progress/last_frame_digest and run/scenario_text_fnv1a64; a
+//                              checkpoint without it is refused (core/digest.hpp)
 //   /checkpoint/run/<key>      the run's identity and settings, one text each (run/run.hpp)
 //   /checkpoint/progress       datasets step, frames_written, last_good_step (uint64), wall_seconds
 //                              (double); attr last_frame_digest
@@ -43,9 +43,6 @@ struct run_checkpoint {
     std::string last_frame_digest;           // of the last trajectory frame (trajectory_digest); "" if none
     engine_state engine;                     // engine.step is the checkpoint's step
     std::vector<std::pair<std::string, saved_state>> observables;  // kind, state; in run order
-    // The algorithm of the digests above and of run["scenario_text_fnv1a64"]: read from the file's
-    // tag; written as the tag (the legacy one as no tag) and used for the content digest.
-    digest_algorithm digests = current_digest_algorithm;
 };
 
 // The sidecar of an output file: "<output>.checkpoint".
@@ -61,13 +58,12 @@ void write_checkpoint(const std::filesystem::path& path, const run_checkpoint& c
 // a content digest that does not match).
 run_checkpoint read_checkpoint(const std::filesystem::path& path);
 
-// Digest (hex, checkpoint.digests) of every value of a checkpoint, in a fixed order: the reader
+// Digest (hex) of every value of a checkpoint, in a fixed order: the reader
 // recomputes it, so a bit changed on disk after the write (a bad sector, a stray editor) is
 // caught, not resumed.
 std::string checkpoint_digest(const run_checkpoint& checkpoint);
 
 // Digest (hex) of a trajectory frame as the H5MD file stores it: step, time, positions.
-std::string trajectory_digest(std::int64_t step, double time, const std::vector<double>& positions,
-                              digest_algorithm algorithm = current_digest_algorithm);
+std::string trajectory_digest(std::int64_t step, double time, const std::vector<double>& positions);
 
 }  // namespace stokesian::io

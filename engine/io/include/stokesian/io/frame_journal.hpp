@@ -49,11 +49,10 @@ public:
     frame_journal(const std::filesystem::path& path, const journal_layout& layout);
     // A resumed run: opens the journal of the interrupted run and checks it without writing: the
     // header fits `layout`, it holds at least `frames` whole records, record k has index k and its
-    // checksum, and the last of them is the frame the checkpoint recorded (`last_frame_digest`, trajectory_digest
-    // under `digests`, the checkpoint's algorithm: core/digest.hpp).
+    // checksum, and the last of them is the frame the checkpoint recorded (`last_frame_digest`, trajectory_digest).
     // Throws input_error of one line naming the journal otherwise.
     frame_journal(const std::filesystem::path& path, const journal_layout& layout, std::uint64_t frames,
-                  const std::string& last_frame_digest, digest_algorithm digests);
+                  const std::string& last_frame_digest);
     ~frame_journal();
     frame_journal(const frame_journal&) = delete;
     frame_journal& operator=(const frame_journal&) = delete;

@@ -13,8 +13,7 @@
 //   /particles/all/{position,image,velocity,force}/{step,time,value}
 //                              value [T, N, 3] (double; image int32), step [T] int64, time [T] double,
 //                              extensible along T, chunked; image only with a periodic box, its
-//                              step and time hard links to position's (files written before
-//                              2026-11-26 have separate copies; readers take either)
+//                              step and time hard links to position's
 //   /observables/<name>/{step,time,value}
 //                              time series of scalars; with a trajectory they are sampled at the
 //                              trajectory's steps (MDAnalysis reads observables per frame)
@@ -96,8 +95,8 @@ public:
     // readable with every frame written so far even if the process is killed afterwards.
     void flush();
     std::uint64_t frames() const;  // trajectory frames in the file
-    // io::trajectory_digest (current algorithm) of the last frame in the file; "" when it has none.
-    // A resumed run's next checkpoint names it (the one it resumed from may use the legacy basis).
+    // io::trajectory_digest of the last frame in the file; "" when it has none. A resumed run's next
+    // checkpoint names it.
     std::string last_frame_digest() const;
     // Flushes and fsyncs the file being built and renames it onto <path>.partial (atomically
     // replacing an interrupted run's partial output); once per writer.

@@ -27,25 +27,16 @@ struct observed_value {
     std::string unit;                       // "tau_s", "a", "mu0 F", "" ...
 };
 
-// A run's identity under one digest algorithm (core/digest.hpp).
-struct run_digests {
-    std::string final_state;           // "" where the result does not hold it under this algorithm
-    std::string scenario_fingerprint;  // computed from the result's resolved configuration
-};
-
 struct observed_run {
     std::filesystem::path file;
     std::string name;  // the file's stem (the suite's run name)
     reference_key key;
     std::uint64_t planned_steps = 0, steps = 0, sample_interval_steps = 0;
-    std::string status;                                   // "completed", "interrupted ...", "numerical blow-up ..."
-    std::string final_state_digest;                       // as the result stores it, under `digests`
-    digest_algorithm digests = current_digest_algorithm;  // the result's tag; none: the legacy basis
-    std::string cuda_fp_profile;                          // "ieee" or "paper-fast" on CUDA, empty on the CPU
-    bool short_range_forces = false;                      // lubrication or a pair force (CPU and CUDA differ by libm)
-    std::string scenario_fingerprint;  // of the resolved physics, box, particles, observables (`digests`)
-    // Both digests under each algorithm: a reference entry is compared under its own (reference_check.cpp).
-    std::map<digest_algorithm, run_digests> by_algorithm;
+    std::string status;                             // "completed", "interrupted ...", "numerical blow-up ..."
+    std::string final_state_digest;                 // as the result stores it (core/digest.hpp)
+    std::string cuda_fp_profile;                    // "ieee" or "paper-fast" on CUDA, empty on the CPU
+    bool short_range_forces = false;                // lubrication or a pair force (CPU and CUDA differ by libm)
+    std::string scenario_fingerprint;               // of the resolved physics, box, particles, observables
     std::string negative_control;                   // non-empty: a deliberately perturbed run (what was done)
     std::map<std::string, std::string> provenance;  // recorded on reference entries (reference_data/README.md)
     std::map<std::string, observed_value> observables;
@@ -60,7 +51,6 @@ observed_run read_observed_run(const std::filesystem::path& result);
 // The scenario fingerprint of a resolved configuration (the [physics], [box], [particles] and
 // [observables] tables, hashed; keys added later are left out while they hold the default that
 // reproduces the earlier behaviour).
-std::string scenario_fingerprint(const std::string& resolved_configuration,
-                                 digest_algorithm algorithm = current_digest_algorithm);
+std::string scenario_fingerprint(const std::string& resolved_configuration);
 
 }  // namespace stokesian::regression

@@ -22,7 +22,7 @@ struct reference_key {
 };
 
 // The reference class of a registered backend's results: "gpu" for one that computes on a device
-// (backends::computes_on_device: cuda, cuda-fused), else "cpu"; throws std::invalid_argument for a
+// (backends::computes_on_device: cuda), else "cpu"; throws std::invalid_argument for a
 // name that is not registered.
 std::string backend_class_of(const std::string& backend);
 

@@ -79,9 +79,6 @@ struct run_result {
     std::map<std::string, double> summary;  // observables' headline numbers
     std::map<std::string, std::string> engine;
     std::string final_state_digest;  // state_digest of the final frame (hex)
-    // The same under the legacy basis (core/digest.hpp): references recorded before issue #17 store
-    // that one, and still tell whether a run ends bit for bit where theirs did.
-    std::string legacy_final_state_digest;
 };
 
 run_result run_scenario(const run_request& request);
@@ -93,12 +90,12 @@ run_result follow_run(communicator& ranks, unsigned threads);
 
 // The identity and settings of a run as text, as its checkpoints record them (io::run_checkpoint::run);
 // the scenario text's digest under `algorithm` (a checkpoint's own, to compare with it).
-std::map<std::string, std::string> run_record(const scenario& s, digest_algorithm algorithm = current_digest_algorithm);
+std::map<std::string, std::string> run_record(const scenario& s);
 // The scenario of a checkpointed run: its stored scenario text parsed again, with the stored run
 // settings (command-line overrides included). Throws input_error naming the checkpoint file.
 scenario scenario_from_checkpoint(const io::run_checkpoint& c, const std::filesystem::path& checkpoint_path);
 
 // Digest of a frame's positions, images and velocities, bit for bit (core/digest.hpp, hex).
-std::string state_digest(const frame& f, digest_algorithm algorithm = current_digest_algorithm);
+std::string state_digest(const frame& f);
 
 }  // namespace stokesian
