@@ -27,7 +27,8 @@ set_target_properties(stokesian_tomlpp PROPERTIES EXPORT_NAME tomlpp)
 foreach(layer IN LISTS STOKESIAN_LAYERS)
   list(APPEND STOKESIAN_EXPORTED_TARGETS stokesian_${layer})
   set_target_properties(stokesian_${layer} PROPERTIES EXPORT_NAME ${layer})
-  install(DIRECTORY ${STOKESIAN_ENGINE_DIR}/${layer}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  stokesian_layer_dir(${layer} dir)
+  install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           COMPONENT development)
 endforeach()
 install(TARGETS ${STOKESIAN_EXPORTED_TARGETS} EXPORT stokesianTargets
