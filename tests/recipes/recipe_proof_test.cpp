@@ -10,21 +10,25 @@
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/physics/tensor_registry.hpp"
-#include "stokesian/settings/scenario_loader.hpp"
 
 using namespace stokesian;
 
 namespace {
 
-// Four particles on integer positions in an open box, pulled down; a = mu0 = 1. `physics` is the
-// [physics] table's text (the tensor).
-scenario four_particles(const std::string& physics = "") {
-    return parse_scenario(
-        "[scenario]\nname = \"recipe\"\n[physics]\nradius = 1.0\nself_mobility = 1.0\n" + physics +
-            "[box]\nboundary = \"open\"\n[particles]\npositions = [[-2.0, 0.0, 0.0], [2.0, 0.0, 0.0], "
-            "[0.0, 3.0, 0.0], [0.0, 0.0, 4.0]]\nforce = [0.0, 0.0, -1.0]\n[run]\ndt = 0.5\nsteps = "
-            "10\nbackend = \"cpu\"\n",
-        "recipe.toml");
+// Four particles on integer positions in an open box, pulled down; a = mu0 = 1, dt = 1/2.
+struct configuration {
+    engine_config config;
+    initial_state particles;
+};
+
+configuration four_particles(hydrodynamic_tensor tensor = hydrodynamic_tensor::rotne_prager) {
+    configuration c;
+    c.config.system.tensor = tensor;
+    c.config.dt = 0.5;
+    c.config.threads = 1;
+    c.particles.positions = {{-2.0, 0.0, 0.0}, {2.0, 0.0, 0.0}, {0.0, 3.0, 0.0}, {0.0, 0.0, 4.0}};
+    c.particles.external_forces.assign(4, {0.0, 0.0, -1.0});
+    return c;
 }
 
 // v_i = F_i + sum_{j != i} |r_i - r_j|^2 F_j: the test-only tensor's sum, exact for these integers.
@@ -41,10 +45,10 @@ std::vector<double> squared_distance_velocities(const initial_state& s) {
     return v;
 }
 
-// mu F of the registered backend `name` for the scenario's configuration and forces.
-std::vector<double> mobility_times_force(const std::string& name, const scenario& s) {
+// mu F of the registered backend `name` for the configuration and its forces.
+std::vector<double> mobility_times_force(const std::string& name, const configuration& s) {
     const backends::backend* b = backends::backend_registry().find(name);
-    auto mu = b->make_mobility(s.system, s.particles.positions, device_context{}, 1);
+    auto mu = b->make_mobility(s.config.system, s.particles.positions, device_context{}, 1);
     std::vector<double> force, velocity(3 * s.particles.size());
     for (const vec3<double>& f : s.particles.external_forces) force.insert(force.end(), {f.x, f.y, f.z});
     mu->apply(force, velocity);
@@ -52,10 +56,9 @@ std::vector<double> mobility_times_force(const std::string& name, const scenario
 }
 
 frame after_steps(precision_mode mode, std::uint64_t steps) {
-    const scenario s = four_particles();
-    engine_config c = make_engine_config(s);
-    c.precision = mode;
-    auto e = make_engine(c, s.particles);
+    configuration s = four_particles();
+    s.config.precision = mode;
+    auto e = make_engine(s.config, s.particles);
     e->advance(steps);
     frame f;
     e->read_frame(f);
@@ -93,12 +96,13 @@ TEST(RecipeProof, AutoChoosesAKernelForTheTestOnlyPrecision) {
     EXPECT_NE(c.reason.find("no row of hi=t64"), std::string::npos) << c.reason;
 }
 
-// Tensor: recipe-squared-distance (tensor_recipe_squared_distance.hpp) is a scenario spelling and
-// the CPU backend's HI sum, instantiated for every registered tensor, evaluates it: the exact sum.
-TEST(RecipeProof, TheTestOnlyTensorIsAScenarioSpellingTheCpuBackendEvaluates) {
-    const scenario s = four_particles("tensor = \"recipe-squared-distance\"\n");
-    EXPECT_EQ(s.system.tensor, hydrodynamic_tensor::recipe_squared_distance);
-    EXPECT_EQ(to_string(s.system.tensor), "recipe-squared-distance");
+// Tensor: recipe-squared-distance (tensor_recipe_squared_distance.hpp) is a spelling the scenario
+// key `tensor` accepts (the registered names, parse_tensor) and the CPU backend's HI sum,
+// instantiated for every registered tensor, evaluates it: the exact sum.
+TEST(RecipeProof, TheTestOnlyTensorIsASpellingTheCpuBackendEvaluates) {
+    EXPECT_EQ(parse_tensor("recipe-squared-distance"), hydrodynamic_tensor::recipe_squared_distance);
+    EXPECT_EQ(to_string(hydrodynamic_tensor::recipe_squared_distance), "recipe-squared-distance");
+    const configuration s = four_particles(hydrodynamic_tensor::recipe_squared_distance);
     EXPECT_NE(std::find(registered_tensor_names.begin(), registered_tensor_names.end(), "recipe-squared-distance"),
               registered_tensor_names.end());
     EXPECT_EQ(mobility_times_force("cpu", s), squared_distance_velocities(s.particles));
@@ -110,11 +114,11 @@ TEST(RecipeProof, TheTestOnlyBackendIsRegisteredWithItsCapabilitiesAndComputesMu
     const backends::registry& r = backends::backend_registry();
     ASSERT_NE(r.find("recipe"), nullptr) << r.names();
     EXPECT_TRUE(r.accepts("recipe"));
-    const scenario s = four_particles("tensor = \"recipe-squared-distance\"\n");
+    const configuration s = four_particles(hydrodynamic_tensor::recipe_squared_distance);
     const std::vector<double> v = squared_distance_velocities(s.particles);
     EXPECT_EQ(mobility_times_force("recipe", s), v);
 
-    engine_config c = make_engine_config(s);
+    engine_config c = s.config;
     c.backend = "recipe";
     auto e = make_engine(c, s.particles);
     EXPECT_EQ(e->description().backend, "recipe");
