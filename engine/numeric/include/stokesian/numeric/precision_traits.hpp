@@ -3,7 +3,7 @@
 // and one precision_traits<P> per entry. The enum, the run-time names and parsing
 // (core/precision_modes.hpp), dispatch and the explicit instantiations (numeric/precision.hpp), the
 // checkpoint words and port-check's rounding units, storage names and ULP distances are all generated
-// from these two, and so are the per-precision CUDA files (cmake/StokesianPrecisions.cmake reads the
+// from these two, and so are the per-precision CUDA files (cmake/StokesianExtensions.cmake reads the
 // list): engine/README.md, "How to add a precision mode".
 #include <boost/preprocessor/seq/enum.hpp>
 #include <boost/preprocessor/seq/for_each.hpp>
