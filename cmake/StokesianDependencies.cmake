@@ -66,7 +66,7 @@ if(STOKESIAN_BUILD_TOOLS)
   target_include_directories(stokesian_cli11 SYSTEM INTERFACE ${STOKESIAN_CLI11_INCLUDE})
 endif()
 
-if(STOKESIAN_BUILD_TESTS)
+if(STOKESIAN_BUILD_TESTS OR STOKESIAN_RECIPE_PROOF)
   # Debian's GoogleTest is built as static archives.
   find_package(GTest CONFIG REQUIRED)
   include(GoogleTest)

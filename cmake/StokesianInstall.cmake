@@ -1,6 +1,7 @@
 # `cmake --install BUILD --prefix PREFIX`: what a program outside this tree needs to build on the
 # engine with find_package(stokesian), and the CLI.
-#   PREFIX/include/stokesian/<layer>/...     every layer's public headers (engine/<layer>/include)
+#   PREFIX/include/stokesian/<layer>/...     every layer's public headers (engine/<layer>/include and
+#                                            the generated ones)
 #   PREFIX/lib/libstokesian_<layer>.a        the layers' static libraries
 #   PREFIX/lib/cmake/stokesian/              stokesianConfig.cmake, its version file and the targets:
 #                                            stokesian::<layer>, stokesian::engine (every layer),
@@ -27,9 +28,13 @@ set_target_properties(stokesian_tomlpp PROPERTIES EXPORT_NAME tomlpp)
 foreach(layer IN LISTS STOKESIAN_LAYERS)
   list(APPEND STOKESIAN_EXPORTED_TARGETS stokesian_${layer})
   set_target_properties(stokesian_${layer} PROPERTIES EXPORT_NAME ${layer})
-  install(DIRECTORY ${STOKESIAN_ENGINE_DIR}/${layer}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  stokesian_layer_dir(${layer} dir)
+  install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           COMPONENT development)
 endforeach()
+# The headers the build generates (cmake/StokesianExtensions.cmake), beside the layers' own.
+install(DIRECTORY ${PROJECT_BINARY_DIR}/generated/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        COMPONENT development)
 install(TARGETS ${STOKESIAN_EXPORTED_TARGETS} EXPORT stokesianTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -24,6 +24,27 @@ set(STOKESIAN_LAYER_study_BUILDS_ON regression)
 
 set(STOKESIAN_ENGINE_DIR ${PROJECT_SOURCE_DIR}/engine)
 
+# Backends a build adds without editing this table (cmake/StokesianExtensions.cmake): each folder
+# <dir>/<name> is a layer <name> on core, below backends, at STOKESIAN_LAYER_<name>_DIR.
+set(STOKESIAN_EXTRA_BACKENDS "" CACHE STRING "Folders <dir>/<name>, each a backend's layer (engine/README.md)")
+foreach(folder IN LISTS STOKESIAN_EXTRA_BACKENDS)
+  get_filename_component(folder ${folder} ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR})
+  get_filename_component(name ${folder} NAME)
+  list(INSERT STOKESIAN_LAYERS 5 ${name})  # after cpu and cuda, below backends
+  set(STOKESIAN_LAYER_${name}_BUILDS_ON core)
+  set(STOKESIAN_LAYER_${name}_DIR ${folder})
+  list(APPEND STOKESIAN_LAYER_backends_BUILDS_ON ${name})
+endforeach()
+
+# The folder of `layer`: engine/<layer>, or an added backend's own.
+function(stokesian_layer_dir layer out)
+  if(DEFINED STOKESIAN_LAYER_${layer}_DIR)
+    set(${out} ${STOKESIAN_LAYER_${layer}_DIR} PARENT_SCOPE)
+  else()
+    set(${out} ${STOKESIAN_ENGINE_DIR}/${layer} PARENT_SCOPE)
+  endif()
+endfunction()
+
 # Every layer below `layer` (the closure of BUILDS_ON), into `out`.
 function(stokesian_layers_below layer out)
   set(below "")
@@ -51,7 +72,7 @@ endfunction()
 # The include check of `layer` (its folder engine/<layer>), a target that `target` depends on: it
 # runs before `target` compiles and again whenever a source or header of the layer changes.
 function(stokesian_check_layer_includes layer target)
-  set(directories ${STOKESIAN_ENGINE_DIR}/${layer})
+  stokesian_layer_dir(${layer} directories)
   file(GLOB_RECURSE files CONFIGURE_DEPENDS ${directories}/*.hpp ${directories}/*.cpp ${directories}/*.cuh
        ${directories}/*.cu ${directories}/*.h)
   stokesian_layers_below(${layer} below)
@@ -72,7 +93,8 @@ endfunction()
 # A header-only layer: an INTERFACE library on engine/<layer>/include.
 function(stokesian_add_header_layer layer)
   add_library(stokesian_${layer} INTERFACE)
-  target_include_directories(stokesian_${layer} INTERFACE $<BUILD_INTERFACE:${STOKESIAN_ENGINE_DIR}/${layer}/include>)
+  stokesian_layer_dir(${layer} dir)
+  target_include_directories(stokesian_${layer} INTERFACE $<BUILD_INTERFACE:${dir}/include>)
   stokesian_link_layers_below(stokesian_${layer} ${layer} INTERFACE)
   stokesian_check_layer_includes(${layer} stokesian_${layer})
 endfunction()
@@ -80,9 +102,10 @@ endfunction()
 # A host layer: a static library of engine/<layer>/*.cpp (and `ARGN`), its public headers in
 # engine/<layer>/include; its internal headers sit beside its sources, included by their names.
 function(stokesian_add_layer layer)
-  file(GLOB sources CONFIGURE_DEPENDS ${STOKESIAN_ENGINE_DIR}/${layer}/*.cpp)
+  stokesian_layer_dir(${layer} dir)
+  file(GLOB sources CONFIGURE_DEPENDS ${dir}/*.cpp)
   add_library(stokesian_${layer} STATIC ${sources} ${ARGN})
-  target_include_directories(stokesian_${layer} PUBLIC $<BUILD_INTERFACE:${STOKESIAN_ENGINE_DIR}/${layer}/include>)
+  target_include_directories(stokesian_${layer} PUBLIC $<BUILD_INTERFACE:${dir}/include>)
   target_compile_options(stokesian_${layer} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${STOKESIAN_HOST_WARNINGS}>)
   stokesian_link_layers_below(stokesian_${layer} ${layer} PUBLIC)
   stokesian_check_layer_includes(${layer} stokesian_${layer})

@@ -15,11 +15,16 @@ bool among(const std::vector<std::string>& list, const std::string& kernel) {
 }
 
 // "table cc 9.0, measured on NVIDIA H200, 2026-11-26" (with " in an open box" where the open rows
-// decide) or "fallback: no table for ... (cc 8.6)".
+// decide) or "fallback: no table for ... (cc 8.6)" ("no row of hi=... in the table for": a precision
+// the device's table has not measured).
 std::string table_name(const device_table& t, const kernel_query& q) {
-    if (t.compute_capability.empty())
-        return "fallback: no table for " + (q.device_name.empty() ? std::string("this device") : q.device_name) +
-               " (cc " + q.compute_capability + ")";
+    if (t.compute_capability.empty()) {
+        const std::string device =
+            (q.device_name.empty() ? std::string("this device") : q.device_name) + " (cc " + q.compute_capability + ")";
+        if (&table_for(q.compute_capability) != &t)
+            return "fallback: no row of hi=" + std::string(to_string(q.hi)) + " in the table for " + device;
+        return "fallback: no table for " + device;
+    }
     const table_rows& rows = t.rows_for(q.periodic);
     return "table cc " + std::string(t.compute_capability) + ", measured on " + std::string(rows.measured_on) +
            (&rows == &t.open ? " in an open box" : "");
@@ -61,7 +66,12 @@ kernel_choice choose_cuda_kernel(const kernel_query& q, const tuning_cache* cach
     const std::vector<std::string>& candidates = fast ? q.candidates.fast : q.candidates.exact;
     const std::string what = "N = " + std::to_string(q.particles) + ", hi=" + std::string(to_string(q.hi)) + ", " +
                              (q.periodic ? "periodic" : "open") + " box";
-    const device_table& table = table_for(q.compute_capability);
+    // A precision the device's table has not measured takes the rows of devices of no measured class.
+    const device_table& measured = table_for(q.compute_capability);
+    const auto measures_hi = [&](const table_rows& rows) {
+        return std::any_of(rows.rows.begin(), rows.rows.end(), [&](const table_row& r) { return r.hi == q.hi; });
+    };
+    const device_table& table = measures_hi(measured.rows_for(q.periodic)) ? measured : fallback_table();
 
     // The fused engine is exact (bit for bit the step-by-step engine) and, for small systems, runs
     // whole steps in one launch: auto takes it wherever it applies below the table's bound.

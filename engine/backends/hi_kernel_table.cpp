@@ -25,10 +25,13 @@
 // threads of one SM; a step-by-step one is launch-bound (~14 us) below ~N = 500 and spreads the
 // walk over the device. So 32.
 //
-// Devices of no measured class: tiling (the default before auto) and fast-split (its group size
+// Devices of no measured class, and precisions a device's table has not measured
+// (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
 // follows the device's SM count), and the fused engine only up to one warp (N <= 32), where any GPU
 // is launch-bound.
 #include "stokesian/backends/hi_kernel_choice.hpp"
+
+#include <array>
 
 namespace stokesian::backends {
 
@@ -73,11 +76,12 @@ constexpr table_row hopper_open_rows[] = {
     {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.8 / 121.4
 };
 
-constexpr table_row fallback_rows[] = {
-    {precision::f32, 1, "tiling", "fast-split"},
-    {precision::ds, 1, "tiling", "fast-split"},
-    {precision::f64, 1, "tiling", "fast-split"},
-};
+// One row per precision of the list (numeric/precision_traits.hpp), so a new precision has one.
+constexpr auto fallback_rows = [] {
+    std::array<table_row, precisions.size()> rows{};
+    for (std::size_t k = 0; k < precisions.size(); ++k) rows[k] = {precisions[k], 1, "tiling", "fast-split"};
+    return rows;
+}();
 
 constexpr device_table tables[] = {
     {"9.0",

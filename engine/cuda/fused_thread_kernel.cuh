@@ -23,8 +23,8 @@
 // short_range_force is evaluated per row (its lubrication part is not worth proving odd in r).
 //
 // Compile time: the kernel exists for 9 modes x 8 N x 2 tensors (Tensor a template parameter, so a
-// pair evaluates one tensor's formula, not both behind a run-time switch), in three files
-// (fused_thread_launch_*.cu). The short-range force -- logf/expf, rarely on, never in the
+// pair evaluates one tensor's formula, not both behind a run-time switch), in one file per HI precision
+// (the generated fused_thread_launch_<hi>.cu). The short-range force -- logf/expf, rarely on, never in the
 // tetrahedron -- is a call (fused_short_range_force), not 2 x 28 inlined copies at N = 8. The call
 // takes the three parts of the parameters that short_range_force reads (box, pair force,
 // lubrication), NOT interaction_parameters: that struct carries the Ewald tables of rpy-ewald

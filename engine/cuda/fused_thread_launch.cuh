@@ -1,8 +1,8 @@
 #pragma once
 // Launches of the one-thread-per-system fused kernel (fused_thread_kernel.cuh): N = 1 ... 8 and the
-// tensor chosen at run time. Included by fused_thread_launch_{f32,ds,f64}.cu, which instantiate it
-// for the three modes of one HI precision each, so that the 144 fully unrolled kernels compile in
-// three files side by side instead of one after the other.
+// tensor chosen at run time. Included by the files generated from fused_thread_launch.cu.in, one per
+// HI precision of the list, each instantiating the modes of its precision, so that the fully unrolled
+// kernels (48 per precision) compile in several files side by side instead of one after the other.
 #include <stdexcept>
 #include <utility>
 

@@ -3,7 +3,8 @@
 // and one precision_traits<P> per entry. The enum, the run-time names and parsing
 // (core/precision_modes.hpp), dispatch and the explicit instantiations (numeric/precision.hpp), the
 // checkpoint words and port-check's rounding units, storage names and ULP distances are all generated
-// from these two: engine/README.md, "How to add a precision mode".
+// from these two, and so are the per-precision CUDA files (cmake/StokesianExtensions.cmake reads the
+// list): engine/README.md, "How to add a precision mode".
 #include <boost/preprocessor/seq/enum.hpp>
 #include <boost/preprocessor/seq/for_each.hpp>
 #include <boost/preprocessor/seq/size.hpp>
@@ -18,12 +19,15 @@
 #include <type_traits>
 
 #include "stokesian/numeric/float_float.hpp"
+#include "stokesian/numeric/precision_extensions.hpp"
 
 namespace stokesian {
 
 // The list, in increasing precision. A Boost.Preprocessor sequence, because the explicit
-// instantiations (a declaration per mode) can only be written out by the preprocessor.
-#define STOKESIAN_PRECISIONS (f32)(ds)(f64)
+// instantiations (a declaration per mode) can only be written out by the preprocessor. A build may
+// append precisions without editing this file (STOKESIAN_EXTRA_PRECISIONS: generated, empty unless
+// CMake's STOKESIAN_EXTRA_PRECISION_HEADERS names some; the recipe proof does, tests/recipes/).
+#define STOKESIAN_PRECISIONS (f32)(ds)(f64)STOKESIAN_EXTRA_PRECISIONS
 
 enum class precision : std::uint8_t { BOOST_PP_SEQ_ENUM(STOKESIAN_PRECISIONS) };
 
@@ -101,6 +105,13 @@ struct precision_traits<precision::f64> {
         return double(std::fabs(ulp_detail::ordered(a_hi) - ulp_detail::ordered(b_hi)));
     }
 };
+
+}  // namespace stokesian
+
+// The traits of the appended precisions (generated; empty by default).
+#include "stokesian/numeric/precision_extension_traits.hpp"
+
+namespace stokesian {
 
 // Calls f(std::integral_constant<precision, P>{}) for the run-time precision p (the last of the list
 // for a value outside it), so that a run-time value reaches the traits of its type.

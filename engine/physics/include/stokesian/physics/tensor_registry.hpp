@@ -18,6 +18,9 @@
 #include "stokesian/physics/tensors/oseen.hpp"
 #include "stokesian/physics/tensors/rotne_prager_yamakawa.hpp"
 #include "stokesian/physics/tensors/rpy_ewald.hpp"
+// A build's added tensors (CMake STOKESIAN_EXTRA_TENSOR_HEADERS; none by default): their headers and
+// STOKESIAN_EXTRA_TENSOR_KEYS / _ENTRIES, appended to the list below.
+#include "stokesian/physics/tensor_extensions.hpp"
 
 namespace stokesian {
 
@@ -61,10 +64,12 @@ enum class hydrodynamic_tensor : std::uint8_t {
     rotne_prager,  // Eq. (rotneMobility) for r >= 2a, Rotne-Prager-Yamakawa overlap form below
     oseen,         // Eq. (oseenTensor): point-particle limit, O(1/r) only
     rpy_ewald,     // Beenakker (1986): the Ewald-summed RPY mobility of a periodic box (a block evaluator)
+    STOKESIAN_EXTRA_TENSOR_KEYS
 };
-using registered_tensors = tensor_list<tensor_entry<hydrodynamic_tensor::rotne_prager, rotne_prager_yamakawa_tensor>,
-                                       tensor_entry<hydrodynamic_tensor::oseen, oseen_tensor>,
-                                       tensor_entry<hydrodynamic_tensor::rpy_ewald, rpy_ewald_tensor>>;
+using registered_tensors =
+    tensor_list<tensor_entry<hydrodynamic_tensor::rotne_prager, rotne_prager_yamakawa_tensor>,
+                tensor_entry<hydrodynamic_tensor::oseen, oseen_tensor>,
+                tensor_entry<hydrodynamic_tensor::rpy_ewald, rpy_ewald_tensor> STOKESIAN_EXTRA_TENSOR_ENTRIES>;
 // ---------------------------------------------------------------------------------------------
 
 namespace detail {
