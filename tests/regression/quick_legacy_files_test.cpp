@@ -50,15 +50,16 @@ hdf5::file open_for_writing(const fs::path& path) {
 // Replaces the hard link image/<name> -> position/<name> by a dataset of its own with the same
 // values, as the writer of f14912e made it.
 void unlink_image_dataset(hid_t file, const char* name, hid_t file_type, hid_t memory_type, std::size_t element_bytes) {
-    const hdf5::dataset shared(hdf5::check(
-        H5Dopen2(file, (std::string("/particles/all/image/") + name).c_str(), H5P_DEFAULT), "opening image dataset"));
+    const hdf5::dataset shared(
+        hdf5::check(H5Dopen2(file, (std::string("/particles/trajectory/image/") + name).c_str(), H5P_DEFAULT),
+                    "opening image dataset"));
     const hdf5::dataspace space(hdf5::check(H5Dget_space(shared.get()), "reading a shape"));
     hsize_t frames = 0;
     hdf5::check(H5Sget_simple_extent_dims(space.get(), &frames, nullptr), "reading a shape");
     std::vector<unsigned char> values(frames * element_bytes);
     if (frames > 0)
         hdf5::check(H5Dread(shared.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "reading");
-    const hdf5::group image(hdf5::check(H5Gopen2(file, "/particles/all/image", H5P_DEFAULT), "opening image"));
+    const hdf5::group image(hdf5::check(H5Gopen2(file, "/particles/trajectory/image", H5P_DEFAULT), "opening image"));
     hdf5::check(H5Ldelete(image.get(), name, H5P_DEFAULT), "unlinking");
     const std::array<hsize_t, 1> chunk{io::scalar_chunk_samples};
     const hdf5::dataset own = io::create_extensible_dataset(image.get(), name, file_type, {}, chunk);
@@ -77,11 +78,11 @@ void make_legacy_checkpoint(const fs::path& output) {
     {
         const io::h5md_file f(fs::exists(output) ? output : fs::path(output) += ".partial");
         const std::size_t last = c.frames_written - 1;
-        const std::vector<double> positions = f.read_doubles("/particles/all/position/value");
-        const std::size_t per_frame = positions.size() / f.shape("/particles/all/position/value")[0];
+        const std::vector<double> positions = f.read_doubles("/particles/trajectory/position/value");
+        const std::size_t per_frame = positions.size() / f.shape("/particles/trajectory/position/value")[0];
         c.last_frame_digest = io::trajectory_digest(
-            f.read_integers("/particles/all/position/step").at(last),
-            f.read_doubles("/particles/all/position/time").at(last),
+            f.read_integers("/particles/trajectory/position/step").at(last),
+            f.read_doubles("/particles/trajectory/position/time").at(last),
             std::vector<double>(positions.begin() + last * per_frame, positions.begin() + (last + 1) * per_frame),
             digest_algorithm::legacy_fnv1a64);
     }
@@ -95,7 +96,7 @@ void make_legacy_layout(const fs::path& output) {
     unlink_image_dataset(file.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double));
     const hdf5::group author(hdf5::check(H5Gopen2(file.get(), "/h5md/author", H5P_DEFAULT), "opening"));
     io::write_string_attribute(author.get(), "name", "someone");  // variable-length, as before
-    const hdf5::group box(hdf5::check(H5Gopen2(file.get(), "/particles/all/box", H5P_DEFAULT), "opening"));
+    const hdf5::group box(hdf5::check(H5Gopen2(file.get(), "/particles/trajectory/box", H5P_DEFAULT), "opening"));
     io::write_string_array_attribute(box.get(), "boundary", {"periodic", "periodic", "periodic"});
 }
 
@@ -177,6 +178,7 @@ TEST_F(LegacyFiles, AResultOfBeforeTheFixReadsWithItsLegacyDigests) {
     EXPECT_EQ(old.by_algorithm.at(digest_algorithm::fnv1a64).scenario_fingerprint, now.scenario_fingerprint);
     EXPECT_EQ(old.provenance.count("digest_algorithm"), 0u);  // an entry recorded from it is a legacy one
     const io::h5md_file f(out);
-    EXPECT_EQ(f.read_integers("/particles/all/image/step"), f.read_integers("/particles/all/position/step"));
+    EXPECT_EQ(f.read_integers("/particles/trajectory/image/step"),
+              f.read_integers("/particles/trajectory/position/step"));
     EXPECT_EQ(f.string_attribute("/h5md/author", "name"), "someone");
 }

@@ -50,7 +50,7 @@ protected:
                      {"integrator", "euler"},
                      {"wall_seconds", "1.5"}};
         for (const auto& [key, value] : run) r[key] = value;
-        writer.write_parameters("run", r);
+        writer.write_parameters("run", io::text_parameters(r));
         writer.write_parameters("scenario",
                                 {{"name", "tetrahedron"}, {"case", ""}, {"resolved_configuration", configuration}});
         writer.write_parameters("engine", {{"backend", "cpu"}});

@@ -152,7 +152,7 @@ struct run_info {
 };
 
 std::map<std::string, std::string> attributes_if_present(const io::h5md_file& file, const std::string& path) {
-    return file.exists(path) ? file.string_attributes(path) : std::map<std::string, std::string>{};
+    return file.exists(path) ? file.parameter_attributes(path) : std::map<std::string, std::string>{};
 }
 
 std::string get(const std::map<std::string, std::string>& m, const std::string& key,
