@@ -260,12 +260,13 @@ void print_json(const std::string& path, const run_info& info, const std::vector
     number_field("lubrication_iterations_most", info.engine, "lubrication_iterations_most");
     io::json observables = io::json::object();  // the headline numbers, keyed as `stokesian run --json` keys them
     for (const headline& h : headlines)
-        if (const std::optional<double> value = headline_value(results, h)) observables[h.key] = *value;
+        if (const std::optional<double> value = headline_value(results, h))
+            observables[h.key] = io::json_quantity(h.key, *value);
     document["observables"] = std::move(observables);
     io::json analysis = io::json::object();
     for (const result& r : results) {
         if (r.scalar) {
-            analysis[r.name] = r.values.empty() ? NAN : r.values.front();
+            analysis[r.name] = io::json_quantity(r.name, r.values.empty() ? NAN : r.values.front());
             continue;
         }
         const array_summary s = summarise_array(r.values);

@@ -170,7 +170,7 @@ int execute(const run_options& o, int argc, char** argv) {
 
     if (o.json) {
         io::json observables = io::json::object();
-        for (const auto& [k, v] : r.summary) observables[k] = v;
+        for (const auto& [k, v] : r.summary) observables[k] = io::json_quantity(k, v);
         io::json summary{{"output", r.output.string()},
                          {"scenario", s.name},
                          {"case", s.case_name},
