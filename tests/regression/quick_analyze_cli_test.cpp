@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
@@ -111,6 +112,31 @@ TEST_F(AnalyzeCli, CountsAreJsonIntegersInRunAndAnalyze) {
                             "cycle/period_trend/cycles", "cycle/period_trend/degree", "cycle/amplitude_trend/degree"})
         EXPECT_TRUE(is_integer_literal(json_literal(analyzed.out, key))) << key << ": " << analyzed.out;
     EXPECT_EQ(json_literal(analyzed.out, "cycles"), "3");
+}
+
+// One vocabulary: run --json is the document analyze --json prints for the same file (the same keys,
+// the same values, the path under "file") plus what only the run knows.
+TEST_F(AnalyzeCli, RunJsonHoldsTheAnalyzeDocumentOfItsFile) {
+    const fs::path file = dir_ / "t.h5";
+    const outcome ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100",
+                                 "--no-trajectory", "-o", file.string(), "--json"},
+                                dir_);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+    const outcome analyzed = run_cli({"analyze", file.string(), "--json"}, dir_);
+    ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+    const stokesian::io::json run = stokesian::io::json::parse(ran.out);
+    const stokesian::io::json analysis = stokesian::io::json::parse(analyzed.out);
+    for (const auto& [key, value] : analysis.items()) {
+        ASSERT_TRUE(run.contains(key)) << key << " missing in run --json: " << ran.out;
+        EXPECT_EQ(run[key].dump(), value.dump()) << key;
+    }
+    EXPECT_EQ(run["file"], file.string());
+    EXPECT_FALSE(run.contains("output"));
+    // The quantities once printed by one command only, now by both.
+    for (const char* key : {"regular_cycles", "period_last", "amplitude_last", "max_abs_symmetry_residual"})
+        EXPECT_TRUE(analysis["observables"].contains(key)) << key << ": " << analyzed.out;
+    for (const char* key : {"simulated_time", "steps_per_second", "final_state_digest", "resumable", "checkpoint"})
+        EXPECT_TRUE(run.contains(key) && !analysis.contains(key)) << key;
 }
 
 TEST_F(AnalyzeCli, BadFilesAreOneLineAndExitCodeTwo) {

@@ -8,10 +8,12 @@
 
 namespace stokesian {
 
-// A summary key (`stokesian run --json`, `analyze --json` observables) or the last part of an
-// /analysis path ("cycle/period_trend/degree": "degree").
+// A summary key (`stokesian run --json`, `analyze --json` observables), the last part of an
+// /analysis path ("cycle/period_trend/degree": "degree") or of a regression observable's name
+// (`reference show --json`: "cycle.periods_found": "periods_found").
 inline constexpr std::string_view count_names[] = {
     "cycles",
+    "periods_found",
     "regular_cycles",
     "windows",
     "degree",
@@ -31,10 +33,10 @@ inline constexpr std::string_view count_names[] = {
     "solved_samples",
 };
 
-// Whether `name` (a key, or a path whose last part is one) counts something.
+// Whether `name` (a key, or a path or dotted name whose last part is one) counts something.
 inline bool is_count(std::string_view name) {
-    const std::size_t slash = name.rfind('/');
-    const std::string_view leaf = slash == std::string_view::npos ? name : name.substr(slash + 1);
+    const std::size_t separator = name.find_last_of("/.");
+    const std::string_view leaf = separator == std::string_view::npos ? name : name.substr(separator + 1);
     return std::find(std::begin(count_names), std::end(count_names), leaf) != std::end(count_names);
 }
 
