@@ -113,7 +113,7 @@ TEST_F(JsonSchema, RunAndAnalyzeDocumentsAreTheTablesOfDocsReferenceJson) {
     EXPECT_GE(analysis["observables"].size(), 20u) << analyzed.out;
 }
 
-// Counts are integers in `reference show --json` too (periods found, windows).
+// reference show --json: its keys as documented, counts as integers (periods found, windows).
 TEST_F(JsonSchema, ReferenceShowCountsAreJsonIntegers) {
     const fs::path file = dir_ / "t.h5";
     const auto ran = run_cli(
@@ -122,7 +122,9 @@ TEST_F(JsonSchema, ReferenceShowCountsAreJsonIntegers) {
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
     const auto shown = run_cli({"reference", "show", file.string(), "--json"}, dir_);
     ASSERT_EQ(shown.exit_code, 0) << shown.err;
-    const json observables = json::parse(shown.out).at(0).at("observables");
+    const json result = json::parse(shown.out).at(0);
+    expect_documented(result, schema_table("## `stokesian reference show RESULT... --json`"), "reference show --json");
+    const json observables = result.at("observables");
     for (const char* name : {"cycle.periods_found", "cycle.regular_cycles", "cycle.windows"}) {
         ASSERT_TRUE(observables.contains(name)) << name << ": " << shown.out;
         const json& values = observables[name]["values"];
