@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "stokesian/io/h5md.hpp"
 #include "stokesian/io/hdf5_writing.hpp"
 
 namespace stokesian::io {
@@ -86,7 +87,7 @@ hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t fi
 }
 
 particle_element::particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
-                                   std::size_t element_bytes, std::size_t particles,
+                                   std::size_t element_bytes, std::size_t particles, const char* unit,
                                    const particle_element* time_source)
     : memory_type_(memory_type), sample_shape_{particles, 3}, owns_time_(time_source == nullptr) {
     group_ = hdf5::group(
@@ -97,6 +98,7 @@ particle_element::particle_element(hid_t particles_group, const std::string& nam
     if (owns_time_) {
         step_ = create_extensible_dataset(group_.get(), "step", H5T_STD_I64LE, {}, scalar_chunk);
         time_ = create_extensible_dataset(group_.get(), "time", H5T_IEEE_F64LE, {}, scalar_chunk);
+        write_string_attribute(time_.get(), "unit", h5md_units::time);
     } else {
         for (const char* link : {"step", "time"})
             hdf5::check(H5Lcreate_hard(time_source->group_.get(), link, group_.get(), link, H5P_DEFAULT, H5P_DEFAULT),
@@ -105,6 +107,7 @@ particle_element::particle_element(hid_t particles_group, const std::string& nam
         time_ = hdf5::dataset(hdf5::check(H5Dopen2(group_.get(), "time", H5P_DEFAULT), "opening " + name + "/time"));
     }
     value_ = create_extensible_dataset(group_.get(), "value", file_type, sample_shape_, value_chunk);
+    if (unit) write_string_attribute(value_.get(), "unit", unit);
 }
 
 std::int64_t particle_element::step_at(hsize_t index) const {

@@ -1,6 +1,6 @@
 #pragma once
 // Time-dependent H5MD elements of the writer (h5md_writer.cpp): datasets extensible along the
-// time axis, grown one sample at a time, and particles/all/<name>/{step, time, value}.
+// time axis, grown one sample at a time, and particles/trajectory/<name>/{step, time, value}.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -23,14 +23,17 @@ void append_sample(hid_t dataset, hid_t memory_type, hsize_t index, std::span<co
 hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t file_type,
                                         std::span<const hsize_t> sample_shape, std::span<const hsize_t> chunk);
 
-// One H5MD time-dependent element, particles/all/<name>/{step, time, value}, value [T, N, 3].
+// One H5MD time-dependent element, particles/trajectory/<name>/{step, time, value}, value [T, N, 3].
 // An element sampled with another (image with position: H5MD 1.1 asks for it) shares its step and
 // time: they are hard links to the other's datasets, which only the other grows.
 class particle_element {
 public:
-    // Creates the element in a new file; `time_source` non-null: step and time link to its own.
+    // Creates the element in a new file; `unit` non-null: value's unit attribute (and time's
+    // h5md_units::time where the element owns its time); `time_source` non-null: step and time link
+    // to its own.
     particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
-                     std::size_t element_bytes, std::size_t particles, const particle_element* time_source = nullptr);
+                     std::size_t element_bytes, std::size_t particles, const char* unit,
+                     const particle_element* time_source = nullptr);
 
     // Step, time and values of sample `index` (h5md_writer::last_frame_digest).
     std::int64_t step_at(hsize_t index) const;

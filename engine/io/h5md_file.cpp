@@ -8,6 +8,7 @@
 #include "global_heap_check.hpp"
 #include "hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/number_text.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/io/hdf5_handles.hpp"
 
@@ -48,6 +49,31 @@ std::optional<std::string> read_single_string(hid_t attribute, const std::functi
     return value;
 }
 
+// The value of a single-string attribute as it is, of a single number as text (an integer in
+// decimal, a float in the shortest form that reads back to the same double: exact_number), or
+// nothing for anything else (arrays, compounds, ...).
+std::optional<std::string> read_single_text(hid_t attribute, const std::function<void()>& before_heap_read) {
+    if (std::optional<std::string> text = read_single_string(attribute, before_heap_read)) return text;
+    const hdf5::datatype type(hdf5::check(H5Aget_type(attribute), "reading an attribute type"));
+    const H5T_class_t type_class = H5Tget_class(type.get());
+    if (type_class != H5T_INTEGER && type_class != H5T_FLOAT) return std::nullopt;
+    const hdf5::dataspace space(hdf5::check(H5Aget_space(attribute), "reading an attribute shape"));
+    if (hdf5::check(H5Sget_simple_extent_npoints(space.get()), "reading an attribute shape") != 1) return std::nullopt;
+    if (type_class == H5T_FLOAT) {
+        double value = 0.0;
+        hdf5::check(H5Aread(attribute, H5T_NATIVE_DOUBLE, &value), "reading a number attribute");
+        return exact_number(value);
+    }
+    if (H5Tget_sign(type.get()) == H5T_SGN_NONE) {
+        std::uint64_t value = 0;
+        hdf5::check(H5Aread(attribute, H5T_NATIVE_UINT64, &value), "reading a number attribute");
+        return std::to_string(value);
+    }
+    std::int64_t value = 0;
+    hdf5::check(H5Aread(attribute, H5T_NATIVE_INT64, &value), "reading a number attribute");
+    return std::to_string(value);
+}
+
 }  // namespace
 
 struct h5md_file::impl {
@@ -61,6 +87,34 @@ struct h5md_file::impl {
         if (global_heap_checked) return;
         if (const auto problem = damaged_global_heap(path)) fail(*problem + " (damaged file)");
         global_heap_checked = true;
+    }
+
+    // The single-valued attributes of `object_path` that `read` reads (nothing: left out), by name.
+    using attribute_reader = std::optional<std::string> (*)(hid_t, const std::function<void()>&);
+    std::map<std::string, std::string> single_attributes(const std::string& object_path, attribute_reader read) {
+        const hdf5::error_silencer quiet;
+        const hdf5::object object = open_object(object_path, H5I_BADID, "object");
+        std::vector<std::string> names;
+        auto collect = [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
+            static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+            return 0;
+        };
+        check(H5Aiterate2(object.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names),
+              "cannot list the attributes of '" + object_path + "'");
+        std::map<std::string, std::string> values;
+        for (const std::string& name : names) {
+            const hdf5::attribute attribute(
+                check(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), "cannot open attribute '" + name + "'"));
+            try {
+                if (std::optional<std::string> value = read(attribute.get(), [this] { check_global_heap(); }))
+                    values.emplace(name, *value);
+            } catch (const input_error&) {
+                throw;  // already names the file
+            } catch (const std::runtime_error& e) {
+                fail(std::string(e.what()) + " ('" + object_path + "' attribute '" + name + "')");
+            }
+        }
+        return values;
     }
 
     [[noreturn]] void fail(const std::string& expected) const { throw input_error(path.string(), "", "", expected); }
@@ -274,31 +328,19 @@ std::optional<std::string> h5md_file::string_attribute(const std::string& object
 }
 
 std::map<std::string, std::string> h5md_file::string_attributes(const std::string& object_path) const {
-    const hdf5::error_silencer quiet;
-    const hdf5::object object = impl_->open_object(object_path, H5I_BADID, "object");
-    std::vector<std::string> names;
-    auto collect = [](hid_t, const char* name, const H5A_info_t*, void* out) -> herr_t {
-        static_cast<std::vector<std::string>*>(out)->emplace_back(name);
-        return 0;
-    };
-    impl_->check(H5Aiterate2(object.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names),
-                 "cannot list the attributes of '" + object_path + "'");
-    // Only single strings: numbers and arrays (h5md/version, box/boundary) are left out.
-    std::map<std::string, std::string> values;
-    for (const std::string& name : names) {
-        const hdf5::attribute attribute(
-            impl_->check(H5Aopen(object.get(), name.c_str(), H5P_DEFAULT), "cannot open attribute '" + name + "'"));
-        try {
-            if (std::optional<std::string> value =
-                    read_single_string(attribute.get(), [this] { impl_->check_global_heap(); }))
-                values.emplace(name, *value);
-        } catch (const input_error&) {
-            throw;  // already names the file
-        } catch (const std::runtime_error& e) {
-            impl_->fail(std::string(e.what()) + " ('" + object_path + "' attribute '" + name + "')");
-        }
-    }
-    return values;
+    return impl_->single_attributes(object_path, read_single_string);
+}
+
+std::map<std::string, std::string> h5md_file::parameter_attributes(const std::string& object_path) const {
+    return impl_->single_attributes(object_path, read_single_text);
+}
+
+std::optional<std::string> h5md_file::parameter_attribute(const std::string& object_path,
+                                                          const std::string& name) const {
+    const std::map<std::string, std::string> values = parameter_attributes(object_path);
+    const auto found = values.find(name);
+    if (found == values.end()) return std::nullopt;
+    return found->second;
 }
 
 }  // namespace stokesian::io

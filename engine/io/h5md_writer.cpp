@@ -82,7 +82,7 @@ struct h5md_writer::impl {
     hdf5::file file;
     std::optional<particle_element> position, image, velocity, force_element;
     hdf5::dataset edges_value;
-    vec3<double> edges{};
+    std::array<double, 9> edges{};  // one sample of box/edges/value: the edges on the diagonal
     hsize_t frames = 0;
 
     void require_open(const char* operation) const {
@@ -138,7 +138,7 @@ struct h5md_writer::impl {
             write_fixed_string_attribute(creator.get(), "name", "stokesian");
             write_fixed_string_attribute(creator.get(), "version", git_describe());
         }
-        const hdf5::group all = require_group(root, "/particles/all");
+        const hdf5::group all = require_group(root, particles_group);
         {
             const hdf5::group box_group = require_group(all.get(), "box");
             const std::array<int, 1> dimension{3};
@@ -146,10 +146,12 @@ struct h5md_writer::impl {
             const std::string boundary = box.periodic ? "periodic" : "none";
             write_fixed_string_array_attribute(box_group.get(), "boundary", {boundary, boundary, boundary});
         }
-        position.emplace(all.get(), "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
+        position.emplace(all.get(), "position", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles,
+                         h5md_units::length);
         {
-            // box/edges as a time-dependent element sharing position's step and time (hard links):
-            // MDAnalysis reads edges/value[frame]; H5MD allows either form.
+            // box/edges as a time-dependent element sharing position's step and time (hard links),
+            // each sample a 3 x 3 matrix (H5MD's triclinic form, the edges on its diagonal):
+            // MDAnalysis reads edges/value[frame] as three edge vectors only.
             const hdf5::group edges_group(
                 hdf5::check(H5Gcreate2(all.get(), "box/edges", H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
                             "creating box/edges"));
@@ -157,19 +159,22 @@ struct h5md_writer::impl {
                         "linking box/edges/step");
             hdf5::check(H5Lcreate_hard(all.get(), "position/time", edges_group.get(), "time", H5P_DEFAULT, H5P_DEFAULT),
                         "linking box/edges/time");
-            const std::array<hsize_t, 1> sample{3};
-            const std::array<hsize_t, 2> chunk{scalar_chunk_samples, 3};
+            const std::array<hsize_t, 2> sample{3, 3};
+            const std::array<hsize_t, 3> chunk{scalar_chunk_samples, 3, 3};
             edges_value = create_extensible_dataset(edges_group.get(), "value", H5T_IEEE_F64LE, sample, chunk);
-            edges = box.edges;
+            write_string_attribute(edges_value.get(), "unit", h5md_units::length);
+            edges = {box.edges.x, 0.0, 0.0, 0.0, box.edges.y, 0.0, 0.0, 0.0, box.edges.z};
         }
         // image is sampled with position: its step and time are hard links to position's (H5MD 1.1).
         if (box.periodic && options.write_image)
-            image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles,
+            image.emplace(all.get(), "image", H5T_STD_I32LE, H5T_NATIVE_INT, sizeof(std::int32_t), particles, nullptr,
                           &*position);
         if (options.write_velocity)
-            velocity.emplace(all.get(), "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
+            velocity.emplace(all.get(), "velocity", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles,
+                             h5md_units::velocity);
         if (options.write_force)
-            force_element.emplace(all.get(), "force", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles);
+            force_element.emplace(all.get(), "force", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, sizeof(double), particles,
+                                  h5md_units::force);
     }
 };
 
@@ -261,18 +266,35 @@ void h5md_writer::append_frame(const frame& f) {
     if (impl_->force_element) require_size(f.force.size(), "force");
 
     impl_->position->append(step, f.time, f.position.data());
-    const std::array<hsize_t, 1> edge_shape{3};
-    append_sample(impl_->edges_value.get(), H5T_NATIVE_DOUBLE, impl_->frames++, edge_shape, &impl_->edges);
+    const std::array<hsize_t, 2> edge_shape{3, 3};
+    append_sample(impl_->edges_value.get(), H5T_NATIVE_DOUBLE, impl_->frames++, edge_shape, impl_->edges.data());
     if (impl_->image) impl_->image->append(step, f.time, f.image.data());
     if (impl_->velocity) impl_->velocity->append(step, f.time, f.velocity.data());
     if (impl_->force_element) impl_->force_element->append(step, f.time, f.force.data());
 }
 
-void h5md_writer::write_parameters(const std::string& group, const std::map<std::string, std::string>& attributes) {
+void h5md_writer::write_parameters(const std::string& group, const std::map<std::string, parameter_value>& attributes) {
     impl_->require_open("write_parameters");
     const hdf5::error_silencer quiet;
     const hdf5::group parameters = require_group(impl_->file.get(), "/parameters/" + group);
-    write_string_attributes(parameters.get(), attributes);
+    for (const auto& [name, value] : attributes)
+        std::visit(
+            [&](const auto& v) {
+                using type = std::decay_t<decltype(v)>;
+                if constexpr (std::is_same_v<type, std::string>) write_string_attribute(parameters.get(), name, v);
+                else write_number_attribute(parameters.get(), name, v);
+            },
+            value);
+}
+
+std::map<std::string, parameter_value> text_parameters(const std::map<std::string, std::string>& text) {
+    return {text.begin(), text.end()};
+}
+
+std::string observable_path(const std::string& name) {
+    std::string flat = name;
+    std::replace(flat.begin(), flat.end(), '/', '_');
+    return "/observables/" + flat;
 }
 
 void h5md_writer::write_time_series(const std::string& name, std::span<const std::uint64_t> step,
@@ -289,7 +311,7 @@ void h5md_writer::write_time_series(const std::string& name, std::span<const std
             throw std::invalid_argument("h5md_writer: step " + std::to_string(s) + " does not fit H5MD's int64 step");
         steps.push_back(static_cast<std::int64_t>(s));
     }
-    const std::string path = "/observables/" + name;
+    const std::string path = observable_path(name);
     if (hdf5::object_exists(impl_->file.get(), path))
         throw std::invalid_argument("h5md_writer: observable '" + name + "' was already written");
     const hdf5::group series = require_group(impl_->file.get(), path);

@@ -126,6 +126,28 @@ void write_int_attribute(hid_t object, const std::string& name, std::span<const 
     hdf5::check(H5Awrite(attribute.get(), H5T_NATIVE_INT, values.data()), "writing attribute " + name);
 }
 
+namespace {
+void write_scalar_attribute(hid_t object, const std::string& name, hid_t file_type, hid_t memory_type,
+                            const void* value) {
+    const hdf5::dataspace space(H5Screate(H5S_SCALAR));
+    hdf5::check(space.get(), "creating a dataspace");
+    const hdf5::attribute attribute = replace_attribute(object, name, file_type, space.get());
+    hdf5::check(H5Awrite(attribute.get(), memory_type, value), "writing attribute " + name);
+}
+}  // namespace
+
+void write_number_attribute(hid_t object, const std::string& name, std::int64_t value) {
+    write_scalar_attribute(object, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
+}
+
+void write_number_attribute(hid_t object, const std::string& name, std::uint64_t value) {
+    write_scalar_attribute(object, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value);
+}
+
+void write_number_attribute(hid_t object, const std::string& name, double value) {
+    write_scalar_attribute(object, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
 void write_string_attributes(hid_t object, const std::map<std::string, std::string>& attributes) {
     for (const auto& [name, value] : attributes) write_string_attribute(object, name, value);
 }

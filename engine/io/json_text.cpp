@@ -2,12 +2,22 @@
 #include "stokesian/io/json_text.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
+
+#include "stokesian/observables/count_names.hpp"
 
 namespace stokesian::io {
 
 std::string json_text(const json& document, int indent) {
     return document.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+json json_quantity(std::string_view name, double value) {
+    // |value| < 2^53: every such whole double is an exact int64.
+    if (is_count(name) && std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 0x1p53)
+        return static_cast<std::int64_t>(value);
+    return value;
 }
 
 json json_number_from_text(const std::string& text) {

@@ -47,9 +47,10 @@ public:
         for (std::size_t k = 0; k < names.size(); ++k) {
             const std::string base = std::string("symmetry/") + names[k];
             const decimated_series s = write_series(out, base, series_[k]);
-            out.write_result(base + "_block_max_abs", s.block_max_abs(),
-                             {{"block_samples", std::to_string(s.block())},
-                              {"meaning", "largest |residual| within each block ending at " + base + "/time"}});
+            out.write_result(
+                base + "_block_max_abs", s.block_max_abs(),
+                {{"block_samples", std::to_string(s.block())},
+                 {"meaning", "largest |residual| within each block ending at a sample of the time series " + base}});
             out.write_result(base + "_max_abs", s.max_abs());
         }
     }

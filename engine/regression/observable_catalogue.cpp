@@ -84,7 +84,8 @@ std::function<bool(const io::h5md_file&, observed_value&)> per_window(const std:
 // its last sample. The last window may be cut short by the end of the run; runs of the same length
 // have the same blocks and windows.
 bool y1_window_maxima(const io::h5md_file& f, observed_value& out) {
-    const std::string block_max = "/analysis/symmetry/y1_block_max_abs", block_time = "/observables/symmetry/y1/time";
+    const std::string block_max = "/analysis/symmetry/y1_block_max_abs",
+                      block_time = io::observable_path("symmetry/y1") + "/time";
     if (!f.exists(block_max) || !f.exists(block_time)) return false;
     const std::vector<double> maxima = f.read_doubles(block_max), time = f.read_doubles(block_time);
     if (maxima.size() != time.size() || time.empty()) return false;
@@ -132,8 +133,8 @@ std::function<bool(const io::h5md_file&, observed_value&)> early_drift(const std
         const std::string times = "/analysis/cycle/" + quantity + "_time", values = "/analysis/cycle/" + quantity;
         if (!f.exists(times) || !f.exists(values)) return false;
         const std::vector<double> t = f.read_doubles(times), v = f.read_doubles(values);
-        const auto steps = f.string_attribute("/parameters/run", "steps"),
-                   dt = f.string_attribute("/parameters/run", "dt");
+        const auto steps = f.parameter_attribute("/parameters/run", "steps"),
+                   dt = f.parameter_attribute("/parameters/run", "dt");
         const auto step_count = steps ? read_count(*steps) : std::nullopt;
         const auto step_length = dt ? read_number(*dt) : std::nullopt;
         if (t.size() != v.size() || !step_count || !step_length) return false;

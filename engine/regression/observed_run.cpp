@@ -129,12 +129,13 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     for (const char* group : {"/parameters/run", "/parameters/scenario", "/parameters/engine"})
         if (!f.is_group(group))
             throw input_error(name, "", "", std::string("not a stokesian result (no ") + group + ")");
-    const attributes run = f.string_attributes("/parameters/run");
-    const attributes scenario = f.string_attributes("/parameters/scenario");
-    const attributes engine = f.string_attributes("/parameters/engine");
-    const attributes build = f.is_group("/parameters/build") ? f.string_attributes("/parameters/build") : attributes{};
+    const attributes run = f.parameter_attributes("/parameters/run");
+    const attributes scenario = f.parameter_attributes("/parameters/scenario");
+    const attributes engine = f.parameter_attributes("/parameters/engine");
+    const attributes build =
+        f.is_group("/parameters/build") ? f.parameter_attributes("/parameters/build") : attributes{};
     const attributes invocation =
-        f.is_group("/parameters/invocation") ? f.string_attributes("/parameters/invocation") : attributes{};
+        f.is_group("/parameters/invocation") ? f.parameter_attributes("/parameters/invocation") : attributes{};
 
     observed_run r;
     r.file = result;
@@ -167,7 +168,7 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     r.provenance["scenario_fingerprint"] = r.scenario_fingerprint;
     r.provenance["scenario_source_path"] = get(scenario, "source_path");
     if (f.is_group("/parameters/negative_control")) {
-        const attributes control = f.string_attributes("/parameters/negative_control");
+        const attributes control = f.parameter_attributes("/parameters/negative_control");
         r.negative_control = "NEGATIVE CONTROL: " + get(control, "description");
         if (!get(control, "labelled_as").empty())
             r.negative_control +=

@@ -15,8 +15,8 @@ std::optional<run_result> completed_run_at(const fs::path& output, const scenari
     try {
         const io::h5md_file file(output);
         if (!file.exists("/parameters/run") || !file.exists("/parameters/scenario")) return std::nullopt;
-        const auto run = file.string_attributes("/parameters/run");
-        const auto scenario = file.string_attributes("/parameters/scenario");
+        const auto run = file.parameter_attributes("/parameters/run");
+        const auto scenario = file.parameter_attributes("/parameters/scenario");
         auto value = [](const std::map<std::string, std::string>& m, const char* key) {
             const auto at = m.find(key);
             return at == m.end() ? std::string() : at->second;
@@ -35,7 +35,7 @@ std::optional<run_result> completed_run_at(const fs::path& output, const scenari
         r.simulated_time = double(*steps) * s.run.dt;
         r.wall_seconds = *wall;
         r.final_state_digest = value(run, "final_state_digest");
-        if (file.exists("/parameters/engine")) r.engine = file.string_attributes("/parameters/engine");
+        if (file.exists("/parameters/engine")) r.engine = file.parameter_attributes("/parameters/engine");
         return r;
     } catch (const input_error&) {
         return std::nullopt;  // not a readable H5MD file: not a completed run's output

@@ -43,7 +43,8 @@ bool reclaim_output_for_resume(const fs::path& output) {
     std::string status;
     {
         const io::h5md_file file(output);
-        status = file.exists("/parameters/run") ? file.string_attribute("/parameters/run", "status").value_or("") : "";
+        status =
+            file.exists("/parameters/run") ? file.parameter_attribute("/parameters/run", "status").value_or("") : "";
     }
     if (!status.starts_with("interrupted") && !status.starts_with("stopped"))
         throw input_error(

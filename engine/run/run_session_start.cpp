@@ -161,7 +161,7 @@ std::optional<run_result> run_session::resume_output() {
         }
         out_ = std::make_unique<io::h5md_writer>(opts_, s_.particles.size(), box_, io::rebuild_tag{});
         write_identity(*out_, req_);
-        out_->write_parameters("engine", eng_->description().provenance());
+        out_->write_parameters("engine", io::text_parameters(eng_->description().provenance()));
         frame durable;
         for (std::uint64_t k = 0; journal_ && k < journal_->frames(); ++k) {
             journal_->read(k, durable);
@@ -188,7 +188,7 @@ void run_session::open_fresh_output() {
         write_identity(*out_, req_);
         out_->replace_partial();  // a readable partial output always names its run
         build_engine();
-        out_->write_parameters("engine", eng_->description().provenance());
+        out_->write_parameters("engine", io::text_parameters(eng_->description().provenance()));
         out_->flush();
         if (s_.run.write_trajectory) journal_.emplace(journal_path_, layout_);
     } catch (...) {

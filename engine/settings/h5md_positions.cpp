@@ -1,10 +1,12 @@
 // Positions from an H5MD file (https://www.nongnu.org/h5md/h5md.html): a stokesian output or any
 // H5MD file. particles/<group>/position is a time-dependent element (value [T, N, 3], one frame
 // read) or a time-independent dataset [N, 3]; particles/<group>/box, when present, gives a periodic
-// box: boundary "periodic" on every axis and rectangular edges (a dataset [3], or an element whose
-// value [T, 3] has a row per position frame).
+// box: boundary "periodic" on every axis and rectangular edges: H5MD's vector form (a dataset [3],
+// or an element whose value [T, 3] has a row per position frame) or its matrix form with the edges
+// on the diagonal ([3, 3], or [T, 3, 3] per frame, as stokesian writes them).
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "particle_sources.hpp"
 #include "scenario_tables.hpp"
@@ -26,6 +28,24 @@ std::string shape_text(const std::vector<std::size_t>& shape) {
 
 std::string frames_text(std::size_t frames) { return std::to_string(frames) + (frames == 1 ? " frame" : " frames"); }
 
+// The edges of H5MD box edges `object` read as `e` with `sample_shape` [3] or [3, 3] (a diagonal
+// matrix); faults naming the object for any other shape or an edge vector off an axis.
+vec3<double> rectangular_edges(const std::string& object, const std::vector<std::size_t>& shape,
+                               std::span<const std::size_t> sample_shape, const std::vector<double>& e,
+                               const std::string& expected) {
+    const bool vector_form = sample_shape.size() == 1 && sample_shape[0] == 3;
+    const bool matrix_form = sample_shape.size() == 2 && sample_shape[0] == 3 && sample_shape[1] == 3;
+    if (!vector_form && !matrix_form)
+        fault("'" + object + "' has shape " + shape_text(shape) + ": expected " + expected +
+              " (rectangular box edges; a triclinic box is not supported)");
+    if (vector_form) return {e[0], e[1], e[2]};
+    for (std::size_t row = 0; row < 3; ++row)
+        for (std::size_t column = 0; column < 3; ++column)
+            if (row != column && e[3 * row + column] != 0.0)
+                fault("'" + object + "' holds edge vectors off the axes: a triclinic box is not supported");
+    return {e[0], e[4], e[8]};
+}
+
 // The edges of a periodic box at `frame` (of `frames` position frames), or none.
 std::optional<vec3<double>> periodic_edges(const io::h5md_file& f, const std::string& box, std::size_t frame,
                                            std::size_t frames) {
@@ -42,27 +62,31 @@ std::optional<vec3<double>> periodic_edges(const io::h5md_file& f, const std::st
     }
     if (periodic == 0) return std::nullopt;
     const std::string edges = box + "/edges";
-    std::vector<double> e;
+    vec3<double> result{};
     if (f.is_group(edges)) {
         const std::string value = edges + "/value";
         const auto shape = f.shape(value);
-        if (shape.size() != 2 || shape[1] != 3)
+        if (shape.empty())
             fault("'" + value + "' has shape " + shape_text(shape) +
-                  ": expected [T, 3] (rectangular box edges; a triclinic box is not supported)");
-        if (shape[0] != frames)
+                  ": expected [T, 3] or [T, 3, 3] (rectangular box edges; a triclinic box is not supported)");
+        const std::span<const std::size_t> sample(shape.data() + 1, shape.size() - 1);
+        const bool known =
+            (sample.size() == 1 && sample[0] == 3) || (sample.size() == 2 && sample[0] == 3 && sample[1] == 3);
+        if (known && shape[0] != frames)
             fault("'" + value + "' holds " + frames_text(shape[0]) + ", the positions " + frames_text(frames) +
                   ": expected the box edges of every position frame");
-        e = f.read_doubles_row(value, frame);
+        result =
+            rectangular_edges(value, shape, sample, known ? f.read_doubles_row(value, frame) : std::vector<double>{},
+                              "[T, 3] or [T, 3, 3]");
     } else if (f.exists(edges)) {
         const auto shape = f.shape(edges);
-        if (shape.size() != 1 || shape[0] != 3)
-            fault("'" + edges + "' has shape " + shape_text(shape) +
-                  ": expected [3] (rectangular box edges; a triclinic box is not supported)");
-        e = f.read_doubles(edges);
+        const bool known =
+            (shape.size() == 1 && shape[0] == 3) || (shape.size() == 2 && shape[0] == 3 && shape[1] == 3);
+        result = rectangular_edges(edges, shape, shape, known ? f.read_doubles(edges) : std::vector<double>{},
+                                   "[3] or [3, 3]");
     } else {
         fault("'" + box + "' is periodic but has no edges");
     }
-    const vec3<double> result{e[0], e[1], e[2]};
     if (!(result.x > 0.0 && result.y > 0.0 && result.z > 0.0) || !std::isfinite(result.x) || !std::isfinite(result.y) ||
         !std::isfinite(result.z))
         fault("the periodic box's edges " + vector_text(result) + ": expected three finite numbers > 0");

@@ -127,7 +127,7 @@ const field<positions_file_settings> positions_file[] = {
     {.key = "group",
      .member = &positions_file_settings::group,
      .rule = {.what = "the name of a group of /particles"},
-     .doc = {"string", "`\"all\"`", "H5MD: the particles group; its `box` gives a periodic box's edges"},
+     .doc = {"string", "`\"trajectory\"`", "H5MD: the particles group; its `box` gives a periodic box's edges"},
      .after = check_file_group,
      .written = [](const positions_file_settings& f) { return f.format == "h5md"; }},
 };

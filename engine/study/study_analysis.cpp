@@ -16,7 +16,7 @@ namespace stokesian::study {
 namespace {
 
 double attribute_number(const io::h5md_file& f, const std::string& name) {
-    const auto text = f.string_attribute("/parameters/run", name);
+    const auto text = f.parameter_attribute("/parameters/run", name);
     return text ? read_number(*text).value_or(nan) : nan;
 }
 
@@ -57,7 +57,7 @@ run_summary read_run_summary(const std::filesystem::path& result) {
     r.file = result.string();
     r.name = result.stem().string();
     const auto text = [&](const std::string& group, const std::string& name) {
-        return f.string_attribute(group, name).value_or("");
+        return f.parameter_attribute(group, name).value_or("");
     };
     r.status = text("/parameters/run", "status");
     r.completed = r.status == "completed";

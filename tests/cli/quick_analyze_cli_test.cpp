@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/json_text.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
@@ -31,6 +32,21 @@ double json_number(const std::string& json, const std::string& key) {
     const auto at = json.find(tag);
     if (at == std::string::npos || json.compare(at + tag.size(), 4, "null") == 0) return NAN;
     return std::strtod(json.c_str() + at + tag.size(), nullptr);
+}
+
+// The literal after "key": in a JSON text, up to the next ',' or '}' ("" when absent).
+std::string json_literal(const std::string& json, const std::string& key) {
+    const std::string tag = "\"" + key + "\":";
+    const auto at = json.find(tag);
+    if (at == std::string::npos) return "";
+    const auto begin = at + tag.size();
+    return json.substr(begin, json.find_first_of(",}", begin) - begin);
+}
+
+bool is_integer_literal(const std::string& literal) {
+    const std::size_t digits = literal.rfind('-', 0) == 0 ? 1 : 0;
+    return literal.size() > digits &&
+           std::all_of(literal.begin() + digits, literal.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 class AnalyzeCli : public stokesian::test_support::scratch_directory_test {
@@ -76,6 +92,51 @@ TEST_F(AnalyzeCli, SummarisesATetrahedronRunInTextAndJson) {
     EXPECT_NE(json.out.find("\"lost_periodicity_time\":null"), std::string::npos) << json.out;
     EXPECT_NE(json.out.find("\"cycle/period\":{\"count\":3"), std::string::npos) << json.out;
     EXPECT_NE(json.out.find("\"status\":\"completed\""), std::string::npos);
+}
+
+// Counts (cycles, windows, degrees, checks) are JSON integers in run --json and analyze --json alike,
+// with the same value under the same key.
+TEST_F(AnalyzeCli, CountsAreJsonIntegersInRunAndAnalyze) {
+    const fs::path file = dir_ / "t.h5";
+    const outcome ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100",
+                                 "--no-trajectory", "-o", file.string(), "--json"},
+                                dir_);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+    const outcome analyzed = run_cli({"analyze", file.string(), "--json"}, dir_);
+    ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+    for (const char* key : {"cycles", "windows", "steps"}) {
+        EXPECT_TRUE(is_integer_literal(json_literal(ran.out, key))) << key << ": " << ran.out;
+        EXPECT_EQ(json_literal(analyzed.out, key), json_literal(ran.out, key)) << key << ": " << analyzed.out;
+    }
+    for (const char* key : {"regular_cycles", "planned_steps", "cycle/regular_cycles", "cycle/windows",
+                            "cycle/period_trend/cycles", "cycle/period_trend/degree", "cycle/amplitude_trend/degree"})
+        EXPECT_TRUE(is_integer_literal(json_literal(analyzed.out, key))) << key << ": " << analyzed.out;
+    EXPECT_EQ(json_literal(analyzed.out, "cycles"), "3");
+}
+
+// One vocabulary: run --json is the document analyze --json prints for the same file (the same keys,
+// the same values, the path under "file") plus what only the run knows.
+TEST_F(AnalyzeCli, RunJsonHoldsTheAnalyzeDocumentOfItsFile) {
+    const fs::path file = dir_ / "t.h5";
+    const outcome ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100",
+                                 "--no-trajectory", "-o", file.string(), "--json"},
+                                dir_);
+    ASSERT_EQ(ran.exit_code, 0) << ran.err;
+    const outcome analyzed = run_cli({"analyze", file.string(), "--json"}, dir_);
+    ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
+    const stokesian::io::json run = stokesian::io::json::parse(ran.out);
+    const stokesian::io::json analysis = stokesian::io::json::parse(analyzed.out);
+    for (const auto& [key, value] : analysis.items()) {
+        ASSERT_TRUE(run.contains(key)) << key << " missing in run --json: " << ran.out;
+        EXPECT_EQ(run[key].dump(), value.dump()) << key;
+    }
+    EXPECT_EQ(run["file"], file.string());
+    EXPECT_FALSE(run.contains("output"));
+    // The quantities once printed by one command only, now by both.
+    for (const char* key : {"regular_cycles", "period_last", "amplitude_last", "max_abs_symmetry_residual"})
+        EXPECT_TRUE(analysis["observables"].contains(key)) << key << ": " << analyzed.out;
+    for (const char* key : {"simulated_time", "steps_per_second", "final_state_digest", "resumable", "checkpoint"})
+        EXPECT_TRUE(run.contains(key) && !analysis.contains(key)) << key;
 }
 
 TEST_F(AnalyzeCli, BadFilesAreOneLineAndExitCodeTwo) {

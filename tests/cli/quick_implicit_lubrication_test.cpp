@@ -182,7 +182,7 @@ TEST(ImplicitLubricationRun, RunRecordsSolverIterationsAndAnalyzeShowsThem) {
     EXPECT_GE(mean, 1.0);
     EXPECT_LE(most, 3.0);
     EXPECT_EQ(file.read_doubles("/analysis/lubrication_solver/solved_samples").at(0), 51.0);  // t = 0, 0.01, ..., 0.5
-    EXPECT_EQ(file.read_doubles("/observables/lubrication_solver/iterations/value").size(), 51u);
+    EXPECT_EQ(file.read_doubles("/observables/lubrication_solver_iterations/value").size(), 51u);
     EXPECT_LE(file.read_doubles("/analysis/lubrication_solver/largest_relative_residual").at(0), 1.05e-8);
     {
         test_support::cli_process analyze({"analyze", out.string()}, dir);

@@ -253,7 +253,7 @@ TEST_F(KillResume, AKilledRunsPartialOutputNamesItsRunAndItsResumeNeedsNoPartial
                       test_support::read_text(tetrahedron_toml))
                 << what;
             EXPECT_EQ(f.string_attribute("/parameters/run", "status"), "running") << what;
-            EXPECT_EQ(f.string_attribute("/parameters/run", "planned_steps"), "2000000") << what;
+            EXPECT_EQ(f.parameter_attribute("/parameters/run", "planned_steps"), "2000000") << what;
             EXPECT_TRUE(f.exists("/parameters/build")) << what;
             EXPECT_TRUE(f.exists("/parameters/invocation")) << what;
             EXPECT_TRUE(f.exists("/parameters/engine")) << what;

@@ -50,10 +50,10 @@ protected:
     }
     double scalar(const std::string& name) const { return file_->read_doubles("/analysis/" + name).at(0); }
     std::vector<double> series(const std::string& name) const {
-        return file_->read_doubles("/observables/" + name + "/value");
+        return file_->read_doubles(io::observable_path(name) + "/value");
     }
     std::vector<double> series_time(const std::string& name) const {
-        return file_->read_doubles("/observables/" + name + "/time");
+        return file_->read_doubles(io::observable_path(name) + "/time");
     }
 
     std::vector<fs::path> written_;

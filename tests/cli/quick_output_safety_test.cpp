@@ -144,7 +144,7 @@ TEST_F(OutputSafety, ASecondRunOnTheSameOutputIsRefusedWhileTheFirstRunsAndCompl
     ASSERT_EQ(done.exit_code, 0) << done.err;
     EXPECT_NE(done.out.find("\"status\":\"completed\""), std::string::npos) << done.out;
     const io::h5md_file f(out);
-    EXPECT_EQ(f.string_attribute("/parameters/run", "steps"), "2000000") << "the output holds the first run";
+    EXPECT_EQ(f.parameter_attribute("/parameters/run", "steps"), "2000000") << "the output holds the first run";
     EXPECT_EQ(f.string_attribute("/parameters/run", "status"), "completed");
     EXPECT_FALSE(fs::exists(fs::path(out) += ".lock")) << "a finished run removes its lock file";
 }

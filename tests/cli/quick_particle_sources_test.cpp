@@ -27,7 +27,7 @@ namespace {
 
 // The positions of frame `index` of an output (flattened x, y, z per particle).
 std::vector<double> frame_positions(const fs::path& output, std::size_t index) {
-    return io::h5md_file(output).read_doubles_row("/particles/all/position/value", index);
+    return io::h5md_file(output).read_doubles_row("/particles/trajectory/position/value", index);
 }
 
 std::vector<double> flattened(const std::vector<vec3<double>>& positions) {
@@ -71,7 +71,7 @@ protected:
 // A run continues from another run's last frame, in that run's periodic box.
 TEST_F(ParticleSourceRuns, AnH5mdOutputsLastFrameStartsTheNextRun) {
     const fs::path first = run(test_support::tetrahedron_toml, {"--time", "3"});
-    const auto shape = io::h5md_file(first).shape("/particles/all/position/value");
+    const auto shape = io::h5md_file(first).shape("/particles/trajectory/position/value");
     ASSERT_EQ(shape.size(), 3u);
     const std::vector<double> last = frame_positions(first, shape[0] - 1);
 
@@ -111,7 +111,7 @@ TEST_F(ParticleSourceRuns, NpyAndXyzFilesStartRunsReproducibleFromTheirOutputAlo
             run(scenario(name, "boundary = \"open\"\n", std::string("[particles.file]\npath = \"") + file + "\"\n"),
                 {"--no-trajectory"});
         fs::remove(dir_ / file);
-        EXPECT_EQ(io::h5md_file(out).shape("/particles/all/position/value")[0], 0u) << file;  // no frame
+        EXPECT_EQ(io::h5md_file(out).shape("/particles/trajectory/position/value")[0], 0u) << file;  // no frame
         const toml::table resolved = toml::parse(resolved_configuration_of(out));
         std::vector<double> listed;
         if (const toml::array* rows = resolved["particles"]["positions"].as_array())

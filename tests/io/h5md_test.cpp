@@ -114,7 +114,7 @@ TEST_F(H5md, RoundTripsEveryValueBitForBit) {
     const h5md_file file(path);
     const std::vector<std::size_t> trajectory_shape{frames, particles, 3};
     for (const char* element : {"position", "image", "velocity", "force"}) {
-        const std::string group = std::string("/particles/all/") + element;
+        const std::string group = std::string("/particles/trajectory/") + element;
         EXPECT_EQ(file.shape(group + "/value"), trajectory_shape) << element;
         EXPECT_EQ(file.shape(group + "/step"), std::vector<std::size_t>{frames}) << element;
         EXPECT_EQ(file.read_integers(group + "/step"), (std::vector<std::int64_t>{7, 107, 207})) << element;
@@ -122,28 +122,38 @@ TEST_F(H5md, RoundTripsEveryValueBitForBit) {
         for (std::size_t t = 0; t < frames; ++t) times.push_back(make_frame(t).time);
         expect_bits(file.read_doubles(group + "/time"), times, group + "/time");
     }
-    expect_bits(file.read_doubles("/particles/all/position/value"),
+    expect_bits(file.read_doubles("/particles/trajectory/position/value"),
                 flatten([](const frame& f) -> const std::vector<vec3<double>>& { return f.position; }), "position");
-    expect_bits(file.read_doubles("/particles/all/velocity/value"),
+    expect_bits(file.read_doubles("/particles/trajectory/velocity/value"),
                 flatten([](const frame& f) -> const std::vector<vec3<double>>& { return f.velocity; }), "velocity");
-    expect_bits(file.read_doubles("/particles/all/force/value"),
+    expect_bits(file.read_doubles("/particles/trajectory/force/value"),
                 flatten([](const frame& f) -> const std::vector<vec3<double>>& { return f.force; }), "force");
     std::vector<std::int64_t> images;
     for (std::size_t t = 0; t < frames; ++t)
         for (const vec3<int>& n : make_frame(t).image) images.insert(images.end(), {n.x, n.y, n.z});
-    EXPECT_EQ(file.read_integers("/particles/all/image/value"), images);
+    EXPECT_EQ(file.read_integers("/particles/trajectory/image/value"), images);
 
-    // Box.
-    // edges: one row per frame, sharing position's step and time (hard links).
+    // Box edges: a 3 x 3 matrix per frame (H5MD's matrix form), step and time position's (hard links).
     std::vector<double> edges;
-    for (std::size_t t = 0; t < frames; ++t) edges.insert(edges.end(), {10.0, 20.0, 30.0});
-    EXPECT_EQ(file.read_doubles("/particles/all/box/edges/value"), edges);
-    EXPECT_EQ(file.shape("/particles/all/box/edges/value"), (std::vector<std::size_t>{frames, 3}));
-    EXPECT_EQ(file.read_integers("/particles/all/box/edges/step"), file.read_integers("/particles/all/position/step"));
+    for (std::size_t t = 0; t < frames; ++t)
+        edges.insert(edges.end(), {10.0, 0.0, 0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 30.0});
+    EXPECT_EQ(file.read_doubles("/particles/trajectory/box/edges/value"), edges);
+    EXPECT_EQ(file.shape("/particles/trajectory/box/edges/value"), (std::vector<std::size_t>{frames, 3, 3}));
+    // Units H5MD readers know (io::h5md_units), on every value and time.
+    const auto unit = [&](const std::string& dataset) {
+        return file.string_attribute(std::string(io::particles_group) + "/" + dataset, "unit").value_or("none");
+    };
+    for (const char* element : {"position/", "velocity/", "force/"})
+        EXPECT_EQ(unit(element + std::string("time")), "ps");
+    EXPECT_EQ(unit("position/value") + ", " + unit("box/edges/value") + ", " + unit("velocity/value") + ", " +
+                  unit("force/value"),
+              "Angstrom, Angstrom, Angstrom ps-1, kJ mol-1 Angstrom-1");
+    EXPECT_EQ(file.read_integers("/particles/trajectory/box/edges/step"),
+              file.read_integers("/particles/trajectory/position/step"));
     // dimension and boundary are not single strings: string_attributes leaves them out.
-    EXPECT_TRUE(file.string_attributes("/particles/all/box").empty());
-    EXPECT_THROW((void)file.string_attribute("/particles/all/box", "boundary"), input_error);
-    EXPECT_THROW((void)file.string_attribute("/particles/all/box", "dimension"), input_error);
+    EXPECT_TRUE(file.string_attributes("/particles/trajectory/box").empty());
+    EXPECT_THROW((void)file.string_attribute("/particles/trajectory/box", "boundary"), input_error);
+    EXPECT_THROW((void)file.string_attribute("/particles/trajectory/box", "dimension"), input_error);
 
     // H5MD metadata.
     EXPECT_EQ(file.string_attribute("/h5md/author", "name"), "tester");
@@ -152,7 +162,8 @@ TEST_F(H5md, RoundTripsEveryValueBitForBit) {
     EXPECT_FALSE(file.string_attribute("/h5md/creator", "no_such_attribute").has_value());
     EXPECT_EQ(file.list("/"), (std::vector<std::string>{"analysis", "h5md", "observables", "parameters", "particles"}));
     EXPECT_EQ(file.list("/h5md"), (std::vector<std::string>{"author", "creator"}));
-    EXPECT_EQ(file.list("/particles/all"), (std::vector<std::string>{"box", "force", "image", "position", "velocity"}));
+    EXPECT_EQ(file.list("/particles/trajectory"),
+              (std::vector<std::string>{"box", "force", "image", "position", "velocity"}));
 
     // Parameters: string attributes, replaced when written again.
     EXPECT_EQ(file.string_attributes("/parameters/scenario"),
@@ -161,9 +172,9 @@ TEST_F(H5md, RoundTripsEveryValueBitForBit) {
               (std::map<std::string, std::string>{{"host", "replaced"}, {"unicode", "Stokes \xCE\xBC"}}));
 
     // Observables.
-    EXPECT_EQ(file.read_integers("/observables/centre_of_mass/x/step"), (std::vector<std::int64_t>{0, 10, 20}));
-    expect_bits(file.read_doubles("/observables/centre_of_mass/x/time"), {0.0, 0.1, 0.2}, "series time");
-    expect_bits(file.read_doubles("/observables/centre_of_mass/x/value"), {1.0 / 3.0, -2.5, 1e-310}, "series value");
+    EXPECT_EQ(file.read_integers("/observables/centre_of_mass_x/step"), (std::vector<std::int64_t>{0, 10, 20}));
+    expect_bits(file.read_doubles("/observables/centre_of_mass_x/time"), {0.0, 0.1, 0.2}, "series time");
+    expect_bits(file.read_doubles("/observables/centre_of_mass_x/value"), {1.0 / 3.0, -2.5, 1e-310}, "series value");
     EXPECT_EQ(file.shape("/analysis/cycle/period"), std::vector<std::size_t>{});  // scalar
     expect_bits(file.read_doubles("/analysis/cycle/period"), {1.0 / 7.0}, "scalar observable");
     EXPECT_EQ(file.string_attribute("/analysis/cycle/period", "method"), "parabola");
@@ -192,7 +203,7 @@ TEST_F(H5md, WritesTheH5mdVersionDimensionAndBoundary) {
     H5Tclose(version_type);
     H5Aclose(version);
 
-    const hid_t dimension = H5Aopen_by_name(file, "/particles/all/box", "dimension", H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t dimension = H5Aopen_by_name(file, "/particles/trajectory/box", "dimension", H5P_DEFAULT, H5P_DEFAULT);
     ASSERT_GE(dimension, 0);
     int d = 0;
     EXPECT_GE(H5Aread(dimension, H5T_NATIVE_INT, &d), 0);
@@ -200,7 +211,7 @@ TEST_F(H5md, WritesTheH5mdVersionDimensionAndBoundary) {
     H5Aclose(dimension);
 
     // boundary: three fixed-length strings (H5MD 1.1), NUL-padded.
-    const hid_t boundary = H5Aopen_by_name(file, "/particles/all/box", "boundary", H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t boundary = H5Aopen_by_name(file, "/particles/trajectory/box", "boundary", H5P_DEFAULT, H5P_DEFAULT);
     ASSERT_GE(boundary, 0);
     const hid_t boundary_space = H5Aget_space(boundary);
     EXPECT_EQ(H5Sget_simple_extent_npoints(boundary_space), 3);
@@ -267,19 +278,20 @@ TEST_F(H5md, ImageSharesPositionsStepAndTimeAndMetadataStringsAreFixedLength) {
     const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     ASSERT_GE(file, 0);
     for (const char* dataset : {"step", "time"}) {
-        const std::string position = std::string("/particles/all/position/") + dataset;
-        for (const char* linked : {"/particles/all/image/", "/particles/all/box/edges/"})
+        const std::string position = std::string("/particles/trajectory/position/") + dataset;
+        for (const char* linked : {"/particles/trajectory/image/", "/particles/trajectory/box/edges/"})
             EXPECT_EQ(object_address(file, (linked + std::string(dataset)).c_str()),
                       object_address(file, position.c_str()))
                 << linked << dataset;
         // velocity and force keep their own (H5MD leaves that open).
-        EXPECT_NE(object_address(file, (std::string("/particles/all/velocity/") + dataset).c_str()),
+        EXPECT_NE(object_address(file, (std::string("/particles/trajectory/velocity/") + dataset).c_str()),
                   object_address(file, position.c_str()));
     }
     EXPECT_EQ(fixed_utf8_string(file, "/h5md/author", "name"), std::make_pair(true, std::string("tester")));
     EXPECT_EQ(fixed_utf8_string(file, "/h5md/creator", "name"), std::make_pair(true, std::string("stokesian")));
     EXPECT_TRUE(fixed_utf8_string(file, "/h5md/creator", "version").first);
-    EXPECT_EQ(fixed_utf8_string(file, "/particles/all/box", "boundary"), std::make_pair(true, std::string("periodic")));
+    EXPECT_EQ(fixed_utf8_string(file, "/particles/trajectory/box", "boundary"),
+              std::make_pair(true, std::string("periodic")));
     EXPECT_GE(H5Fclose(file), 0);
 }
 
@@ -288,13 +300,13 @@ TEST_F(H5md, ExistsWalksPathsSafely) {
     write_sample_file(path);
     const h5md_file file(path);
     EXPECT_TRUE(file.exists("/"));
-    EXPECT_TRUE(file.exists("/particles/all/position/value"));
-    EXPECT_TRUE(file.exists("particles/all/position"));
+    EXPECT_TRUE(file.exists("/particles/trajectory/position/value"));
+    EXPECT_TRUE(file.exists("particles/trajectory/position"));
     EXPECT_FALSE(file.exists("/particles/none/position/value"));  // parent missing: no HDF5 error
-    EXPECT_FALSE(file.exists("/particles/all/position/value/deeper"));
-    EXPECT_THROW((void)file.read_doubles("/particles/all/nothing"), input_error);
-    EXPECT_THROW((void)file.read_doubles("/particles/all"), input_error);         // a group
-    EXPECT_THROW((void)file.list("/particles/all/position/value"), input_error);  // a dataset
+    EXPECT_FALSE(file.exists("/particles/trajectory/position/value/deeper"));
+    EXPECT_THROW((void)file.read_doubles("/particles/trajectory/nothing"), input_error);
+    EXPECT_THROW((void)file.read_doubles("/particles/trajectory"), input_error);         // a group
+    EXPECT_THROW((void)file.list("/particles/trajectory/position/value"), input_error);  // a dataset
 }
 
 TEST_F(H5md, OmitsImageForOpenBoxesAndDisabledElements) {
@@ -310,8 +322,8 @@ TEST_F(H5md, OmitsImageForOpenBoxesAndDisabledElements) {
         writer.finish();
     }
     const h5md_file file(path);
-    EXPECT_EQ(file.list("/particles/all"), (std::vector<std::string>{"box", "position"}));
-    EXPECT_EQ(file.read_doubles("/particles/all/box/edges/value"), (std::vector<double>{0.0, 0.0, 0.0}));
+    EXPECT_EQ(file.list("/particles/trajectory"), (std::vector<std::string>{"box", "position"}));
+    EXPECT_EQ(file.read_doubles("/particles/trajectory/box/edges/value"), std::vector<double>(9, 0.0));
     EXPECT_FALSE(file.string_attribute("/h5md/author", "name").value_or("").empty());
 }
 
@@ -363,7 +375,7 @@ TEST_F(H5md, ForceReplacesAnExistingFile) {
     write_text(path, "old results");
     write_sample_file(path, true);
     const h5md_file file(path);
-    EXPECT_EQ(file.shape("/particles/all/position/value"), (std::vector<std::size_t>{frames, particles, 3}));
+    EXPECT_EQ(file.shape("/particles/trajectory/position/value"), (std::vector<std::size_t>{frames, particles, 3}));
     EXPECT_FALSE(fs::exists(dir_ / "run.h5.partial"));
 }
 
@@ -382,7 +394,7 @@ TEST_F(H5md, UnfinishedWriterLeavesOnlyThePartialFile) {
     ASSERT_TRUE(fs::exists(fs::path(path) += ".partial"));
     // Closed cleanly: the frames written so far are readable.
     const h5md_file partial(fs::path(path) += ".partial");
-    EXPECT_EQ(partial.shape("/particles/all/position/value"), (std::vector<std::size_t>{2, particles, 3}));
+    EXPECT_EQ(partial.shape("/particles/trajectory/position/value"), (std::vector<std::size_t>{2, particles, 3}));
 }
 
 // A kill between the file's creation and the flush of what names the run must not leave a readable
@@ -503,8 +515,8 @@ TEST_F(H5md, ReadsFourByteImageCountsAsEightByteValues) {
         writer.finish();
     }
     const h5md_file file(path);
-    const std::vector<std::int64_t> image = file.read_integers("/particles/all/image/value");
+    const std::vector<std::int64_t> image = file.read_integers("/particles/trajectory/image/value");
     ASSERT_EQ(image.size(), n * count * 3);
     EXPECT_EQ(image[(count - 1) * n * 3], std::int64_t(count - 1));
-    EXPECT_EQ(file.read_doubles("/particles/all/image/value").size(), n * count * 3);
+    EXPECT_EQ(file.read_doubles("/particles/trajectory/image/value").size(), n * count * 3);
 }

@@ -141,10 +141,10 @@ TEST(PairGapObservable, ExponentialGapGivesItsRateAndSignChangesAreCounted) {
         out.finish();
     }
     const io::h5md_file file(path);
-    const std::vector<double> rate = file.read_doubles("/observables/pair_gap/decay_rate_observed/value");
+    const std::vector<double> rate = file.read_doubles("/observables/pair_gap_decay_rate_observed/value");
     ASSERT_EQ(rate.size(), 200u);
     for (double r : rate) EXPECT_NEAR(r, lambda, 1e-9);
-    const std::vector<double> gap = file.read_doubles("/observables/pair_gap/gap/value");
+    const std::vector<double> gap = file.read_doubles("/observables/pair_gap_gap/value");
     ASSERT_EQ(gap.size(), 201u);
     EXPECT_NEAR(file.read_doubles("/analysis/pair_gap/minimum_gap")[0], s0 * std::exp(-lambda * 2.0), 1e-14);
     EXPECT_NEAR(file.read_doubles("/analysis/pair_gap/minimum_gap_time")[0], 2.0, 1e-12);
@@ -153,7 +153,7 @@ TEST(PairGapObservable, ExponentialGapGivesItsRateAndSignChangesAreCounted) {
     // The gap crosses s_c = 0.282 at t = ln(0.5/0.282)/1.7 = 0.337: first sample below is t = 0.34.
     EXPECT_NEAR(file.read_doubles("/analysis/pair_gap/critical_gap_crossing_time")[0], 0.34, 1e-12);
     // The predicted rate is the implicit law's, evaluated by the library (trapezoid over each interval).
-    const std::vector<double> predicted = file.read_doubles("/observables/pair_gap/decay_rate_predicted/value");
+    const std::vector<double> predicted = file.read_doubles("/observables/pair_gap_decay_rate_predicted/value");
     const auto at = [&](double t) {
         const double g = s0 * std::exp(-lambda * t);
         return predict_pair_approach({-(1 + g / 2), 0, 0}, {1 + g / 2, 0, 0}, {1, 0, 0}, {-1, 0, 0}, system).decay_rate;

@@ -54,7 +54,7 @@ protected:
             if (value.empty()) r.erase(key);
             else r[key] = value;
         }
-        writer.write_parameters("run", r);
+        writer.write_parameters("run", io::text_parameters(r));
         writer.write_parameters("scenario",
                                 {{"name", "tetrahedron"}, {"case", ""}, {"resolved_configuration", configuration}});
         writer.write_parameters("engine", {{"backend", "cpu"}});

@@ -24,7 +24,9 @@ void print_json(const std::vector<regression::observed_run>& runs) {
     for (const auto& r : runs) {
         io::json observables = io::json::object();
         for (const auto& [name, v] : r.observables) {
-            io::json value{{"values", v.values}};
+            io::json values = io::json::array();  // counts (periods found, windows, checks) as integers
+            for (const double x : v.values) values.push_back(io::json_quantity(name, x));
+            io::json value{{"values", std::move(values)}};
             if (!v.coordinate.empty()) value["window_end_time"] = v.coordinate;
             value["ci95_half_width"] = v.ci95_half_width;
             value["unit"] = v.unit;

@@ -14,6 +14,7 @@
 #include "options_precision.hpp"
 #include "options_run.hpp"
 #include "process_ranks.hpp"
+#include "result_analysis.hpp"
 #include "run_size_guard.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
@@ -169,28 +170,18 @@ int execute(const run_options& o, int argc, char** argv) {
     }
 
     if (o.json) {
-        io::json observables = io::json::object();
-        for (const auto& [k, v] : r.summary) observables[k] = v;
-        io::json summary{{"output", r.output.string()},
-                         {"scenario", s.name},
-                         {"case", s.case_name},
-                         {"status", r.status},
-                         {"precision", to_string(s.run.precision)},
-                         {"backend", r.engine.count("backend") ? r.engine.at("backend") : ""}};
+        // What the file says, as `stokesian analyze --json` prints it, then what only the run knows.
+        io::json summary = result_json(read_result_file(r.output.string()));
         // The machine code that ran on the device (CUDA: "SASS (sm_90)" or "PTX JIT (compute_90)").
-        if (r.engine.count("device_code")) summary["device_code"] = r.engine.at("device_code");
         // Why auto chose the backend (backends/registry.hpp); the HI kernel that ran, and why when a
         // request (auto, fast) chose it (backends/hi_kernel_choice.hpp).
-        for (const char* key : {"backend_choice", "hi_kernel", "hi_kernel_choice"})
+        for (const char* key : {"device_code", "backend_choice", "hi_kernel", "hi_kernel_choice"})
             if (r.engine.count(key)) summary[key] = r.engine.at(key);
-        summary["steps"] = r.steps;
         summary["simulated_time"] = r.simulated_time;
-        summary["wall_seconds"] = r.wall_seconds;
         summary["steps_per_second"] = r.wall_seconds > 0 ? double(r.steps) / r.wall_seconds : 0.0;
         summary["final_state_digest"] = r.final_state_digest;
         summary["resumable"] = r.resumable;
         summary["checkpoint"] = r.checkpoint.string();
-        summary["observables"] = std::move(observables);
         std::cout << io::json_text(summary);
     } else {
         std::printf("wrote %s: %s, %llu steps (%.6g tau_s) in %s, %.3g steps/s [%s, %s]\n", r.output.string().c_str(),

@@ -46,7 +46,7 @@ std::string summary_json(const regression::suite_manifest& m, const suite_cli_op
     io::json list = io::json::array();
     for (const auto& r : runs)
         list.push_back({{"name", r.name},
-                        {"output", r.output.string()},
+                        {"file", r.output.string()},
                         {"backend", r.backend},
                         {"devices", r.devices},
                         {"state", r.state},

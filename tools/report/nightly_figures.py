@@ -123,7 +123,7 @@ def plot_fig5(dt, runs, check, out):
     for mode, path in sorted(runs):
         colour = MODE_STYLE.get(mode, "grey")
         with h5py.File(path, "r") as f:
-            draw_y1(ax, f["observables/symmetry/y1/time"][()], f["analysis/symmetry/y1_block_max_abs"][()], colour,
+            draw_y1(ax, f["observables/symmetry_y1/time"][()], f["analysis/symmetry/y1_block_max_abs"][()], colour,
                     mode)
         ref = reference_entry(check, path).get("symmetry.y1_window_max")
         if ref is None or ref[1] is None:

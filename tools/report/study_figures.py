@@ -70,7 +70,7 @@ def plot_fig5(study_dir, name, title, curves, out):
         with h5py.File(run_file(study_dir, run), "r") as f:
             if "analysis/symmetry/y1_block_max_abs" not in f:
                 continue
-            draw_y1(ax, f["observables/symmetry/y1/time"][()], f["analysis/symmetry/y1_block_max_abs"][()], colour, label)
+            draw_y1(ax, f["observables/symmetry_y1/time"][()], f["analysis/symmetry/y1_block_max_abs"][()], colour, label)
             drawn = True
     if not drawn:
         plt.close(fig)
@@ -85,16 +85,15 @@ def plot_fig3b(study_dir, out):
     if not files:
         return None
     with h5py.File(files[0], "r") as f:
-        if "particles/all/position/value" not in f:
+        if "particles/trajectory/position/value" not in f:
             return None
-        t = f["particles/all/position/time"][()]
-        r = f["particles/all/position/value"][()].astype(float)
-        if "particles/all/image/value" in f:
-            edges = f["particles/all/box/edges/value"][()]
-            edges = edges if edges.ndim == 2 else np.broadcast_to(edges, (len(t), 3))
-            r = r + f["particles/all/image/value"][()] * edges[:, None, :]
-        label = f["parameters/run"].attrs["precision"] + ", " + f["parameters/run"].attrs["integrator"] + \
-            ", dt = " + f["parameters/run"].attrs["dt"]
+        t = f["particles/trajectory/position/time"][()]
+        r = f["particles/trajectory/position/value"][()].astype(float)
+        if "particles/trajectory/image/value" in f:
+            edges = np.diagonal(f["particles/trajectory/box/edges/value"][()], axis1=1, axis2=2)  # [T, 3, 3]
+            r = r + f["particles/trajectory/image/value"][()] * edges[:, None, :]
+        run = f["parameters/run"].attrs
+        label = f"{run['precision']}, {run['integrator']}, dt = {run['dt']}"
         maxima = f["analysis/cycle/maximum_time"][()] if "analysis/cycle/maximum_time" in f else np.array([])
     if r.shape[1] < 2:
         return None

@@ -122,8 +122,8 @@ def engine_run(directory, case):
     with h5py.File(path, "r") as f:
         if str(f["parameters/scenario"].attrs["case"]) != case:
             raise SystemExit(f"{path}: not the run of case {case}")
-        position = f["particles/all/position/value"][()]
-        time = f["particles/all/position/time"][()]
+        position = f["particles/trajectory/position/value"][()]
+        time = f["particles/trajectory/position/time"][()]
     separation = position[:, 0, :] - position[:, 1, :]
     return time, np.linalg.norm(separation, axis=1) - 2, separation[0]
 

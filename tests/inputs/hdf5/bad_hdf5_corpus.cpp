@@ -406,13 +406,13 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
     write_bytes(w.add("partial_text", role::partial, ""), "interrupted\n");
     truncated_copy(output, w.add("partial_truncated_half", role::partial, ""), 0.5);
     changed_copy(output, w.add("partial_without_positions", role::partial, ""),
-                 [](hid_t f) { remove_object(f, "/particles/all/position"); });
+                 [](hid_t f) { remove_object(f, "/particles/trajectory/position"); });
     changed_copy(output, w.add("partial_with_fewer_frames", role::partial, ""),
-                 [](hid_t f) { cut_samples(f, "/particles/all/position/value", 3); });
+                 [](hid_t f) { cut_samples(f, "/particles/trajectory/position/value", 3); });
     changed_copy(output, w.add("partial_last_frame_changed", role::partial, ""),
-                 [](hid_t f) { change_last_sample(f, "/particles/all/position/value"); });
+                 [](hid_t f) { change_last_sample(f, "/particles/trajectory/position/value"); });
     changed_copy(output, w.add("partial_three_particles", role::partial, ""), [](hid_t f) {
-        put_dataset(f, "/particles/all/velocity/value", H5T_IEEE_F64LE, {40, 3, 3}, nullptr);
+        put_dataset(f, "/particles/trajectory/velocity/value", H5T_IEEE_F64LE, {40, 3, 3}, nullptr);
     });
     stalled_global_heap_copy(output, w.add("partial_global_heap_object_of_size_0", role::partial, ""));
     w.add("partial_missing", role::partial, "");

@@ -123,13 +123,20 @@ std::vector<vec3<double>> read_vectors(const input_file& file, const std::string
 }
 
 std::optional<vec3<double>> read_edges(const input_file& file, const std::string& name) {
-    for (const std::string path : {"box_edges", "particles/all/box/edges/value", "particles/all/box/edges"}) {
+    for (const std::string path :
+         {"box_edges", "particles/trajectory/box/edges/value", "particles/trajectory/box/edges"}) {
         if (!file.has_dataset(path)) continue;
         const std::vector<std::size_t> shape = file.shape(path);
-        const bool ok = (shape.size() == 1 && shape[0] == 3) || (shape.size() == 2 && shape[0] >= 1 && shape[1] == 3);
-        if (!ok) throw input_error(name + ": expected '" + path + "' of shape [3] or [T, 3]");
+        const bool vector_form =
+            (shape.size() == 1 && shape[0] == 3) || (shape.size() == 2 && shape[0] >= 1 && shape[1] == 3);
+        // H5MD's matrix form, the edge vectors as rows (stokesian writes [T, 3, 3]): its diagonal.
+        const bool matrix_form = shape.size() == 3 && shape[0] >= 1 && shape[1] == 3 && shape[2] == 3;
+        if (!vector_form && !matrix_form)
+            throw input_error(name + ": expected '" + path + "' of shape [3], [T, 3] or [T, 3, 3]");
         const std::vector<double> e = file.read_doubles(path);
-        const vec3<double> edges{e[0], e[1], e[2]};
+        if (matrix_form && (e[1] != 0.0 || e[2] != 0.0 || e[3] != 0.0 || e[5] != 0.0 || e[6] != 0.0 || e[7] != 0.0))
+            throw input_error(name + ": '" + path + "' holds edge vectors off the axes (a triclinic box)");
+        const vec3<double> edges = matrix_form ? vec3<double>{e[0], e[4], e[8]} : vec3<double>{e[0], e[1], e[2]};
         if (!(edges.x > 0.0 && edges.y > 0.0 && edges.z > 0.0) || !std::isfinite(edges.x + edges.y + edges.z))
             throw input_error(name + ": '" + path + "' must hold three finite edges > 0");
         return edges;
@@ -145,15 +152,16 @@ benchmark_system read_system(const std::filesystem::path& path, bool periodic, d
     benchmark_system s;
     s.source = name;
     if (file.has_dataset("positions")) s.state.positions = read_vectors(file, "positions", false, name);
-    else if (file.has_dataset("particles/all/position/value"))
-        s.state.positions = read_vectors(file, "particles/all/position/value", true, name);
-    else throw input_error(name + ": expected positions in 'positions' [N, 3] or 'particles/all/position/value'");
+    else if (file.has_dataset("particles/trajectory/position/value"))
+        s.state.positions = read_vectors(file, "particles/trajectory/position/value", true, name);
+    else
+        throw input_error(name + ": expected positions in 'positions' [N, 3] or 'particles/trajectory/position/value'");
     const std::size_t n = s.state.positions.size();
     if (n == 0) throw input_error(name + ": the file holds no particles");
 
     if (file.has_dataset("forces")) s.state.external_forces = read_vectors(file, "forces", false, name);
-    else if (file.has_dataset("particles/all/force/value"))
-        s.state.external_forces = read_vectors(file, "particles/all/force/value", true, name);
+    else if (file.has_dataset("particles/trajectory/force/value"))
+        s.state.external_forces = read_vectors(file, "particles/trajectory/force/value", true, name);
     else s.state.external_forces.assign(n, {0.0, 0.0, -1.0});
     if (s.state.external_forces.size() != n)
         throw input_error(name + ": " + std::to_string(s.state.external_forces.size()) + " forces for " +

@@ -42,10 +42,11 @@ benchmark_system fcc_system(int cells, double density, bool periodic, bool lubri
 // with `seed`, each coordinate L (u - 1/2) with u the top 53 bits x 2^-53, L = (N / n)^(1/3).
 benchmark_system uniform_system(std::size_t n, double density, std::uint64_t seed, bool periodic, bool lubrication);
 
-// Reads positions from `positions` [N,3] or `particles/all/position/value` [T,N,3] (frame 0), and
-// forces from `forces` [N,3] or `particles/all/force/value` (frame 0), else (0, 0, -1) on each.
-// Periodic: the edges from `box_edges` [3], `particles/all/box/edges/value` [T,3] (frame 0) or
-// `particles/all/box/edges` [3], else a cube of edge (N / density)^(1/3); positions are wrapped
+// Reads positions from `positions` [N,3] or `particles/trajectory/position/value` [T,N,3] (frame 0), and
+// forces from `forces` [N,3] or `particles/trajectory/force/value` (frame 0), else (0, 0, -1) on each.
+// Periodic: the edges from `box_edges` [3], `particles/trajectory/box/edges/value` [T,3] or [T,3,3]
+// (frame 0; a diagonal matrix) or
+// `particles/trajectory/box/edges` [3], else a cube of edge (N / density)^(1/3); positions are wrapped
 // into [-L/2, L/2). Throws input_error (one line naming the file) for anything else.
 benchmark_system read_system(const std::filesystem::path& path, bool periodic, double density, bool lubrication);
 

@@ -37,7 +37,9 @@ void bind_h5md(nb::module_& m) {
                 return owned_array(f.read_integers(dataset), f.shape(dataset));
             },
             nb::arg("dataset"), "an integer dataset as int64, in its shape")
-        .def("attributes", &io::h5md_file::string_attributes, nb::arg("path"), "string attributes of an object");
+        .def("attributes", &io::h5md_file::string_attributes, nb::arg("path"), "string attributes of an object")
+        .def("parameter_attributes", &io::h5md_file::parameter_attributes, nb::arg("path"),
+             "attributes of a /parameters group, numbers as their exact text");
 }
 
 }  // namespace stokesian::python

@@ -14,14 +14,14 @@ class Result:
     """The output of a run: ``positions``, ``velocities``, ``forces`` (T, N, 3), ``images`` (T, N, 3,
     periodic boxes), ``time`` and ``step`` (T,) of the trajectory; ``observables`` (name: Series),
     ``analysis`` (name: array, time-independent results such as the cycles' periods) and
-    ``parameters`` (the run's provenance as string attributes)."""
+    ``parameters`` (the run's provenance as text)."""
 
     def __init__(self, path):
         self.path = os.fspath(path)
         self._file = _stokesian.H5mdFile(self.path)
 
     def _particles(self, element, integers=False):
-        dataset = f"/particles/all/{element}/value"
+        dataset = f"/particles/trajectory/{element}/value"
         if not self._file.exists(dataset):
             return None
         return self._file.read_integers(dataset) if integers else self._file.read(dataset)
@@ -33,11 +33,11 @@ class Result:
 
     @functools.cached_property
     def time(self):
-        return self._file.read("/particles/all/position/time")
+        return self._file.read("/particles/trajectory/position/time")
 
     @functools.cached_property
     def step(self):
-        return self._file.read_integers("/particles/all/position/step")
+        return self._file.read_integers("/particles/trajectory/position/step")
 
     def _walk(self, top, is_leaf):
         """{path below top ("cycle/period"): object path} of the objects is_leaf accepts."""
@@ -69,12 +69,12 @@ class Result:
 
     @functools.cached_property
     def parameters(self):
-        """{group path under /parameters: its string attributes}."""
+        """{group path under /parameters: its attributes as text (numbers in their exact text)}."""
         found, pending = {}, ["/parameters"]
         while pending:
             group = pending.pop()
             if not self._file.is_group(group):
                 continue
-            found[group] = self._file.attributes(group)
+            found[group] = self._file.parameter_attributes(group)
             pending += [f"{group}/{name}" for name in self._file.list(group)]
         return found

@@ -48,9 +48,9 @@ def check(date="2026-11-27T02:30:00Z", margin=0.25, fail=False, commit="abc1234"
 def suite(scale=1.0):
     return {"suite": "nightly", "manifest": "reference_data/suites/nightly.toml", "scale": scale,
             "wall_seconds": 470.0,
-            "runs": [{"name": "tetrahedron_ds-ds_dt0.01", "output": "", "backend": "cuda", "state": "completed",
+            "runs": [{"name": "tetrahedron_ds-ds_dt0.01", "file": "", "backend": "cuda", "state": "completed",
                       "message": "", "steps": 51700000, "wall_seconds": 299.0},
-                     {"name": "fcc_sedimentation_f64-f64", "output": "", "backend": "cuda", "state": "completed",
+                     {"name": "fcc_sedimentation_f64-f64", "file": "", "backend": "cuda", "state": "completed",
                       "message": "", "steps": 100, "wall_seconds": 24.0}]}
 
 

@@ -2,7 +2,7 @@
 change them): `python3 make_particle_files.py` in this folder, with numpy and h5py installed.
 
 The .npy files come from numpy.save where numpy can write the fault, by hand otherwise; the H5MD
-files are minimal H5MD 1.1 layouts (/h5md, /particles/all/position/{step,time,value}, box) with one
+files are minimal H5MD 1.1 layouts (/h5md, /particles/trajectory/position/{step,time,value}, box) with one
 fault each.
 """
 import struct
@@ -21,7 +21,7 @@ def npy_by_hand(name, header, data=b"", version=(1, 0)):
         f.write(b"\x93NUMPY" + bytes(version) + struct.pack("<H", len(text)) + text + data)
 
 
-def h5md(name, positions, boundary=None, edges=None, group="all", h5md_group=True):
+def h5md(name, positions, boundary=None, edges=None, group="trajectory", h5md_group=True):
     with h5py.File(name, "w") as f:
         if h5md_group:
             f.create_group("h5md").attrs["version"] = np.array([1, 1], dtype=np.int32)
@@ -86,7 +86,7 @@ h5md("other_group.h5md", one_frame, group="fluid")
 h5md("two_components.h5md", one_frame[:, :, :2].copy())
 h5md("no_frames.h5md", np.zeros((0, 3, 3)))
 h5md("two_frames.h5md", np.concatenate([one_frame, one_frame]))
-h5md("triclinic.h5md", one_frame, ["periodic"] * 3, np.diag([20.0, 20.0, 20.0]))
+h5md("triclinic.h5md", one_frame, ["periodic"] * 3, np.array([[20.0, 0.0, 0.0], [5.0, 20.0, 0.0], [0.0, 0.0, 20.0]]))
 h5md("partly_periodic.h5md", one_frame, ["periodic", "none", "periodic"], np.array([20.0, 20.0, 20.0]))
 h5md("periodic.h5md", one_frame, ["periodic"] * 3, np.array([20.0, 20.0, 20.0]))
 nan_frame = one_frame.copy()
@@ -94,7 +94,7 @@ nan_frame[0, 2, 0] = np.nan
 h5md("nan.h5md", nan_frame)
 with h5py.File("edges_frames.h5md", "w") as f:
     f.create_group("h5md").attrs["version"] = np.array([1, 1], dtype=np.int32)
-    g = f.create_group("particles/all")
+    g = f.create_group("particles/trajectory")
     g["position/value"] = np.concatenate([one_frame, one_frame])
     box = g.create_group("box")
     box.attrs["boundary"] = np.array([b"periodic"] * 3, dtype="S8")

@@ -67,7 +67,7 @@ struct positions_file_settings {
     std::string path;                    // as written: relative to the scenario file's folder
     std::string format;                  // "h5md", "npy" or "xyz"; from the file name when not given
     std::optional<std::uint64_t> frame;  // h5md and xyz: the frame read (the last when not given)
-    std::string group = "all";           // h5md: the particles group, particles/<group>/position
+    std::string group = "trajectory";    // h5md: the particles group, particles/<group>/position
 };
 
 // [particles.random]: spheres placed one by one at uniformly random points of the box, each at least

@@ -6,22 +6,28 @@
 //   /h5md/author               attrs name (--author, $STOKESIAN_AUTHOR or the account: h5md_author)
 //   /h5md/creator              attrs name = "stokesian", version = git describe
 //                              (these and boundary: fixed-length UTF-8 strings, as H5MD 1.1 asks)
-//   /particles/all/box         attrs dimension = 3, boundary = ["periodic"|"none"] x 3;
-//                              element edges/{step,time,value}: value [T, 3] (open boundaries: the
-//                              extent the scenario gives, or 0), step and time hard links to
-//                              position's (MDAnalysis reads edges/value[frame])
-//   /particles/all/{position,image,velocity,force}/{step,time,value}
+//   /particles/trajectory/box  attrs dimension = 3, boundary = ["periodic"|"none"] x 3;
+//                              element edges/{step,time,value}: value [T, 3, 3], H5MD's matrix form,
+//                              the edges on the diagonal (open boundaries: the extent the scenario
+//                              gives, or 0), step and time hard links to position's (MDAnalysis
+//                              reads edges/value[frame] as three edge vectors)
+//   /particles/trajectory/{position,image,velocity,force}/{step,time,value}
 //                              value [T, N, 3] (double; image int32), step [T] int64, time [T] double,
 //                              extensible along T, chunked; image only with a periodic box, its
-//                              step and time hard links to position's
-//   /observables/<name>/{step,time,value}
-//                              time series of scalars; with a trajectory they are sampled at the
-//                              trajectory's steps (MDAnalysis reads observables per frame)
+//                              step and time hard links to position's. The group is named
+//                              "trajectory": MDAnalysis 2.4 counts the atoms of a file opened alone
+//                              there. unit attributes: h5md_units below
+//   /observables/<observable>_<series>/{step,time,value}
+//                              time series of scalars, one group each directly under /observables
+//                              (MDAnalysis reads each member's value[frame]); with a trajectory they
+//                              are sampled at the trajectory's steps
 //   /analysis/<name>           time-independent results (cycle extrema, maxima, fits): datasets with
 //                              string attributes; kept out of /observables, which H5MD readers
 //                              expect to hold time series only
 //   /parameters/...            provenance: the scenario text, the resolved configuration, the
-//                              precision mode, backend, build flags, host, command line (string attrs)
+//                              precision mode, backend, build flags, host, command line: numbers
+//                              (counts, steps, seeds: int64 or uint64; dt, tolerances: double) as
+//                              numeric attributes, the rest as strings
 //
 // Crash safety: the writer builds "<path>.partial.rebuild", renames it to "<path>.partial" once the
 // file names its run, and to <path> in finish(); a crash or a kill never leaves a half-written file
@@ -35,6 +41,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "stokesian/core/digest.hpp"
@@ -42,6 +49,31 @@
 #include "stokesian/observables/result_sink.hpp"
 
 namespace stokesian::io {
+
+// One /parameters attribute: text, or a number stored as a number.
+using parameter_value = std::variant<std::string, std::int64_t, std::uint64_t, double>;
+
+// Text attributes (provenance that is text only: build, invocation, engine details) as parameters.
+std::map<std::string, parameter_value> text_parameters(const std::map<std::string, std::string>& text);
+
+// The H5MD particles group of a result.
+inline constexpr const char* particles_group = "/particles/trajectory";
+
+// The unit attributes of the trajectory. stokesian's units are reduced (lengths in a, time in tau_s,
+// forces in F); H5MD readers need unit strings they know (MDAnalysis refuses a file without), so the
+// file names MDAnalysis's base units, which it converts by the factor 1: the numbers reach every
+// reader unchanged, 1 Angstrom standing for a, 1 ps for tau_s (docs/reference/output.md).
+struct h5md_units {
+    static constexpr const char* length = "Angstrom";
+    static constexpr const char* time = "ps";
+    static constexpr const char* velocity = "Angstrom ps-1";
+    static constexpr const char* force = "kJ mol-1 Angstrom-1";
+};
+
+// Where the time series `name` of an observable ("symmetry/y1": observable, then series) lies:
+// "/observables/symmetry_y1". H5MD readers expect each member of /observables to hold
+// {step, time, value} directly (MDAnalysis fails on subgroups).
+std::string observable_path(const std::string& name);
 
 struct h5md_options {
     std::filesystem::path path;   // final name
@@ -76,13 +108,14 @@ public:
     h5md_writer(const h5md_writer&) = delete;
     h5md_writer& operator=(const h5md_writer&) = delete;
 
-    // Appends one sample to particles/all/*.
+    // Appends one sample to particles/trajectory/*.
     void append_frame(const frame& f);
 
-    // String attributes on /parameters/<group> (group may contain '/', created as needed).
-    void write_parameters(const std::string& group, const std::map<std::string, std::string>& attributes);
+    // Attributes on /parameters/<group> (group may contain '/', created as needed): text as a
+    // string, integers as int64 or uint64, reals as double (h5md_file::parameter_attributes reads them).
+    void write_parameters(const std::string& group, const std::map<std::string, parameter_value>& attributes);
 
-    // /observables/<name>/{step,time,value}: a time series of scalars (written in one go).
+    // observable_path(name)/{step,time,value}: a time series of scalars (written in one go).
     void write_time_series(const std::string& name, std::span<const std::uint64_t> step, std::span<const double> time,
                            std::span<const double> value) override;
     // /analysis/<name>: a time-independent result (scalar or 1-D dataset) with string attributes.
@@ -138,6 +171,10 @@ public:
     std::optional<std::vector<std::string>> string_array_attribute(const std::string& object_path,
                                                                    const std::string& name) const;
     std::map<std::string, std::string> string_attributes(const std::string& object_path) const;
+    // The reader of /parameters: every single string, and every single number as text (an integer
+    // in decimal, a double in the shortest form that reads back to it), by name; arrays left out.
+    std::map<std::string, std::string> parameter_attributes(const std::string& object_path) const;
+    std::optional<std::string> parameter_attribute(const std::string& object_path, const std::string& name) const;
 
 private:
     struct impl;

@@ -3,6 +3,7 @@
 // stamps (byte-identical files for identical runs), string and integer attributes, fixed-size
 // datasets, and fsync for the crash-safe renames. Every failure throws std::runtime_error
 // (hdf5::check) or std::invalid_argument (an object written twice).
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <span>
@@ -33,6 +34,10 @@ void write_fixed_string_array_attribute(hid_t object, const std::string& name, c
                                         bool scalar = false);
 void write_int_attribute(hid_t object, const std::string& name, std::span<const int> values, bool scalar);
 void write_string_attributes(hid_t object, const std::map<std::string, std::string>& attributes);
+// A scalar number attribute: int64, uint64 or IEEE double, little-endian, the value exactly.
+void write_number_attribute(hid_t object, const std::string& name, std::int64_t value);
+void write_number_attribute(hid_t object, const std::string& name, std::uint64_t value);
+void write_number_attribute(hid_t object, const std::string& name, double value);
 
 // A dataset of the given shape (empty: scalar) written in one go from `data` (memory_type).
 hdf5::dataset create_fixed_dataset(hid_t parent, const std::string& name, hid_t file_type, hid_t memory_type,

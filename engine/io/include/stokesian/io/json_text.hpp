@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,10 @@ std::string json_text(const json& document, int indent = -1);
 // A number stored as text (an HDF5 attribute): an integer when it is one (decimal digits only), a
 // double otherwise, null when empty or not a number.
 json json_number_from_text(const std::string& text);
+
+// A result named `name` (a summary key or an /analysis path): an integer where it counts something
+// (observables/count_names.hpp) and holds a whole number, a double otherwise (NaN: null).
+json json_quantity(std::string_view name, double value);
 
 // A map of strings as an object.
 json json_object(const std::map<std::string, std::string>& values);
