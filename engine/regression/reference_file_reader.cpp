@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 #include <variant>
 
 #include "stokesian/core/digest.hpp"
@@ -73,8 +74,8 @@ public:
         if (text(root, "schema", "/") != reference_schema_name)
             fail("root attribute schema is not \"" + std::string(reference_schema_name) + "\"");
         const std::string version = text(root, "schema_version", "/");
-        if (version != std::to_string(reference_schema_version))
-            fail("schema version " + echoed(version) + " (this build reads version " +
+        if (version != "1" && version != std::to_string(reference_schema_version))
+            fail("schema version " + echoed(version) + " (this build reads versions 1 to " +
                  std::to_string(reference_schema_version) + ")");
         reference_set set;
         set.scenario = text(root, "scenario", "/");
@@ -179,9 +180,58 @@ private:
         if (tag != e.attributes.end() && !digest_tag_problem(tag->second).empty())
             fail("entry '" + path + "' attribute " + digest_algorithm_key + " = '" + echoed(tag->second) +
                  "' names no digest algorithm this stokesian knows");
-        for (const std::string& name : members(group)) e.observables.emplace(name, read_value(group, path, name));
+        for (const std::string& name : members(group)) {
+            if (name == boundaries_group) e.boundaries = read_boundaries(group, path);
+            else e.observables.emplace(name, read_value(group, path, name));
+        }
         if (e.observables.empty()) fail("entry '" + path + "' holds no observables");
         set.entries.emplace(path, std::move(e));
+    }
+
+    std::vector<double> doubles(hid_t group, const std::string& where, const char* name, int rank,
+                                std::vector<hsize_t>& shape) const {
+        const std::string at = where + "/" + name;
+        const h5::object object(check(H5Oopen(group, name, H5P_DEFAULT), "cannot open '" + at + "'"));
+        if (H5Iget_type(object.get()) != H5I_DATASET) fail("'" + at + "' is not a dataset");
+        const h5::dataspace space(check(H5Dget_space(object.get()), "cannot read the shape of '" + at + "'"));
+        if (check(H5Sget_simple_extent_ndims(space.get()), "cannot read the shape of '" + at + "'") != rank)
+            fail("'" + at + "' is not of rank " + std::to_string(rank));
+        shape.assign(std::size_t(rank), 0);
+        check(H5Sget_simple_extent_dims(space.get(), shape.data(), nullptr), "cannot read the shape of '" + at + "'");
+        const h5::datatype type(check(H5Dget_type(object.get()), "cannot read the type of '" + at + "'"));
+        if (H5Tget_class(type.get()) != H5T_FLOAT) fail("'" + at + "' is not a floating-point dataset");
+        hsize_t count = 1;
+        for (const hsize_t n : shape) count *= n;
+        std::vector<double> values(static_cast<std::size_t>(count));
+        if (count > 0)
+            check(H5Dread(object.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                  "cannot read '" + at + "'");
+        return values;
+    }
+
+    // An entry's segment boundaries (reference_data/README.md): every state must match its digest.
+    boundary_states read_boundaries(hid_t entry, const std::string& path) const {
+        const std::string where = path + "/" + boundaries_group;
+        const h5::object group(check(H5Oopen(entry, boundaries_group, H5P_DEFAULT), "cannot open '" + where + "'"));
+        if (H5Iget_type(group.get()) != H5I_GROUP) fail("'" + where + "' is not a group");
+        const auto a = attributes(group.get(), where);
+        boundary_states b;
+        b.precision = text(a, "precision", where);
+        std::stringstream digests(text(a, "digests", where));
+        for (std::string d; std::getline(digests, d, ',');) b.digests.push_back(d);
+        std::vector<hsize_t> step_shape, word_shape;
+        const std::vector<double> steps = doubles(group.get(), where, "step", 1, step_shape);
+        const std::vector<double> words = doubles(group.get(), where, "words", 2, word_shape);
+        if (word_shape[0] != step_shape[0]) fail("'" + where + "': words and step differ in length");
+        for (std::size_t k = 0; k < steps.size(); ++k) {
+            if (!(steps[k] >= 0.0 && steps[k] < 0x1p53 && steps[k] == std::floor(steps[k])))
+                fail("'" + where + "/step' holds a value that is not a step");
+            b.steps.push_back(std::uint64_t(steps[k]));
+            const auto first = words.begin() + std::ptrdiff_t(k * word_shape[1]);
+            b.words.emplace_back(first, first + std::ptrdiff_t(word_shape[1]));
+        }
+        if (const std::string fault = boundary_states_fault(b); !fault.empty()) fail("'" + where + "': " + fault);
+        return b;
     }
 
     reference_value read_value(hid_t group, const std::string& entry, const std::string& name) const {

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <array>
 #include <system_error>
+#include <tuple>
 
 #include "stokesian/io/creation_probe.hpp"
 #include "stokesian/io/hdf5_handles.hpp"
@@ -63,6 +65,31 @@ void write_value(hid_t entry, const std::string& name, const reference_value& v)
     if (!v.value.coordinate.empty()) write_number_attribute(d, "window_end_time", v.value.coordinate, false);
 }
 
+// The boundary states as the schema stores them (reference_data/README.md): datasets step [K] and
+// words [K, W] (float64, every bit kept), attributes precision and digests (one per boundary).
+void write_boundaries(hid_t entry, const boundary_states& b) {
+    const h5::group group(h5::check(H5Gcreate2(entry, boundaries_group, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                                    std::string("creating group ") + boundaries_group));
+    std::vector<double> steps, words;
+    for (std::size_t k = 0; k < b.steps.size(); ++k) {
+        steps.push_back(double(b.steps[k]));
+        words.insert(words.end(), b.words[k].begin(), b.words[k].end());
+    }
+    const std::array<hsize_t, 2> shape{b.steps.size(), b.words.front().size()};
+    for (const auto& [name, values, rank] : {std::tuple{"step", &steps, 1}, std::tuple{"words", &words, 2}}) {
+        const h5::dataspace space(h5::check(H5Screate_simple(rank, shape.data(), nullptr), "creating a dataspace"));
+        const h5::dataset dataset(
+            h5::check(H5Dcreate2(group.get(), name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                      std::string("creating dataset ") + name));
+        h5::check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values->data()),
+                  std::string("writing dataset ") + name);
+    }
+    write_string_attribute(group.get(), "precision", b.precision);
+    std::string digests;
+    for (const std::string& d : b.digests) digests += (digests.empty() ? "" : ",") + d;
+    write_string_attribute(group.get(), "digests", digests);
+}
+
 void write_entry(hid_t file, const reference_entry& e) {
     const h5::property_list create_parents(h5::check(H5Pcreate(H5P_LINK_CREATE), "creating a property list"));
     h5::check(H5Pset_create_intermediate_group(create_parents.get(), 1), "setting intermediate group creation");
@@ -73,6 +100,7 @@ void write_entry(hid_t file, const reference_entry& e) {
     write_string_attribute(group.get(), "planned_steps", std::to_string(e.planned_steps));
     write_string_attribute(group.get(), "sample_interval_steps", std::to_string(e.sample_interval_steps));
     for (const auto& [name, value] : e.observables) write_value(group.get(), name, value);
+    if (!e.boundaries.empty()) write_boundaries(group.get(), e.boundaries);
 }
 
 // Makes the temporary file durable before the rename publishes it.

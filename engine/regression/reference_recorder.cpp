@@ -9,6 +9,8 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/version.hpp"
 #include "stokesian/io/file_lock.hpp"
+#include "stokesian/io/h5md.hpp"
+#include "stokesian/run/segments.hpp"
 
 namespace stokesian::regression {
 
@@ -41,6 +43,12 @@ reference_entry make_entry(const observed_run& run, const record_request& reques
     e.attributes["recorded_with"] = git_describe();
     e.attributes["record_command"] = request.command;
     e.attributes["rules_file"] = request.rules.source.string();
+    // The states the run passed at its segment boundaries, where it kept them (run/segments.hpp).
+    e.boundaries = read_boundary_states(io::h5md_file(run.file), run.file.string());
+    if (!e.boundaries.empty())
+        report.notes.push_back("stored the states at " + std::to_string(e.boundaries.steps.size()) +
+                               " segment boundaries (verifies in " + std::to_string(e.boundaries.steps.size()) +
+                               " segments)");
     for (const auto& [name, value] : run.observables) {
         const check_rule* rule = request.rules.find(run.key, name);
         if (rule == nullptr) continue;

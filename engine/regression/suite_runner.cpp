@@ -17,6 +17,12 @@ std::string run_label(const suite_run_status& status) {
 
 suite_execution::suite_execution(std::vector<prepared_run> runs, suite_options options)
     : runs_(std::move(runs)), options_(std::move(options)) {
+    boundaries_.resize(runs_.size());
+    if (options_.verify == verify_mode::segments && !options_.reference_dir.empty())
+        for (std::size_t k = 0; k < runs_.size(); ++k) {
+            boundaries_[k] = stored_boundaries(runs_[k], options_.reference_dir);
+            if (!boundaries_[k].empty()) runs_[k].batch_key.clear();  // its segments are its parallelism
+        }
     groups_ = batch_groups(runs_);
     jobs_ = std::min(concurrent_runs(runs_, options_.jobs), unsigned(groups_.size()));
     for (const prepared_run& p : runs_) {
@@ -102,6 +108,9 @@ run_request suite_execution::request_for(std::size_t index) {
     request.invocation["equivalent_command"] = p.equivalent_command;
     request.stop_signal = options_.stop_signal;
     request.threads = p.threads;
+    // Every run keeps its boundary states, so that its result can be recorded with them.
+    request.boundary_steps = segment_boundaries(p.scenario_.run.total_steps(), p.scenario_.run.sample_interval_steps(),
+                                                p.scenario_.particles.size());
     request.on_progress = [this, index](const run_progress& progress) {
         std::lock_guard lock(mutex_);
         status_[index].steps = progress.step;
@@ -116,6 +125,7 @@ void suite_execution::mark_running(std::size_t index) {
 }
 
 void suite_execution::execute_alone(std::size_t index) {
+    if (!boundaries_[index].empty()) return execute_segmented(index);
     mark_running(index);
     const run_request request = request_for(index);
     try {

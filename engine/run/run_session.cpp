@@ -84,6 +84,18 @@ void run_session::record_chunk(std::uint64_t steps) {
     } else if (hold_states_ && blow_up_.empty() && ends_on_sample) {
         hold_state(std::move(last));
     }
+    if (blow_up_.empty()) capture_boundary();
+}
+
+void run_session::capture_boundary() {
+    if (next_boundary_ >= req_.boundary_steps.size() || req_.boundary_steps[next_boundary_] != done_) return;
+    ++next_boundary_;
+    engine_state state;
+    eng_->save_state(state);
+    boundaries_.precision = to_string(state.precision);
+    boundaries_.steps.push_back(done_);
+    boundaries_.words.push_back(state_words(state));
+    boundaries_.digests.push_back(boundary_digest(done_, boundaries_.words.back()));
 }
 
 run_phase run_session::chunk_done() {
@@ -100,6 +112,8 @@ std::uint64_t run_session::steps_to_event() const {
     std::uint64_t steps = total_ - done_;
     if (checkpoint_interval_ > 0) steps = std::min(steps, checkpoint_interval_ - done_ % checkpoint_interval_);
     if (req_.stop_after_step && *req_.stop_after_step > done_) steps = std::min(steps, *req_.stop_after_step - done_);
+    if (next_boundary_ < req_.boundary_steps.size() && req_.boundary_steps[next_boundary_] > done_)
+        steps = std::min(steps, req_.boundary_steps[next_boundary_] - done_);
     return steps;
 }
 
@@ -281,6 +295,8 @@ run_result run_session::finish() {
         o->write(*out_);
         o->summarise(result_.summary);
     }
+    if (!result_.failed && !stopped_ && boundaries_.steps.size() == req_.boundary_steps.size())
+        write_boundary_states(*out_, boundaries_);
     write_provenance(*out_, req_, *eng_, result_);
     // result_.checkpoint_step: this run wrote a checkpoint, or resumed from one; either is on disk.
     const bool completed = !result_.failed && !stopped_;

@@ -36,6 +36,7 @@
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/observables/observable.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/run/segments.hpp"
 
 namespace stokesian {
 
@@ -49,6 +50,10 @@ enum class run_phase {
 // Where a batched run's engine comes from (run/batch_members.hpp): a handle onto its member of a
 // batch that its group advances (batched_runs.cpp). Empty: the session builds its own engine.
 using engine_source = std::function<std::unique_ptr<engine>()>;
+
+// The engine of a fresh run alone in this process (not resumed, not across MPI ranks), as
+// run_session builds it: the backend and kernel `requested` resolves to, on run.devices.
+std::unique_ptr<engine> build_run_engine(const engine_config& requested, const scenario& s);
 
 class run_session {
 public:
@@ -112,6 +117,7 @@ private:
     void consume_batch();
     void settle_cut_chunk(bool sampled);
     void record_chunk(std::uint64_t steps);  // the samples of `steps` steps the engine took (batch_)
+    void capture_boundary();                 // the engine's state, where done_ is the next boundary step
     run_phase chunk_done();                  // progress report and the sample event after a chunk
     run_progress progress(clock::time_point now) const;
     void notify(run_event event);
@@ -153,7 +159,10 @@ private:
     std::optional<engine_state> held_;
     std::uint64_t samples_recorded_ = 0;
     std::uint64_t held_at_sample_ = 0;
-    std::vector<frame> batch_;             // samples of one advance_sampled call
+    std::vector<frame> batch_;  // samples of one advance_sampled call
+    // The states at request.boundary_steps passed so far (from the first one after the start).
+    boundary_states boundaries_;
+    std::size_t next_boundary_ = 0;
     std::optional<frame> blown_up_frame_;  // a blow-up inside a batch: the engine has run past it
 
     clock::time_point start_;

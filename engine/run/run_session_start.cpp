@@ -70,10 +70,22 @@ std::optional<run_result> run_session::start() {
     start_ = clock::now();
     last_checkpoint_wall_ = start_;
     done_ = resumed_ ? resumed_->engine.step : 0;
+    while (next_boundary_ < req_.boundary_steps.size() && req_.boundary_steps[next_boundary_] <= done_)
+        ++next_boundary_;
     if (!resumed_) take_sample();
     last_report_ = start_;
     notify(run_event::start);
     return std::nullopt;
+}
+
+std::unique_ptr<engine> build_run_engine(const engine_config& requested, const scenario& s) {
+    const std::size_t n = s.particles.size();
+    const backends::registry& registry = backends::backend_registry();
+    // auto by the measured speed at this N where the run is one system alone (backends/registry.hpp).
+    backends::registry::resolved chosen = registry.resolve(requested, n, "the run", !s.run.devices.given());
+    const device_context device = backends::device_context_for(*chosen.chosen, s.run.devices, nullptr);
+    chosen = registry.choose_kernel(std::move(chosen), n, device);
+    return backends::make_engine(chosen, device, s.particles);
 }
 
 // The one place a run builds its engine: its backend resolved once (auto's choice and notice made
@@ -82,6 +94,10 @@ std::optional<run_result> run_session::start() {
 void run_session::build_engine() {
     if (source_) {  // a batched run: its member of the group's batch (batched_runs.cpp)
         eng_ = source_();
+        return;
+    }
+    if (!resumed_ && !spread(req_.ranks)) {
+        eng_ = build_run_engine(config_, s_);
         return;
     }
     const std::size_t n = s_.particles.size();

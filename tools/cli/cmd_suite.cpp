@@ -33,7 +33,7 @@ using regression::suite_run_status;
 
 struct suite_cli_options {
     std::vector<std::string> manifests, output_dirs;
-    std::string backend, output_dir = ".", gpus, batch;
+    std::string backend, output_dir = ".", gpus, batch, reference_dir, verify = "segments";
     unsigned jobs = 0;
     double scale = 1.0;
     double heartbeat_seconds = default_heartbeat_seconds;
@@ -51,6 +51,7 @@ std::string summary_json(const regression::suite_manifest& m, const suite_cli_op
                         {"devices", r.devices},
                         {"state", r.state},
                         {"message", r.message},
+                        {"verification", r.verification},
                         {"steps", r.steps},
                         {"wall_seconds", r.wall_seconds}});
     return io::json_text({{"suite", m.name},
@@ -100,6 +101,16 @@ int execute(const suite_cli_options& o) {
     options.only = o.only;
     if (!o.gpus.empty()) options.gpus = parse_device_selection(o.gpus);
     if (!o.batch.empty()) options.batch = regression::parse_batch_mode(o.batch);
+    try {
+        options.verify = regression::parse_verify_mode(o.verify);
+    } catch (const std::invalid_argument& e) {
+        throw input_error("command line", "--verify", o.verify, e.what());
+    }
+    if (!o.reference_dir.empty()) {
+        if (!std::filesystem::is_directory(o.reference_dir))
+            throw input_error("command line", "--reference-dir", o.reference_dir, "a directory of reference files");
+        options.reference_dir = o.reference_dir;
+    }
     options.invocation = io::run_provenance(invocation_argc(), invocation_argv());
     std::vector<regression::suite_part> parts;
     std::vector<secondary_output> summaries;
@@ -134,11 +145,12 @@ int execute(const suite_cli_options& o) {
     const auto print_finished = [](const suite_run_status& r, std::size_t n, std::size_t total) {
         const double rate = r.wall_seconds > 0.0 ? double(r.steps) / r.wall_seconds : 0.0;
         const std::string placed = r.devices.empty() ? r.backend : r.backend + " gpu " + r.devices;
-        std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s\n", n, total,
+        std::printf("[%2zu/%zu] %-28s %-11s %s %llu steps in %s (%.3g steps/s) -> %s%s%s%s%s\n", n, total,
                     regression::run_label(r).c_str(), r.state.c_str(), placed.c_str(),
                     static_cast<unsigned long long>(r.steps), format_duration(r.wall_seconds).c_str(), rate,
                     r.output.string().c_str(), r.state == "completed" ? "" : ": ",
-                    r.state == "completed" ? "" : r.message.c_str());
+                    r.state == "completed" ? "" : r.message.c_str(), r.verification.empty() ? "" : "; ",
+                    r.verification.c_str());
     };
     heartbeat pulse(o.heartbeat_seconds, "suite " + names);
     const double wall = run_suite_with_progress(suite, pulse, print_finished);
@@ -190,6 +202,12 @@ action register_suite(CLI::App& app) {
     run->add_flag("--force", o->force, "replace existing output files (suite-summary.json included)");
     run->add_option("--only", o->only, "run only the runs whose names match these glob patterns (e.g. 'tetrahedron_*')")
         ->delimiter(',');
+    run->add_option("--reference-dir", o->reference_dir,
+                    "the references the runs are checked against: a run whose entry stores segment boundaries "
+                    "verifies in segments (engine/docs/segmented-verification.md)");
+    run->add_option("--verify", o->verify,
+                    "segments (default: where the reference stores boundaries, each segment must end bit for bit "
+                    "at its boundary, else the run runs continuously) or continuous");
     add_heartbeat_option(*run, o->heartbeat_seconds);
     return [o] { return execute(*o); };
 }

@@ -9,11 +9,15 @@
 
 #include "stokesian/regression/check_rules.hpp"
 #include "stokesian/regression/observed_run.hpp"
+#include "stokesian/run/segments.hpp"
 
 namespace stokesian::regression {
 
 inline constexpr const char* reference_schema_name = "stokesian-reference";
-inline constexpr int reference_schema_version = 1;
+// Version 2 added the entries' segment boundaries (absent in an entry: it verifies continuously);
+// version 1 files are read as entries without boundaries.
+inline constexpr int reference_schema_version = 2;
+inline constexpr const char* boundaries_group = "segment_boundaries";
 
 struct reference_value {
     observed_value value;
@@ -27,6 +31,9 @@ struct reference_entry {
     // Provenance of the recorded run and of the recording (reference_data/README.md).
     std::map<std::string, std::string> attributes;
     std::map<std::string, reference_value> observables;
+    // The recorded run's complete states at its segment boundaries (stokesian/run/segments.hpp),
+    // group segment_boundaries of the entry; empty: none stored.
+    boundary_states boundaries;
 
     double planned_time() const { return double(planned_steps) * key.dt; }
 };

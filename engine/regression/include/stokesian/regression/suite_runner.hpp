@@ -24,6 +24,7 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
 #include "stokesian/run/run.hpp"
+#include "stokesian/run/segments.hpp"
 
 namespace stokesian::regression {
 
@@ -33,6 +34,12 @@ namespace stokesian::regression {
 enum class batch_mode { off, automatic, on };
 batch_mode parse_batch_mode(const std::string& text);  // "off", "auto", "on"; throws std::invalid_argument
 std::string to_string(batch_mode mode);
+
+// How a run whose reference stores segment boundaries is verified (`--verify`;
+// engine/docs/segmented-verification.md): in segments from the stored states, each required to end
+// bit for bit at the next (a run whose segments do not is run continuously); or continuously.
+enum class verify_mode { segments, continuous };
+verify_mode parse_verify_mode(const std::string& text);  // "segments", "continuous"; throws std::invalid_argument
 
 struct suite_options {
     std::string backend;  // overrides the runs' backend ("" : theirs, or auto)
@@ -47,6 +54,10 @@ struct suite_options {
     // [suite] batch, else auto.
     std::optional<batch_mode> batch;
     std::map<std::string, std::string> invocation;  // host, user, date, command (provenance)
+    // Where the runs' references are (--reference-dir): runs whose entry stores segment boundaries
+    // verify in segments with verify_mode::segments. Empty: every run runs continuously.
+    std::filesystem::path reference_dir;
+    verify_mode verify = verify_mode::segments;
     const std::atomic<int>* stop_signal = nullptr;  // non-zero: every run stops after its current step
 };
 
@@ -58,6 +69,9 @@ struct suite_run_status {
     std::string devices;            // run.devices as placed ("1"; empty: not given, device 0 or the host)
     std::string state = "waiting";  // waiting, running, completed, failed, interrupted
     std::string message;            // the run's status line or the error
+    // How it was verified: "verified in K segments", or why a run with stored boundaries ran
+    // continuously (the first segment that did not end bit for bit); empty: no boundaries stored.
+    std::string verification;
     std::uint64_t steps = 0, total_steps = 0;
     double wall_seconds = 0.0;
 };
@@ -77,6 +91,11 @@ struct prepared_run {
     // run as one batch; empty: alone (not batchable, or batching off).
     std::string batch_key;
 };
+
+// The segment boundaries stored in the reference entry `run` is checked against (in `reference_dir`;
+// a GPU run without a gpu entry: the cpu entry, as the check does): empty when there is none, or the
+// reference file cannot be read (the check will say why).
+boundary_states stored_boundaries(const prepared_run& run, const std::filesystem::path& reference_dir);
 
 // Loads and checks every run's scenario with the suite's settings, before anything runs.
 // Throws input_error for a bad scenario, an override the scenario rejects, a run its backend cannot
@@ -152,6 +171,8 @@ private:
     void work();
     void execute(const std::vector<std::size_t>& group);
     void execute_alone(std::size_t index);
+    // A run with stored boundaries (segmented_runs.cpp): in segments, else continuously.
+    void execute_segmented(std::size_t index);
     void execute_batch(const std::vector<std::size_t>& group);
     run_request request_for(std::size_t index);
     void mark_running(std::size_t index);
@@ -160,6 +181,7 @@ private:
     void report(const suite_run_status& final_status);
 
     std::vector<prepared_run> runs_;
+    std::vector<boundary_states> boundaries_;  // per run: what verifies it in segments (empty: continuously)
     suite_options options_;
     unsigned jobs_ = 1;
     std::function<void(const suite_run_status&)> on_finished_;

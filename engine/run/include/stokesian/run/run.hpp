@@ -15,6 +15,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <optional>
 
@@ -54,6 +55,10 @@ struct run_request {
     double checkpoint_wall_seconds = 600.0;                // wall-clock checkpoint interval (0: none by the clock)
     bool resume = false;                                   // continue output.path's interrupted run from its checkpoint
     std::optional<std::uint64_t> stop_after_step;          // stop there as if interrupted (tests; splitting long runs)
+    // Steps (ascending) at which the run keeps the engine's complete state (stokesian/run/segments.hpp,
+    // segment_boundaries); a run that passed every one of them stores them in its result. A resumed
+    // run keeps none from before its checkpoint, so it stores none.
+    std::vector<std::uint64_t> boundary_steps;
     // The MPI ranks of a run across processes (`mpirun -n R stokesian run`; engine/README.md, "Runs
     // across MPI ranks"): rank 0 runs run_scenario and leads, every other rank runs follow_run. Null
     // or one rank: this process alone. Not owned.

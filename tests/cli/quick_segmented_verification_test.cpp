@@ -1,0 +1,231 @@
+// Segmented verification (stokesian/run/segments.hpp, engine/docs/segmented-verification.md): a
+// run whose boundary states are known, verified in parallel segments, writes the result the
+// continuous run writes, bit for bit (every frame, observable, analysis result, the final state);
+// a tampered boundary, a perturbed engine or another precision mode is caught in the segment it
+// breaks and nothing is written; `suite run --reference-dir` verifies the nightly's tetrahedra in
+// segments, runs continuously (and names the segment) where a stored boundary was tampered with,
+// still rejects the negative control, and after a kill during segmented verification a new
+// command completes the run bit for bit.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <thread>
+
+#include "regression_suite_support.hpp"
+#include "stokesian/regression/reference_store.hpp"
+#include "stokesian/run/segments.hpp"
+#include "support/batched_run_support.hpp"
+#include "support/h5md_comparison.hpp"
+#include "support/scratch_directory.hpp"
+
+using namespace regression_suite;
+using namespace stokesian;
+
+namespace {
+
+using test_support::run_into;
+
+// 200 000 steps of the f64 tetrahedron, a trajectory frame every 100 steps: 20 segments.
+scenario segmented_tetrahedron() {
+    return test_support::tetrahedron_run("cpu", parse_precision_mode("hi=f64,int=f64"), 0.01, 2000.0, 1.0, true);
+}
+
+run_request capturing(const scenario& s, const fs::path& out) {
+    run_request r = run_into(s, out);
+    r.boundary_steps = segment_boundaries(s.run.total_steps(), s.run.sample_interval_steps(), s.particles.size());
+    return r;
+}
+
+class SegmentedVerification : public stokesian::test_support::scratch_directory_test {
+protected:
+    SegmentedVerification() : scratch_directory_test("stokesian_segmented_verification") {}
+
+    // The continuous run, its boundary states read back from its result.
+    boundary_states continuous(const fs::path& out) {
+        const run_result r = run_scenario(capturing(segmented_tetrahedron(), out));
+        EXPECT_EQ(r.status, "completed");
+        return read_boundary_states(io::h5md_file(out), out.string());
+    }
+};
+
+}  // namespace
+
+TEST_F(SegmentedVerification, ASegmentedRunWritesTheContinuousRunsResultBitForBit) {
+    const boundary_states b = continuous(dir_ / "continuous.h5");
+    ASSERT_EQ(b.steps.size(), 20u);
+    EXPECT_EQ(b.steps.back(), segmented_tetrahedron().run.total_steps());
+    const segmented_outcome s = run_segmented(run_into(segmented_tetrahedron(), dir_ / "segmented.h5"), b, 4);
+    ASSERT_TRUE(s.result) << s.failure;
+    EXPECT_EQ(s.segments, 20u);
+    EXPECT_EQ(s.result->status, "completed");
+    const run_result again = run_scenario(run_into(segmented_tetrahedron(), dir_ / "plain.h5"));
+    EXPECT_EQ(s.result->final_state_digest, again.final_state_digest);
+    // Frames, observables, analysis results and the boundary states themselves.
+    EXPECT_EQ(test_support::first_difference((dir_ / "continuous.h5").string(), (dir_ / "segmented.h5").string()), "");
+    EXPECT_EQ(io::h5md_file(dir_ / "segmented.h5").string_attribute("/parameters/invocation", "verification"),
+              "verified in 20 segments");
+}
+
+TEST_F(SegmentedVerification, ATamperedBoundaryFailsTheSegmentEndingThereAndNothingIsWritten) {
+    const boundary_states b = continuous(dir_ / "continuous.h5");
+    for (const bool digest_too : {true, false}) {
+        boundary_states tampered = b;
+        std::vector<double>& w = tampered.words[3];
+        w[2] = std::nextafter(w[2], 1e300);  // the first particle's x, one ulp
+        if (digest_too) tampered.digests[3] = boundary_digest(tampered.steps[3], w);
+        const fs::path out = dir_ / "tampered.h5";
+        const segmented_outcome s = run_segmented(run_into(segmented_tetrahedron(), out), tampered, 4);
+        EXPECT_FALSE(s.result);
+        const std::string range = "segment 4 of 20 (steps " + std::to_string(b.steps[2]) + " to " +
+                                  std::to_string(b.steps[3]) + ") did not end bit for bit at its boundary";
+        EXPECT_NE(s.failure.find(range), std::string::npos) << s.failure;
+        EXPECT_NE(s.failure.find(digest_too ? "differs from the stored boundary state" : "its stored digest"),
+                  std::string::npos)
+            << s.failure;
+        EXPECT_FALSE(fs::exists(out));
+        EXPECT_FALSE(fs::exists(fs::path(out) += ".partial"));
+    }
+}
+
+TEST_F(SegmentedVerification, APerturbedEngineFailsTheFirstSegmentAndAnotherModeDoesNotFit) {
+    const boundary_states b = continuous(dir_ / "continuous.h5");
+    scenario perturbed = segmented_tetrahedron();
+    perturbed.system.radius *= 1.0 + 1e-15;
+    const segmented_outcome s = run_segmented(run_into(perturbed, dir_ / "perturbed.h5"), b, 4);
+    EXPECT_FALSE(s.result);
+    EXPECT_EQ(s.failure.rfind("segment 1 of 20 (steps 0 to ", 0), 0u) << s.failure;
+    scenario other_mode = segmented_tetrahedron();
+    other_mode.run.precision = parse_precision_mode("hi=f32,int=f32");
+    const segmented_outcome m = run_segmented(run_into(other_mode, dir_ / "f32.h5"), b, 4);
+    EXPECT_FALSE(m.result);
+    EXPECT_NE(m.failure.find("states of hi=f64,int=f64, the run computes hi=f32,int=f32"), std::string::npos)
+        << m.failure;
+}
+
+TEST_F(SegmentedVerification, ShortRunsHaveNoBoundariesAndLongOnesAtMostTheLimit) {
+    EXPECT_TRUE(segment_boundaries(5600, 2, 4).empty());            // the Ewald tetrahedron
+    EXPECT_TRUE(segment_boundaries(100, 1, 4000).empty());          // the fcc lattice
+    EXPECT_TRUE(segment_boundaries(1000000, 100, 100000).empty());  // states too large for the budget
+    const std::vector<std::uint64_t> steps = segment_boundaries(260000000, 1000, 4);
+    ASSERT_EQ(steps.size(), max_segments);
+    for (std::size_t k = 0; k + 1 < steps.size(); ++k) EXPECT_EQ(steps[k] % 1000, 0u);
+    EXPECT_EQ(steps.back(), 260000000u);
+}
+
+namespace {
+
+class SegmentedSuite : public stokesian::test_support::scratch_directory_test {
+protected:
+    SegmentedSuite() : scratch_directory_test("stokesian_segmented_suite") {}
+
+    static std::vector<std::string> suite_args(const fs::path& out, const fs::path& references) {
+        return {"suite",
+                "run",
+                nightly_manifest.string(),
+                "--backend",
+                "cpu",
+                "--scale",
+                "0.01",
+                "--only",
+                run_name,
+                "--output-dir",
+                out.string(),
+                "--force",
+                "--heartbeat",
+                "0",
+                "--reference-dir",
+                references.string()};
+    }
+
+    // References of the scaled f64 tetrahedron (dt = 0.01: 51 segments), recorded here with boundaries.
+    fs::path recorded_references() {
+        const fs::path refs = dir_ / "refs";
+        fs::create_directories(refs);
+        const outcome first = run_cli(suite_args(dir_ / "first", dir_ / "none_yet"), dir_);
+        EXPECT_EQ(first.exit_code, 2) << first.out;  // --reference-dir must name a folder
+        fs::create_directories(dir_ / "none_yet");
+        const outcome run = run_cli(suite_args(dir_ / "first", dir_ / "none_yet"), dir_);
+        EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+        const outcome record = run_cli(
+            {"reference", "record", (dir_ / "first" / (std::string(run_name) + ".h5")).string(), "--reference-dir",
+             refs.string(), "--checks", (source_dir / "reference_data/checks.toml").string()},
+            dir_);
+        EXPECT_EQ(record.exit_code, 0) << record.out << record.err;
+        EXPECT_NE(record.out.find("stored the states at 51 segment boundaries"), std::string::npos) << record.out;
+        return refs;
+    }
+
+    static constexpr const char* run_name = "tetrahedron_f64-f64_dt0.01";
+};
+
+}  // namespace
+
+TEST_F(SegmentedSuite, VerifiesInSegmentsFallsBackOnATamperedBoundaryAndEqualsTheContinuousRun) {
+    const fs::path refs = recorded_references();
+    const outcome segmented = run_cli(suite_args(dir_ / "segmented", refs), dir_);
+    ASSERT_EQ(segmented.exit_code, 0) << segmented.out << segmented.err;
+    EXPECT_NE(segmented.out.find("verified in 51 segments"), std::string::npos) << segmented.out;
+    const std::string result = std::string(run_name) + ".h5";
+    EXPECT_EQ(
+        test_support::first_difference((dir_ / "first" / result).string(), (dir_ / "segmented" / result).string()), "");
+    const outcome check =
+        run_cli({"reference", "check", (dir_ / "segmented" / result).string(), "--reference-dir", refs.string()}, dir_);
+    EXPECT_EQ(check.exit_code, 0) << check.out;
+    EXPECT_NE(check.out.find("final state bit for bit the reference run's"), std::string::npos) << check.out;
+
+    // One word of the 5th boundary changed (its digest made to match): segment 5 fails, the run
+    // runs continuously, and its result is the same.
+    const fs::path file = refs / "tetrahedron.h5";
+    regression::reference_set set = regression::read_reference_file(file);
+    boundary_states& b = set.entries.begin()->second.boundaries;
+    b.words[4][5] = std::nextafter(b.words[4][5], -1e300);
+    b.digests[4] = boundary_digest(b.steps[4], b.words[4]);
+    regression::write_reference_file(file, set);
+    const outcome fallback = run_cli(suite_args(dir_ / "fallback", refs), dir_);
+    ASSERT_EQ(fallback.exit_code, 0) << fallback.out << fallback.err;
+    const std::string named = "ran continuously: segment 5 of 51 (steps " + std::to_string(b.steps[3]) + " to " +
+                              std::to_string(b.steps[4]) + ") did not end bit for bit at its boundary";
+    EXPECT_NE(fallback.out.find(named), std::string::npos) << fallback.out;
+    EXPECT_EQ(test_support::first_difference((dir_ / "first" / result).string(), (dir_ / "fallback" / result).string()),
+              "");
+    const std::string recorded = io::h5md_file(dir_ / "fallback" / result)
+                                     .string_attribute("/parameters/invocation", "verification")
+                                     .value_or("");
+    EXPECT_EQ(recorded.rfind(named, 0), 0u) << recorded;
+}
+
+TEST_F(SegmentedSuite, TheNegativeControlFallsBackAndIsRejected) {
+    const fs::path refs = recorded_references();
+    const outcome negative =
+        run_cli({"suite", "run", negative_manifest.string(), "--backend", "cpu", "--scale", "0.01", "--only", run_name,
+                 "--output-dir", (dir_ / "negative").string(), "--heartbeat", "0", "--reference-dir", refs.string()},
+                dir_);
+    ASSERT_EQ(negative.exit_code, 0) << negative.out << negative.err;
+    EXPECT_NE(negative.out.find("ran continuously: segment 1 of 51 (steps 0 to "), std::string::npos) << negative.out;
+    const outcome check = run_cli({"reference", "check", (dir_ / "negative" / (std::string(run_name) + ".h5")).string(),
+                                   "--reference-dir", refs.string()},
+                                  dir_);
+    EXPECT_EQ(check.exit_code, 1) << check.out << check.err;  // rejected by the tolerances, as without segments
+}
+
+TEST_F(SegmentedSuite, AKillDuringSegmentedVerificationLeavesNothingAndTheNextCommandCompletesIt) {
+    const fs::path refs = recorded_references();
+    const std::string result = std::string(run_name) + ".h5";
+    for (const double after : {0.05, 0.15, 0.3}) {
+        {
+            test_support::cli_process child(suite_args(dir_ / "killed", refs), dir_);
+            std::this_thread::sleep_for(std::chrono::duration<double>(after));
+            child.signal(SIGKILL);
+            child.wait();
+        }
+        const outcome again = run_cli(suite_args(dir_ / "killed", refs), dir_);
+        ASSERT_EQ(again.exit_code, 0) << after << again.out << again.err;
+        EXPECT_NE(again.out.find("verified in 51 segments"), std::string::npos) << again.out;
+        EXPECT_EQ(
+            test_support::first_difference((dir_ / "first" / result).string(), (dir_ / "killed" / result).string()), "")
+            << after;
+        for (const char* suffix : {".partial", ".checkpoint"})
+            EXPECT_FALSE(fs::exists(dir_ / "killed" / (result + suffix))) << after;
+    }
+}
