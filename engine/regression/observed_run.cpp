@@ -179,6 +179,7 @@ observed_run read_observed_run(const std::filesystem::path& result) {
         observed_value value;
         if (entry.extract(f, value)) r.observables.emplace(entry.name, std::move(value));
     }
+    r.boundaries = read_boundary_states(f, result.string());
     return r;
 }
 

@@ -44,7 +44,7 @@ reference_entry make_entry(const observed_run& run, const record_request& reques
     e.attributes["record_command"] = request.command;
     e.attributes["rules_file"] = request.rules.source.string();
     // The states the run passed at its segment boundaries, where it kept them (run/segments.hpp).
-    e.boundaries = read_boundary_states(io::h5md_file(run.file), run.file.string());
+    e.boundaries = run.boundaries;
     if (!e.boundaries.empty())
         report.notes.push_back("stored the states at " + std::to_string(e.boundaries.steps.size()) +
                                " segment boundaries (verifies in " + std::to_string(e.boundaries.steps.size()) +

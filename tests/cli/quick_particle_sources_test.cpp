@@ -79,8 +79,8 @@ TEST_F(ParticleSourceRuns, AnH5mdOutputsLastFrameStartsTheNextRun) {
         scenario("continued", "boundary = \"periodic\"\n", "[particles.file]\npath = \"" + first.string() + "\"\n"));
     expect_same_bits(frame_positions(next, 0), last, "the first frame");
     const std::string resolved = resolved_configuration_of(next);
-    EXPECT_NE(resolved.find("[particles.file]\npath = \"" + first.string() +
-                            "\"\nformat = \"h5md\"\nframe = " + std::to_string(shape[0] - 1) + "\ngroup = \"all\"\n"),
+    EXPECT_NE(resolved.find("[particles.file]\npath = \"" + first.string() + "\"\nformat = \"h5md\"\nframe = " +
+                            std::to_string(shape[0] - 1) + "\ngroup = \"trajectory\"\n"),
               std::string::npos)
         << resolved;
     EXPECT_NE(resolved.find("edges = [64.0, 64.0, 64.0]"), std::string::npos) << resolved;

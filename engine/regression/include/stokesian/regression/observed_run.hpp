@@ -12,6 +12,7 @@
 
 #include "stokesian/core/digest.hpp"
 #include "stokesian/regression/reference_key.hpp"
+#include "stokesian/run/segments.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 
 namespace stokesian::regression {
@@ -40,6 +41,7 @@ struct observed_run {
     std::string negative_control;                   // non-empty: a deliberately perturbed run (what was done)
     std::map<std::string, std::string> provenance;  // recorded on reference entries (reference_data/README.md)
     std::map<std::string, observed_value> observables;
+    boundary_states boundaries;  // the states the run passed at its segment boundaries (run/segments.hpp)
 
     double planned_time() const { return double(planned_steps) * key.dt; }
 };
