@@ -12,6 +12,7 @@
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
@@ -135,5 +136,5 @@ TEST(ImplicitLubricationGpu, FusedPathRefusesTheImplicitScheme) {
     engine_config c = make_engine_config(s);
     c.backend = "cuda";
     c.hi_kernel = "fused";
-    EXPECT_THROW(make_engine(c, s.particles), std::invalid_argument);
+    EXPECT_THROW(make_engine(c, s.particles), input_error);  // one line on run.hi_kernel, exit 2
 }

@@ -15,6 +15,7 @@
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "support/converged_solves.hpp"
 #include "support/implicit_lubrication_checks.hpp"
@@ -140,5 +141,5 @@ TEST(TwoBodyLubricationGpu, FusedPathRefusesTheModel) {
     // The model needs the implicit scheme, which the fused engine does not run.
     REQUIRE_DEVICE();
     engine_config c = two_body({precision::f64, precision::f64}, "cuda", "fused");
-    EXPECT_THROW(make_engine(c, pair_at(0.1, {1, 0, 0}, {-1, 0, 0})), std::invalid_argument);
+    EXPECT_THROW(make_engine(c, pair_at(0.1, {1, 0, 0}, {-1, 0, 0})), input_error);  // run.hi_kernel, exit 2
 }

@@ -11,6 +11,7 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
@@ -200,8 +201,8 @@ TEST(FusedPath, RejectsSystemsLargerThanOneBlock) {
     c.hi_kernel = "fused";
     try {
         make_engine(c, s);
-        FAIL() << "expected std::invalid_argument";
-    } catch (const std::invalid_argument& e) {
+        FAIL() << "expected input_error";
+    } catch (const input_error& e) {  // run.hi_kernel names what the user asked for: one line, exit 2
         EXPECT_NE(std::string(e.what()).find("1025"), std::string::npos) << e.what();
     }
 }
