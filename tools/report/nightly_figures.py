@@ -55,6 +55,8 @@ def reference_entry(check, path):
                 out = {}
                 for name in entry:
                     d = entry[name]
+                    if not isinstance(d, h5py.Dataset):  # segment_boundaries: states, not an observable
+                        continue
                     ends = d.attrs.get("window_end_time")
                     out[name] = (np.atleast_1d(np.asarray(d[()], dtype=float)),
                                  None if ends is None else np.asarray(ends, dtype=float))
