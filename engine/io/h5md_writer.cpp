@@ -277,14 +277,16 @@ void h5md_writer::write_parameters(const std::string& group, const std::map<std:
     impl_->require_open("write_parameters");
     const hdf5::error_silencer quiet;
     const hdf5::group parameters = require_group(impl_->file.get(), "/parameters/" + group);
-    for (const auto& [name, value] : attributes)
+    for (const auto& attribute : attributes) {
+        const std::string& name = attribute.first;  // a structured binding cannot be captured (clang 14)
         std::visit(
             [&](const auto& v) {
                 using type = std::decay_t<decltype(v)>;
                 if constexpr (std::is_same_v<type, std::string>) write_string_attribute(parameters.get(), name, v);
                 else write_number_attribute(parameters.get(), name, v);
             },
-            value);
+            attribute.second);
+    }
 }
 
 std::map<std::string, parameter_value> text_parameters(const std::map<std::string, std::string>& text) {
