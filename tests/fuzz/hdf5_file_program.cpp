@@ -176,7 +176,7 @@ void hdf5_file_program::skeleton(int kind) {
         }
         text_attribute("/analysis/cycle/window/end_time", "window_length", "1e4");
         for (const auto& [key, value] :
-             std::array<std::pair<const char*, const char*>, 11>{{{"dt", "0.01"},
+             std::array<std::pair<const char*, const char*>, 10>{{{"dt", "0.01"},
                                                                   {"steps", "1000"},
                                                                   {"planned_steps", "1000"},
                                                                   {"sample_interval_steps", "10"},
