@@ -74,9 +74,9 @@ public:
         if (text(root, "schema", "/") != reference_schema_name)
             fail("root attribute schema is not \"" + std::string(reference_schema_name) + "\"");
         const std::string version = text(root, "schema_version", "/");
-        if (version != "1" && version != std::to_string(reference_schema_version))
-            fail("schema version " + echoed(version) + " (this build reads versions 1 to " +
-                 std::to_string(reference_schema_version) + ")");
+        if (version != std::to_string(reference_schema_version))
+            fail("schema version " + echoed(version) + " (this build reads version " +
+                 std::to_string(reference_schema_version) + "; re-record it: ci/record-references)");
         reference_set set;
         set.scenario = text(root, "scenario", "/");
         if (const std::string why = unsafe_name_reason(set.scenario); !why.empty())

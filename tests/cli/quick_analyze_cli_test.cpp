@@ -52,6 +52,20 @@ bool is_integer_literal(const std::string& literal) {
 class AnalyzeCli : public stokesian::test_support::scratch_directory_test {
 protected:
     AnalyzeCli() : scratch_directory_test("stokesian_analyze") {}
+
+    // The tetrahedron for four cycles with --json, and analyze --json of its file.
+    struct ran_and_analyzed {
+        fs::path file;
+        outcome ran, analyzed;
+    };
+    ran_and_analyzed run_and_analyze_json() const {
+        ran_and_analyzed r{dir_ / "t.h5", {}, {}};
+        r.ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100", "--no-trajectory",
+                         "-o", r.file.string(), "--json"},
+                        dir_);
+        r.analyzed = run_cli({"analyze", r.file.string(), "--json"}, dir_);
+        return r;
+    }
 };
 
 }  // namespace
@@ -97,12 +111,8 @@ TEST_F(AnalyzeCli, SummarisesATetrahedronRunInTextAndJson) {
 // Counts (cycles, windows, degrees, checks) are JSON integers in run --json and analyze --json alike,
 // with the same value under the same key.
 TEST_F(AnalyzeCli, CountsAreJsonIntegersInRunAndAnalyze) {
-    const fs::path file = dir_ / "t.h5";
-    const outcome ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100",
-                                 "--no-trajectory", "-o", file.string(), "--json"},
-                                dir_);
+    const auto [file, ran, analyzed] = run_and_analyze_json();
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
-    const outcome analyzed = run_cli({"analyze", file.string(), "--json"}, dir_);
     ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
     for (const char* key : {"cycles", "windows", "steps"}) {
         EXPECT_TRUE(is_integer_literal(json_literal(ran.out, key))) << key << ": " << ran.out;
@@ -117,12 +127,8 @@ TEST_F(AnalyzeCli, CountsAreJsonIntegersInRunAndAnalyze) {
 // One vocabulary: run --json is the document analyze --json prints for the same file (the same keys,
 // the same values, the path under "file") plus what only the run knows.
 TEST_F(AnalyzeCli, RunJsonHoldsTheAnalyzeDocumentOfItsFile) {
-    const fs::path file = dir_ / "t.h5";
-    const outcome ran = run_cli({"run", (scenario_folder / "tetrahedron.toml").string(), "--time", "2100",
-                                 "--no-trajectory", "-o", file.string(), "--json"},
-                                dir_);
+    const auto [file, ran, analyzed] = run_and_analyze_json();
     ASSERT_EQ(ran.exit_code, 0) << ran.err;
-    const outcome analyzed = run_cli({"analyze", file.string(), "--json"}, dir_);
     ASSERT_EQ(analyzed.exit_code, 0) << analyzed.err;
     const stokesian::io::json run = stokesian::io::json::parse(ran.out);
     const stokesian::io::json analysis = stokesian::io::json::parse(analyzed.out);

@@ -14,8 +14,8 @@
 namespace stokesian::regression {
 
 inline constexpr const char* reference_schema_name = "stokesian-reference";
-// Version 2 added the entries' segment boundaries (absent in an entry: it verifies continuously);
-// version 1 files are read as entries without boundaries.
+// An entry may hold segment boundaries (absent: it verifies continuously); files of another
+// version are refused with one line (re-recorded by ci/record-references).
 inline constexpr int reference_schema_version = 2;
 inline constexpr const char* boundaries_group = "segment_boundaries";
 
