@@ -170,7 +170,8 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     if (f.is_group("/parameters/negative_control")) {
         const attributes control = f.parameter_attributes("/parameters/negative_control");
         r.negative_control = "NEGATIVE CONTROL: " + get(control, "description");
-        if (!get(control, "labelled_as").empty())
+        r.relabelled = !get(control, "labelled_as").empty();
+        if (r.relabelled)
             r.negative_control +=
                 " (ran " + get(control, "precision_that_ran") + ", labelled " + get(control, "labelled_as") + ")";
     }
