@@ -15,97 +15,18 @@
 #include <thread>
 
 #include "regression_suite_support.hpp"
+#include "segmented_verification.hpp"
 #include "stokesian/regression/reference_store.hpp"
-#include "stokesian/run/segments.hpp"
-#include "support/batched_run_support.hpp"
-#include "support/h5md_comparison.hpp"
-#include "support/scratch_directory.hpp"
 
 using namespace regression_suite;
 using namespace stokesian;
 
-namespace {
+using namespace segmented_verification;
 
-using test_support::run_into;
+INSTANTIATE_TEST_SUITE_P(OnTheHost, SegmentedVerification, testing::ValuesIn(batching_backends(backend_place::host)),
+                         backend_mode_name);
 
-// 200 000 steps of the f64 tetrahedron, a trajectory frame every 100 steps: 20 segments.
-scenario segmented_tetrahedron() {
-    return test_support::tetrahedron_run("cpu", parse_precision_mode("hi=f64,int=f64"), 0.01, 2000.0, 1.0, true);
-}
-
-run_request capturing(const scenario& s, const fs::path& out) {
-    run_request r = run_into(s, out);
-    r.boundary_steps = segment_boundaries(s.run.total_steps(), s.run.sample_interval_steps(), s.particles.size());
-    return r;
-}
-
-class SegmentedVerification : public stokesian::test_support::scratch_directory_test {
-protected:
-    SegmentedVerification() : scratch_directory_test("stokesian_segmented_verification") {}
-
-    // The continuous run, its boundary states read back from its result.
-    boundary_states continuous(const fs::path& out) {
-        const run_result r = run_scenario(capturing(segmented_tetrahedron(), out));
-        EXPECT_EQ(r.status, "completed");
-        return read_boundary_states(io::h5md_file(out), out.string());
-    }
-};
-
-}  // namespace
-
-TEST_F(SegmentedVerification, ASegmentedRunWritesTheContinuousRunsResultBitForBit) {
-    const boundary_states b = continuous(dir_ / "continuous.h5");
-    ASSERT_EQ(b.steps.size(), 20u);
-    EXPECT_EQ(b.steps.back(), segmented_tetrahedron().run.total_steps());
-    const segmented_outcome s = run_segmented(run_into(segmented_tetrahedron(), dir_ / "segmented.h5"), b, 4);
-    ASSERT_TRUE(s.result) << s.failure;
-    EXPECT_EQ(s.segments, 20u);
-    EXPECT_EQ(s.result->status, "completed");
-    const run_result again = run_scenario(run_into(segmented_tetrahedron(), dir_ / "plain.h5"));
-    EXPECT_EQ(s.result->final_state_digest, again.final_state_digest);
-    // Frames, observables, analysis results and the boundary states themselves.
-    EXPECT_EQ(test_support::first_difference((dir_ / "continuous.h5").string(), (dir_ / "segmented.h5").string()), "");
-    EXPECT_EQ(io::h5md_file(dir_ / "segmented.h5").string_attribute("/parameters/invocation", "verification"),
-              "verified in 20 segments");
-}
-
-TEST_F(SegmentedVerification, ATamperedBoundaryFailsTheSegmentEndingThereAndNothingIsWritten) {
-    const boundary_states b = continuous(dir_ / "continuous.h5");
-    for (const bool digest_too : {true, false}) {
-        boundary_states tampered = b;
-        std::vector<double>& w = tampered.words[3];
-        w[2] = std::nextafter(w[2], 1e300);  // the first particle's x, one ulp
-        if (digest_too) tampered.digests[3] = boundary_digest(tampered.steps[3], w);
-        const fs::path out = dir_ / "tampered.h5";
-        const segmented_outcome s = run_segmented(run_into(segmented_tetrahedron(), out), tampered, 4);
-        EXPECT_FALSE(s.result);
-        const std::string range = "segment 4 of 20 (steps " + std::to_string(b.steps[2]) + " to " +
-                                  std::to_string(b.steps[3]) + ") did not end bit for bit at its boundary";
-        EXPECT_NE(s.failure.find(range), std::string::npos) << s.failure;
-        EXPECT_NE(s.failure.find(digest_too ? "differs from the stored boundary state" : "its stored digest"),
-                  std::string::npos)
-            << s.failure;
-        EXPECT_FALSE(fs::exists(out));
-        EXPECT_FALSE(fs::exists(fs::path(out) += ".partial"));
-    }
-}
-
-TEST_F(SegmentedVerification, APerturbedEngineFailsTheFirstSegmentAndAnotherModeDoesNotFit) {
-    const boundary_states b = continuous(dir_ / "continuous.h5");
-    scenario perturbed = segmented_tetrahedron();
-    perturbed.system.radius *= 1.0 + 1e-15;
-    const segmented_outcome s = run_segmented(run_into(perturbed, dir_ / "perturbed.h5"), b, 4);
-    EXPECT_FALSE(s.result);
-    EXPECT_EQ(s.failure.rfind("segment 1 of 20 (steps 0 to ", 0), 0u) << s.failure;
-    scenario other_mode = segmented_tetrahedron();
-    other_mode.run.precision = parse_precision_mode("hi=f32,int=f32");
-    const segmented_outcome m = run_segmented(run_into(other_mode, dir_ / "f32.h5"), b, 4);
-    EXPECT_FALSE(m.result);
-    EXPECT_NE(m.failure.find("states of hi=f64,int=f64, the run computes hi=f32,int=f32"), std::string::npos)
-        << m.failure;
-}
-
-TEST_F(SegmentedVerification, ShortRunsHaveNoBoundariesAndLongOnesAtMostTheLimit) {
+TEST(SegmentBoundaries, ShortRunsHaveNoBoundariesAndLongOnesAtMostTheLimit) {
     EXPECT_TRUE(segment_boundaries(5600, 2, 4).empty());            // the Ewald tetrahedron
     EXPECT_TRUE(segment_boundaries(100, 1, 4000).empty());          // the fcc lattice
     EXPECT_TRUE(segment_boundaries(1000000, 100, 100000).empty());  // states too large for the budget
