@@ -67,8 +67,9 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
                  {"result_file", file}};
     // The algorithm of final_state_digest and scenario_fingerprint (core/digest.hpp).
     p[digest_algorithm_key] = digest_algorithm_tag;
-    // Runs of a suite also carry the `stokesian run` command that reproduces them alone.
-    for (const char* k : {"equivalent_command", "suite"})
+    // Runs of a suite also carry the `stokesian run` command that reproduces them alone, and how
+    // they were verified ("verified in K segments", or why they ran continuously).
+    for (const char* k : {"equivalent_command", "suite", "verification"})
         if (!get(invocation, k).empty()) p[k] = get(invocation, k);
     // A run that ran batched (stokesian/run/batched_runs.hpp) says with which runs.
     for (const char* k : {"batch_id", "batch_members", "batch_member"})
