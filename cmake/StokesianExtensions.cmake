@@ -1,6 +1,6 @@
 # The extension points of the engine's lists (engine/README.md, the "How to add" recipes): the
-# precisions, tensors, backends and scenario keys a build adds without editing the engine (the recipe proof,
-# tests/recipes/, or a build of your own). Each is a CMake list, empty by default:
+# precisions, tensors, backends and scenario keys a build adds without editing the engine (the
+# recipe proof, tests/recipes/, or a build of your own). Each is a CMake list, empty by default:
 #   STOKESIAN_EXTRA_PRECISION_HEADERS  headers precision_<name>.hpp, each holding
 #                                      precision_traits<precision::<name>>, appended to the list;
 #   STOKESIAN_EXTRA_TENSOR_HEADERS     headers tensor_<key>.hpp, each holding the evaluator
