@@ -2,6 +2,7 @@
 // A small TOML emitter for the resolved configuration: sections in the order of the format
 // reference, floats in their shortest round-trip form (toml++'s own printer writes 17 digits);
 // write_fields writes a settings struct through its field table.
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -54,6 +55,13 @@ void write_field(toml_writer& w, const field<S>& f, const S& s) {
 template <class S>
 void write_fields(toml_writer& w, std::span<const field<S>> fields, const S& s) {
     for (const auto& f : fields) write_field(w, f, s);
+}
+
+// Whether write_fields writes a key of `fields` (a table written only where it has one).
+template <class S>
+bool writes_any(std::span<const field<S>> fields, const S& s) {
+    return std::any_of(fields.begin(), fields.end(),
+                       [&](const field<S>& f) { return f.written == nullptr || f.written(s); });
 }
 
 }  // namespace stokesian::settings

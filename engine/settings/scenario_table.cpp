@@ -173,6 +173,7 @@ const field<output_settings> output[] = {
              "`$STOKESIAN_AUTHOR` take precedence, the account name is used when none is set"},
      .after = check_author,
      .written = [](const output_settings& o) { return !o.author.empty(); }},
+    STOKESIAN_EXTRA_OUTPUT_FIELDS  // the keys a build appends (core/output_key_extensions.hpp)
 };
 
 constexpr std::string_view top_level_tables[] = {"scenario", "physics",     "box",    "particles",

@@ -104,8 +104,9 @@ std::string resolved_configuration(const scenario& s) {
         w.section("observables.positive_definiteness");
         write_fields(w, positive_definiteness_fields(), *s.observables.positive_definiteness);
     }
-    // Written only when set, so that the configurations of runs without it stay as they were.
-    if (!s.output.author.empty()) {
+    // Written only when one of its keys is, so that the configurations of runs without them stay as
+    // they were.
+    if (writes_any(output_fields(), s.output)) {
         w.section("output");
         write_fields(w, output_fields(), s.output);
     }
