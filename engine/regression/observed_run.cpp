@@ -48,16 +48,17 @@ bool has_short_range_forces(const std::string& resolved_configuration) {
     }
 }
 
-// The device and the machine code that ran on it (SASS of an architecture, or PTX JIT), as every
-// device engine records them (cuda/device_info.cu).
+// What a device engine's description says of its device (the CUDA engines': cuda/device_info.cu).
 constexpr const char* device_attributes[] = {"device_name",        "compute_capability", "driver_version",
                                              "runtime_version",    "cuda_fp_flags",      "cuda_fp_profile",
                                              "cuda_architectures", "multiprocessors",    "device_code"};
 
-// A result of a backend that computes on a device records every device attribute, or it is refused.
+// A result of a backend that computes on a device names the device and the machine code that ran on
+// it (CUDA: SASS of an architecture, or PTX JIT), or it is refused: without them a reference entry
+// could not say what computed it.
 void require_device_attributes(const attributes& engine, const std::string& file) {
     if (!backends::computes_on_device(get(engine, "backend"))) return;
-    for (const char* k : device_attributes)
+    for (const char* k : {"device_name", "compute_capability", "device_code"})
         if (get(engine, k).empty())
             throw input_error(file, std::string("/parameters/engine ") + k, "",
                               "missing (every result of backend " + get(engine, "backend") + " records it)");
