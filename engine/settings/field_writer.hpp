@@ -57,11 +57,4 @@ void write_fields(toml_writer& w, std::span<const field<S>> fields, const S& s) 
     for (const auto& f : fields) write_field(w, f, s);
 }
 
-// Whether write_fields writes a key of `fields` (a table written only where it has one).
-template <class S>
-bool writes_any(std::span<const field<S>> fields, const S& s) {
-    return std::any_of(fields.begin(), fields.end(),
-                       [&](const field<S>& f) { return f.written == nullptr || f.written(s); });
-}
-
 }  // namespace stokesian::settings

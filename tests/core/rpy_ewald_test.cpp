@@ -409,5 +409,6 @@ TEST(RpyEwald, ResolvedConfigurationKeepsTheEwaldSettings) {
     EXPECT_EQ(doc["physics"]["ewald"]["xi"].value<double>(), 0.4);
     scenario open = s;
     open.system.tensor = hydrodynamic_tensor::rotne_prager;
-    EXPECT_EQ(resolved_configuration(open).find("ewald"), std::string::npos);  // older results keep their text
+    // The Ewald settings belong to that tensor alone (the reader refuses [physics.ewald] with another).
+    EXPECT_EQ(resolved_configuration(open).find("ewald"), std::string::npos);
 }
