@@ -46,7 +46,7 @@ TEST_F(NightlyGpuSuite, FullNightlySuiteOnTheGpuPassesAgainstTheReferences) {
     EXPECT_EQ(verified_in(json, 256), 10u) << json;
     // The three Ewald runs (tensor rpy-ewald, the exact kernel "tiling": the fused engine refuses
     // block tensors) have only cpu entries; the IEEE build computes them bit for bit as the CPU
-    // (RpyEwaldGpu.*), so each is checked against the cpu entry and its final state is the
+    // (RpyEwaldCpuOrderKernels), so each is checked against the cpu entry and its final state is the
     // reference run's. (The paper-fast build has no entry for them: missing, recorded by ci/gpu-nightly.)
     for (const char* run : {"tetrahedron_ewald_f64-f64", "tetrahedron_ewald_ds-ds", "tetrahedron_ewald_f32-f32"})
         EXPECT_NE(o.out.find(std::string("# ") + run + ": final state bit for bit the reference run's"),
