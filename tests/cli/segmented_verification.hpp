@@ -8,9 +8,6 @@
 // mode is caught in the segment it breaks and nothing is written.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <vector>
@@ -20,6 +17,7 @@
 #include "support/backend_modes.hpp"
 #include "support/batched_run_support.hpp"
 #include "support/h5md_comparison.hpp"
+#include "support/scratch_directory.hpp"
 
 namespace segmented_verification {
 
@@ -44,21 +42,18 @@ inline run_request capturing(const scenario& s, const fs::path& out) {
     return r;
 }
 
-class SegmentedVerification : public testing::TestWithParam<backend_mode> {
+class SegmentedVerification : public scratch_directory_test, public testing::WithParamInterface<backend_mode> {
 protected:
+    SegmentedVerification() : scratch_directory_test("stokesian_segmented") {}
+
     void SetUp() override {
-        std::string name = testing::UnitTest::GetInstance()->current_test_info()->name();
-        std::replace(name.begin(), name.end(), '/', '_');
-        dir_ = fs::temp_directory_path() / ("stokesian_segmented_" + std::to_string(::getpid()) + "_" + name);
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
+        scratch_directory_test::SetUp();
         engine_config config;
         config.backend = GetParam().backend;
         config.precision = GetParam().mode;
         config.hi_kernel = batch_kernel();
         if (const std::string why = skip_reason(config, 4); !why.empty()) GTEST_SKIP() << why;
     }
-    void TearDown() override { fs::remove_all(dir_); }
 
     // The kernel the backend's batches run ("": any).
     std::string batch_kernel() const { return backends::backend_registry().find(GetParam().backend)->can.batch_kernel; }
@@ -77,8 +72,6 @@ protected:
         EXPECT_EQ(r.status, "completed");
         return read_boundary_states(io::h5md_file(out), out.string());
     }
-
-    fs::path dir_;
 };
 
 TEST_P(SegmentedVerification, ASegmentedRunWritesTheContinuousRunsResultBitForBit) {
