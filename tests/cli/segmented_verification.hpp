@@ -60,15 +60,15 @@ protected:
 
     // 200 000 steps of the f64 tetrahedron on the parameter's backend (on the kernel its batches
     // run), a trajectory frame every 100 steps: 20 segments.
-    scenario segmented_tetrahedron() const {
-        scenario s = tetrahedron_run(GetParam().backend, GetParam().mode, 0.01, 2000.0, 1.0, true);
+    scenario segmented_tetrahedron(double time = 2000.0) const {
+        scenario s = tetrahedron_run(GetParam().backend, GetParam().mode, 0.01, time, 1.0, true);
         if (!batch_kernel().empty()) s.run.hi_kernel = batch_kernel();
         return s;
     }
 
     // The continuous run, its boundary states read back from its result.
-    boundary_states continuous(const fs::path& out) {
-        const run_result r = run_scenario(capturing(segmented_tetrahedron(), out));
+    boundary_states continuous(const fs::path& out, double time = 2000.0) {
+        const run_result r = run_scenario(capturing(segmented_tetrahedron(time), out));
         EXPECT_EQ(r.status, "completed");
         return read_boundary_states(io::h5md_file(out), out.string());
     }
@@ -124,6 +124,18 @@ TEST_P(SegmentedVerification, APerturbedEngineFailsTheFirstSegmentAndAnotherMode
     EXPECT_FALSE(m.result);
     EXPECT_NE(m.failure.find("states of hi=f64,int=f64, the run computes hi=f32,int=f32"), std::string::npos)
         << m.failure;
+}
+
+// A run that ends between sample steps (50 steps after its last one): its last segment's tail runs
+// after the others, and no sample of any segment is lost.
+TEST_P(SegmentedVerification, ARunEndingBetweenSampleStepsWritesTheContinuousRunsResultBitForBit) {
+    const double time = 2000.5;
+    const boundary_states b = continuous(dir_ / "continuous.h5", time);
+    ASSERT_GE(b.steps.size(), 2u);
+    EXPECT_EQ(b.steps.back() % 100, 50u);
+    const segmented_outcome s = run_segmented(run_into(segmented_tetrahedron(time), dir_ / "segmented.h5"), b, 4);
+    ASSERT_TRUE(s.result) << s.failure;
+    EXPECT_EQ(test_support::first_difference((dir_ / "continuous.h5").string(), (dir_ / "segmented.h5").string()), "");
 }
 
 }  // namespace segmented_verification
