@@ -14,13 +14,11 @@
 #include "cmd_port_check_report.hpp"
 #include "commands.hpp"
 #include "option_values.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
-#include "options_devices.hpp"
 #include "options_precision.hpp"
+#include "options_run.hpp"
 #include "report_renderer.hpp"
 #include "secondary_output.hpp"
-#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/port/port_check.hpp"
@@ -31,9 +29,10 @@ namespace stokesian::cli {
 namespace {
 
 struct record_cli {
-    std::string output, backend = "cpu", hi_kernel, configs, swap, devices;
-    std::vector<precision_mode> modes;  // empty: all nine
-    std::string steps = "0";            // step_count_option; 0: no short run
+    std::string output, configs, swap;
+    std::shared_ptr<const run_key_options> run_keys;  // --backend, --hi-kernel, --devices: the [run] table's
+    std::vector<precision_mode> modes;                // empty: all nine
+    std::string steps = "0";                          // step_count_option; 0: no short run
     double dt = 1e-3;
     unsigned threads = 0;
     bool force = false;
@@ -49,9 +48,14 @@ int run_record(const record_cli& c) {
     port::record_options o;
     o.output = c.output;
     o.force = c.force;
-    o.backend = c.backend;
-    o.hi_kernel = c.hi_kernel;
-    if (!c.devices.empty()) o.devices = parse_device_selection(c.devices);
+    // The [run] keys' values (checked by their parsers as they were read); not given: run_settings'
+    // defaults, as a scenario without them (the HI kernel: the automatic request).
+    run_settings run;
+    for (const char* key : {"backend", "hi_kernel", "devices"})
+        if (const std::optional<std::string> text = c.run_keys->text(key)) settings::set_run_key(run, key, *text);
+    o.backend = run.backend;
+    o.hi_kernel = c.run_keys->text("hi_kernel").value_or("");
+    o.devices = run.devices;
     o.steps = c.steps == "0" ? 0 : step_count_option(c.steps, "--steps");
     o.dt = c.dt;
     o.threads = c.threads;
@@ -116,9 +120,11 @@ action register_port_check(CLI::App& app) {
     auto* r = cmd->add_subcommand(
         "record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
     r->add_option("output", rec->output, "record file to write (HDF5)")->required();
-    add_backend_option(*r, rec->backend, "default cpu");
-    add_hi_kernel_option(*r, rec->hi_kernel, "default: auto");
-    add_devices_option(*r, rec->devices, "default one device; the record equals the one-device record bit for bit");
+    rec->run_keys = add_run_key_options(
+        *r,
+        "Where the velocities are evaluated, as these [run] keys choose for a run (on several devices the record "
+        "equals the one-device record bit for bit)",
+        {"backend", "hi_kernel", "devices"});
     add_precision_list_option(*r, rec->modes, "default all nine");
     r->add_option(
         "--configs", rec->configs,
