@@ -79,12 +79,13 @@ std::vector<integrator_kind> parse_integrators(const std::vector<std::string>& g
                     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
                 continue;
             }
-            integrator_kind k{};
+            run_settings one;  // each item read by run.integrator's parser, as --integrator reads it
             try {
-                k = parse_integrator(text);
+                settings::set_run_key(one, "integrator", text);
             } catch (const std::invalid_argument& e) {
                 throw input_error("command line", "--integrators", text, e.what());
             }
+            const integrator_kind k = one.integrator;
             if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
         }
     return out;
