@@ -30,10 +30,8 @@ namespace {
 
 struct record_cli {
     std::string output, configs, swap;
-    std::shared_ptr<const run_key_options> run_keys;  // --backend, --hi-kernel, --devices: the [run] table's
+    std::shared_ptr<const run_key_options> run_keys;  // --backend, ..., --steps, --dt: the [run] table's
     std::vector<precision_mode> modes;                // empty: all nine
-    std::string steps = "0";                          // step_count_option; 0: no short run
-    double dt = 1e-3;
     unsigned threads = 0;
     bool force = false;
 };
@@ -56,8 +54,10 @@ int run_record(const record_cli& c) {
     o.backend = run.backend;
     o.hi_kernel = c.run_keys->text("hi_kernel").value_or("");
     o.devices = run.devices;
-    o.steps = c.steps == "0" ? 0 : step_count_option(c.steps, "--steps");
-    o.dt = c.dt;
+    // The short run after the velocities: none without --steps; its dt 0.001 unless given.
+    const std::optional<std::string> steps = c.run_keys->text("steps");
+    o.steps = steps ? step_count_option(*steps, "--steps") : 0;
+    o.dt = c.run_keys->number("dt").value_or(1e-3);
     o.threads = c.threads;
     o.modes = c.modes;
     if (c.configs != "all") o.configurations = split_list(c.configs, ",");
@@ -123,14 +123,13 @@ action register_port_check(CLI::App& app) {
     rec->run_keys = add_run_key_options(
         *r,
         "Where the velocities are evaluated, as these [run] keys choose for a run (on several devices the record "
-        "equals the one-device record bit for bit)",
-        {"backend", "hi_kernel", "devices"});
+        "equals the one-device record bit for bit), and a short run after them: --steps (default none) at --dt "
+        "(default 0.001 here)",
+        {"backend", "hi_kernel", "devices", "steps", "dt"});
     add_precision_list_option(*r, rec->modes, "default all nine");
     r->add_option(
         "--configs", rec->configs,
         "configurations, comma separated: tetrahedron,fcc_500,fcc_4000,random_1000,near_contact (default all)");
-    r->add_option("--steps", rec->steps, "also store the state after a short run of N steps (default 0: none)");
-    r->add_option("--dt", rec->dt, "time step of the short run in tau_s (default 0.001)");
     add_threads_option(*r, rec->threads);
     r->add_flag("--force", rec->force, "replace an existing record");
     r->add_option("--swap-mode", rec->swap, "negative control: store mode FROM's velocities as mode TO (FROM:TO)")
