@@ -207,7 +207,7 @@ std::span<const field<run_settings>> table() {
          .rule = {.what = "a string such as \"0,1,2,3\" or \"all\""},
          .doc = {"string", "one device (ordinal 0)",
                  "`\"0,1,2,3\"` (distinct device ordinals, the first the primary) or `\"all\"` (every device present): "
-                 "the GPUs one run drives (`--devices`). A backend that runs on the host (`cpu`) refuses it; more "
+                 "the GPUs one run drives. A backend that runs on the host (`cpu`) refuses it; more "
                  "devices than the backend drives or than are present are refused. Under `mpirun -n R` with the "
                  "CUDA backend each rank drives one device: its host-local rank's, or the one ordinal given here "
                  "([docs/how-to/multi-gpu.md](../how-to/multi-gpu.md))"},
