@@ -1,19 +1,23 @@
 # The extension points of the engine's lists (engine/README.md, the "How to add" recipes): the
-# precisions, tensors and backends a build adds without editing the engine (the recipe proof,
-# tests/recipes/, or a build of your own). Each is a CMake list, empty by default:
+# precisions, tensors, backends and scenario keys a build adds without editing the engine (the
+# recipe proof, tests/recipes/, or a build of your own). Each is a CMake list, empty by default:
 #   STOKESIAN_EXTRA_PRECISION_HEADERS  headers precision_<name>.hpp, each holding
 #                                      precision_traits<precision::<name>>, appended to the list;
 #   STOKESIAN_EXTRA_TENSOR_HEADERS     headers tensor_<key>.hpp, each holding the evaluator
 #                                      <key>_tensor, registered under hydrodynamic_tensor::<key>;
 #   STOKESIAN_EXTRA_BACKENDS           folders <dir>/<name>, each a backend's layer, registered by
 #                                      register_<name>_backend() of <dir>/<name>_registration.cpp
-#                                      (the layer table: cmake/StokesianLayers.cmake).
+#                                      (the layer table: cmake/StokesianLayers.cmake);
+#   STOKESIAN_EXTRA_OUTPUT_KEY_HEADERS headers output_key_<name>.hpp, each holding <name>_key: the
+#                                      member <name> (a base of output_settings) and the entry of
+#                                      the key <name> appended to the [output] table.
 # What they add is written into generated headers under STOKESIAN_GENERATED_INCLUDE_DIR, which the
 # lists' own headers include. Sets STOKESIAN_PRECISION_NAMES: the precision list of this build, read
 # from STOKESIAN_PRECISIONS (numeric/precision_traits.hpp) and extended, for the files generated per
 # precision (engine/CMakeLists.txt).
 set(STOKESIAN_EXTRA_PRECISION_HEADERS "" CACHE STRING "Headers precision_<name>.hpp appended to the precision list")
 set(STOKESIAN_EXTRA_TENSOR_HEADERS "" CACHE STRING "Headers tensor_<key>.hpp appended to the tensor list")
+set(STOKESIAN_EXTRA_OUTPUT_KEY_HEADERS "" CACHE STRING "Headers output_key_<name>.hpp appended to the [output] table")
 
 set(STOKESIAN_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated/include)
 set(traits_header ${STOKESIAN_ENGINE_DIR}/numeric/include/stokesian/numeric/precision_traits.hpp)
@@ -92,4 +96,27 @@ namespace stokesian::backends {
 @backend_declarations@}  // namespace stokesian::backends
 
 #define STOKESIAN_REGISTER_EXTRA_BACKENDS(r) @backend_calls@
+")
+
+stokesian_extension_headers(STOKESIAN_EXTRA_OUTPUT_KEY_HEADERS output_key extra_output_keys output_key_includes)
+set(output_key_bases "")
+set(output_key_fields "")
+foreach(key IN LISTS extra_output_keys)
+  list(APPEND output_key_bases "${key}_key")
+  string(APPEND output_key_fields " ${key}_key::entry<field<output_settings>>(),")
+endforeach()
+if(output_key_bases)
+  list(JOIN output_key_bases ", " output_key_bases)
+  set(output_key_bases " : ${output_key_bases}")
+endif()
+file(CONFIGURE OUTPUT ${generated}/core/output_key_extensions.hpp @ONLY CONTENT "#pragma once
+@notice@ STOKESIAN_EXTRA_OUTPUT_KEY_HEADERS:
+// the keys appended to the [output] table (none by default): their members, through the base of
+// output_settings (core/scenario.hpp), and their entries (settings/scenario_table.cpp).
+@output_key_includes@
+namespace stokesian {
+struct output_key_extensions@output_key_bases@ {};
+}  // namespace stokesian
+
+#define STOKESIAN_EXTRA_OUTPUT_FIELDS@output_key_fields@
 ")

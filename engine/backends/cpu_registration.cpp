@@ -3,6 +3,7 @@
 #include "builtin_backends.hpp"
 #include "stokesian/cpu/cpu_backend.hpp"
 #include "stokesian/cpu/cpu_batch.hpp"
+#include "stokesian/cpu/phase_benchmark.hpp"
 
 namespace stokesian::backends {
 
@@ -23,6 +24,10 @@ void register_cpu_backend(registry& r) {
     b.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
                          const device_context&,
                          unsigned threads) { return cpu::make_cpu_mobility_operator(system, positions, threads); };
+    b.time_phases = [](engine_config config, const initial_state& state, const phase_run& run) {
+        if (request_of(config.hi_kernel) != kernel_request::named) config.hi_kernel = "";  // the default loop
+        return cpu::time_phases(config, state, run);
+    };
     r.add(std::move(b));
 }
 

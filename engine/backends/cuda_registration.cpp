@@ -16,6 +16,7 @@
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
 #include "stokesian/cuda/mobility_backend.hpp"
+#include "stokesian/cuda/phase_benchmark.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "stokesian/cuda/cuda_errors.hpp"
 #include "stokesian/cuda/hi_kernel_names.hpp"
@@ -193,6 +194,13 @@ void register_cuda_backends(registry& r) {
             [&]() -> std::unique_ptr<engine> { return cuda::make_fused_engine(config, device, state); }, state.size());
     };
     step.make_batch = fused_batch;
+    step.time_phases = [](engine_config config, const initial_state& state, const phase_run& run) {
+        if (const kernel_request request = request_of(config.hi_kernel); request != kernel_request::named)
+            config.hi_kernel =
+                choose_cuda_step_kernel(request, state.size(), config.precision.hi, config.system.box.periodic, 0)
+                    .kernel;
+        return cuda::time_phases(config, state, run);
+    };
     // Mobility checks (core/mobility_operator.hpp) on the primary device.
     step.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
                             const device_context& device, unsigned) {

@@ -270,7 +270,8 @@ void cuda_engine<Policy>::update_velocities() {
 
 template <class Policy>
 void cuda_engine<Policy>::launch_velocities(target_range t) {
-    launch_hi_kernel<W, A>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(), t, n_, params_);
+    launch_hi_kernel<Policy::hi>(kernel_, block_size_, position_w_.data(), force_.data(), velocity_.data(), t, n_,
+                                 params_);
 }
 
 template <class Policy>

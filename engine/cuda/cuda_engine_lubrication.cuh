@@ -42,8 +42,8 @@ struct cuda_engine<Policy>::krylov_ops {
     // The two halves of apply_mobility (a multi-device engine gathers the output in between):
     // mobility_output <- mu in for the targets t, then out <- mobility_output rounded to W.
     void mobility_into_output(krylov_vector in, target_range t) {
-        launch_hi_kernel<W, A>(e.kernel_, e.block_size_, e.position_w_.data(), e.krylov_data(in),
-                               e.mobility_output_.data(), t, e.n_, e.params_);
+        launch_hi_kernel<Policy::hi>(e.kernel_, e.block_size_, e.position_w_.data(), e.krylov_data(in),
+                                     e.mobility_output_.data(), t, e.n_, e.params_);
     }
     void output_to_working(krylov_vector out) {
         to_working_kernel<W, A><<<blocks_for(e.n_, 256), 256>>>(e.mobility_output_.data(), e.n_, e.krylov_data(out));

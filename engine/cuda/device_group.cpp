@@ -78,7 +78,7 @@ struct device_group::impl {
 namespace {
 
 // Same compute capability and multiprocessor count: the same kernels, the same split lane count
-// (hi_launch_exact.cu, split_group_size), so every slice sums exactly as on the first device.
+// (hi_launch_device.cu, split_group_size), so every slice sums exactly as on the first device.
 void check_one_kind(const std::vector<int>& ordinals, std::vector<std::string>& names) {
     cudaDeviceProp first{};
     for (std::size_t d = 0; d < ordinals.size(); ++d) {

@@ -18,8 +18,8 @@
 // summation; it fills the GPU at small N, where one thread per target leaves most of it idle.
 //
 // Fast = true evaluates the tensors with the hardware reciprocal square root
-// (physics/mobility.hpp: distance_and_inverse); those instantiations live in hi_launch_fast.cu,
-// compiled with FMA contraction.
+// (physics/mobility.hpp: distance_and_inverse); those instantiations live in the fast launches
+// (hi_launch.cuh), compiled with FMA contraction.
 #include "device_types.cuh"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"

@@ -1,8 +1,8 @@
 #pragma once
-// Launch helpers shared by hi_launch_exact.cu and hi_launch_fast.cu (the kernels are compiled in
-// each with that file's floating-point flags): for one tensor evaluator, the exact kernels
-// (launch_exact_hi_kernel) and the fast ones (launch_fast_hi_kernel). A test may instantiate them
-// with a tensor of its own (tests/cuda).
+// Launch helpers shared by the exact and fast launches of every precision (hi_launch.cuh; the
+// kernels are compiled in each with that file's floating-point flags): for one tensor evaluator,
+// the exact kernels (launch_exact_hi_kernel) and the fast ones (launch_fast_hi_kernel). A test may
+// instantiate them with a tensor of its own (tests/cuda).
 #include <stdexcept>
 #include <string>
 #include <type_traits>

@@ -44,7 +44,7 @@ public:
         for (std::size_t i = 0; i < n_; ++i)
             host_force_[i] = pack(vec3<double>{force[3 * i], force[3 * i + 1], force[3 * i + 2]});
         force_.upload(host_force_);
-        launch_hi_kernel<double, double>(hi_kernel::tiling, operator_block, position_.data(), force_.data(),
+        launch_hi_kernel<precision::f64>(hi_kernel::tiling, operator_block, position_.data(), force_.data(),
                                          velocity_.data(), {0, n_}, static_cast<unsigned>(n_), params_);
         check_launch("mobility operator (tiling)");
         velocity_.download(host_velocity_);

@@ -22,8 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::array<char, 8> magic{'S', 'T', 'K', 'F', 'R', 'M', 'S', '2'};
-// Format 1: the same records without their checksum.
-constexpr std::array<char, 8> magic_without_checksums{'S', 'T', 'K', 'F', 'R', 'M', 'S', '1'};
 constexpr std::uint64_t byte_order_mark = 0x0102030405060708ull;
 constexpr std::uint64_t header_bytes = 32;
 constexpr std::uint64_t checksum_bytes = 8;
@@ -104,10 +102,6 @@ frame_journal::frame_journal(const fs::path& path, const journal_layout& layout,
     if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) refuse("not a regular file");
     std::array<unsigned char, header_bytes> header{};
     const bool whole_header = read_exactly(fd_, header.data(), header.size(), 0);
-    if (whole_header && std::equal(magic_without_checksums.begin(), magic_without_checksums.end(), header.begin()))
-        refuse(
-            "written in an older format (STKFRMS1: records without checksums) that this stokesian does not "
-            "resume; start the run again (--force)");
     if (!whole_header || header != header_of(layout))
         refuse("not the frame journal of this run (header: format, byte order, particle count or fields differ)");
     if (frames > (std::numeric_limits<std::uint64_t>::max() - header_bytes) / record_bytes_ ||

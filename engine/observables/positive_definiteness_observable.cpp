@@ -131,7 +131,8 @@ public:
         const std::vector<double>& extremes = s.real_array("extremes");
         require_length(counters, 3, "samples_failures_undecided");
         require_length(extremes, 4, "extremes");
-        for (const char* name : {"time", "smallest_eigenvalue", "positive_definite", "gershgorin_lower_bound"})
+        for (const char* name :
+             {"time", "smallest_eigenvalue", "positive_definite", "gershgorin_lower_bound", "verdict"})
             require_length(s.real_array(name), step.size(), name);
         samples_ = counters[0];
         failures_ = counters[1];
@@ -141,13 +142,7 @@ public:
         eigenvalue_ = s.real_array("smallest_eigenvalue");
         success_ = s.real_array("positive_definite");
         gershgorin_ = s.real_array("gershgorin_lower_bound");
-        // Checkpoints written before the verdict existed: its earlier checks are unknown (NaN).
-        if (s.reals.count("verdict")) {
-            require_length(s.real_array("verdict"), step.size(), "verdict");
-            verdict_ = s.real_array("verdict");
-        } else {
-            verdict_.assign(step.size(), not_a_number);
-        }
+        verdict_ = s.real_array("verdict");
         minimum_eigenvalue_ = extremes[0];
         minimum_eigenvalue_time_ = extremes[1];
         first_failure_time_ = extremes[2];

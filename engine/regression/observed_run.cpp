@@ -48,6 +48,22 @@ bool has_short_range_forces(const std::string& resolved_configuration) {
     }
 }
 
+// What a device engine's description says of its device (the CUDA engines': cuda/device_info.cu).
+constexpr const char* device_attributes[] = {"device_name",        "compute_capability", "driver_version",
+                                             "runtime_version",    "cuda_fp_flags",      "cuda_fp_profile",
+                                             "cuda_architectures", "multiprocessors",    "device_code"};
+
+// A result of a backend that computes on a device names the device and the machine code that ran on
+// it (CUDA: SASS of an architecture, or PTX JIT), or it is refused: without them a reference entry
+// could not say what computed it.
+void require_device_attributes(const attributes& engine, const std::string& file) {
+    if (!backends::computes_on_device(get(engine, "backend"))) return;
+    for (const char* k : {"device_name", "compute_capability", "device_code"})
+        if (get(engine, k).empty())
+            throw input_error(file, std::string("/parameters/engine ") + k, "",
+                              "missing (every result of backend " + get(engine, "backend") + " records it)");
+}
+
 // The provenance every reference entry carries (reference_data/README.md, "Provenance").
 attributes provenance_of(const attributes& build, const attributes& engine, const attributes& invocation,
                          const attributes& run, const std::string& file) {
@@ -67,19 +83,15 @@ attributes provenance_of(const attributes& build, const attributes& engine, cons
                  {"result_file", file}};
     // The algorithm of final_state_digest and scenario_fingerprint (core/digest.hpp).
     p[digest_algorithm_key] = digest_algorithm_tag;
-    // Runs of a suite also carry the `stokesian run` command that reproduces them alone.
-    for (const char* k : {"equivalent_command", "suite"})
+    // Runs of a suite also carry the `stokesian run` command that reproduces them alone, and how
+    // they were verified ("verified in K segments", or why they ran continuously).
+    for (const char* k : {"equivalent_command", "suite", "verification"})
         if (!get(invocation, k).empty()) p[k] = get(invocation, k);
     // A run that ran batched (stokesian/run/batched_runs.hpp) says with which runs.
     for (const char* k : {"batch_id", "batch_members", "batch_member"})
         if (!get(engine, k).empty()) p[k] = get(engine, k);
     if (backends::computes_on_device(get(engine, "backend"))) {
-        for (const char* k : {"device_name", "compute_capability", "driver_version", "runtime_version", "cuda_fp_flags",
-                              "cuda_fp_profile", "cuda_architectures", "multiprocessors"})
-            p[k] = get(engine, k);
-        // The machine code that ran (SASS of an architecture, or PTX JIT); files written before
-        // the attribute existed (2026-11-27) have none.
-        if (!get(engine, "device_code").empty()) p["device_code"] = get(engine, "device_code");
+        for (const char* k : device_attributes) p[k] = get(engine, k);
     } else {
         p["device_name"] = "CPU (host " + get(invocation, "host") + ")";
         p["compute_capability"] = "-";
@@ -101,20 +113,12 @@ void check_digest_tag(const attributes& run, const std::string& file) {
 
 // What the scenario is, apart from the run settings the key and the length checks cover: the
 // resolved [physics], [box], [particles] and [observables] tables as toml++ writes them, hashed
-// (core/digest.hpp). Another box, force, tensor or initial configuration gives another fingerprint.
-// Keys that a later version added with a default reproducing the earlier behaviour are left out
-// while they hold that default, so references recorded before them stay valid: the explicit
-// lubrication scheme (the only one before physics.lubrication.scheme) ignores max_iterations.
+// (core/digest.hpp), every key as it is. Another box, force, tensor, lubrication setting or initial
+// configuration gives another fingerprint.
 std::string scenario_fingerprint(const std::string& resolved_configuration) {
     std::ostringstream text;
     try {
-        toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
-        if (toml::table* lubrication = t["physics"]["lubrication"].as_table()) {
-            if ((*lubrication)["scheme"].value_or(std::string("explicit")) == "explicit") {
-                lubrication->erase("scheme");
-                lubrication->erase("max_iterations");
-            }
-        }
+        const toml::table t = parse_toml(resolved_configuration, "resolved_configuration");
         for (const char* section : {"physics", "box", "particles", "observables"})
             if (const toml::table* part = t[section].as_table()) text << "[" << section << "]\n" << *part << "\n";
     } catch (const input_error&) {
@@ -163,6 +167,7 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     r.final_state_digest = get(run, "final_state_digest");
     r.cuda_fp_profile = get(engine, "cuda_fp_profile");
     r.short_range_forces = has_short_range_forces(get(scenario, "resolved_configuration"));
+    require_device_attributes(engine, name);
     r.provenance = provenance_of(build, engine, invocation, run, result.filename().string());
     r.scenario_fingerprint = scenario_fingerprint(get(scenario, "resolved_configuration"));
     r.provenance["scenario_fingerprint"] = r.scenario_fingerprint;
@@ -170,7 +175,8 @@ observed_run read_observed_run(const std::filesystem::path& result) {
     if (f.is_group("/parameters/negative_control")) {
         const attributes control = f.parameter_attributes("/parameters/negative_control");
         r.negative_control = "NEGATIVE CONTROL: " + get(control, "description");
-        if (!get(control, "labelled_as").empty())
+        r.relabelled = !get(control, "labelled_as").empty();
+        if (r.relabelled)
             r.negative_control +=
                 " (ran " + get(control, "precision_that_ran") + ", labelled " + get(control, "labelled_as") + ")";
     }

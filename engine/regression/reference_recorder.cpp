@@ -90,9 +90,16 @@ std::vector<recorded_entry> record_references(const record_request& request) {
             throw input_error(run.file.string(), "", "",
                               "a result of scenario '" + run.key.scenario + "' cannot go into " +
                                   request.reference_file.string() + " (scenario '" + set.scenario + "')");
-        if (!run.negative_control.empty())
+        if (!request.negative_controls && !run.negative_control.empty())
             throw input_error(run.file.string(), "", "",
                               "a negative control is never a reference (" + run.negative_control + ")");
+        if (request.negative_controls && run.negative_control.empty())
+            throw input_error(run.file.string(), "", "",
+                              "not a negative control: --negative-control records only negative controls");
+        if (request.negative_controls && run.relabelled)
+            throw input_error(run.file.string(), "", "",
+                              "a relabelled negative control computes another mode, whose reference holds its "
+                              "boundaries: not recorded");
         if (run.status != "completed" || run.steps != run.planned_steps)
             throw input_error(run.file.string(), "", "",
                               "the run did not complete (" + echoed(run.status) + "): not recorded");

@@ -23,14 +23,18 @@ boundary_states stored_boundaries(const prepared_run& run, const std::filesystem
     reference_key key;
     key.scenario = s.name;
     key.case_name = s.case_name;
-    // A negative control is checked as the mode it is labelled (negative_control.hpp).
-    key.precision = to_string(run.spec.relabel_precision.empty() ? s.run.precision
-                                                                 : parse_precision_mode(run.spec.relabel_precision));
+    // The mode the run computes, also for a negative control labelled as another
+    // (negative_control.hpp): its segments prove its result the continuous run's of what it
+    // computes, and the check then compares that result with the entry of its label.
+    key.precision = to_string(s.run.precision);
     key.dt = s.run.dt;
     key.integrator = std::string(to_string(s.run.integrator));
     try {
         key.backend_class = backend_class_of(s.run.backend);
-        const std::filesystem::path file = reference_dir / key.file_name();
+        // A negative control's perturbed run: its own boundaries (suite_manifest.hpp).
+        const std::filesystem::path& dir =
+            run.spec.segment_references.empty() ? reference_dir : run.spec.segment_references;
+        const std::filesystem::path file = dir / key.file_name();
         if (!std::filesystem::exists(file)) return {};
         const reference_set set = read_reference_file(file);
         auto entry = set.entries.find(key.group_path());

@@ -97,6 +97,13 @@ const settings::field<suite_run_spec> run_fields[] = {
      .member = settings::text_member<suite_run_spec>{[](const suite_run_spec& r) { return r.relabel_precision; },
                                                      set_relabel_precision},
      .doc = {"string", "", "negative controls: label the result as this precision mode"}},
+    {.key = "segment_references",
+     .member = settings::text_member<suite_run_spec>{
+         [](const suite_run_spec& r) { return r.segment_references.string(); },
+         [](suite_run_spec& r, const std::string& text) { r.segment_references = text; }},
+     .doc = {"string", "`--reference-dir`",
+             "negative controls: the folder (relative to the manifest) whose entry of the perturbed run "
+             "stores its segment boundaries"}},
 };
 
 // The key naming the HI kernel of a backend's runs: cpu_hi_kernel, cuda_hi_kernel, ... (string,
@@ -220,6 +227,9 @@ suite_run_spec read_run(const toml::table& table, const toml::table* defaults, c
                 in.fail("name", quoted_printable(r.name) + " is not a safe file name: " + why);
         } else if (f.key == "scenario") {
             if (!r.scenario.is_absolute()) r.scenario = origin.parent_path() / r.scenario;
+        } else if (f.key == "segment_references") {
+            if (!r.segment_references.empty() && !r.segment_references.is_absolute())
+                r.segment_references = origin.parent_path() / r.segment_references;
         } else if (f.key == "sample_every") {
             // dt, time and sample_every as the scenario loader demands.
             if (!multiple_of(r.time, r.dt)) in.fail("time", "expected an integer multiple of dt");
@@ -229,6 +239,8 @@ suite_run_spec read_run(const toml::table& table, const toml::table* defaults, c
     in.read_hi_kernels(r);
     if (!r.relabel_precision.empty() && r.negative_control.empty())
         in.fail("negative_control", "required with relabel_precision (say what it simulates)");
+    if (!r.segment_references.empty() && (r.negative_control.empty() || !r.relabel_precision.empty()))
+        in.fail("segment_references", "only for a negative control that is not relabelled (its own boundaries)");
     return r;
 }
 

@@ -5,8 +5,21 @@
 #include <utility>
 
 #include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/backends/registry.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
 
 namespace stokesian {
+
+batch_placement placement_of(const run_request& request) {
+    const scenario& s = request.scenario_;
+    engine_config config = make_engine_config(s);
+    const std::size_t n = s.particles.size();
+    const backends::registry& registry = backends::backend_registry();
+    backends::registry::resolved r = registry.resolve(config, n, "the run");
+    const device_context device = backends::device_context_for(*r.chosen, s.run.devices, nullptr);
+    r = registry.choose_kernel(std::move(r), n, device);
+    return {r.config, device, r.chosen};
+}
 
 namespace {
 

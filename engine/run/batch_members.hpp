@@ -20,8 +20,22 @@
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/run/run.hpp"
+
+namespace stokesian::backends {
+struct backend;
+}
 
 namespace stokesian {
+
+// Where a run computes: its engine configuration with the backend and kernel resolved, its device,
+// and the backend chosen -- what a batch of it is built from.
+struct batch_placement {
+    engine_config config;
+    device_context device;
+    const backends::backend* backend = nullptr;
+};
+batch_placement placement_of(const run_request& request);
 
 class shared_batch {
 public:

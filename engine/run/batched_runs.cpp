@@ -32,31 +32,14 @@ std::string refuse(std::string* why, const std::string& reason) {
     return "";
 }
 
-struct resolved_run {
-    engine_config config;
-    device_context device;
-    const backends::backend* backend = nullptr;  // the backend chosen
-};
-
-resolved_run resolve(const run_request& request) {
-    const scenario& s = request.scenario_;
-    engine_config config = make_engine_config(s);
-    const std::size_t n = s.particles.size();
-    const backends::registry& registry = backends::backend_registry();
-    backends::registry::resolved r = registry.resolve(config, n, "the run");
-    const device_context device = backends::device_context_for(*r.chosen, s.run.devices, nullptr);
-    r = registry.choose_kernel(std::move(r), n, device);
-    return {r.config, device, r.chosen};
-}
-
 }  // namespace
 
 std::string batch_key(const run_request& request, std::string* why) {
     if (spread(request.ranks)) return refuse(why, "it runs across MPI ranks");
     const scenario& s = request.scenario_;
-    resolved_run r;
+    batch_placement r;
     try {
-        r = resolve(request);
+        r = placement_of(request);
     } catch (const std::exception& e) {
         return refuse(why, e.what());  // the run alone will say it
     }
@@ -81,7 +64,7 @@ class batch_group {
 public:
     batch_group(const std::vector<const run_request*>& requests, const batch_label& label, batched_end on_end)
         : requests_(requests), outcomes_(requests.size()), on_end_(std::move(on_end)) {
-        resolved_run r = resolve(*requests.front());
+        batch_placement r = placement_of(*requests.front());
         r.config.interrupt = nullptr;  // a run stops between rounds (stop_requested), never inside a step
         r.config.threads = 0;
         std::vector<batch_member> members;

@@ -1,16 +1,15 @@
 // A run verified in segments (stokesian/run/segments.hpp; engine/docs/segmented-verification.md):
-// the segments on a pool of threads, each from its boundary state to the next boundary, then their
-// samples, in order, through one run_session whose engine only stands at the boundaries.
-#include <algorithm>
-#include <atomic>
+// the segments as the members of one batch (segment_batch.cpp), each from its boundary state to the
+// next boundary, then their samples, in order, through one run_session whose engine only stands at
+// the boundaries.
 #include <cstring>
 #include <limits>
-#include <mutex>
 #include <stdexcept>
-#include <thread>
 
 #include "run_session.hpp"
+#include "segment_work.hpp"
 #include "stokesian/core/precision_modes.hpp"
+#include "stokesian/run/batched_runs.hpp"
 #include "stokesian/run/segments.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 
@@ -37,12 +36,6 @@ private:
     std::unique_ptr<engine> inner_;
 };
 
-struct segment {
-    std::uint64_t from = 0, to = 0;
-    std::vector<frame> samples;  // at the run's sample steps in (from, to]
-    std::string failure;         // "" : it ended bit for bit at its boundary
-};
-
 std::string range_of(std::size_t k, std::size_t count, const segment& s) {
     return "segment " + std::to_string(k + 1) + " of " + std::to_string(count) + " (steps " + std::to_string(s.from) +
            " to " + std::to_string(s.to) + ")";
@@ -64,62 +57,12 @@ std::string misfit(const run_request& request, const boundary_states& b) {
     if (b.precision != to_string(s.run.precision))
         return "the stored boundaries are states of " + b.precision + ", the run computes " +
                to_string(s.run.precision);
+    if (std::string why; batch_key(request, &why).empty()) return "its segments cannot run as one batch: " + why;
     return "";
 }
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
-void run_segment(const run_request& request, const boundary_states& b, std::size_t k, segment& seg) {
-    if (boundary_digest(b.steps[k], b.words[k]) != b.digests[k]) {
-        seg.failure = "the stored state at its end does not match its stored digest";
-        return;
-    }
-    const scenario& s = request.scenario_;
-    engine_config config = make_engine_config(s);
-    config.threads = 1;
-    std::unique_ptr<engine> e = build_run_engine(config, s);
-    const precision_mode precision = s.run.precision;
-    if (k > 0) e->restore_state(state_from_words(b.words[k - 1], precision, seg.from));
-    const std::uint64_t interval = s.run.sample_interval_steps();
-    const std::uint64_t whole = (seg.to - seg.from) / interval;
-    if (whole > 0) e->advance_sampled(whole, interval, seg.samples);
-    if (seg.from + whole * interval < seg.to) e->advance(seg.to - seg.from - whole * interval);
-    engine_state end;
-    e->save_state(end);
-    if (end.step != seg.to) seg.failure = "it ended at step " + std::to_string(end.step);
-    else if (!same_bits(state_words(end), b.words[k]))
-        seg.failure = "its state differs from the stored boundary state (digest " +
-                      boundary_digest(end.step, state_words(end)) + ", stored " + b.digests[k] + ")";
-}
-
-// Runs the segments on `threads` threads; the index of the first that failed (or segments.size()).
-std::size_t run_segments(const run_request& request, const boundary_states& b, std::vector<segment>& segments,
-                         unsigned threads) {
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> first_failed{segments.size()};
-    const auto work = [&] {
-        for (std::size_t k = next++; k < segments.size(); k = next++) {
-            // A segment after one that failed proves nothing more; a requested stop ends them all.
-            if (k > first_failed.load() || (request.stop_signal && request.stop_signal->load() != 0)) continue;
-            try {
-                run_segment(request, b, k, segments[k]);
-            } catch (const std::exception& error) {
-                segments[k].failure = error.what();
-            }
-            if (!segments[k].failure.empty()) {
-                std::size_t seen = first_failed.load();
-                while (k < seen && !first_failed.compare_exchange_weak(seen, k)) {}
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    const unsigned count = std::max(1u, std::min<unsigned>(threads, unsigned(segments.size())));
-    for (unsigned t = 1; t < count; ++t) pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool) t.join();
-    return first_failed.load();
 }
 
 run_result stitch(const run_request& request, const boundary_states& b, std::vector<segment>& segments) {
@@ -148,6 +91,20 @@ run_result stitch(const run_request& request, const boundary_states& b, std::vec
 
 }  // namespace
 
+std::string stored_state_fault(const boundary_states& b, std::size_t k) {
+    if (boundary_digest(b.steps[k], b.words[k]) != b.digests[k])
+        return "the stored state at its end does not match its stored digest";
+    return "";
+}
+
+std::string boundary_mismatch(const engine_state& end, const boundary_states& b, std::size_t k) {
+    if (end.step != b.steps[k]) return "it ended at step " + std::to_string(end.step);
+    if (!same_bits(state_words(end), b.words[k]))
+        return "its state differs from the stored boundary state (digest " +
+               boundary_digest(end.step, state_words(end)) + ", stored " + b.digests[k] + ")";
+    return "";
+}
+
 segmented_outcome run_segmented(const run_request& request, const boundary_states& b, unsigned threads) {
     segmented_outcome out;
     if (const std::string why = misfit(request, b); !why.empty()) {
@@ -160,7 +117,7 @@ segmented_outcome run_segmented(const run_request& request, const boundary_state
         segments[k].to = b.steps[k];
     }
     out.segments = segments.size();
-    const std::size_t failed = run_segments(request, b, segments, threads);
+    const std::size_t failed = run_segments_batched(request, b, segments, threads);
     if (request.stop_signal && request.stop_signal->load() != 0) {
         out.failure = "stopped by a signal during segmented verification";
         return out;

@@ -2,6 +2,7 @@
 // A small TOML emitter for the resolved configuration: sections in the order of the format
 // reference, floats in their shortest round-trip form (toml++'s own printer writes 17 digits);
 // write_fields writes a settings struct through its field table.
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>

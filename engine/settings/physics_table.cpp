@@ -91,8 +91,7 @@ const field<lubrication_settings> lubrication[] = {
           "inverse of the Rotne-Prager two-body mobility, so that an isolated pair moves as two real spheres "
           "(errors against the exact two-sphere functions and the cutoff at r = 5.5a: "
           "[engine/docs/lubrication.md](../../engine/docs/lubrication.md)); needs `scheme = \"implicit\"` and `tensor "
-          "= \"rotne-prager\"`"},
-     .written = [](const lubrication_settings& l) { return l.model != lubrication_model::paper; }},
+          "= \"rotne-prager\"`"}},
     {.key = "max_iterations",
      .member = &lubrication_settings::max_iterations,
      .rule = {.min = 1, .max = most_iterations},

@@ -172,7 +172,9 @@ const field<output_settings> output[] = {
              "the H5MD author name (`/h5md/author`), one line of at most 256 bytes; `--author` and "
              "`$STOKESIAN_AUTHOR` take precedence, the account name is used when none is set"},
      .after = check_author,
+     // An author the scenario did not set is no name (an empty one is refused above).
      .written = [](const output_settings& o) { return !o.author.empty(); }},
+    STOKESIAN_EXTRA_OUTPUT_FIELDS  // the keys a build appends (core/output_key_extensions.hpp)
 };
 
 constexpr std::string_view top_level_tables[] = {"scenario", "physics",     "box",    "particles",

@@ -42,7 +42,7 @@ void write_particles(toml_writer& w, const scenario& s) {
                                                         [&](const vec3<double>& f) { return f == forces.front(); });
     if (uniform) w.vector("force", forces.front());
     else if (forces.size() <= max_listed_positions) w.vectors("forces", forces);
-    // Only for these sources: the configurations of the others stay as they were.
+    // The settings of the source the positions came from; the other sources have none.
     if (s.positions_file) {
         w.section("particles.file");
         write_fields(w, positions_file_fields(), *s.positions_file);
@@ -61,7 +61,8 @@ void write_physics(toml_writer& w, const system_parameters& system) {
     write_fields(w, lubrication_fields(), system.lubrication);
     w.section("physics.pair_force");
     write_fields(w, pair_force_fields(), system.pair_force);
-    if (system.tensor == hydrodynamic_tensor::rpy_ewald) {  // only then: older results keep their text
+    // The Ewald sum's settings belong to its tensor alone (the reader refuses them with another).
+    if (system.tensor == hydrodynamic_tensor::rpy_ewald) {
         w.section("physics.ewald");
         write_fields(w, ewald_fields(), system.ewald);
     }
@@ -104,11 +105,8 @@ std::string resolved_configuration(const scenario& s) {
         w.section("observables.positive_definiteness");
         write_fields(w, positive_definiteness_fields(), *s.observables.positive_definiteness);
     }
-    // Written only when set, so that the configurations of runs without it stay as they were.
-    if (!s.output.author.empty()) {
-        w.section("output");
-        write_fields(w, output_fields(), s.output);
-    }
+    w.section("output");
+    write_fields(w, output_fields(), s.output);
     return w.str();
 }
 

@@ -83,8 +83,8 @@ run_summary read_run_summary(const std::filesystem::path& result) {
     r.regular_cycles = r.period.size();
     r.period_mean = mean_of(r.period);
     r.amplitude_mean = mean_of(r.amplitude);
-    // Fitted here from the series (the same fit as the engine's, cycle_analysis.cpp), so that
-    // results written before the trend fit existed are read the same way.
+    // Fitted here from the series (the same fit as the engine's, cycle_analysis.cpp): the study
+    // reports the whole fit (the residuals' lag-1 correlation too), which the result stores in part.
     r.period_trend = fit_trend(indices(r.period.size(), 1.0), r.period);
     r.period_first = r.period_trend.first.value;
     r.period_first_ci95 = r.period_trend.first.ci95_half_width;

@@ -8,6 +8,8 @@
 //   CpuBitsConformance: every backend but the CPU, against the CPU (the oracle): without short-range
 //     forces a step is +, -, *, /, sqrt in a fixed order, compiled without contraction on both sides
 //     (IEEE build), so an exact kernel reproduces the CPU bit for bit, after one step and after many.
+//   CpuOrderKernelConformance: every kernel of every backend but the CPU that sums in the CPU's order
+//     (support/backend_modes.hpp kernel_kind::cpu_order), against the CPU, bit for bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,10 +26,14 @@
 
 class StepConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class CpuBitsConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
+class CpuOrderKernelConformance : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
 
 // For the instantiations (step_conformance_test.cpp, step_conformance_gpu_test.cpp).
+using stokesian::test_support::backend_kernel_mode_name;
 using stokesian::test_support::backend_mode_name;
 using stokesian::test_support::backend_place;
+using stokesian::test_support::kernel_kind;
+using stokesian::test_support::registered_backend_kernel_modes;
 using stokesian::test_support::registered_backend_modes;
 
 // 64 random spheres in a periodic cube of edge 14, the velocities of the first frame (v = mu F) in the
@@ -102,4 +108,21 @@ TEST_P(CpuBitsConformance, MultiStageIntegratorsAreTheCpusBitForBit) {
         ++compared;
     }
     if (compared == 0) GTEST_SKIP() << refused;
+}
+
+// 1000 random spheres in a periodic cube of edge 40 (several blocks, a partial last tile), 3 steps:
+// the CPU's frame, bit for bit, with every kernel that sums in the CPU's order.
+TEST_P(CpuOrderKernelConformance, ThousandSpheresAreTheCpusBitForBit) {
+    using namespace stokesian;
+    const initial_state s = test_support::random_spheres(1000, 40.0, 2.1, 3);
+    engine_config base;
+    base.system.box = {true, {40, 40, 40}};
+    base.dt = 0.01;
+    const engine_config c = test_support::on_backend(base, GetParam());
+    if (const std::string why = test_support::skip_reason(c, s.size()); !why.empty()) GTEST_SKIP() << why;
+    engine_config cpu = c;
+    cpu.backend = "cpu";
+    cpu.hi_kernel = "";
+    test_support::expect_bitwise_equal(test_support::frame_after(cpu, s, 3), test_support::frame_after(c, s, 3),
+                                       c.hi_kernel + " " + to_string(c.precision));
 }

@@ -6,3 +6,8 @@ INSTANTIATE_TEST_SUITE_P(OnADevice, StepConformance, testing::ValuesIn(registere
                          backend_mode_name);
 INSTANTIATE_TEST_SUITE_P(OnADevice, CpuBitsConformance,
                          testing::ValuesIn(registered_backend_modes(backend_place::device, "cpu")), backend_mode_name);
+
+INSTANTIATE_TEST_SUITE_P(OnADevice, CpuOrderKernelConformance,
+                         testing::ValuesIn(registered_backend_kernel_modes(backend_place::device,
+                                                                           kernel_kind::cpu_order, "cpu")),
+                         backend_kernel_mode_name);

@@ -8,3 +8,9 @@ INSTANTIATE_TEST_SUITE_P(OnTheHost, StepConformance, testing::ValuesIn(registere
 INSTANTIATE_TEST_SUITE_P(OnTheHost, CpuBitsConformance,
                          testing::ValuesIn(registered_backend_modes(backend_place::host, "cpu")), backend_mode_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CpuBitsConformance);
+
+INSTANTIATE_TEST_SUITE_P(OnTheHost, CpuOrderKernelConformance,
+                         testing::ValuesIn(registered_backend_kernel_modes(backend_place::host, kernel_kind::cpu_order,
+                                                                           "cpu")),
+                         backend_kernel_mode_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CpuOrderKernelConformance);

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The recipes of engine/README.md and the recipe proof (ci/recipe-proof) cannot drift apart: every
-file the proof adds under tests/recipes/ (all but its own build and test files) is named by a recipe,
-every file of tests/recipes/ a recipe names exists, and the CMake variables the proof sets
+recipe names a file the proof adds (each recipe is proven), every file the proof adds under
+tests/recipes/ (all but its own build and test files) is named by a recipe, every file of
+tests/recipes/ a recipe names exists, and the CMake variables the proof sets
 (tests/recipes/recipes.cmake) are the extension points the recipes name.
 Exit status: 0 pass, 1 fail (one line per difference)."""
 import pathlib
@@ -21,10 +22,15 @@ def recipe_sections(readme):
 
 
 def main():
-    text = "\n".join(recipe_sections((ROOT / "engine" / "README.md").read_text()))
+    sections = recipe_sections((ROOT / "engine" / "README.md").read_text())
+    text = "\n".join(sections)
     problems = []
     if not text:
         problems.append("engine/README.md: no 'How to add' section found")
+    for section in sections:
+        if "`tests/recipes/" not in section:
+            title = section.splitlines()[0].lstrip("# ")
+            problems.append(f"engine/README.md: the recipe '{title}' names no file the recipe proof adds")
     named = set(re.findall(r"`tests/recipes/([^`]+)`", text))
     added = {p.relative_to(RECIPES).as_posix() for p in RECIPES.rglob("*") if p.is_file()} - PROOF_OWN
     for name in sorted(added - named):

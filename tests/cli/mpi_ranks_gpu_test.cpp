@@ -2,8 +2,9 @@
 // devices are, the build has no NCCL or no MPI): one rank per GPU, each rank's device computing its
 // target slice, the slices all-gathered with NCCL over a communicator bootstrapped through MPI
 // (engine/docs/multi-gpu.md, "Several hosts"). Every output is the one-GPU output bit for bit (every
-// frame, observable and analysis result, the final state digest): the tetrahedron and the nightly's
-// fcc N = 4000 in all nine precision modes; a checkpoint written under two ranks resumes bit for bit
+// frame, observable and analysis result, the final state digest): the tetrahedron (the conformance
+// body of mpi_ranks_conformance.hpp, on every device backend) and the nightly's fcc N = 4000 in
+// every precision mode; a checkpoint written under two ranks resumes bit for bit
 // on one GPU and the other way round; ranks without a device of their own and several devices
 // under several ranks are one line and exit code 2 from rank 0; a fault on rank 1's device stops
 // the run with exit code 1 naming the rank and the device, rank 0 writes the checkpoint of the last
@@ -17,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "stokesian/core/precision_modes.hpp"
+#include "mpi_ranks_conformance.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
@@ -67,46 +68,26 @@ protected:
         if (!cuda::multi_device_build()) GTEST_SKIP() << "this build has no NCCL: MPI rank test skipped";
         scratch_directory_test::SetUp();
     }
-
-    // The run on one GPU and on two ranks (a GPU each): both complete, the same digest and file.
-    void expect_two_ranks_equal_one_gpu(const std::string& scenario, const std::vector<std::string>& options,
-                                        const std::string& name) {
-        const fs::path one = dir_ / (name + "_1.h5"), two = dir_ / (name + "_2.h5");
-        std::vector<std::string> args{"run", scenario, "--backend", "cuda", "--json"};
-        args.insert(args.end(), options.begin(), options.end());
-        std::vector<std::string> args_one = args, args_two = args;
-        args_one.insert(args_one.end(), {"-o", one.string()});
-        args_two.insert(args_two.end(), {"-o", two.string()});
-        const cli_outcome alone = run_alone(args_one, dir_);
-        ASSERT_EQ(alone.exit_code, 0) << name << ": " << what_ran(alone);
-        const cli_outcome spread = run_ranks(2, args_two, dir_);
-        ASSERT_EQ(spread.exit_code, 0) << name << ": " << what_ran(spread);
-        // One writer: one summary on stdout, nothing of stokesian's on stderr.
-        EXPECT_EQ(stokesian_lines(spread.err).size(), 0U) << spread.err;
-        EXPECT_EQ(std::count(spread.out.begin(), spread.out.end(), '\n'), 1) << spread.out;
-        EXPECT_FALSE(json_field(alone.out, "final_state_digest").empty()) << alone.out;
-        EXPECT_EQ(json_field(spread.out, "final_state_digest"), json_field(alone.out, "final_state_digest")) << name;
-        EXPECT_EQ(first_difference(one.string(), two.string()), "") << name;
-        const io::h5md_file written(two);
-        EXPECT_EQ(written.string_attribute("/parameters/engine", "mpi_ranks").value_or(""), "2") << name;
-        EXPECT_EQ(written.string_attribute("/parameters/engine", "device_count").value_or(""), "2") << name;
-    }
 };
 
 }  // namespace
 
-TEST_F(MpiRanksGpu, TheTetrahedronOnTwoRanksIsOneGpuBitForBitInEveryMode) {
-    for (const precision_mode mode : precision_modes)
-        expect_two_ranks_equal_one_gpu(tetrahedron, {"--time", "20", "--precision", to_string(mode)},
-                                       "tetrahedron_" + to_string(mode));
+// The conformance body (mpi_ranks_conformance.hpp) on every device backend that runs across ranks,
+// in every mode it runs.
+INSTANTIATE_TEST_SUITE_P(OnADevice, MpiRanksConformance,
+                         testing::ValuesIn(registered_backend_modes(backend_place::device)), backend_mode_name);
+
+// The nightly's fcc N = 4000: slices [0, 2000) and [2000, 4000), 100 steps, the tiling kernel as
+// the nightly, on every device backend, in every mode it runs.
+class MpiRanksGpuFcc : public MpiRanksConformance {};
+
+TEST_P(MpiRanksGpuFcc, TheNightlysFccOnTwoRanksIsOneGpuBitForBit) {
+    const std::string mode = to_string(GetParam().mode);
+    expect_ranks_equal_one(fcc, {"--precision", mode, "--hi-kernel", "tiling"}, "fcc_" + mode);
 }
 
-TEST_F(MpiRanksGpu, TheNightlysFccOnTwoRanksIsOneGpuBitForBitInEveryMode) {
-    // N = 4000: slices [0, 2000) and [2000, 4000), 100 steps, the tiling kernel as the nightly.
-    for (const precision_mode mode : precision_modes)
-        expect_two_ranks_equal_one_gpu(fcc, {"--precision", to_string(mode), "--hi-kernel", "tiling"},
-                                       "fcc_" + to_string(mode));
-}
+INSTANTIATE_TEST_SUITE_P(OnADevice, MpiRanksGpuFcc, testing::ValuesIn(registered_backend_modes(backend_place::device)),
+                         backend_mode_name);
 
 TEST_F(MpiRanksGpu, ACheckpointResumesBitwiseOnOneGpuAndOnTwoRanks) {
     const std::vector<std::string> run{"run", fcc, "--backend", "cuda", "--json", "--precision", "hi=ds,int=f32"};

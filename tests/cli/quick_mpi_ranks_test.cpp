@@ -2,8 +2,9 @@
 // targets cut into R slices, one per rank, each summing its slice against all N sources and
 // gathering the rest. Every output is the one-process output bit for bit (every frame, observable
 // and analysis result: the h5md comparison of the resume tests), in several precision modes, for the
-// tetrahedron, a periodic lattice with lubrication and short-range forces, and the implicit
-// lubrication solve with more ranks than particles; a run stopped under R ranks resumes under one and
+// tetrahedron (the conformance body of mpi_ranks_conformance.hpp, on every host backend), a periodic
+// lattice with lubrication and short-range forces, and the implicit lubrication solve with more
+// ranks than particles; a run stopped under R ranks resumes under one and
 // the other way round; bad input is one line and exit code 2 from rank 0, and no rank hangs.
 // Skipped with a message in a build without MPI. Runs under `--oversubscribe` (CI has 2 cores).
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi_ranks_conformance.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
@@ -32,6 +34,12 @@ using ::stokesian::test_support::tetrahedron_toml;
 const std::string lattice = ::stokesian::test_support::checkout_file("tests/inputs/good/ranks_lattice_lubricated.toml");
 const std::string pairs_implicit =
     ::stokesian::test_support::checkout_file("scenarios/approaching_pairs_implicit.toml");
+
+// The modes of the conformance bodies here (a few: every one a few seconds of ranks under sanitizers).
+constexpr precision_mode tetrahedron_rank_modes[] = {
+    {precision::ds, precision::f32}, {precision::f32, precision::f32}, {precision::f64, precision::f64}};
+constexpr precision_mode lattice_rank_modes[] = {
+    {precision::ds, precision::ds}, {precision::f32, precision::ds}, {precision::f64, precision::f64}};
 
 // A run that should take seconds: a hang (a rank left waiting) fails the test after this.
 constexpr double patience_seconds = 120.0;
@@ -81,18 +89,29 @@ protected:
 
 }  // namespace
 
-TEST_F(MpiRanks, TheTetrahedronOnThreeRanksIsOneProcessBitForBit) {
-    for (const char* mode : {"hi=ds,int=f32", "hi=f32,int=f32", "hi=f64,int=f64"})
-        expect_ranks_equal_one(3, tetrahedron_toml, {"--time", "20", "--precision", mode},
-                               std::string("tetrahedron_") + mode);
+// The conformance body (mpi_ranks_conformance.hpp) on every host backend that runs across ranks, in
+// three modes (a mixed one, f32, f64: seconds each under sanitizers).
+INSTANTIATE_TEST_SUITE_P(OnTheHost, MpiRanksConformance,
+                         testing::ValuesIn(in_modes(registered_backend_modes(backend_place::host),
+                                                    tetrahedron_rank_modes)),
+                         backend_mode_name);
+
+TEST_F(MpiRanks, TheTetrahedronWithTheSymmetricLoopAndRk4OnThreeRanksIsOneProcessBitForBit) {
     expect_ranks_equal_one(3, tetrahedron_toml, {"--time", "20", "--hi-kernel", "symmetric", "--integrator", "rk4"},
                            "tetrahedron_symmetric_rk4");
 }
 
-TEST_F(MpiRanks, APeriodicLatticeWithLubricationOnThreeRanksIsOneProcessBitForBit) {
-    for (const char* mode : {"hi=ds,int=ds", "hi=f32,int=ds", "hi=f64,int=f64"})
-        expect_ranks_equal_one(3, lattice, {"--precision", mode}, std::string("lattice_") + mode);
+// A periodic lattice with lubrication and short-range forces, on every host backend, in three modes.
+class MpiRanksLubricatedLattice : public MpiRanksConformance {};
+
+TEST_P(MpiRanksLubricatedLattice, IsOneProcessBitForBit) {
+    const std::string mode = to_string(GetParam().mode);
+    expect_ranks_equal_one(lattice, {"--precision", mode}, "lattice_" + mode);
 }
+
+INSTANTIATE_TEST_SUITE_P(OnTheHost, MpiRanksLubricatedLattice,
+                         testing::ValuesIn(in_modes(registered_backend_modes(backend_place::host), lattice_rank_modes)),
+                         backend_mode_name);
 
 TEST_F(MpiRanks, TheImplicitSolveWithMoreRanksThanParticles) {
     // N = 2 on 3 ranks: one rank's slice is empty, and every CG iteration gathers.

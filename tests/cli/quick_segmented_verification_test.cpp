@@ -4,106 +4,29 @@
 // a tampered boundary, a perturbed engine or another precision mode is caught in the segment it
 // breaks and nothing is written; `suite run --reference-dir` verifies the nightly's tetrahedra in
 // segments, runs continuously (and names the segment) where a stored boundary was tampered with,
-// still rejects the negative control, and after a kill during segmented verification a new
+// verifies a negative control only against its own boundaries (recorded with --negative-control)
+// or those of the mode it computes, and still rejects it; and after a kill during segmented verification a new
 // command completes the run bit for bit.
 #include <gtest/gtest.h>
 
 #include <signal.h>
 
+#include <fstream>
 #include <thread>
 
 #include "regression_suite_support.hpp"
+#include "segmented_verification.hpp"
 #include "stokesian/regression/reference_store.hpp"
-#include "stokesian/run/segments.hpp"
-#include "support/batched_run_support.hpp"
-#include "support/h5md_comparison.hpp"
-#include "support/scratch_directory.hpp"
 
 using namespace regression_suite;
 using namespace stokesian;
 
-namespace {
+using namespace segmented_verification;
 
-using test_support::run_into;
+INSTANTIATE_TEST_SUITE_P(OnTheHost, SegmentedVerification, testing::ValuesIn(batching_backends(backend_place::host)),
+                         backend_mode_name);
 
-// 200 000 steps of the f64 tetrahedron, a trajectory frame every 100 steps: 20 segments.
-scenario segmented_tetrahedron() {
-    return test_support::tetrahedron_run("cpu", parse_precision_mode("hi=f64,int=f64"), 0.01, 2000.0, 1.0, true);
-}
-
-run_request capturing(const scenario& s, const fs::path& out) {
-    run_request r = run_into(s, out);
-    r.boundary_steps = segment_boundaries(s.run.total_steps(), s.run.sample_interval_steps(), s.particles.size());
-    return r;
-}
-
-class SegmentedVerification : public stokesian::test_support::scratch_directory_test {
-protected:
-    SegmentedVerification() : scratch_directory_test("stokesian_segmented_verification") {}
-
-    // The continuous run, its boundary states read back from its result.
-    boundary_states continuous(const fs::path& out) {
-        const run_result r = run_scenario(capturing(segmented_tetrahedron(), out));
-        EXPECT_EQ(r.status, "completed");
-        return read_boundary_states(io::h5md_file(out), out.string());
-    }
-};
-
-}  // namespace
-
-TEST_F(SegmentedVerification, ASegmentedRunWritesTheContinuousRunsResultBitForBit) {
-    const boundary_states b = continuous(dir_ / "continuous.h5");
-    ASSERT_EQ(b.steps.size(), 20u);
-    EXPECT_EQ(b.steps.back(), segmented_tetrahedron().run.total_steps());
-    const segmented_outcome s = run_segmented(run_into(segmented_tetrahedron(), dir_ / "segmented.h5"), b, 4);
-    ASSERT_TRUE(s.result) << s.failure;
-    EXPECT_EQ(s.segments, 20u);
-    EXPECT_EQ(s.result->status, "completed");
-    const run_result again = run_scenario(run_into(segmented_tetrahedron(), dir_ / "plain.h5"));
-    EXPECT_EQ(s.result->final_state_digest, again.final_state_digest);
-    // Frames, observables, analysis results and the boundary states themselves.
-    EXPECT_EQ(test_support::first_difference((dir_ / "continuous.h5").string(), (dir_ / "segmented.h5").string()), "");
-    EXPECT_EQ(io::h5md_file(dir_ / "segmented.h5").string_attribute("/parameters/invocation", "verification"),
-              "verified in 20 segments");
-}
-
-TEST_F(SegmentedVerification, ATamperedBoundaryFailsTheSegmentEndingThereAndNothingIsWritten) {
-    const boundary_states b = continuous(dir_ / "continuous.h5");
-    for (const bool digest_too : {true, false}) {
-        boundary_states tampered = b;
-        std::vector<double>& w = tampered.words[3];
-        w[2] = std::nextafter(w[2], 1e300);  // the first particle's x, one ulp
-        if (digest_too) tampered.digests[3] = boundary_digest(tampered.steps[3], w);
-        const fs::path out = dir_ / "tampered.h5";
-        const segmented_outcome s = run_segmented(run_into(segmented_tetrahedron(), out), tampered, 4);
-        EXPECT_FALSE(s.result);
-        const std::string range = "segment 4 of 20 (steps " + std::to_string(b.steps[2]) + " to " +
-                                  std::to_string(b.steps[3]) + ") did not end bit for bit at its boundary";
-        EXPECT_NE(s.failure.find(range), std::string::npos) << s.failure;
-        EXPECT_NE(s.failure.find(digest_too ? "differs from the stored boundary state" : "its stored digest"),
-                  std::string::npos)
-            << s.failure;
-        EXPECT_FALSE(fs::exists(out));
-        EXPECT_FALSE(fs::exists(fs::path(out) += ".partial"));
-    }
-}
-
-TEST_F(SegmentedVerification, APerturbedEngineFailsTheFirstSegmentAndAnotherModeDoesNotFit) {
-    const boundary_states b = continuous(dir_ / "continuous.h5");
-    scenario perturbed = segmented_tetrahedron();
-    perturbed.system.radius *= 1.0 + 1e-15;
-    const segmented_outcome s = run_segmented(run_into(perturbed, dir_ / "perturbed.h5"), b, 4);
-    EXPECT_FALSE(s.result);
-    EXPECT_EQ(s.failure.rfind("segment 1 of 20 (steps 0 to ", 0), 0u) << s.failure;
-    scenario other_mode = segmented_tetrahedron();
-    other_mode.run.precision = parse_precision_mode("hi=f32,int=f32");
-    const segmented_outcome m = run_segmented(run_into(other_mode, dir_ / "f32.h5"), b, 4);
-    EXPECT_FALSE(m.result);
-    EXPECT_NE(m.failure.find("states of hi=f64,int=f64, the run computes hi=f32,int=f32"), std::string::npos)
-        << m.failure;
-}
-
-TEST_F(SegmentedVerification, ShortRunsHaveNoBoundariesAndLongOnesAtMostTheLimit) {
+TEST(SegmentBoundaries, ShortRunsHaveNoBoundariesAndLongOnesAtMostTheLimit) {
     EXPECT_TRUE(segment_boundaries(5600, 2, 4).empty());            // the Ewald tetrahedron
     EXPECT_TRUE(segment_boundaries(100, 1, 4000).empty());          // the fcc lattice
     EXPECT_TRUE(segment_boundaries(1000000, 100, 100000).empty());  // states too large for the budget
@@ -156,6 +79,22 @@ protected:
         return refs;
     }
 
+    // The negative-control manifest, its perturbed runs' segment boundaries in `boundaries`.
+    fs::path negative_copy(const fs::path& boundaries) const {
+        std::string text = read_text(negative_manifest);
+        const std::string folder = negative_manifest.parent_path().string() + "/";
+        for (const std::string relative : {"scenario = \"", "segment_references = \""}) {
+            for (std::size_t at = text.find(relative); at != std::string::npos; at = text.find(relative, at + 1))
+                text.insert(at + relative.size(), folder);
+        }
+        const std::string store = "segment_references = \"" + folder + "negative/references\"";
+        for (std::size_t at = text.find(store); at != std::string::npos; at = text.find(store))
+            text.replace(at, store.size(), "segment_references = \"" + boundaries.string() + "\"");
+        const fs::path copy = dir_ / ("negative_control-" + boundaries.filename().string() + ".toml");
+        std::ofstream(copy) << text;
+        return copy;
+    }
+
     static constexpr const char* run_name = "tetrahedron_f64-f64_dt0.01";
 };
 
@@ -195,18 +134,56 @@ TEST_F(SegmentedSuite, VerifiesInSegmentsFallsBackOnATamperedBoundaryAndEqualsTh
     EXPECT_EQ(recorded.rfind(named, 0), 0u) << recorded;
 }
 
-TEST_F(SegmentedSuite, TheNegativeControlFallsBackAndIsRejected) {
+TEST_F(SegmentedSuite, ANegativeControlVerifiesOnlyAgainstItsOwnBoundariesAndIsRejected) {
     const fs::path refs = recorded_references();
-    const outcome negative =
-        run_cli({"suite", "run", negative_manifest.string(), "--backend", "cpu", "--scale", "0.01", "--only", run_name,
-                 "--output-dir", (dir_ / "negative").string(), "--heartbeat", "0", "--reference-dir", refs.string()},
-                dir_);
-    ASSERT_EQ(negative.exit_code, 0) << negative.out << negative.err;
-    EXPECT_NE(negative.out.find("ran continuously: segment 1 of 51 (steps 0 to "), std::string::npos) << negative.out;
-    const outcome check = run_cli({"reference", "check", (dir_ / "negative" / (std::string(run_name) + ".h5")).string(),
-                                   "--reference-dir", refs.string()},
-                                  dir_);
-    EXPECT_EQ(check.exit_code, 1) << check.out << check.err;  // rejected by the tolerances, as without segments
+    const fs::path store = dir_ / "negative-references";
+    fs::create_directories(store);
+    const std::string result = std::string(run_name) + ".h5";  // the perturbed run: every step 1% longer
+    const auto negative_run = [&](const fs::path& boundaries, const std::string& only, const fs::path& out) {
+        const outcome o = run_cli(
+            {"suite", "run", negative_copy(boundaries).string(), "--backend", "cpu", "--scale", "0.01", "--only", only,
+             "--output-dir", out.string(), "--heartbeat", "0", "--reference-dir", refs.string()},
+            dir_);
+        EXPECT_EQ(o.exit_code, 0) << o.out << o.err;
+        return o.out;
+    };
+    const auto rejected = [&](const fs::path& file) {
+        const outcome check = run_cli({"reference", "check", file.string(), "--reference-dir", refs.string()}, dir_);
+        return check.exit_code == 1 && check.out.find("NEGATIVE CONTROL") != std::string::npos;
+    };
+    // Against the unperturbed run's boundaries: segment 1 fails, the run falls back and is rejected.
+    const std::string fallback = negative_run(refs, run_name, dir_ / "fallback");
+    EXPECT_NE(fallback.find("ran continuously: segment 1 of 51 (steps 0 to "), std::string::npos) << fallback;
+    EXPECT_TRUE(rejected(dir_ / "fallback" / result));
+
+    // Its own boundaries are recorded only with --negative-control, and only negative controls are.
+    const std::vector<std::string> record = {"reference",
+                                             "record",
+                                             (dir_ / "fallback" / result).string(),
+                                             "--reference-dir",
+                                             store.string(),
+                                             "--checks",
+                                             (source_dir / "reference_data/checks.toml").string()};
+    EXPECT_EQ(run_cli(record, dir_).exit_code, 2);
+    std::vector<std::string> as_control = record;
+    as_control.push_back("--negative-control");
+    const outcome recorded = run_cli(as_control, dir_);
+    EXPECT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
+    EXPECT_NE(recorded.out.find("stored the states at 51 segment boundaries"), std::string::npos) << recorded.out;
+    as_control[2] = (dir_ / "first" / result).string();  // the unperturbed run
+    EXPECT_EQ(run_cli(as_control, dir_).exit_code, 2);
+
+    // Against them it verifies in segments, writes the continuous run's result and is rejected.
+    const std::string own = negative_run(store, run_name, dir_ / "own");
+    EXPECT_NE(own.find("verified in 51 segments"), std::string::npos) << own;
+    EXPECT_EQ(test_support::first_difference((dir_ / "fallback" / result).string(), (dir_ / "own" / result).string()),
+              "");
+    EXPECT_TRUE(rejected(dir_ / "own" / result));
+
+    // A relabelled run (f64 labelled ds) verifies against the entry of the mode it computes.
+    const std::string relabelled = negative_run(store, "tetrahedron_ds-ds_dt0.01", dir_ / "relabelled");
+    EXPECT_NE(relabelled.find("verified in 51 segments"), std::string::npos) << relabelled;
+    EXPECT_TRUE(rejected(dir_ / "relabelled" / "tetrahedron_ds-ds_dt0.01.h5"));
 }
 
 TEST_F(SegmentedSuite, AKillDuringSegmentedVerificationLeavesNothingAndTheNextCommandCompletesIt) {

@@ -1,9 +1,9 @@
 // The implicit lubrication scheme on the CUDA backend (label gpu; skipped without a device): the
 // head-on pair of scenarios/approaching_pairs_implicit.toml follows the lubrication law below
-// s = 1e-4 without overlap, as on the CPU, and agrees with the CPU within a derived bound; the
-// cluster of the unit tests matches the dense solve in every precision mode; every solve of the
-// random aggregate meets the tolerance by its true residual or the run stops; the fused path refuses
-// the scheme. Checks and bounds: tests/support/implicit_lubrication_checks.hpp,
+// s = 1e-4 without overlap, as on the CPU, and agrees with the CPU within a derived bound; every
+// solve of the random aggregate meets the tolerance by its true residual or the run stops; the fused
+// path refuses the scheme (the dense solve and resume of every backend:
+// tests/backends/implicit_lubrication_conformance.hpp). Checks and bounds: tests/support/implicit_lubrication_checks.hpp,
 // engine/docs/lubrication.md.
 #include <gtest/gtest.h>
 
@@ -76,28 +76,6 @@ TEST(ImplicitLubricationGpu, HeadOnGapFollowsTheLawAndAgreesWithTheCpu) {
     }
 }
 
-TEST(ImplicitLubricationGpu, ClusterMatchesTheDenseSolveInEveryPrecisionMode) {
-    REQUIRE_DEVICE();
-    const initial_state s = lubricated_cluster();
-    for (const precision_mode& mode : implicit_solver_modes) {
-        SCOPED_TRACE(to_string(mode));
-        const engine_config c = implicit_lubrication_config(mode, 0.001, "cuda");
-        auto e = make_engine(c, s);
-        frame f;
-        for (int k = 0; k < 3; ++k) {
-            e->read_frame(f);
-            expect_cluster_matches_dense_solve(
-                f, s.external_forces, c.system, working_unit_roundoff(mode.hi),
-                "cuda " + std::string(to_string(mode)) + " step " + std::to_string(f.step));
-            const dense_reference ref = dense_implicit_solution(f.position, s.external_forces, c.system);
-            EXPECT_LE(f.lubrication.iterations, cg_iteration_bound(ref.spectral_radius, lubrication_tolerance(mode)));
-            EXPECT_LE(f.lubrication.relative_residual, lubrication_tolerance(mode));
-            EXPECT_EQ(f.lubrication.lubricated_pairs, 11u);
-            e->advance(5);
-        }
-    }
-}
-
 TEST(ImplicitLubricationGpu, EverySolveMeetsTheToleranceByItsTrueResidualOrTheRunStops) {
     // The 30-sphere aggregate of tests/core/implicit_lubrication_refinement_test.cpp on the device:
     // the solver (core/lubrication_solver.hpp, shared with the CPU) checks the true residual,
@@ -121,13 +99,6 @@ TEST(ImplicitLubricationGpu, EverySolveMeetsTheToleranceByItsTrueResidualOrTheRu
             EXPECT_EQ(gpu.stop, "");
         }
     }
-}
-
-TEST(ImplicitLubricationGpu, ResumesBitForBitOnTheDevice) {
-    REQUIRE_DEVICE();
-    const initial_state s = lubricated_cluster();
-    const engine_config c = implicit_lubrication_config({precision::ds, precision::f32}, 0.001, "cuda");
-    expect_restored_run_is_bitwise(c, s, 12, 18);
 }
 
 TEST(ImplicitLubricationGpu, FusedPathRefusesTheImplicitScheme) {

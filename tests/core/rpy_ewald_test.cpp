@@ -2,7 +2,8 @@
 // engine/docs/ewald.md): its elementary functions, exact evenness, independence from the splitting
 // parameter, the finite-size correction of the self mobility and the sedimentation of a simple cubic
 // array (Hasimoto 1959), positive definiteness where nearest image fails (fcc, N = 256; N = 864 in
-// tests/cli/long_rpy_ewald_test.cpp), the engines and the scenario loader.
+// tests/cli/long_rpy_ewald_test.cpp) and the scenario loader. The engines of every backend:
+// tests/backends/rpy_ewald_conformance.hpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -272,57 +273,6 @@ TEST(RpyEwald, FccLatticeIsPositiveDefiniteWhereNearestImageIsNot) {
                 rp.smallest_eigenvalue, e.smallest_eigenvalue);
 }
 
-// The CPU engine in every precision mode: velocities at construction (v = mu F) against the double
-// evaluation, to the working precision's rounding of ~150 summands (allowance 256 u_w relative to the
-// absolute sum; the sums here are O(1) per particle, so 256 u_w N); both CPU loops agree to the same.
-TEST(RpyEwald, CpuEngineInEveryPrecisionModeAndBothLoops) {
-    std::string positions;
-    const std::vector<vec3<double>> r = random_separations({12.0, 12.0, 12.0}, 40, 4);
-    std::vector<vec3<double>> kept;
-    for (const auto& x : r) {
-        bool apart = true;
-        for (const auto& y : kept) {
-            const vec3<double> d = minimum_image(x - y, box_geometry<double>{true, {12.0, 12.0, 12.0}});
-            apart = apart && dot(d, d) > 4.0;
-        }
-        if (apart && kept.size() < 24) kept.push_back(x);
-    }
-    // Multiples of 1/64: exact in float, so every precision mode starts from the same positions.
-    const auto exact = [](double x) { return std::to_string(std::round(x * 64.0) / 64.0); };
-    for (std::size_t i = 0; i < kept.size(); ++i)
-        positions += (i ? ", [" : "[") + exact(kept[i].x) + ", " + exact(kept[i].y) + ", " + exact(kept[i].z) + "]";
-    const std::string text =
-        "[scenario]\nname = \"e\"\n[physics]\ntensor = \"rpy-ewald\"\n[box]\nboundary = "
-        "\"periodic\"\nedges = [12, 12, 12]\n[particles]\npositions = [" +
-        positions + "]\nforce = [0.3, -0.2, -1]\n[run]\ndt = 0.01\nsteps = 2\n";
-    const scenario s = parse_scenario(text, "e.toml");
-    const dense_matrix m = test_support::ewald_mobility_matrix(s.particles.positions, s.system);
-    const std::size_t n = s.particles.size();
-    for (const precision_mode mode : precision_modes)
-        for (const char* loop : {"all-pairs", "symmetric"}) {
-            engine_config c = make_engine_config(s);
-            c.backend = "cpu";
-            c.precision = mode;
-            c.hi_kernel = loop;
-            const auto e = make_engine(c, s.particles);
-            frame f;
-            e->read_frame(f);
-            const double u = mode.hi == precision::f64 ? 0x1p-53 : 0x1p-24;
-            for (std::size_t i = 0; i < n; ++i)
-                for (int d = 0; d < 3; ++d) {
-                    double expected = 0.0;
-                    for (std::size_t j = 0; j < n; ++j) {
-                        const vec3<double> fj = s.particles.external_forces[j];
-                        expected += m(3 * i + d, 3 * j) * fj.x + m(3 * i + d, 3 * j + 1) * fj.y +
-                                    m(3 * i + d, 3 * j + 2) * fj.z;
-                    }
-                    const double got = d == 0 ? f.velocity[i].x : d == 1 ? f.velocity[i].y : f.velocity[i].z;
-                    EXPECT_NEAR(got, expected, 256 * u * double(n)) << to_string(mode) << " " << loop << " i " << i;
-                }
-            e->advance(2);  // steps run
-        }
-}
-
 // Bad input: one line each, through the loader's input_error (exit code 2 in the CLI).
 TEST(RpyEwald, LoaderRefusesBadEwaldSettings) {
     const auto error = [](const std::string& physics, const std::string& box) {
@@ -409,5 +359,6 @@ TEST(RpyEwald, ResolvedConfigurationKeepsTheEwaldSettings) {
     EXPECT_EQ(doc["physics"]["ewald"]["xi"].value<double>(), 0.4);
     scenario open = s;
     open.system.tensor = hydrodynamic_tensor::rotne_prager;
-    EXPECT_EQ(resolved_configuration(open).find("ewald"), std::string::npos);  // older results keep their text
+    // The Ewald settings belong to that tensor alone (the reader refuses [physics.ewald] with another).
+    EXPECT_EQ(resolved_configuration(open).find("ewald"), std::string::npos);
 }

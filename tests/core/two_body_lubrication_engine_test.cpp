@@ -1,7 +1,7 @@
 // The two-body lubrication model in the engine (engine/docs/lubrication.md, "The two-body model"):
 // its operator is symmetric and positive semi-definite (so the implicit solve's operator stays
-// symmetric positive definite), every precision mode runs it, a many-body cluster matches a dense
-// solve, runs resume bit for bit, and the settings it cannot run with are refused in one line.
+// symmetric positive definite) and the settings it cannot run with are refused in one line. Every
+// backend in every precision mode, the dense solve, resume: tests/backends/two_body_lubrication_conformance.hpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,7 +13,6 @@
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
-#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/observables/mobility_matrix.hpp"
 #include "stokesian/observables/positive_definiteness.hpp"
@@ -199,73 +198,6 @@ TEST(TwoBodyLubricationOperator, ClusterOperatorIsSymmetricPositiveSemiDefinite)
     EXPECT_GT(largest, 10.0);  // s = 0.004: 1/(2s) ~ 125
 }
 
-TEST(TwoBodyLubricationEngine, IsolatedPairInEveryPrecisionMode) {
-    // Every precision mode against f64 at the positions the mode holds (read back, so the storage's
-    // rounding of the positions is common to both). What differs: the working precision W of the
-    // gap (r/a - 2 from W coordinates, |r| <= 3: <= 8u_W (2 + s) absolute) which a mode's resistance
-    // feels with d ln R / d ln s <= 1, the evaluation (64u_W, the cluster check's derivation in
-    // support/implicit_lubrication_checks.hpp), the mobility (8u_W) and the solve (the true residual
-    // rho of each, relative to |F|, moves the mode's velocity by rho |F| / R <= 2 rho relative).
-    const engine_config reference = two_body_config();
-    for (const precision_mode mode : precision_modes) {
-        SCOPED_TRACE(to_string(mode));
-        const double u = working_unit_roundoff(mode.hi);
-        for (const double gap : {1e-3, 0.1, 1.0, 3.0}) {
-            for (const vec3<double> force : {vec3<double>{1, 0, 0}, vec3<double>{0, 1, 0}}) {
-                for (const double sign : {1.0, -1.0}) {
-                    initial_state s;
-                    s.positions = {{-1 - 0.5 * gap, 0, 0}, {1 + 0.5 * gap, 0, 0}};
-                    s.external_forces = {force, sign * force};
-                    auto e = make_engine(two_body_config(mode), s);
-                    frame f;
-                    e->read_frame(f);
-                    initial_state held = s;
-                    held.positions = f.position;
-                    auto r = make_engine(reference, held);
-                    frame g;
-                    r->read_frame(g);
-                    const double held_gap = (f.position[1].x - f.position[0].x) - 2.0;
-                    const double bound = 8 * u * (2 + held_gap) / held_gap + 80 * u +
-                                         2 * (f.lubrication.relative_residual + g.lubrication.relative_residual);
-                    const double v = dot(f.velocity[0], force), v_ref = dot(g.velocity[0], force);
-                    EXPECT_NEAR(v / v_ref, 1.0, bound) << "s = " << gap << ", sign " << sign;
-                }
-            }
-        }
-    }
-}
-
-TEST(TwoBodyLubricationEngine, ClusterVelocitiesMatchADenseSolve) {
-    // The twelve-sphere cluster of the paper-model tests with the two-body model, f64, ds, f32, three
-    // samples: v against (I + mu zeta)^-1 mu F computed densely in double, within the bound of
-    // expect_cluster_matches_dense_solve (its two-body terms derived there); iterations within CG's.
-    const initial_state s = lubricated_cluster();
-    for (const precision_mode mode :
-         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::ds},
-          precision_mode{precision::f32, precision::f32}}) {
-        SCOPED_TRACE(to_string(mode));
-        auto e = make_engine(two_body_config(mode), s);
-        frame f;
-        for (int k = 0; k < 3; ++k) {
-            e->read_frame(f);
-            const engine_config c = two_body_config(mode);
-            expect_cluster_matches_dense_solve(f, s.external_forces, c.system, working_unit_roundoff(mode.hi),
-                                               std::string(to_string(mode)) + " step " + std::to_string(f.step));
-            const dense_reference ref = dense_implicit_solution(f.position, s.external_forces, c.system);
-            EXPECT_LE(f.lubrication.iterations, cg_iteration_bound(ref.spectral_radius, lubrication_tolerance(mode)));
-            EXPECT_GT(f.lubrication.lubricated_pairs, 11u);  // the paper's 11 within 3a, more within 5.5a
-            e->advance(5);
-        }
-    }
-}
-
-TEST(TwoBodyLubricationEngine, ResumesBitForBit) {
-    const initial_state s = lubricated_cluster();
-    for (const precision_mode mode :
-         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}})
-        expect_restored_run_is_bitwise(two_body_config(mode), s, 12, 18);
-}
-
 TEST(TwoBodyLubricationSettings, TheExplicitSchemeAndOtherTensorsAreRefusedInOneLine) {
     const std::string head =
         "[scenario]\nname = \"t\"\n[box]\nboundary = \"open\"\n[particles]\npositions = [[0, 0, 0], [2.5, 0, 0]]\n"
@@ -290,11 +222,10 @@ TEST(TwoBodyLubricationSettings, TheExplicitSchemeAndOtherTensorsAreRefusedInOne
     const std::string unknown = error("[physics.lubrication]\nenabled = true\nmodel = \"exact\"\n");
     EXPECT_NE(unknown.find("two-body"), std::string::npos) << unknown;
     EXPECT_EQ(error("[physics.lubrication]\nenabled = true\nmodel = \"two-body\"\nscheme = \"implicit\"\n"), "");
-    // The default is the paper's model, and it is not written into a resolved configuration (older
-    // results keep their text and fingerprints); the two-body model is, and reads back.
+    // The resolved configuration names the model that ran, the default (the paper's) too.
     const scenario paper = parse_scenario(head + "[physics.lubrication]\nenabled = true\n", "t.toml", "");
     EXPECT_EQ(paper.system.lubrication.model, lubrication_model::paper);
-    EXPECT_EQ(resolved_configuration(paper).find("model"), std::string::npos);
+    EXPECT_NE(resolved_configuration(paper).find("model = \"paper\""), std::string::npos);
     const scenario two_body = parse_scenario(
         head + "[physics.lubrication]\nenabled = true\nmodel = \"two-body\"\nscheme = \"implicit\"\n", "t.toml", "");
     EXPECT_NE(resolved_configuration(two_body).find("model = \"two-body\""), std::string::npos);

@@ -1,5 +1,6 @@
 // The CUDA backend against its oracle, the CPU backend (label gpu; skipped without a device). The
-// tetrahedron and the multi-stage integrators in every mode, bit for bit the CPU: CpuBitsConformance
+// tetrahedron and the multi-stage integrators in every mode, and every kernel that sums in the CPU's
+// order, bit for bit the CPU: CpuBitsConformance and CpuOrderKernelConformance
 // (tests/backends/step_conformance.hpp), on every device backend.
 #include <gtest/gtest.h>
 
@@ -33,25 +34,6 @@ using test_support::frame_after;
 using test_support::expect_bitwise_equal;
 
 }  // namespace
-
-TEST(CudaBackend, AllHiKernelsAgreeBitwiseWithEachOtherAndTheCpu) {
-    REQUIRE_DEVICE();
-    // 1000 particles: several blocks, a partial last tile.
-    const initial_state s = random_spheres(1000, 40.0, 2.1, 3);
-    for (precision hi : precisions) {
-        engine_config c;
-        c.system.box = {true, {40, 40, 40}};
-        c.precision = {hi, precision::f64};
-        c.dt = 0.01;
-        c.backend = "cpu";
-        const frame cpu = frame_after(c, s, 3);
-        c.backend = "cuda";
-        for (const char* kernel : {"naive", "tiling", "small-tiling", "far-tiling", "ordered-split"}) {
-            c.hi_kernel = kernel;
-            expect_bitwise_equal(cpu, frame_after(c, s, 3), std::string(kernel) + " " + to_string(c.precision));
-        }
-    }
-}
 
 // With lubrication the devices' logf/log differ from glibc's by up to 1 ulp each, so equality is
 // replaced by a derived bound. fcc N = 256 at n = 0.1: each particle has 12 neighbours at s = 0.42.

@@ -1,5 +1,5 @@
 // The CUDA HI kernels over target ranges (cuda/hi_launch.cuh), label gpu: for every kernel, every
-// (working, accumulator) pair and every registered tensor, ranges that cover [0, N) give the
+// precision of the sum (each of the list has its launches) and every registered tensor, ranges that cover [0, N) give the
 // whole-range velocities bit for bit and leave the others alone. And the test-only tensor
 // (support/test_tensor.hpp) runs through every kernel as its closed form.
 #include <gtest/gtest.h>
@@ -36,8 +36,10 @@ bool same_bits(const vec3<A>& a, const vec3<A>& b) {
 }
 
 // N = 1000 in a periodic box at n = 0.05 a^-3, a tied pair (exactly L/2 apart along x) among them.
-template <class W, class A>
+template <precision Hi>
 void check_ranges(hi_kernel kernel, system_parameters system) {
+    using W = hi_working_t<Hi>;
+    using A = hi_accumulator_t<Hi>;
     const unsigned n = 1000;
     const double edge = std::cbrt(n / 0.05);
     system.box = {true, {edge, edge, edge}};
@@ -52,14 +54,14 @@ void check_ranges(hi_kernel kernel, system_parameters system) {
     r_d.upload(r);
     f_d.upload(f);
     const interaction_parameters<W> p = make_interaction_parameters<W>(system);
-    const std::string what = std::string(to_string(kernel)) + " " + std::string(to_string(system.tensor)) + " " +
-                             (sizeof(A) == sizeof(W) ? "" : "ds ") + (sizeof(W) == 8 ? "f64" : "f32");
+    const std::string what = std::string(to_string(kernel)) + " " + std::string(to_string(system.tensor)) +
+                             " hi=" + std::string(to_string(Hi));
 
     auto run = [&](const std::vector<target_range>& ranges, vec3<A> fill) {
         device_buffer<vec3<A>> v_d;
         v_d.upload(std::vector<vec3<A>>(n, fill));
         for (const target_range t : ranges)
-            launch_hi_kernel<W, A>(kernel, 128, r_d.data(), f_d.data(), v_d.data(), t, n, p);
+            launch_hi_kernel<Hi>(kernel, 128, r_d.data(), f_d.data(), v_d.data(), t, n, p);
         check(cudaDeviceSynchronize(), "HI ranges");
         std::vector<vec3<A>> v;
         v_d.download(v);
@@ -87,9 +89,8 @@ TEST(HiRangesGpu, EveryKernelOverRangesGivesTheWholeRangeVelocitiesBitwise) {
         for_each_tensor([&](hydrodynamic_tensor key, auto) {
             system_parameters system;
             system.tensor = key;
-            check_ranges<float, float>(k, system);
-            check_ranges<float, float_float>(k, system);
-            check_ranges<double, double>(k, system);
+            for (const precision hi : precisions)
+                visit_precision(hi, [&]<class P>(P) { check_ranges<P::value>(k, system); });
         });
     }
 }

@@ -1,15 +1,21 @@
 // The recipe proof (ci/recipe-proof): one test with each addition this build made by following
-// engine/README.md's recipes, from this folder and through the recipes' extension points alone.
+// engine/README.md's recipes (a precision mode, a tensor, a backend, a scenario key), from this
+// folder and through the recipes' extension points alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/hi_kernel_choice.hpp"
 #include "stokesian/backends/registry.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/physics/tensor_registry.hpp"
+#include "stokesian/settings/scenario_loader.hpp"
+#include "stokesian/settings/scenario_reference.hpp"
 
 using namespace stokesian;
 
@@ -135,4 +141,38 @@ TEST(RecipeProof, TheTestOnlyBackendIsRegisteredWithItsCapabilitiesAndComputesMu
     c.precision = {precision::f32, precision::f32};
     EXPECT_NE(can.refusal(c, s.particles.size()).find("does not run precision hi=f32,int=f32"), std::string::npos)
         << can.refusal(c, s.particles.size());
+}
+
+// Scenario key: [output] recipe_note (output_key_recipe_note.hpp) is read from TOML, written into the
+// resolved configuration only when set, refused in one line naming it for a value of another type,
+// and has its row in the generated [output] table of the reference.
+TEST(RecipeProof, TheTestOnlyScenarioKeyIsReadWrittenAndDocumented) {
+    const std::string pair =
+        "[scenario]\nname = \"pair\"\n[box]\nboundary = \"open\"\n[particles]\n"
+        "positions = [[-2.0, 0.0, 0.0], [2.0, 0.0, 0.0]]\nforce = [0.0, 0.0, -1.0]\n"
+        "[run]\ndt = 0.5\nsteps = 2\n";
+    const scenario plain = parse_scenario(pair, "x.toml");
+    EXPECT_EQ(plain.output.recipe_note, "");
+    EXPECT_EQ(resolved_configuration(plain).find("[output]"), std::string::npos);
+
+    const scenario noted = parse_scenario(pair + "[output]\nrecipe_note = \"proven\"\n", "x.toml");
+    EXPECT_EQ(noted.output.recipe_note, "proven");
+    const std::string resolved = resolved_configuration(noted);
+    EXPECT_NE(resolved.find("\n[output]\nrecipe_note = \"proven\"\n"), std::string::npos) << resolved;
+
+    try {
+        (void)parse_scenario(pair + "[output]\nrecipe_note = 7\n", "x.toml");
+        ADD_FAILURE() << "recipe_note = 7 accepted";
+    } catch (const input_error& e) {
+        EXPECT_STREQ(e.what(), "x.toml: key 'output.recipe_note' = 7: expected a string");
+    }
+
+    const std::string row = "| `recipe_note` | string | none |";
+    EXPECT_NE(settings::scenario_key_table("output").find(row), std::string::npos);
+    std::ifstream in(STOKESIAN_SOURCE_DIR "/docs/reference/scenario-file.md");
+    std::stringstream reference;
+    reference << in.rdbuf();
+    ASSERT_NE(reference.str().find("<!-- scenario-keys: output -->"), std::string::npos);
+    EXPECT_EQ(reference.str().find(row), std::string::npos);  // the default build's reference: without it
+    EXPECT_NE(settings::with_generated_key_tables(reference.str()).find(row), std::string::npos);
 }

@@ -145,4 +145,19 @@ TEST(SuiteManifest, BadManifestsGiveOneLine) {
     EXPECT_NE(manifest_error(run + "time = 1.0\nrelabel_precision = \"hi=f64,int=f64\"\n").find("negative_control"),
               std::string::npos);
     EXPECT_NE(manifest_error("[suite]\nname = \"x\"\n").find("no [[run]]"), std::string::npos);
+    // Own segment boundaries only for a negative control that computes what it is labelled.
+    EXPECT_NE(manifest_error(run + "time = 1.0\nsegment_references = \"r\"\n").find("run[0].segment_references"),
+              std::string::npos);
+    EXPECT_NE(manifest_error(run + "time = 1.0\nnegative_control = \"x\"\nrelabel_precision = \"hi=f64,int=f64\"\n" +
+                             "segment_references = \"r\"\n")
+                  .find("run[0].segment_references"),
+              std::string::npos);
+}
+
+TEST(SuiteManifest, ANegativeControlsOwnSegmentReferencesAreResolvedAgainstTheManifest) {
+    const suite_manifest m = parse_suite_manifest(
+        "[[run]]\nname = \"a\"\nscenario = \"t.toml\"\nprecision = \"hi=ds,int=ds\"\ndt = 0.01\ntime = 1.0\n"
+        "negative_control = \"x\"\nsegment_references = \"negative/references\"\n",
+        "/suites/m.toml");
+    EXPECT_EQ(m.runs[0].segment_references, std::filesystem::path("/suites/negative/references"));
 }

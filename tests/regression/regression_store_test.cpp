@@ -353,24 +353,23 @@ TEST_F(ReferenceStore, AnEntryWithoutItsDigestTagIsOneCauseToReRecord) {
     EXPECT_TRUE(c.bitwise_identical);
 }
 
-// The fingerprint covers the physics; a key a later version added (the lubrication scheme) leaves it
-// unchanged while it holds the default that reproduces the earlier runs, so their references stay
-// valid, and changes it otherwise.
-TEST(ReferenceFingerprint, DefaultsOfLaterKeysLeaveItUnchangedOtherValuesChangeIt) {
-    const std::string before =
-        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\n"
-        "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
+// The fingerprint hashes the resolved physics as it is: every key counts, the lubrication scheme and
+// its max_iterations under the explicit scheme too (written in every resolved configuration, so a
+// change of either is another scenario); [run] is not part of it.
+TEST(ReferenceFingerprint, EveryPhysicsKeyCountsAndRunSettingsDoNot) {
+    const auto configuration = [](const std::string& lubrication, const std::string& dt) {
+        return "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\n" + lubrication +
+               "\n[box]\nkind = \"periodic\"\n[run]\ndt = " + dt + "\n";
+    };
     const std::string explicit_scheme =
-        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\nscheme = \"explicit\"\n"
-        "max_iterations = 1000\n[box]\nkind = \"periodic\"\n[run]\ndt = 0.001\n";
-    const std::string implicit_scheme =
-        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-06\nscheme = \"implicit\"\n"
-        "max_iterations = 1000\n[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
-    const std::string other_gap =
-        "[physics]\nradius = 1.0\n[physics.lubrication]\nenabled = true\nmin_gap = 1e-05\n"
-        "[box]\nkind = \"periodic\"\n[run]\ndt = 0.01\n";
-    EXPECT_EQ(scenario_fingerprint(before), scenario_fingerprint(explicit_scheme));  // [run] is not part of it
-    EXPECT_NE(scenario_fingerprint(before), scenario_fingerprint(implicit_scheme));
-    EXPECT_NE(scenario_fingerprint(before), scenario_fingerprint(other_gap));
-    EXPECT_EQ(scenario_fingerprint(before).size(), 16u);
+        configuration("min_gap = 1e-06\nscheme = \"explicit\"\nmax_iterations = 1000", "0.01");
+    EXPECT_EQ(
+        scenario_fingerprint(explicit_scheme),
+        scenario_fingerprint(configuration("min_gap = 1e-06\nscheme = \"explicit\"\nmax_iterations = 1000", "0.001")));
+    for (const std::string other : {"min_gap = 1e-06\nscheme = \"explicit\"\nmax_iterations = 999",
+                                    "min_gap = 1e-06\nscheme = \"implicit\"\nmax_iterations = 1000",
+                                    "min_gap = 1e-05\nscheme = \"explicit\"\nmax_iterations = 1000",
+                                    "min_gap = 1e-06\nmax_iterations = 1000", "min_gap = 1e-06\nscheme = \"explicit\""})
+        EXPECT_NE(scenario_fingerprint(explicit_scheme), scenario_fingerprint(configuration(other, "0.01"))) << other;
+    EXPECT_EQ(scenario_fingerprint(explicit_scheme).size(), 16u);
 }

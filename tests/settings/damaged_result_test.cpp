@@ -57,11 +57,13 @@ protected:
         writer.write_parameters("run", io::text_parameters(r));
         writer.write_parameters("scenario",
                                 {{"name", "tetrahedron"}, {"case", ""}, {"resolved_configuration", configuration}});
-        writer.write_parameters("engine", {{"backend", "cpu"}});
+        writer.write_parameters("engine", io::text_parameters(engine_));
         content(writer);
         writer.finish();
         return path;
     }
+
+    attributes engine_{{"backend", "cpu"}};  // the /parameters/engine attributes result() writes
 };
 
 std::string input_error_of(const std::function<void()>& read) {
@@ -183,6 +185,29 @@ TEST_F(DamagedResult, AResultWithoutItsDigestTagIsRefusedWithOneLine) {
     EXPECT_NE(error.find("/parameters/run"), std::string::npos) << error;
     EXPECT_NE(error.find("has no digest_algorithm"), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+}
+
+// A result of a device backend names the device and the machine code that ran on it (as every CUDA
+// engine does, cuda/device_info.cu); one without any of the three is refused with one line naming
+// the file and the attribute.
+TEST_F(DamagedResult, ADeviceResultWithoutItsDeviceAttributesIsRefusedWithOneLine) {
+    engine_ = {{"backend", "cuda"},           {"device_name", "NVIDIA H200"}, {"compute_capability", "9.0"},
+               {"driver_version", "12080"},   {"runtime_version", "12040"},   {"cuda_fp_flags", "--fmad=false"},
+               {"cuda_fp_profile", "strict"}, {"cuda_architectures", "90"},   {"multiprocessors", "132"},
+               {"device_code", "sm_90"}};
+    regression::observed_run run;
+    ASSERT_NO_THROW(run = regression::read_observed_run(result({}, [](io::h5md_writer&) {})));
+    EXPECT_EQ(run.provenance.at("device_code"), "sm_90");
+    const attributes complete = engine_;
+    for (const std::string key : {"device_name", "compute_capability", "device_code"}) {
+        engine_ = complete;
+        engine_.erase(key);
+        const fs::path path = result({}, [](io::h5md_writer&) {});
+        const std::string error = input_error_of([&] { (void)regression::read_observed_run(path); });
+        EXPECT_NE(error.find(path.string()), std::string::npos) << error;
+        EXPECT_NE(error.find("/parameters/engine " + key), std::string::npos) << error;
+        EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    }
 }
 
 // A port-check record whose particle count is "-1": std::stoull read it as 2^64 - 1.

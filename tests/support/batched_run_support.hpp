@@ -1,6 +1,6 @@
 #pragma once
-// The tetrahedron runs of the batched-run tests (tests/cli/quick_batched_runs_test.cpp on the
-// CPU batch, tests/cli/batched_runs_gpu_test.cpp on the fused CUDA batch).
+// The tetrahedron runs of the batched-run tests (tests/cli/batched_runs_conformance.hpp, on every
+// backend that batches runs).
 #include <exception>
 #include <filesystem>
 #include <string>

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -16,9 +17,10 @@ protected:
     explicit scratch_directory_test(std::string prefix) : prefix_(std::move(prefix)) {}
 
     void SetUp() override {
-        dir_ =
-            std::filesystem::temp_directory_path() / (prefix_ + "_" + std::to_string(::getpid()) + "_" +
-                                                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        // A parametrised test's name holds a '/' ("Body/cpu_f64_f64"): one folder, not two.
+        std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+        std::replace(name.begin(), name.end(), '/', '_');
+        dir_ = std::filesystem::temp_directory_path() / (prefix_ + "_" + std::to_string(::getpid()) + "_" + name);
         std::filesystem::remove_all(dir_);
         std::filesystem::create_directories(dir_);
     }

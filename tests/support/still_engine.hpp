@@ -26,7 +26,9 @@ public:
     }
     engine_description description() const override {
         engine_description d{config_.backend, "still", {{"precision", to_string(config_.precision)}}};
-        if (device_) d.details = {{"device_name", "Test Device 7"}, {"compute_capability", "7.7"}};
+        if (device_)
+            d.details = {
+                {"device_name", "Test Device 7"}, {"compute_capability", "7.7"}, {"device_code", "test code 7.7"}};
         return d;
     }
     void save_state(engine_state& out) const override {

@@ -34,11 +34,9 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/number_text.hpp"
-#include "stokesian/cpu/phase_benchmark.hpp"
 #include "stokesian/io/provenance.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
 #include "stokesian/cuda/cuda_backend.hpp"
-#include "stokesian/cuda/phase_benchmark.hpp"
 #endif
 
 namespace stokesian::cli {
@@ -120,12 +118,7 @@ engine_config engine_config_for(const std::string& backend, const std::string& k
     c.system = s.system;
     c.precision = mode;
     c.backend = backend;
-    c.hi_kernel = kernel;
-    // auto and fast: the step-by-step kernel they stand for at this N and mode (phases need one).
-    if (backend == "cuda" && backends::request_of(kernel) != backends::kernel_request::named)
-        c.hi_kernel = backends::choose_cuda_step_kernel(backends::request_of(kernel), s.state.size(), mode.hi,
-                                                        s.system.box.periodic, 0)
-                          .kernel;
+    c.hi_kernel = kernel;  // auto and fast: the backend's phase timer resolves them
     c.dt = o.dt;
     c.threads = o.threads;
     return c;
@@ -134,24 +127,18 @@ engine_config engine_config_for(const std::string& backend, const std::string& k
 measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
                     const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
     const engine_config c = engine_config_for(backend, kernel, mode, s, o);
+    const backends::backend* b = backends::backend_registry().find(backend);
+    if (b == nullptr || !b->time_phases)
+        throw input_error("command line", "--backend", backend, "has no phases to time in this build");
+    const bool on_device = b->can.devices > 0;
     phase_run run;
     run.reset_every = o.reset_every;
-    phase_timing t;
-    if (backend == "cuda") {
-#if defined(STOKESIAN_HAVE_CUDA)
-        run.steps = o.steps;
-        run.min_steps = std::min(o.min_steps, o.steps);
-        run.warmup = o.warmup;
-        run.max_seconds = o.max_seconds;
-        t = cuda::time_phases(c, s.state, run);
-#endif
-    } else {
-        run.steps = o.cpu_steps;
-        run.min_steps = std::min<std::uint64_t>(3, o.cpu_steps);
-        run.warmup = o.cpu_warmup;
-        run.max_seconds = o.max_seconds;
-        t = cpu::time_phases(c, s.state, run);
-    }
+    run.max_seconds = o.max_seconds;
+    // A device's steps are short: many; the host's long ones: few (--cpu-steps, --cpu-warmup).
+    run.steps = on_device ? o.steps : o.cpu_steps;
+    run.min_steps = on_device ? std::min(o.min_steps, o.steps) : std::min<std::uint64_t>(3, o.cpu_steps);
+    run.warmup = on_device ? o.warmup : o.cpu_warmup;
+    const phase_timing t = b->time_phases(c, s.state, run);
     measurement m{backend, kernel, mode, s.state.size(), t, {}};
     const double n = double(s.state.size());
     const double hi_ms = t.of(step_phase::hi).median_ms;
@@ -159,10 +146,10 @@ measurement measure(const std::string& backend, const std::string& kernel, preci
     const int flops = bench::flops_per_pair(mode.hi);
     const double gflops = gpairs * flops;
     std::optional<double> peak_gflops;
-    if (backend == "cuda") peak_gflops = mode.hi == precision::f64 ? peak.fp64_gflops : peak.fp32_gflops;
+    if (on_device) peak_gflops = mode.hi == precision::f64 ? peak.fp64_gflops : peak.fp32_gflops;
     auto& r = m.row;
     r["backend"] = backend;
-    r["device"] = backend == "cuda" ? text_or(t.description, "device_name") : cpu_model_name();
+    r["device"] = on_device ? text_or(t.description, "device_name") : cpu_model_name();
     r["kernel"] = text_or(t.description, "hi_kernel", kernel);
     r["precision"] = to_string(mode);
     r["hi_precision"] = std::string(to_string(mode.hi));
@@ -171,7 +158,7 @@ measurement measure(const std::string& backend, const std::string& kernel, preci
     r["lubrication"] = s.system.lubrication.enabled ? "on" : "off";
     r["particles"] = n;
     r["cells"] = s.cells ? double(s.cells) : NAN;
-    r["threads"] = backend == "cpu" ? as_number(t.description, "threads") : NAN;
+    r["threads"] = on_device ? NAN : as_number(t.description, "threads");
     r["steps"] = double(t.steps);
     r["warmup"] = double(run.warmup);
     r["reset_every"] = double(run.reset_every);
@@ -247,9 +234,13 @@ bool listed(const std::vector<std::string>& list, const std::string& item) {
     return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// The backends whose engines this benchmark can time phase by phase (stokesian/bench/
-// cpu_phase_benchmark.hpp, cuda_phase_benchmark.hpp; measure() above): the step-by-step engines.
-const std::vector<std::string> phase_timed_backends{"cpu", "cuda"};
+// The backends whose steps can be timed phase by phase (backend::time_phases), for messages.
+std::string phase_timed_names() {
+    std::string names;
+    for (const backends::backend& b : backends::backend_registry().all())
+        if (b.time_phases) names += (names.empty() ? "" : ", ") + b.name;
+    return names;
+}
 
 // The backends timed: those listed (any registered name, checked by --backend), auto as the registry
 // resolves it (cuda where a device is, else cpu); one without a phase timer is refused.
@@ -258,10 +249,12 @@ std::vector<std::string> timed_backends(const fcc_options& o) {
     for (const std::string& name : o.backends) {
         const std::string b =
             name == "auto" ? backends::backend_registry().choose_automatic(nullptr, 0).chosen->name : name;
-        if (!listed(phase_timed_backends, b))
+        // One that is absent here is refused after the arguments, naming what is missing.
+        const backends::backend* timer = backends::backend_registry().find(b);
+        if (timer == nullptr || (!timer->time_phases && backends::check_availability(*timer).available))
             throw input_error("command line", "--backend", name,
-                              "bench fcc times the phases of the step-by-step engines (cpu, cuda); bench steps "
-                              "times whole steps on any backend");
+                              "bench fcc times the phases of backends with a phase timer (this build: " +
+                                  phase_timed_names() + "); bench steps times whole steps on any backend");
         if (!listed(timed, b)) timed.push_back(b);
     }
     return timed;

@@ -175,14 +175,6 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
     const bool passed = cmp.passed() && observables_passed;
     const io::json modes = mode_summaries(cmp, checks);
 
-    // The flat provenance of each side (build, device and run keys) is kept for earlier readers.
-    io::json flat = io::json::object();
-    for (const auto* r : {&a, &b}) {
-        io::json side = io::json::object();
-        for (const auto* m : {&r->build, &r->device, &r->run})
-            for (const auto& [k, v] : *m) side[k] = v;
-        flat[r == &a ? "a" : "b"] = std::move(side);
-    }
     io::json long_runs = io::json::array();
     for (const auto& c : checks) long_runs.push_back({{"run", c.run}, {"entry", c.entry}, {"passed", c.passed()}});
     io::json per_mode = io::json::object();
@@ -195,7 +187,6 @@ bool write_port_report(const port_report_options& o, const port::port_record& a,
                                              {"comparisons", comparison_rows(cmp)},
                                              {"not_compared", cmp.not_compared},
                                              {"long_runs", std::move(long_runs)},
-                                             {"provenance", std::move(flat)},
                                              {"modes", modes},
                                              {"long_run_checks", long_run_rows(checks)},
                                              {"reference_dir", checks.empty() ? "" : o.reference_dir},

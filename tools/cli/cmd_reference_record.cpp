@@ -24,6 +24,7 @@ struct record_options {
     std::vector<std::string> results;
     std::string reference, reference_dir, checks;
     bool force = false;
+    bool negative_controls = false;
 };
 
 // checks.toml next to the reference files, or one directory up (reference_data/scale-0.01/ uses
@@ -106,6 +107,7 @@ int execute(const record_options& o) {
     int status = 0;
     for (auto& [file, group] : by_file) {
         regression::record_request request{std::move(group), file, rules, o.force, command};
+        request.negative_controls = o.negative_controls;
         try {
             for (const auto& entry : regression::record_references(request)) report(entry, file);
         } catch (const regression::entry_exists_error& e) {
@@ -128,6 +130,9 @@ action register_reference_record(CLI::App& reference) {
     cmd->add_option("--checks", o->checks,
                     "tolerance rules (default: checks.toml next to the references or one level up)");
     cmd->add_flag("--force", o->force, "replace existing entries (prints old and new values)");
+    cmd->add_flag("--negative-control", o->negative_controls,
+                  "record negative controls, and only them: the boundaries their perturbed runs are verified in "
+                  "segments against (a suite's segment_references folder)");
     return [o] { return execute(*o); };
 }
 

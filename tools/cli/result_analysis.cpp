@@ -99,12 +99,6 @@ const analysis_result* find_result(const std::vector<analysis_result>& results, 
     return nullptr;
 }
 
-std::optional<double> scalar_result(const std::vector<analysis_result>& results, const std::string& name) {
-    const analysis_result* r = find_result(results, name);
-    if (r == nullptr || r->values.size() != 1) return std::nullopt;
-    return r->values.front();
-}
-
 // The largest of the scalars named prefix...suffix (NaN if one is NaN); none when there is none.
 std::optional<double> largest_scalar(const std::vector<analysis_result>& results, const std::string& prefix,
                                      const std::string& suffix) {
@@ -154,9 +148,7 @@ result_file read_result_file(const std::string& path) {
     f.run = attributes_if_present(file, "/parameters/run");
     f.engine = attributes_if_present(file, "/parameters/engine");
     if (file.is_group("/analysis")) collect_results(file, "/analysis", "", f.results);
-    f.flags = lubrication_solver_flags({f.run, f.engine,
-                                        scalar_result(f.results, "lubrication_solver/largest_relative_residual"),
-                                        scalar_result(f.results, "lubrication_solver/tolerance")});
+    f.flags = lubrication_solver_flags(f.run);
     return f;
 }
 

@@ -126,7 +126,8 @@ def model(check, suite, figures_by_dt, margins_figure):
                          tally=tally, worst_margin=worst, worst_observable=worst_name,
                          bitwise=run.get("bitwise_identical") if run.get("entry") else None,
                          wall_seconds=wall, steps=s.get("steps"), state=s.get("state", prov.get("status", "")),
-                         note=run.get("note", ""), batch=batch_of(run["run"], prov), anchor=anchor(run["run"])))
+                         note=run.get("note", ""), batch=batch_of(run["run"], prov),
+                         verification=prov.get("verification", ""), anchor=anchor(run["run"])))
     failures.sort(key=lambda r: -(r["margin"] if r["margin"] is not None else math.inf))
     # Runs whose reference does not apply (another run length: a wrong --reference-dir or --scale):
     # their one failed row is that cause, not a regression found. Each cause once, with its runs.

@@ -99,8 +99,7 @@ def context(report, figures, plot_note):
                           rows=runs),
                 observables=dict(header=["run", "mode", "entry", "verdict", "failed checks", "first failure"],
                                  rows=observables),
-                provenance=dict(header=["", "A", "B"], rows=provenance_rows(report["records"]))
-                if "records" in report else None,
+                provenance=dict(header=["", "A", "B"], rows=provenance_rows(report["records"])),
                 figures=figures, plot_note=plot_note)
 
 

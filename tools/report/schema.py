@@ -242,8 +242,8 @@ RECORD_SIDE = Record({"file": TEXT, "build": PROVENANCE, "device": PROVENANCE, "
                       "settings": PROVENANCE})
 PORT_CHECK = Record({"passed": FLAG, "a": TEXT, "b": TEXT, "comparisons": ListOf(COMPARISON),
                      "not_compared": ListOf(TEXT), "modes": ListOf(PORT_MODE), "long_run_checks": ListOf(LONG_RUN),
-                     "reference_dir": TEXT, "term_allowances": MapOf(NUMBER)},
-                    {"records": Record({"a": RECORD_SIDE, "b": RECORD_SIDE})})
+                     "reference_dir": TEXT, "term_allowances": MapOf(NUMBER),
+                     "records": Record({"a": RECORD_SIDE, "b": RECORD_SIDE})})
 
 NIGHT_RUN = Record({"run": TEXT, "passed": FLAG, "worst_margin": REAL, "worst_observable": TEXT,
                     "checks": MapOf(Pair(REAL, VERDICT))})

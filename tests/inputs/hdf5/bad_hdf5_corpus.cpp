@@ -429,17 +429,18 @@ std::vector<bad_file_case> write_bad_hdf5_corpus(const fs::path& dir) {
         const std::string bytes = bytes_of(w.valid_journal());
         const std::size_t frames = io::read_checkpoint(checkpoint).frames_written,
                           record = (bytes.size() - 32) / frames;
-        std::string renumbered = bytes, changed = bytes, middle = bytes, older = bytes;
+        std::string renumbered = bytes, changed = bytes, middle = bytes, other_format = bytes;
         renumbered[32 + 5 * record] = 9;
         changed[32 + (frames - 1) * record + 24] ^= 1;  // the last counted frame's first coordinate
         middle[32 + 3 * record + 24] ^= 1;              // a frame before it: the rebuilt output would hold it
-        older[7] = '1';                                 // "STKFRMS1": the format without checksums
+        other_format[7] = '1';                          // "STKFRMS1": another format of the journal
         write_bytes(w.add("journal_record_renumbered", role::journal, "record 5 is numbered 9"), renumbered);
         write_bytes(
             w.add("journal_last_frame_changed", role::journal, "record " + std::to_string(frames - 1) + " is damaged"),
             changed);
         write_bytes(w.add("journal_middle_frame_changed", role::journal, "record 3 is damaged"), middle);
-        write_bytes(w.add("journal_of_an_older_format", role::journal, "written in an older format"), older);
+        write_bytes(w.add("journal_of_another_format", role::journal, "not the frame journal of this run"),
+                    other_format);
     }
 
     // ---- H5MD outputs for `stokesian analyze` ---------------------------------------------------

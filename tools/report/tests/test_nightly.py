@@ -55,6 +55,21 @@ class NightlyModel(unittest.TestCase):
         self.assertEqual(m["runs"][0]["batch"], "batch-2 with tetrahedron_ds-ds_dt0.001")
         self.assertEqual(m["runs"][1]["batch"], "")  # ran alone
 
+    def test_a_run_verified_in_segments_says_so_and_one_that_fell_back_says_why(self):
+        check = synthetic.check()
+        check["runs"][0]["provenance"] = dict(check["runs"][0]["provenance"], verification="verified in 256 segments")
+        why = "ran continuously: segment 1 of 51 (steps 0 to 201900) did not end bit for bit at its boundary"
+        check["runs"][1]["provenance"] = dict(check["runs"][1]["provenance"], verification=why)
+        m = nightly.model(check, synthetic.suite(), {}, "margins.png")
+        self.assertEqual(m["runs"][0]["verification"], "verified in 256 segments")
+        self.assertEqual(m["runs"][1]["verification"], why)
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = pathlib.Path(tmp)
+            self.assertEqual(render(tmp, check), 0)
+            html = (tmp / "summary.html").read_text()
+            self.assertIn("<td>verified in 256 segments</td>", html)
+            self.assertIn("<td>" + why + "</td>", html)
+
     def test_header_names_commit_device_driver_runtime_flags_and_reference_set(self):
         rows = dict(nightly.header(synthetic.check(), synthetic.suite()))
         self.assertEqual(rows["commit"], "abc1234")

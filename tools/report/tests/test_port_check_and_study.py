@@ -23,7 +23,7 @@ def port_report(passed=True):
     side = {"file": "a.h5", "build": {"version": "abc<1>"}, "device": {"device_name": "H100", "sass": "sm_90"},
             "run": {"host": "h"}, "settings": {"CUDA_FORCE_PTX_JIT": "(unset)"}}
     return {"passed": passed, "a": "a.h5", "b": "b.h5", "per_mode": {"hi=ds,int=f32": row["verdict"]},
-            "comparisons": [row], "not_compared": [], "long_runs": [], "provenance": {},
+            "comparisons": [row], "not_compared": [], "long_runs": [],
             "modes": [{"mode": "hi=ds,int=f32", "verdict": row["verdict"], "compared": True,
                        "worst_configuration": None if passed else "tetrahedron",
                        "max_bound_ratio": 0.0 if passed else None, "max_ulp": row["max_ulp"], "max_relative": 0.0,

@@ -19,6 +19,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/integrator.hpp"
 #include "stokesian/core/mobility_operator.hpp"
+#include "stokesian/core/phase_timing.hpp"
 #include "stokesian/core/system.hpp"
 
 namespace stokesian::backends {
@@ -73,6 +74,9 @@ using kernel_chooser = std::function<kernel_choice(const engine_config&, std::si
                                                    kernel_request request)>;
 using batch_factory = std::function<std::unique_ptr<batch_engine>(const engine_config&, const device_context&,
                                                                   const std::vector<batch_member>&)>;
+// Times the phases of the backend's steps (core/phase_timing.hpp; `bench fcc`), a kernel request
+// (auto, fast) resolved to the step-by-step kernel it stands for (phases need one).
+using phase_timer = std::function<phase_timing(const engine_config&, const initial_state&, const phase_run&)>;
 
 struct backend {
     std::string name;   // --backend / run.backend value
@@ -96,6 +100,7 @@ struct backend {
     device_cholesky_factory device_cholesky;
     // auto and fast; empty: both resolve to the backend's default kernel (the first it lists).
     kernel_chooser choose_kernel;
+    phase_timer time_phases;  // empty: the backend's phases cannot be timed (not built)
 };
 
 class registry {

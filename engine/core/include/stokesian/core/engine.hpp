@@ -88,7 +88,7 @@ struct engine_state {
 // record the engine and never read back to decide anything.
 struct engine_description {
     // The registered backend (stokesian/backends/registry.hpp) as outputs and checkpoints record
-    // it; the fused engine records its older spelling, cuda with hi_kernel fused.
+    // it; the fused engine is the CUDA backend's kernel, so it records cuda with hi_kernel fused.
     std::string backend;
     std::string hi_kernel;  // the HI kernel it runs
     // Threads, device, floating-point flags, solver statistics, batch members, the kernel choice...

@@ -11,6 +11,7 @@
 
 #include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/output_key_extensions.hpp"
 #include "stokesian/core/system.hpp"
 
 namespace stokesian {
@@ -54,8 +55,9 @@ struct observable_settings {
     bool velocity_spread = false;  // mean velocity and spread over the particles per sample
 };
 
-// Where and how the run is written.
-struct output_settings {
+// Where and how the run is written. The base holds the members of the keys a build appends to the
+// [output] table (CMake's STOKESIAN_EXTRA_OUTPUT_KEY_HEADERS; none by default).
+struct output_settings : output_key_extensions {
     // /h5md/author name. Precedence: --author, then $STOKESIAN_AUTHOR, then this, then the account
     // name (io/provenance.hpp); empty: not set by the scenario.
     std::string author;

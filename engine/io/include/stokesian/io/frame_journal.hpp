@@ -17,8 +17,8 @@
 //           FNV-1a 64 (core/digest.hpp) of the record's bytes before it
 // Every record has the same size, so record k starts at header + k * record size. The checksum
 // makes any damaged record detectable: the checkpoint's digest covers only the last counted frame,
-// and a resume copies every counted one into the output. Journals of format 1 ("STKFRMS1", no
-// checksums) are refused.
+// and a resume copies every counted one into the output. A journal of another format (its magic
+// differs) is not this run's and is refused.
 #include <cstdint>
 #include <filesystem>
 #include <string>

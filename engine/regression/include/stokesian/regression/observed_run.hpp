@@ -39,6 +39,7 @@ struct observed_run {
     bool short_range_forces = false;                // lubrication or a pair force (CPU and CUDA differ by libm)
     std::string scenario_fingerprint;               // of the resolved physics, box, particles, observables
     std::string negative_control;                   // non-empty: a deliberately perturbed run (what was done)
+    bool relabelled = false;                        // a negative control labelled as another precision mode
     std::map<std::string, std::string> provenance;  // recorded on reference entries (reference_data/README.md)
     std::map<std::string, observed_value> observables;
     boundary_states boundaries;  // the states the run passed at its segment boundaries (run/segments.hpp)

@@ -37,6 +37,9 @@ struct record_request {
     check_rules rules;
     bool force = false;
     std::string command;  // the recording command line (provenance)
+    // Record negative controls, and only them: the boundary states their perturbed runs are
+    // verified in segments against (a manifest's segment_references; never the nightly's folder).
+    bool negative_controls = false;
     // How long to wait for another record into the same file; then an input_error.
     std::chrono::milliseconds lock_patience{60000};
 };

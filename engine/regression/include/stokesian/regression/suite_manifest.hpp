@@ -32,6 +32,10 @@ struct suite_run_spec {
     // /parameters/negative_control group saying so.
     std::string relabel_precision;
     std::string negative_control;  // what the perturbation is (text; required with relabel_precision)
+    // Negative controls only: the reference folder whose entry of this (perturbed) run stores the
+    // boundaries it is verified in segments against, resolved against the manifest's directory;
+    // empty: --reference-dir (engine/docs/segmented-verification.md, "The negative control").
+    std::filesystem::path segment_references;
 };
 
 struct suite_manifest {
