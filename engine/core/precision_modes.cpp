@@ -13,6 +13,11 @@ std::string precision_names(std::string_view separator) {
     return names;
 }
 
+std::string precision_mode_spellings() {
+    const std::string one = "<" + precision_names("|") + ">";
+    return "hi=" + one + ",int=" + one + " (either order), <hi>/<int> (ds/f32) or one precision for both (f64)";
+}
+
 std::string to_string(precision_mode m) {
     return "hi=" + std::string(to_string(m.hi)) + ",int=" + std::string(to_string(m.integration));
 }
@@ -52,9 +57,7 @@ precision_mode parse_precision_mode(std::string_view text) {
         const auto eq = item.find('=');
         const std::string_view key = item.substr(0, eq);
         if (eq == std::string_view::npos || (key != "hi" && key != "int"))
-            throw std::invalid_argument("precision '" + echoed(text) + "': expected hi=<" + precision_names("|") +
-                                        ">,int=<" + precision_names("|") + "> (either order), <hi>/<int> or one " +
-                                        "precision for both (hi=ds,int=f32, ds/f32, f64)");
+            throw std::invalid_argument("precision '" + echoed(text) + "': expected " + precision_mode_spellings());
         const precision p = parse_precision(item.substr(eq + 1), text);
         if (key == "hi") {
             if (have_hi) throw std::invalid_argument("precision '" + echoed(text) + "': hi given twice");

@@ -30,6 +30,30 @@ std::string option_name(const field<run_settings>& f) {
     return option;
 }
 
+// The scenario reader's rules for a string (field_reader.hpp, read_entry): the table's choices, then
+// the member's own parser.
+void set_text(run_settings& run, const field<run_settings>& f, const std::string& text) {
+    std::visit(
+        [&](auto member) {
+            using M = decltype(member);
+            if constexpr (std::is_same_v<M, text_member<run_settings>>) {
+                member.set(run, text);
+            } else if constexpr (std::is_same_v<M, std::string run_settings::*>) {
+                const auto& c = f.rule.choices;
+                if (!c.empty() && std::find(c.begin(), c.end(), text) == c.end()) {
+                    std::string quoted;
+                    for (const std::string_view choice : c)
+                        quoted.append(quoted.empty() ? "\"" : ", \"").append(choice).append("\"");
+                    throw std::invalid_argument("expected one of " + quoted);
+                }
+                run.*member = text;
+            } else {
+                throw std::logic_error("[run] key '" + std::string(f.key) + "' is not a text");
+            }
+        },
+        f.member);
+}
+
 void assign(run_settings& run, const field<run_settings>& f, const override_value& value) {
     std::visit(
         [&](auto member) {
@@ -40,12 +64,12 @@ void assign(run_settings& run, const field<run_settings>& f, const override_valu
             else if constexpr (std::is_same_v<M, std::optional<std::uint64_t> S::*>)
                 run.*member = std::get<std::uint64_t>(value);
             else if constexpr (std::is_same_v<M, bool S::*>) run.*member = std::get<bool>(value);
-            else if constexpr (std::is_same_v<M, std::string S::*>) run.*member = std::get<std::string>(value);
-            else if constexpr (std::is_same_v<M, text_member<S>>) {
+            else if constexpr (std::is_same_v<M, std::string S::*> || std::is_same_v<M, text_member<S>>) {
+                const std::string& text = std::get<std::string>(value);
                 try {
-                    member.set(run, std::get<std::string>(value));
+                    set_text(run, f, text);
                 } catch (const std::invalid_argument& e) {
-                    throw input_error("command line", option_name(f), "", e.what());
+                    throw input_error("command line", option_name(f), text, e.what());
                 }
             } else {
                 throw std::invalid_argument("[run] key '" + std::string(f.key) + "' cannot be overridden");
@@ -71,6 +95,13 @@ std::string plain_text(std::string_view doc) {
         if (doc[k] == '\\' && k + 1 < doc.size() && doc[k + 1] == '|') continue;
         text += doc[k];
     }
+    return text;
+}
+
+// The doc's default as plain text without quotes: `"cpu"` -> cpu.
+std::string default_of(const field_doc& doc) {
+    std::string text = plain_text(doc.default_text);
+    std::erase(text, '"');
     return text;
 }
 
@@ -102,14 +133,28 @@ std::vector<run_option> run_options() {
         o.option = f.cli.option;
         o.type = kind_of(f.member);
         o.flag_value = !f.cli.negated;
-        o.help = plain_text(f.cli.help.empty() ? f.doc.constraint : f.cli.help);
+        if (f.missing.empty()) o.default_text = default_of(f.doc);
+        o.default_is_value = f.missing.empty() && f.doc.default_text.starts_with('`');
+        o.description = plain_text(f.cli.help.empty() ? f.doc.constraint : f.cli.help);
+        o.help = o.description;
         o.help += o.type == run_option::kind::flag
                       ? " (sets run." + std::string(f.key) + " = " + (o.flag_value ? "true" : "false") + ")"
-                      : " (overrides run." + std::string(f.key) + ")";
+                      : " (overrides run." + std::string(f.key) +
+                            (o.default_text.empty() ? "" : "; default " + o.default_text) + ")";
         if (!f.excludes.empty()) o.excludes = run_field(f.excludes).cli.option;
         options.push_back(std::move(o));
     }
     return options;
+}
+
+run_option run_option_of(std::string_view key) {
+    for (run_option& o : run_options())
+        if (o.key == key) return std::move(o);
+    throw std::invalid_argument("[run] key '" + std::string(key) + "' has no command-line spelling");
+}
+
+void set_run_key(run_settings& run, std::string_view key, const std::string& text) {
+    set_text(run, run_field(key), text);
 }
 
 void apply_run_overrides(run_settings& run, const std::vector<run_override>& overrides) {

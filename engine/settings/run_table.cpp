@@ -7,6 +7,7 @@
 #include "field_reader.hpp"
 #include "scenario_tables.hpp"
 #include "stokesian/backends/registry.hpp"
+#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/step_count.hpp"
 
 namespace stokesian::settings {
@@ -54,11 +55,64 @@ std::string_view backend_doc() {
     return doc;
 }
 
+// run.backend: a registered backend or "auto"; the registry's refusal names them (and, for a
+// backend's name joined to a kernel's, "cuda-fused", the one spelling of it).
+void set_backend(run_settings& r, const std::string& text) {
+    const backends::registry& registry = backends::backend_registry();
+    if (!registry.accepts(text)) throw std::invalid_argument(registry.refusal_of(text));
+    r.backend = text;
+}
+
+// --backend's help: "cpu | cuda | auto (auto: <what it picks>)".
+std::string_view backend_help() {
+    static const std::string help = [] {
+        const backends::registry& registry = backends::backend_registry();
+        std::string text;
+        for (const std::string& name : registry.choices()) text += (text.empty() ? "" : " | ") + name;
+        return text + " (auto: " + registry.automatic_order() + ")";
+    }();
+    return help;
+}
+
 // run.hi_kernel: a request or a kernel of the backend (which checks the name); "auto" is the one
-// spelling of the default request, as on the command line.
+// spelling of the default request.
 void set_hi_kernel(run_settings& r, const std::string& text) {
     if (text.empty()) throw std::invalid_argument("expected auto, fast or a kernel the backend names");
     r.hi_kernel = text;
+}
+
+// --hi-kernel's help: "HI summation kernel (cpu: auto | fast | all-pairs | symmetric; cuda: ...)",
+// the registry's names, the requests first (stokesian/backends/hi_kernel_choice.hpp).
+std::string_view hi_kernel_help() {
+    static const std::string help = [] {
+        std::string text;
+        for (const backends::backend& b : backends::backend_registry().all()) {
+            if (b.can.hi_kernels.empty()) continue;
+            text += (text.empty() ? "" : "; ") + b.name + ":";
+            for (std::size_t k = 0; k < b.can.hi_kernels.size(); ++k) text += (k ? " | " : " ") + b.can.hi_kernels[k];
+        }
+        return "HI summation kernel (" + text +
+               "); auto: the fastest exact path for N, precision, box and device (bit for bit whatever it picks), "
+               "fast: the fastest fast-math kernel";
+    }();
+    return help;
+}
+
+// run.precision's row (a '|' escaped in the Markdown table) and --precision's help, from the list of
+// precisions.
+std::string_view precision_doc() {
+    static const std::string doc = [] {
+        std::string text = "`";
+        for (const char c : precision_mode_spellings()) text += c == '|' ? std::string("\\|") : std::string(1, c);
+        return text +
+               "`: the precision of the accumulation of hydrodynamic interactions and of the positions (paper "
+               "Sec. 5)";
+    }();
+    return doc;
+}
+std::string_view precision_help() {
+    static const std::string help = "precision mode: " + precision_mode_spellings();
+    return help;
 }
 
 // Built on first use: the backend choices come from the registry, which must exist first.
@@ -97,14 +151,12 @@ std::span<const field<run_settings>> table() {
              [](const run_settings& r) { return to_string(r.precision); },
              [](run_settings& r, const std::string& text) { r.precision = parse_precision_mode(text); }},
          .rule = {.what = "a string such as \"hi=ds,int=f32\" or \"ds/f32\""},
-         .doc = {"string", "`\"hi=f64,int=f64\"`",
-                 "`hi=<f32\\|ds\\|f64>,int=<f32\\|ds\\|f64>` (either order), `ds/f32` (hi/int) or `f64` (one "
-                 "precision for both), as `--precision` spells it: the precision of the accumulation of hydrodynamic "
-                 "interactions and of the positions (paper Sec. 5)"}},
+         .doc = {"string", "`\"hi=f64,int=f64\"`", precision_doc()},
+         .cli = {.option = "--precision", .help = precision_help()}},
         {.key = "backend",
-         .member = &run_settings::backend,
-         .rule = {.choices = backends::backend_choices()},
-         .doc = {"string", "`\"cpu\"`", backend_doc()}},
+         .member = text_member<run_settings>{[](const run_settings& r) { return r.backend; }, set_backend},
+         .doc = {"string", "`\"cpu\"`", backend_doc()},
+         .cli = {.option = "--backend", .help = backend_help()}},
         {.key = "hi_kernel",
          .member = text_member<run_settings>{[](const run_settings& r) { return r.hi_kernel; }, set_hi_kernel},
          .doc = {"string", "`\"auto\"`",
@@ -112,7 +164,8 @@ std::span<const field<run_settings>> table() {
                  "device (on CUDA a kernel that sums in the CPU's order, or the fused engine for small systems: the "
                  "results are bit for bit whatever it picks), `\"fast\"` the fastest fast-math kernel, or a kernel the "
                  "backend names (`stokesian run --help`; engine/docs/performance.md, \"The kernel choice\"). Checked "
-                 "by the backend; the choice is recorded as `hi_kernel_choice` in the output's engine provenance"}},
+                 "by the backend; the choice is recorded as `hi_kernel_choice` in the output's engine provenance"},
+         .cli = {.option = "--hi-kernel", .help = hi_kernel_help()}},
         {.key = "integrator",
          .member = text_member<run_settings>{
              [](const run_settings& r) { return std::string(to_string(r.integrator)); },
@@ -144,7 +197,9 @@ std::span<const field<run_settings>> table() {
              {"number", "`1.0`",
               ">= 0; in units of a. Two centres closer than this (minimum image) stop the run as a numerical blow-up "
               "(exit code 1, the particles and the last good checkpoint named); `0` switches the check off. Below r = "
-              "a the pair physics is meaningless; set it lower (or 0) for intended overlaps (`allow_overlap = true`)"}},
+              "a the pair physics is meaningless; set it lower (or 0) for intended overlaps (`allow_overlap = true`)"},
+         .cli = {.option = "--min-separation",
+                 .help = ">= 0, in units of a; centres closer than this stop the run as a blow-up (0: off)"}},
         {.key = "devices",
          .member = text_member<run_settings>{
              [](const run_settings& r) { return to_string(r.devices); },
@@ -152,11 +207,14 @@ std::span<const field<run_settings>> table() {
          .rule = {.what = "a string such as \"0,1,2,3\" or \"all\""},
          .doc = {"string", "one device (ordinal 0)",
                  "`\"0,1,2,3\"` (distinct device ordinals, the first the primary) or `\"all\"` (every device present): "
-                 "the GPUs one run drives (`--devices`). A backend that runs on the host (`cpu`) refuses it; more "
+                 "the GPUs one run drives. A backend that runs on the host (`cpu`) refuses it; more "
                  "devices than the backend drives or than are present are refused. Under `mpirun -n R` with the "
                  "CUDA backend each rank drives one device: its host-local rank's, or the one ordinal given here "
                  "([docs/how-to/multi-gpu.md](../how-to/multi-gpu.md))"},
-         .written = [](const run_settings& r) { return r.devices.given(); }},
+         .written = [](const run_settings& r) { return r.devices.given(); },
+         .cli = {.option = "--devices",
+                 .help = "GPUs one run drives: device ordinals, comma-separated (0,1,2,3), or all (every device "
+                         "present)"}},
     };
     return fields;
 }

@@ -25,9 +25,9 @@
 #include "bench_fcc_results.hpp"
 #include "bench_fcc_scaling.hpp"
 #include "option_values.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
+#include "options_run.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
@@ -390,8 +390,8 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     auto* c = bench.add_subcommand("fcc",
                                    "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
                                    "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
-    CLI::Option* backend = add_backend_list_option(*c, o->backends, "default cpu,cuda: the GPU and the CPU");
-    add_hi_kernel_list_option(*c, o->kernels, "GPU kernels timed; default small-tiling,tiling");
+    CLI::Option* backend = add_run_key_list_option(*c, "backend", o->backends, "default cpu,cuda: the GPU and the CPU");
+    add_run_key_list_option(*c, "hi_kernel", o->kernels, "GPU kernels timed; default small-tiling,tiling");
     c->add_option("--cpu-kernel", o->cpu_kernel, "CPU HI loop: all-pairs | symmetric")->capture_default_str();
     add_precision_list_option(*c, o->modes, "default: the paper's four and f64");
     c->add_option(
@@ -441,15 +441,18 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
     c->add_option("--csv", o->csv, "measurements as CSV; the fits go to <name>_fits.csv");
     c->add_option("--h5", o->h5, "measurements and fits as HDF5 (one dataset per column, provenance attributes)");
     c->add_flag("--force", o->force, "replace existing --csv (and its _fits file), --h5 and --write-velocities files");
-    CLI::Option* devices = c->add_option(
-        "--devices", o->devices,
-        "a strong-scaling table instead: the CUDA backend on the first 1, 2, 4, ... of these devices and on "
-        "all (ordinals separated by ',', or all): HI ms/step, speedup, efficiency, communication share");
+    // --devices, the [run] key's option (one spelling and parser with run.devices).
+    const std::shared_ptr<const run_key_options> devices = add_run_key_options(
+        *c,
+        "A strong-scaling table instead: the CUDA backend on the first 1, 2, 4, ... of these devices and on all: HI "
+        "ms/step, speedup, efficiency, communication share",
+        {"devices"});
     c->add_option("--write-velocities", o->write_velocities,
                   "write positions, forces and the velocities of one HI update of the first configuration (HDF5)");
     return {c, [o, backend, devices] {
                 o->backend_given = backend->count() > 0;
-                o->devices_given = devices->count() > 0;
+                o->devices = devices->text("devices").value_or("");
+                o->devices_given = devices->text("devices").has_value();
                 return bench_fcc(*o);
             }};
 }

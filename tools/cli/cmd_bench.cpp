@@ -16,7 +16,6 @@
 #include "bench_commands.hpp"
 #include "commands.hpp"
 #include "option_values.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
 #include "options_run.hpp"
@@ -41,12 +40,12 @@ namespace {
 const std::vector<precision_mode> default_bench_modes{paper_precision_modes.begin(), paper_precision_modes.end()};
 
 struct steps_options {
-    std::string scenario, case_name, backend = "cpu", hi_kernel, csv;
+    std::string scenario, case_name, csv;
     std::vector<precision_mode> modes = default_bench_modes;
     std::optional<std::uint64_t> warmup;  // none: a tenth of the timed steps
     unsigned threads = 0;
     bool force = false;
-    std::shared_ptr<const run_key_options> run_keys;  // --steps: the scenario's run length, timed
+    std::shared_ptr<const run_key_options> run_keys;  // --backend, --hi-kernel, --steps: over the scenario's
 };
 
 int bench_steps(const steps_options& o) {
@@ -59,8 +58,6 @@ int bench_steps(const steps_options& o) {
                 "steps", "steps/s", "ms/step");
     for (const precision_mode m : o.modes) {
         engine_config c = make_engine_config(s);
-        c.backend = o.backend;
-        c.hi_kernel = o.hi_kernel;
         c.precision = m;
         c.threads = o.threads;
         auto e = make_engine(c, s.particles);
@@ -165,11 +162,10 @@ action register_bench(CLI::App& app) {
     auto* steps = bench->add_subcommand("steps", "Steps per second of a scenario, per precision mode");
     steps->add_option("scenario", so->scenario, "scenario file")->required();
     add_case_option(*steps, so->case_name);
-    add_backend_option(*steps, so->backend, "default cpu");
     add_precision_list_option(*steps, so->modes, "default: the paper's four and f64");
-    add_hi_kernel_option(*steps, so->hi_kernel, "default: auto");
     so->run_keys = add_run_key_options(
-        *steps, "The timed steps: the scenario's run length, or --steps (overrides its [run] keys)", {"steps"});
+        *steps, "The backend, HI kernel and timed steps: the scenario's, or these (overriding its [run] keys)",
+        {"backend", "hi_kernel", "steps"});
     steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth; 0: none)")
         ->check(step_count_check("none"));
     add_threads_option(*steps, so->threads);
@@ -178,7 +174,7 @@ action register_bench(CLI::App& app) {
     auto ho = std::make_shared<hi_options>();
     auto* hi = bench->add_subcommand("hi", "One HI velocity update on the GPU, per kernel, precision and N");
     hi->add_option("--sizes", ho->sizes, "particle numbers, comma-separated");
-    add_hi_kernel_list_option(*hi, ho->kernels, "default naive,tiling,small-tiling");
+    add_run_key_list_option(*hi, "hi_kernel", ho->kernels, "default naive,tiling,small-tiling");
     add_precision_list_option(*hi, ho->modes, "the hi= part is timed; default f32,ds,f64: hi=f32, hi=ds, hi=f64");
     hi->add_option("--repeats", ho->repeats, "timed launches (median reported)");
     hi->add_option("--block", ho->block, "threads per block");

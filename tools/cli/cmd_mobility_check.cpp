@@ -10,8 +10,8 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
+#include "options_run.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -28,7 +28,8 @@ namespace {
 constexpr std::size_t host_dense_max_particles = 15446;  // 3N <= 46340 (positive_definiteness.cpp)
 
 struct mobility_check_options {
-    std::string scenario_path, case_name, method = "auto", backend = "cpu";
+    std::string scenario_path, case_name, method = "auto";
+    std::shared_ptr<const run_key_options> run_keys;  // --backend: the [run] table's
     bool json = false;
     unsigned threads = 0;
     definiteness_limits limits;
@@ -57,7 +58,7 @@ int execute(const mobility_check_options& o) {
     const std::size_t n = s.particles.positions.size();
     engine_config config;
     config.system = s.system;
-    config.backend = o.backend;
+    config.backend = o.run_keys->text("backend").value_or(s.run.backend);  // as a run of the scenario
     const backends::backend& chosen = *backends::backend_registry().resolve(config, n, "mobility-check").chosen;
     v.backend = chosen.name;
     // The host's dense methods: LAPACK's 32-bit INTEGER indexes the 3N x 3N array (3N <= 46340).
@@ -155,7 +156,9 @@ action register_mobility_check(CLI::App& app) {
                     "auto (Cholesky: LAPACK up to --cholesky-limit on the CPU, cuSOLVER on CUDA as far as the "
                     "device memory allows; Lanczos beyond), cholesky, eigen (dense LAPACK) or lanczos")
         ->capture_default_str();
-    add_backend_option(*cmd, o->backend, "cpu (cuda: cuSOLVER and the CUDA HI kernel)");
+    o->run_keys = add_run_key_options(
+        *cmd, "The backend (the scenario's run.backend unless given; cuda: cuSOLVER and the CUDA HI kernel)",
+        {"backend"});
     add_threads_option(*cmd, o->threads);
     cmd->add_option("--lanczos-iterations", o->lanczos.max_iterations, "Krylov dimension at most")
         ->capture_default_str();

@@ -14,13 +14,11 @@
 #include "cmd_port_check_report.hpp"
 #include "commands.hpp"
 #include "option_values.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
-#include "options_devices.hpp"
 #include "options_precision.hpp"
+#include "options_run.hpp"
 #include "report_renderer.hpp"
 #include "secondary_output.hpp"
-#include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/provenance.hpp"
 #include "stokesian/port/port_check.hpp"
@@ -31,10 +29,9 @@ namespace stokesian::cli {
 namespace {
 
 struct record_cli {
-    std::string output, backend = "cpu", hi_kernel, configs, swap, devices;
-    std::vector<precision_mode> modes;  // empty: all nine
-    std::string steps = "0";            // step_count_option; 0: no short run
-    double dt = 1e-3;
+    std::string output, configs, swap;
+    std::shared_ptr<const run_key_options> run_keys;  // --backend, ..., --steps, --dt: the [run] table's
+    std::vector<precision_mode> modes;                // empty: all nine
     unsigned threads = 0;
     bool force = false;
 };
@@ -49,11 +46,18 @@ int run_record(const record_cli& c) {
     port::record_options o;
     o.output = c.output;
     o.force = c.force;
-    o.backend = c.backend;
-    o.hi_kernel = c.hi_kernel;
-    if (!c.devices.empty()) o.devices = parse_device_selection(c.devices);
-    o.steps = c.steps == "0" ? 0 : step_count_option(c.steps, "--steps");
-    o.dt = c.dt;
+    // The [run] keys' values (checked by their parsers as they were read); not given: run_settings'
+    // defaults, as a scenario without them (the HI kernel: the automatic request).
+    run_settings run;
+    for (const char* key : {"backend", "hi_kernel", "devices"})
+        if (const std::optional<std::string> text = c.run_keys->text(key)) settings::set_run_key(run, key, *text);
+    o.backend = run.backend;
+    o.hi_kernel = c.run_keys->text("hi_kernel").value_or("");
+    o.devices = run.devices;
+    // The short run after the velocities: none without --steps; its dt 0.001 unless given.
+    const std::optional<std::string> steps = c.run_keys->text("steps");
+    o.steps = steps ? step_count_option(*steps, "--steps") : 0;
+    o.dt = c.run_keys->number("dt").value_or(1e-3);
     o.threads = c.threads;
     o.modes = c.modes;
     if (c.configs != "all") o.configurations = split_list(c.configs, ",");
@@ -116,15 +120,16 @@ action register_port_check(CLI::App& app) {
     auto* r = cmd->add_subcommand(
         "record", "Evaluate the velocities of the fixed configuration set and store them with provenance");
     r->add_option("output", rec->output, "record file to write (HDF5)")->required();
-    add_backend_option(*r, rec->backend, "default cpu");
-    add_hi_kernel_option(*r, rec->hi_kernel, "default: auto");
-    add_devices_option(*r, rec->devices, "default one device; the record equals the one-device record bit for bit");
+    rec->run_keys = add_run_key_options(
+        *r,
+        "Where the velocities are evaluated, as these [run] keys choose for a run (on several devices the record "
+        "equals the one-device record bit for bit), and a short run after them: --steps (default none) at --dt "
+        "(default 0.001 here)",
+        {"backend", "hi_kernel", "devices", "steps", "dt"});
     add_precision_list_option(*r, rec->modes, "default all nine");
     r->add_option(
         "--configs", rec->configs,
         "configurations, comma separated: tetrahedron,fcc_500,fcc_4000,random_1000,near_contact (default all)");
-    r->add_option("--steps", rec->steps, "also store the state after a short run of N steps (default 0: none)");
-    r->add_option("--dt", rec->dt, "time step of the short run in tau_s (default 0.001)");
     add_threads_option(*r, rec->threads);
     r->add_flag("--force", rec->force, "replace an existing record");
     r->add_option("--swap-mode", rec->swap, "negative control: store mode FROM's velocities as mode TO (FROM:TO)")

@@ -8,10 +8,7 @@
 #include "commands.hpp"
 #include "heartbeat.hpp"
 #include "option_values.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
-#include "options_devices.hpp"
-#include "options_precision.hpp"
 #include "options_run.hpp"
 #include "process_ranks.hpp"
 #include "result_analysis.hpp"
@@ -34,7 +31,7 @@ namespace {
 struct run_options {
     std::string scenario_path;
     std::string case_name;
-    std::string backend, precision, hi_kernel, output, devices;
+    std::string output;
     std::string resume;
     std::optional<std::string> author;
     std::optional<double> checkpoint_wall;
@@ -44,19 +41,13 @@ struct run_options {
     std::optional<unsigned> threads;
     bool force = false, json = false;
     bool output_given = false;                        // -o '' is an error, not the default name
-    std::shared_ptr<const run_key_options> run_keys;  // --dt, --time, --steps, ...: the [run] table's
+    std::shared_ptr<const run_key_options> run_keys;  // --dt, --backend, --precision, ...: the [run] table's
 };
 
-// Command-line values override the scenario's [run] keys through its field table; the result is
-// validated like a scenario file. Backend, precision, HI kernel and devices come from the option
-// families shared with commands that have no scenario; the other keys from the table's option group.
+// Command-line values override the scenario's [run] keys through its field table (every key has
+// its option there); the result is validated like a scenario file.
 void apply_overrides(scenario& s, const run_options& o) {
-    std::vector<settings::run_override> overrides;
-    for (const auto& [key, text] : {std::pair{"backend", &o.backend}, std::pair{"hi_kernel", &o.hi_kernel},
-                                    std::pair{"precision", &o.precision}, std::pair{"devices", &o.devices}})
-        if (!text->empty()) overrides.push_back({key, *text});
-    for (settings::run_override& given : o.run_keys->overrides()) overrides.push_back(std::move(given));
-    settings::apply_run_overrides(s.run, overrides);
+    settings::apply_run_overrides(s.run, o.run_keys->overrides());
 }
 
 std::string default_output(const scenario& s) {
@@ -223,10 +214,6 @@ action register_run(CLI::App& app) {
     cmd->add_option("--resume", o->resume,
                     "continue the interrupted run of OUTPUT (or OUTPUT.checkpoint) bit for bit from its checkpoint");
     add_case_option(*cmd, o->case_name);
-    add_backend_option(*cmd, o->backend, "overrides run.backend");
-    add_precision_option(*cmd, o->precision, "overrides run.precision");
-    add_hi_kernel_option(*cmd, o->hi_kernel, "overrides run.hi_kernel");
-    add_devices_option(*cmd, o->devices, "overrides run.devices; default one device");
     o->run_keys = add_run_key_options(*cmd, "Override the scenario's [run] keys (docs/reference/scenario-file.md)");
     add_threads_option(*cmd, o->threads);
     cmd->add_option("--checkpoint-wall", o->checkpoint_wall,

@@ -16,7 +16,6 @@
 #include "commands.hpp"
 #include "made_folders.hpp"
 #include "option_values.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_devices.hpp"
 #include "options_precision.hpp"
@@ -43,10 +42,10 @@ namespace fs = std::filesystem;
 using regression::suite_run_status;
 
 struct study_cli_options {
-    std::string kind, scenario, case_name, backend = "auto", output_dir, gpus, batch;
+    std::string kind, scenario, case_name, output_dir, gpus, batch;
     std::vector<precision_mode> modes;  // empty: the kind's default
     std::vector<std::string> dts, integrators;
-    // --time, --sample-every (the [run] table's options) of each kind's subcommand
+    // --time, --sample-every, --backend (the [run] table's options) of each kind's subcommand
     std::map<std::string, std::shared_ptr<const run_key_options>> run_keys;
     double trajectory_time = -1.0;
     unsigned jobs = 0;
@@ -80,16 +79,20 @@ std::vector<integrator_kind> parse_integrators(const std::vector<std::string>& g
                     if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
                 continue;
             }
-            integrator_kind k{};
+            run_settings one;  // each item read by run.integrator's parser, as --integrator reads it
             try {
-                k = parse_integrator(text);
+                settings::set_run_key(one, "integrator", text);
             } catch (const std::invalid_argument& e) {
                 throw input_error("command line", "--integrators", text, e.what());
             }
+            const integrator_kind k = one.integrator;
             if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
         }
     return out;
 }
+
+// --backend, else auto: every run's backend (a suite's default).
+std::string backend_of(const study_cli_options& o) { return o.run_keys.at(o.kind)->text("backend").value_or("auto"); }
 
 // The study's settings: the command line over the scenario's own run settings.
 study::study_settings settings_from(const study_cli_options& o) {
@@ -101,7 +104,7 @@ study::study_settings settings_from(const study_cli_options& o) {
     s.kind = o.kind;
     s.scenario = fs::absolute(o.scenario).lexically_normal();
     s.case_name = o.case_name;
-    s.backend = o.backend;
+    s.backend = backend_of(o);
     s.fit_cycles = o.fit_cycles;
     s.modes = !o.modes.empty()        ? o.modes
               : o.kind == "precision" ? parse_precision_list("paper", "--precision")
@@ -209,7 +212,8 @@ int execute(const study_cli_options& o) {
     const std::string manifest_text = study::study_manifest_text(s);
     regression::suite_manifest manifest = regression::parse_suite_manifest(manifest_text, dir / "manifest.toml");
     regression::suite_options options;
-    options.backend = o.backend == "auto" ? "" : o.backend;
+    const std::string backend = backend_of(o);
+    options.backend = backend == "auto" ? "" : backend;
     options.output_dir = dir / "runs";
     options.jobs = o.jobs;
     options.force = true;  // the folder was checked above
@@ -226,7 +230,7 @@ int execute(const study_cli_options& o) {
     made.make(options.output_dir);
     std::vector<regression::prepared_run> runs = regression::prepare_suite(manifest, options);
     s.backend = runs.front().scenario_.run.backend;
-    if (o.backend == "auto" || o.backend.empty()) {
+    if (backend == "auto") {
         bool mixed = false;
         for (const auto& p : runs) mixed = mixed || p.scenario_.run.backend != s.backend;
         if (mixed) s.backend = "mixed";
@@ -298,14 +302,14 @@ void add_common(CLI::App* cmd, const std::shared_ptr<study_cli_options>& o, cons
     cmd->add_option("--dt", o->dts, "time steps, e.g. 0.04,0.02,0.01,0.005 (tau_s)");
     cmd->add_option("--integrators", o->integrators, "euler, heun, rk4, ab2 or all (comma-separated)");
     o->run_keys[kind] = add_run_key_options(
-        *cmd, "The length and sampling interval of every run (default: the scenario's)", {"time", "sample_every"});
+        *cmd, "The length and sampling interval of every run (default: the scenario's) and its backend (default auto)",
+        {"time", "sample_every", "backend"});
     cmd->add_option(
         "--trajectory-time", o->trajectory_time,
         "length of the extra run that stores positions for the trajectory figure (default min(time, 1100); 0: none)");
     cmd->add_option("--fit-cycles", o->fit_cycles,
                     "cycles (from the first) over which the convergence in dt is fitted (default 10)")
         ->check(CLI::Range(std::size_t{3}, std::size_t{1000000}));
-    add_backend_option(*cmd, o->backend, "default auto");
     add_jobs_option(*cmd, o->jobs);
     add_gpus_option(*cmd, o->gpus);
     add_batch_option(*cmd, o->batch);

@@ -12,9 +12,9 @@
 
 #include "commands.hpp"
 #include "made_folders.hpp"
-#include "options_backend.hpp"
 #include "options_common.hpp"
 #include "options_devices.hpp"
+#include "options_run.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/json_text.hpp"
@@ -33,7 +33,8 @@ using regression::suite_run_status;
 
 struct suite_cli_options {
     std::vector<std::string> manifests, output_dirs;
-    std::string backend, output_dir = ".", gpus, batch, reference_dir, verify = "segments";
+    std::shared_ptr<const run_key_options> run_keys;  // --backend: the [run] table's
+    std::string output_dir = ".", gpus, batch, reference_dir, verify = "segments";
     unsigned jobs = 0;
     double scale = 1.0;
     double heartbeat_seconds = default_heartbeat_seconds;
@@ -93,7 +94,7 @@ int execute(const suite_cli_options& o) {
     for (const std::string& m : o.manifests) manifests.push_back(regression::load_suite_manifest(m));
     const std::vector<std::filesystem::path> dirs = output_dirs(manifests, o);
     regression::suite_options options;
-    options.backend = o.backend;
+    options.backend = o.run_keys->text("backend").value_or("");  // none: each run's manifest entry
     options.output_dir = dirs.front();
     options.jobs = o.jobs;
     options.scale = o.scale;
@@ -186,7 +187,8 @@ action register_suite(CLI::App& app) {
     auto* run = suite->add_subcommand("run", "Run every run of one or more suite manifests concurrently, in one pool");
     run->add_option("manifest", o->manifests, "suite manifests (TOML); several share one process and one pool")
         ->required();
-    add_backend_option(*run, o->backend, "overrides the runs' backend");
+    o->run_keys = add_run_key_options(*run, "The backend of every run (default: each run's in the manifest, else auto)",
+                                      {"backend"});
     auto* dir = run->add_option("--output-dir", o->output_dir,
                                 "directory for <run name>.h5 and suite-summary.json (default .); with several "
                                 "manifests each writes into DIR/<suite name>/");

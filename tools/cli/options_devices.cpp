@@ -8,20 +8,6 @@
 
 namespace stokesian::cli {
 
-CLI::Option* add_devices_option(CLI::App& cmd, std::string& devices, const std::string& default_help) {
-    return cmd.add_option_function<std::string>(
-        "--devices",
-        [&devices](const std::string& text) {
-            try {
-                (void)parse_device_selection(text);
-            } catch (const std::invalid_argument& e) {
-                throw CLI::ValidationError(input_error("command line", "--devices", text, e.what()).what());
-            }
-            devices = text;
-        },
-        "GPUs one run drives: device ordinals, comma-separated (0,1,2,3), or all (" + default_help + ")");
-}
-
 CLI::Option* add_gpus_option(CLI::App& cmd, std::string& gpus) {
     return cmd.add_option_function<std::string>(
         "--gpus",

@@ -5,13 +5,13 @@
 
 #include "option_values.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/port/port_check.hpp"
+#include "stokesian/settings/run_overrides.hpp"
 
 namespace stokesian::cli {
 
 namespace {
-
-const char* const mode_spellings = "hi=<f32|ds|f64>,int=<f32|ds|f64>, e.g. hi=ds,int=f32, or ds/f32";
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
@@ -32,12 +32,15 @@ std::vector<std::string> precision_items(std::string_view text) {
     return items;
 }
 
+// One mode, by run.precision's parser.
 precision_mode parse_item(const std::string& item, const std::string& option) {
+    run_settings scratch;
     try {
-        return parse_precision_mode(item);
+        settings::set_run_key(scratch, "precision", item);
     } catch (const std::invalid_argument& e) {
-        throw input_error("command line", option, "", e.what());
+        throw input_error("command line", option, item, e.what());
     }
+    return scratch.precision;
 }
 
 std::vector<precision_mode> paper_modes() {
@@ -89,33 +92,26 @@ precision_mode parse_one_precision(std::string_view text, const std::string& opt
         return parse_item(items.front(), option);
     if (items.empty()) return parse_item(std::string(text), option);
     throw input_error("command line", option, std::string(text),
-                      std::string("one precision mode here, not a list (") + mode_spellings + ")");
-}
-
-CLI::Option* add_precision_option(CLI::App& cmd, std::string& mode_text, const std::string& default_help) {
-    return cmd.add_option_function<std::string>(
-        "--precision",
-        [&mode_text](const std::string& text) {
-            as_parse_error([&] { mode_text = to_string(parse_one_precision(text, "--precision")); });
-        },
-        std::string("precision mode: ") + mode_spellings + " (" + default_help + ")");
+                      "one precision mode here, not a list (" + precision_mode_spellings() + ")");
 }
 
 CLI::Option* add_precision_list_option(CLI::App& cmd, std::vector<precision_mode>& modes,
                                        const std::string& default_help) {
-    const std::string help = std::string("precision modes: ") + mode_spellings +
-                             ", f64 (hi=f64,int=f64); several separated by ';' or given again; 'paper' (the "
-                             "reference and the paper's four), 'all' (all nine) (" +
-                             default_help + ")";
+    const settings::run_option spec = settings::run_option_of("precision");
+    const std::string name(spec.option);
+    const std::string help = spec.description +
+                             "; several separated by ';' or given again; 'paper' (the reference and the paper's " +
+                             std::to_string(paper_precision_modes.size() - 1) + "), 'all' (all " +
+                             std::to_string(precision_modes.size()) + ") (" + default_help + ")";
     // The first occurrence replaces the default; further ones add to it.
     auto given = std::make_shared<bool>(false);
     auto* option = cmd.add_option_function<std::vector<std::string>>(
-        "--precision",
-        [&modes, given](const std::vector<std::string>& texts) {
+        name,
+        [&modes, given, name](const std::vector<std::string>& texts) {
             as_parse_error([&] {
                 if (!*given) modes.clear();
                 *given = true;
-                for (const std::string& text : texts) add_once(modes, parse_list(text, "--precision"));
+                for (const std::string& text : texts) add_once(modes, parse_list(text, name));
             });
         },
         help);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "option_values.hpp"
+#include "stokesian/core/errors.hpp"
 
 namespace stokesian::cli {
 
@@ -24,7 +25,44 @@ std::vector<settings::run_option> requested(const std::vector<std::string_view>&
     return chosen;
 }
 
+// `text` read by the parser of `key` as the scenario file reads it; CLI11 reports the refusal
+// (main(): one line, exit code 2).
+void check_text(std::string_view key, const std::string& option, const std::string& text) {
+    run_settings scratch;
+    try {
+        settings::set_run_key(scratch, key, text);
+    } catch (const std::invalid_argument& e) {
+        throw CLI::ValidationError(input_error("command line", option, text, e.what()).what());
+    }
+}
+
 }  // namespace
+
+CLI::Option* add_run_key_list_option(CLI::App& cmd, std::string_view key, std::vector<std::string>& items,
+                                     const std::string& default_help) {
+    const settings::run_option spec = settings::run_option_of(key);
+    const std::string name(spec.option);
+    auto given = std::make_shared<bool>(false);
+    return cmd
+        .add_option_function<std::vector<std::string>>(
+            name,
+            [&items, given, key = spec.key, name](const std::vector<std::string>& texts) {
+                if (!*given) items.clear();
+                *given = true;
+                for (const std::string& text : texts)
+                    for (const std::string& item : split_list(text, ", \t")) {
+                        check_text(key, name, item);
+                        if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+                    }
+                if (items.empty())
+                    throw CLI::ValidationError(input_error("command line", name, "", "empty list").what());
+            },
+            spec.description + "; several, comma-separated (" + default_help + ")")
+        ->type_size(1)
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+        ->allow_extra_args(false);
+}
 
 std::vector<settings::run_override> run_key_options::overrides() const {
     std::vector<settings::run_override> out;
@@ -38,7 +76,7 @@ std::vector<settings::run_override> run_key_options::overrides() const {
                 if (s->text) out.push_back({o.key, step_count_option(*s->text, std::string(o.option))});
                 break;
             case kind::text:
-                if (s->text && !s->text->empty()) out.push_back({o.key, *s->text});
+                if (s->text) out.push_back({o.key, *s->text});
                 break;
             case kind::flag:
                 if (s->flag) out.push_back({o.key, o.flag_value});
@@ -51,6 +89,12 @@ std::vector<settings::run_override> run_key_options::overrides() const {
 std::optional<double> run_key_options::number(std::string_view key) const {
     for (const auto& s : slots_)
         if (s->spec.key == key) return s->number;
+    return std::nullopt;
+}
+
+std::optional<std::string> run_key_options::text(std::string_view key) const {
+    for (const auto& s : slots_)
+        if (s->spec.key == key) return s->text;
     return std::nullopt;
 }
 
@@ -67,8 +111,16 @@ std::shared_ptr<const run_key_options> add_run_key_options(CLI::App& cmd, const 
         switch (s->spec.type) {
             case kind::number: added.push_back(group->add_option(name, s->number, help)); break;
             // Read as text: a step count is checked by step_count_option (CLI11 takes "-1" for 2^64 - 1).
-            case kind::step_count:
-            case kind::text: added.push_back(group->add_option(name, s->text, help)); break;
+            case kind::step_count: added.push_back(group->add_option(name, s->text, help)); break;
+            case kind::text:
+                added.push_back(group->add_option_function<std::string>(
+                    name,
+                    [slot = s.get(), name](const std::string& text) {
+                        check_text(slot->spec.key, name, text);
+                        slot->text = text;
+                    },
+                    help));
+                break;
             case kind::flag: added.push_back(group->add_flag(name, s->flag, help)); break;
         }
         options->slots_.push_back(std::move(s));

@@ -21,6 +21,11 @@ inline constexpr auto precision_modes = [] {
 // The names of the precisions, in the order of the list, joined by `separator` ("f32, ds, f64").
 std::string precision_names(std::string_view separator);
 
+// How a mode is spelled, from the list of precisions: "hi=<f32|ds|f64>,int=<f32|ds|f64> (either
+// order), <hi>/<int> (ds/f32) or one precision for both (f64)"; the one text that run.precision's
+// reference row, --precision's help and the parser's messages give.
+std::string precision_mode_spellings();
+
 // "hi=ds,int=f32"
 std::string to_string(precision_mode m);
 // "f32" -> precision::f32; throws std::invalid_argument naming the accepted words.

@@ -29,13 +29,25 @@ struct run_option {
     std::string_view key;     // "steps"
     std::string_view option;  // "--steps"
     kind type = kind::text;
-    bool flag_value = true;     // the value a flag sets
-    std::string help;           // the table's help, else its doc as plain text; says which key it overrides
-    std::string_view excludes;  // the option of the key this one replaces ("--time" for --steps), or empty
+    bool flag_value = true;         // the value a flag sets
+    std::string description;        // the table's help, else its doc as plain text
+    std::string help;               // the description, then which key it overrides and its default
+    std::string_view excludes;      // the option of the key this one replaces ("--time" for --steps), or empty
+    std::string default_text;       // the table's default as plain text ("cpu", "auto", "none"); empty: required
+    bool default_is_value = false;  // default_text is a value of the key (`"cpu"`), not words ("none")
 };
 
 // Every [run] key with a command-line spelling, in table order.
 std::vector<run_option> run_options();
+// The option of `key` (std::invalid_argument for a key without one).
+run_option run_option_of(std::string_view key);
+
+// Sets the text key `key` (backend, precision, hi_kernel, devices, integrator) from `text` by the
+// parser the scenario file reads it with (the key's entry in the run table): one parser per key
+// for run.KEY, --KEY and the items of a command's list of them (bench fcc --backend cpu,cuda).
+// Throws std::invalid_argument saying what the key expects; std::logic_error for a key that is not
+// text.
+void set_run_key(run_settings& run, std::string_view key, const std::string& text);
 
 // Sets each key in turn, then validates the result (validate_run_settings, origin "command line").
 // A text the key does not accept throws input_error naming the option ("--precision"). Setting
