@@ -4,16 +4,15 @@
 # --runs=N: N inputs from the fixed seed 1 (label quick: the same course on every run of the same
 # build and seeds); --seconds=S: S seconds from a random seed, printed in the log (label long).
 # New inputs go to WORK_DIR/corpus (the seed directories are only read); a crash, a sanitizer
-# report, an uncaught exception, a leak, a timeout (> 600 s per input) or a memory blow-up (> 2 GB)
+# report, an uncaught exception, a leak, a timeout (> 60 s per input) or a memory blow-up (> 2 GB)
 # fails the test and leaves the input in WORK_DIR/artifacts: add it to
 # tests/fuzz/regressions/<target>/ and fix the bug.
 set -uo pipefail
-# A hang is an input that runs longer than this. The slowest legal scenario is the largest random
-# suspension ([particles.random] count = 4e6 at volume fraction 0.1, which the fixed-seed session of
-# the scenario parser reaches): 221 s to generate and check for overlaps under ASan + UBSan on the
-# 2-core CI machine (2026-11-28; fcc lattices of 4e6 particles take 10 s). Beside another fuzzing
-# session that grows by the factor 2.5 measured for the lattices (10 s -> 25 s): 553 s; 600 s.
-per_input_timeout=600
+# A hang is an input that runs longer than this. The largest legal scenarios (fcc lattices of up to
+# 100 cells, 4e6 particles: max_lattice_cells in core/scenario_loader.cpp) took 10 s to parse under
+# ASan + UBSan on the 2-core CI machine, 25 s beside another fuzzing session; 60 s leaves a slower
+# runner a factor 2.4 over the worst.
+per_input_timeout=60
 # HDF5's own leaks on damaged files are not findings (tests/sanitizers/lsan_hdf5.supp).
 export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")/../sanitizers" && pwd)/lsan_hdf5.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # HDF5 checks every malloc and fails cleanly on NULL; a damaged file can make it ask for an
