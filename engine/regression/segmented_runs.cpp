@@ -18,7 +18,11 @@ verify_mode parse_verify_mode(const std::string& text) {
     throw std::invalid_argument("expected segments or continuous");
 }
 
-boundary_states stored_boundaries(const prepared_run& run, const std::filesystem::path& reference_dir) {
+const std::filesystem::path& boundary_folder(const prepared_run& run, const std::filesystem::path& reference_dir) {
+    return run.spec.segment_references.empty() ? reference_dir : run.spec.segment_references;
+}
+
+boundary_states stored_boundaries(const prepared_run& run, reference_library& references) {
     const scenario& s = run.scenario_;
     reference_key key;
     key.scenario = s.name;
@@ -31,18 +35,14 @@ boundary_states stored_boundaries(const prepared_run& run, const std::filesystem
     key.integrator = std::string(to_string(s.run.integrator));
     try {
         key.backend_class = backend_class_of(s.run.backend);
-        // A negative control's perturbed run: its own boundaries (suite_manifest.hpp).
-        const std::filesystem::path& dir =
-            run.spec.segment_references.empty() ? reference_dir : run.spec.segment_references;
-        const std::filesystem::path file = dir / key.file_name();
-        if (!std::filesystem::exists(file)) return {};
-        const reference_set set = read_reference_file(file);
-        auto entry = set.entries.find(key.group_path());
-        if (entry == set.entries.end() && key.backend_class == "gpu") {
+        const reference_set* set = references.file_for(key.scenario);
+        if (set == nullptr) return {};
+        auto entry = set->entries.find(key.group_path());
+        if (entry == set->entries.end() && key.backend_class == "gpu") {
             key.backend_class = "cpu";
-            entry = set.entries.find(key.group_path());
+            entry = set->entries.find(key.group_path());
         }
-        if (entry == set.entries.end() || entry->second.planned_steps != s.run.total_steps()) return {};
+        if (entry == set->entries.end() || entry->second.planned_steps != s.run.total_steps()) return {};
         return entry->second.boundaries;
     } catch (const std::exception&) {
         return {};  // an unreadable reference: the run goes on continuously and the check says why

@@ -18,11 +18,15 @@ std::string run_label(const suite_run_status& status) {
 suite_execution::suite_execution(std::vector<prepared_run> runs, suite_options options)
     : runs_(std::move(runs)), options_(std::move(options)) {
     boundaries_.resize(runs_.size());
-    if (options_.verify == verify_mode::segments && !options_.reference_dir.empty())
+    if (options_.verify == verify_mode::segments && !options_.reference_dir.empty()) {
+        // Each reference file read once for all the runs that verify against it.
+        std::map<std::filesystem::path, reference_library> folders;
         for (std::size_t k = 0; k < runs_.size(); ++k) {
-            boundaries_[k] = stored_boundaries(runs_[k], options_.reference_dir);
+            const std::filesystem::path& folder = boundary_folder(runs_[k], options_.reference_dir);
+            boundaries_[k] = stored_boundaries(runs_[k], folders.try_emplace(folder, folder).first->second);
             if (!boundaries_[k].empty()) runs_[k].batch_key.clear();  // its segments are its parallelism
         }
+    }
     groups_ = batch_groups(runs_);
     jobs_ = std::min(concurrent_runs(runs_, options_.jobs), unsigned(groups_.size()));
     for (const prepared_run& p : runs_) {

@@ -19,23 +19,14 @@
 #include "stokesian/settings/run_overrides.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "stokesian/settings/scenario_reference.hpp"
+#include "support/scenario_texts.hpp"
 
 using namespace stokesian;
 
 namespace {
 
-const std::string run_key_pair_without_run = R"(
-[scenario]
-name = "pair"
-[box]
-boundary = "open"
-[particles]
-positions = [[-2.0, 0.0, 0.0], [2.0, 0.0, 0.0]]
-force = [0.0, 0.0, -1.0]
-[run]
-dt = 0.01
-steps = 100
-)";
+// Two spheres, [run] last: a key is appended to it.
+const std::string run_key_pair_without_run = test_support::two_sphere_scenario("pair");
 
 // Spellings each text key is tried with, accepted and refused ones: the scenario file and the
 // command line must agree on every one.

@@ -22,6 +22,7 @@
 
 #include "stokesian/core/device_selection.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/regression/reference_check.hpp"
 #include "stokesian/regression/suite_manifest.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/run/segments.hpp"
@@ -92,10 +93,13 @@ struct prepared_run {
     std::string batch_key;
 };
 
-// The segment boundaries stored in the reference entry `run` is checked against (in `reference_dir`;
-// a GPU run without a gpu entry: the cpu entry, as the check does): empty when there is none, or the
+// The reference folder holding the boundaries `run` verifies against: a negative control's own
+// (suite_manifest.hpp, segment_references), else `reference_dir`.
+const std::filesystem::path& boundary_folder(const prepared_run& run, const std::filesystem::path& reference_dir);
+// The segment boundaries stored in the entry of `run` in `references` (boundary_folder's; a GPU run
+// without a gpu entry: the cpu entry, as the check does): empty when there is none, or the
 // reference file cannot be read (the check will say why).
-boundary_states stored_boundaries(const prepared_run& run, const std::filesystem::path& reference_dir);
+boundary_states stored_boundaries(const prepared_run& run, reference_library& references);
 
 // Loads and checks every run's scenario with the suite's settings, before anything runs.
 // Throws input_error for a bad scenario, an override the scenario rejects, a run its backend cannot
