@@ -5,7 +5,6 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "cuda_check.hpp"
 #include "device_failure.hpp"
@@ -333,9 +332,8 @@ engine_description fused_systems<Policy>::description() const {
             d["threads_per_system"] = "32";
             break;
         case fused_kernel_choice::grid:
-            d["fused_kernel"] = "grid (one system on the whole device, grid barriers, ordered-split sums)";
-            d["threads_per_system"] =
-                std::to_string(std::size_t(n_) * fused_grid_group_size(n_, !std::is_same_v<A, float>));
+            d["fused_kernel"] = "grid (one system on the whole device, one warp per particle, grid barriers)";
+            d["threads_per_system"] = std::to_string(std::size_t(n_) * 32u);
             break;
         default:
             d["fused_kernel"] = "block (one block per system, one thread per particle, shared memory)";

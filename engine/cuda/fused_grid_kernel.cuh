@@ -5,24 +5,29 @@
 // launches of a few microseconds each, every one latency-bound; here a step costs its work and one
 // grid barrier (two with short-range forces).
 //
-// Each step is the paper's (Section 3.1) with the functions of the other engines, in their order:
-//   drift:      drift_particle (physics/drift.hpp), by the lane that leads target t's group;
-//   forces:     F_i = F_ext,i, then short_range_force for j ascending within the cutoff, as
-//               fused_block_kernel does (all pairs, G lanes testing at a time; only with
-//               short-range forces);
-//   velocities: ordered-split's rows (hi_ordered_kernel.cuh, ordered_split_targets): the terms of
-//               far_lane::step, added in the CPU's order by the adding lanes, so the velocities are
-//               the CPU's and ordered-split's to the bit.
+// One warp per target t (a block holds fused_grid_warps(n) warps, a block's warps take the targets
+// of its place; blocks take places in turn). Each step is the paper's (Section 3.1) with the
+// functions of the other engines, in their order:
+//   drift:      drift_particle (physics/drift.hpp), by lane 0 of t's warp;
+//   forces:     F_t = F_ext,t, then short_range_force for j ascending within the cutoff, as
+//               fused_block_kernel does (all pairs, 32 tested at a time; only with short-range
+//               forces);
+//   velocities: the warp evaluates the terms of a chunk of sources (up to fused_grid_chunk), each
+//               lane 1/32 of them, with the far kernels' pair step (far_prelude, far_term where the
+//               whole warp may take the far form, else hydrodynamic_contribution: the same bits,
+//               physics/far_pair.hpp), into shared memory; then lanes 0, 1, 2 add component 0, 1, 2
+//               of the chunk's terms one after the other in source order, continuing one
+//               accumulator over the chunks: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum
+//               (ordered-split's, hi_ordered_kernel.cuh, with all terms of a chunk evaluated before
+//               the serial additions, so that the additions wait on no evaluation).
 // Barriers and buffers, per step (b = the step's parity):
 //     drift: read v[t], write r[t], image[t], r_w[b][t]  | grid | forces: read r_w[b], v, write
 //     F, F_w | grid | velocities: read r_w[b], F_w, write v
 // The second barrier only with short-range forces. No barrier is needed after the velocities:
-// target t's velocity is written by the adding lanes of the warp whose group leads t (same place
-// of the same block), and that warp drifts t next (after __syncwarp); the next drift writes
-// r_w[b'], last read before this step's first barrier; F, F_w and v are next written after the
-// next step's first barrier, which no block passes before every block has read them here.
-// Every thread takes part in every barrier; the loops over places (blocks of targets) are uniform
-// over a block, so ordered_split_targets' block barriers are met by all its threads.
+// t's velocity is written by lanes 0-2 of t's warp, and that warp drifts t next (after
+// __syncwarp); the next drift writes r_w[b'], last read before this step's first barrier; F, F_w
+// and v are next written after the next step's first barrier, which no block passes before every
+// block has read them here. Every thread takes part in every grid barrier.
 //
 // No __restrict__ and no read-only cache: the buffers are written during the launch by other blocks
 // (the grid barrier orders plain loads and stores, not the non-coherent read-only path).
@@ -32,19 +37,26 @@
 #include <cstdint>
 
 #include "fused_kernels.cuh"
-#include "hi_launch.cuh"
-#include "hi_ordered_kernel.cuh"
+#include "stokesian/physics/far_pair.hpp"
 
 namespace stokesian::cuda {
 
-// Threads per block of the grid kernel (the step kernels' block size, cuda_engine.cuh).
-inline constexpr unsigned fused_grid_block = 128;
-
-// Lanes per target: ordered-split's choice for N targets on this device (ordered_split_schedule.hpp),
-// at least 4 (the grid kernel always adds in order; ordered-split hands large N to far-tiling).
-inline unsigned fused_grid_group_size(unsigned n, bool dear_additions) {
-    return std::max(4u, ordered_split::group_size(n, device_sm_count(), dear_additions));
+// Sources per chunk of the velocity phase: a warp's terms take 3 (chunk + 1) words of shared memory
+// (the spare word per row keeps the three adding lanes off one bank).
+inline constexpr unsigned fused_grid_chunk = 512;
+// Sources a lane evaluates side by side in the velocity phase (one vote of the far path for them).
+inline constexpr unsigned fused_grid_sources = 4;
+__host__ __device__ constexpr unsigned fused_grid_row(unsigned n) {
+    return (n < fused_grid_chunk ? n : fused_grid_chunk) + 1;
 }
+template <class W>
+constexpr std::size_t fused_grid_shared_bytes(unsigned n, unsigned warps) {
+    return std::size_t(3) * fused_grid_row(n) * sizeof(W) * warps;
+}
+
+// Warps per block: one where the device holds every target's warp at once (a block of one warp
+// spreads N ~ 10^2 ... 10^3 targets evenly over the SMs), four beyond (more warps resident).
+inline unsigned fused_grid_warps(unsigned n, unsigned sms) { return n <= 32u * sms ? 1u : 4u; }
 
 // The grid kernel's working copies: positions in the working precision for both parities (2n) and
 // the forces (n), packed as the HI kernels read them.
@@ -54,20 +66,84 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
-template <class P, class A, class W, class Tensor, bool Periodic, int G>
+// The velocity of target t by its warp (see the file's comment); lanes 0-2 write component 0-2.
+template <class Tensor, bool Periodic, class A, class W>
+__device__ __forceinline__ void fused_grid_velocity(W* terms, const packed4<W>* r_w, const packed4<W>* f_w,
+                                                    vec3<A>* velocity, unsigned t, unsigned n,
+                                                    const interaction_parameters<W>& p) {
+    const unsigned lane = threadIdx.x % 32u;
+    const unsigned row = fused_grid_row(n);
+    const vec3<W> r_t = unpack(r_w[t]);
+    A acc{};
+    for (unsigned start = 0; start < n; start += row - 1) {
+        const unsigned count = min(row - 1, n - start);
+        // fused_grid_sources sources per lane and vote (k = base + 32 u), their loads and preludes side
+        // by side: one round trip to memory and one vote per group instead of one per source. The trip
+        // count is the same in every lane.
+        constexpr unsigned U = fused_grid_sources;
+        for (unsigned base = lane; base < (count + 32u * U - 1) / (32u * U) * (32u * U); base += 32u * U) {
+            vec3<W> r_j[U], f_j[U];
+            pair_prelude<W> q[U];
+            bool far = true;
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u) {
+                const unsigned k = base + 32u * u;
+                const bool use = k < count;
+                r_j[u] = use ? unpack(r_w[start + k]) : r_t;
+                f_j[u] = use ? unpack(f_w[start + k]) : vec3<W>{};
+                q[u] = far_prelude<Tensor, false, Periodic>(r_t, r_j[u], p);
+                far = far && (q[u].far || !use);
+            }
+            const bool all_far = __all_sync(0xffffffffu, far);
+#pragma unroll
+            for (unsigned u = 0; u < U; ++u) {
+                const unsigned k = base + 32u * u;
+                if (k >= count) continue;
+                const vec3<W> term =
+                    all_far ? far_term<Tensor>(q[u], f_j[u], p.mobility, p.mobility.self_mobility)
+                            : hydrodynamic_contribution<Tensor, false>(start + k == t, r_t, r_j[u], f_j[u], p);
+                terms[k] = term.x;
+                terms[row + k] = term.y;
+                terms[2 * row + k] = term.z;
+            }
+        }
+        __syncwarp();
+        if (lane < 3u) {
+            // The loads of a batch go out together; the additions stay one after the other.
+            const W* component = terms + lane * row;
+            constexpr unsigned batch = 8;
+            unsigned k = 0;
+            for (; k + batch <= count; k += batch) {
+                W loaded[batch];
+#pragma unroll
+                for (unsigned u = 0; u < batch; ++u) loaded[u] = component[k + u];
+#pragma unroll
+                for (unsigned u = 0; u < batch; ++u) acc = acc + loaded[u];
+            }
+            for (; k < count; ++k) acc = acc + component[k];
+        }
+        __syncwarp();  // the terms are read before the next chunk overwrites them
+    }
+    if (lane < 3u) {
+        vec3<A>& v = velocity[t];
+        (lane == 0u ? v.x : lane == 1u ? v.y : v.z) = acc;
+    }
+}
+
+template <class P, class A, class W, class Tensor, bool Periodic>
 __global__ void fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, std::uint64_t steps,
                                   bool initialise) {
     extern __shared__ unsigned char fused_grid_shared[];
     const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const unsigned n = a.n;
-    const unsigned targets_per_place = blockDim.x / G;
-    const unsigned places = (n + targets_per_place - 1) / targets_per_place;
+    const unsigned warps = blockDim.x / 32u;
+    const unsigned places = (n + warps - 1) / warps;
     const unsigned threads = gridDim.x * blockDim.x;
     const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
-    // The lane that leads its group drifts and samples the group's target (ordered_split_targets
-    // gives group threadIdx.x / G of place `place` the target place * targets_per_place + that).
-    const bool leads = threadIdx.x % G == 0;
-    const auto target_at = [&](unsigned place) { return place * targets_per_place + threadIdx.x / G; };
+    const unsigned lane = threadIdx.x % 32u;
+    const bool leads = lane == 0u;  // drifts and samples the warp's target
+    const auto target_at = [&](unsigned place) { return place * warps + threadIdx.x / 32u; };
+    W* const terms = reinterpret_cast<W*>(fused_grid_shared) + std::size_t(3) * fused_grid_row(n) * (threadIdx.x / 32u);
     const P dt = a.dt[0];
     const W cutoff2 = a.params.short_range_cutoff * a.params.short_range_cutoff;
 
@@ -77,41 +153,31 @@ __global__ void fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers
     }
     grid.sync();
 
-    // Target t's group tests G sources at a time; the few within the cutoff are added by the leader
-    // in ascending j (lane order within a round, rounds ascending), F_t = F_ext,t first: the block
-    // kernel's sum. The rounds are uniform over the warp (every lane shuffles), groups without a
-    // term left read their own lane.
-    const unsigned group_lane = threadIdx.x % G;
-    const unsigned group_bits = (G == 32 ? 0xffffffffu : ((1u << G) - 1u)) << (threadIdx.x % 32 - group_lane);
+    // The warp tests 32 sources at a time; the few within the cutoff are added by every lane in
+    // ascending j (lane order within a round, rounds ascending), F_t = F_ext,t first: the block
+    // kernel's sum.
     const auto forces = [&](const packed4<W>* r_w) {
         if (!a.short_range) return;  // F_w holds F_ext (uniform over the launch)
         for (unsigned place = blockIdx.x; place < places; place += gridDim.x) {
             const unsigned t = target_at(place);
-            const bool active = t < n;
-            const vec3<W> r_t = active ? unpack(r_w[t]) : vec3<W>{};
-            const vec3<W> v_t = active ? value_cast<W>(a.velocity[t]) : vec3<W>{};  // previous velocities
-            vec3<W> f_t = active ? a.external_force[t] : vec3<W>{};
-            for (unsigned start = 0; start < n; start += G) {
-                const unsigned j = start + group_lane;
+            if (t >= n) continue;  // the same in the whole warp
+            const vec3<W> r_t = unpack(r_w[t]);
+            const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
+            vec3<W> f_t = a.external_force[t];
+            for (unsigned start = 0; start < n; start += 32u) {
+                const unsigned j = start + lane;
                 vec3<W> term{};
                 bool within = false;
-                if (active && j < n && j != t) {
+                if (j < n && j != t) {
                     const vec3<W> r_j = unpack(r_w[j]);
                     const vec3<W> d = minimum_image(r_t - r_j, a.params.box);
                     within = dot(d, d) < cutoff2;
                     if (within) term = short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
                 }
-                unsigned left = __ballot_sync(0xffffffffu, within) & group_bits;
-                while (__any_sync(0xffffffffu, left != 0)) {
-                    const unsigned source = left != 0 ? unsigned(__ffs(left)) - 1u : threadIdx.x % 32;
-                    const vec3<W> added = shuffle(term, source);
-                    if (left != 0) {
-                        f_t += added;
-                        left &= left - 1u;
-                    }
-                }
+                for (unsigned left = __ballot_sync(0xffffffffu, within); left != 0; left &= left - 1u)
+                    f_t += shuffle(term, unsigned(__ffs(left)) - 1u);
             }
-            if (active && leads) {
+            if (leads) {
                 a.force[t] = f_t;
                 g.force_w[t] = pack(f_t);
             }
@@ -120,11 +186,10 @@ __global__ void fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers
     };
     const auto velocities = [&](const packed4<W>* r_w) {
         for (unsigned place = blockIdx.x; place < places; place += gridDim.x)
-            ordered_split_targets<Tensor, W, A, Periodic, G>(fused_grid_shared, r_w, g.force_w, a.velocity, 0, n, n,
-                                                             a.params, place);
-        __syncwarp();  // the adding lanes' velocities, before their leaders read them
+            if (const unsigned t = target_at(place); t < n)
+                fused_grid_velocity<Tensor, Periodic>(terms, r_w, g.force_w, a.velocity, t, n, a.params);
+        __syncwarp();  // lanes 0-2's velocities, before lane 0 reads them
     };
-
     if (initialise) {
         forces(g.position_w);
         velocities(g.position_w);

@@ -1,0 +1,195 @@
+// The fused grid kernel (engine/cuda/fused_grid_kernel.cuh: one system on the whole device, many
+// whole steps per cooperative launch; label gpu, skipped without a device), one body per behaviour,
+// parametrised over the nine precision modes: bit for bit the CPU without short-range forces (open
+// and periodic boxes, N not a multiple of a block's targets, N beyond one block, overlapping
+// pairs), bit for bit the step-by-step CUDA engine and the block kernel with them (the device's
+// logf/expf may differ from the host's), sampled frames and checkpoints as the other engines', and
+// chosen by the fused engine where it applies.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "stokesian/backends/engine_factory.hpp"
+#include "stokesian/core/engine.hpp"
+#include "stokesian/core/precision_modes.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
+#include "support/frames.hpp"
+#include "support/require_device.hpp"
+#include "support/sphere_systems.hpp"
+
+using namespace stokesian;
+using cuda::fused_kernel_choice;
+using test_support::expect_bitwise_equal;
+using test_support::random_spheres;
+
+namespace {
+
+frame run_engine(const engine_config& c, const initial_state& s, std::uint64_t steps) {
+    auto e = make_engine(c, s);
+    e->advance(steps);
+    frame f;
+    e->read_frame(f);
+    return f;
+}
+
+frame run_fused(const engine_config& c, const initial_state& s, std::uint64_t steps, fused_kernel_choice k) {
+    auto e = cuda::make_fused_engine(c, s, k);
+    e->advance(steps);
+    frame f;
+    e->read_frame(f);
+    return f;
+}
+
+struct grid_case {
+    std::string what;
+    engine_config config;
+    initial_state state;
+};
+
+// Sizes around the kernel's edges: fewer targets than a block holds (N = 3), N not a multiple of
+// the targets per block (333), beyond one block of the block kernel (1500); open and periodic
+// boxes; overlapping pairs (the Rotne-Prager-Yamakawa overlap form, the far path's vote failing).
+std::vector<grid_case> grid_cases() {
+    std::vector<grid_case> cases;
+    engine_config c;
+    c.dt = 0.01;
+    c.system.box = {true, {30, 30, 30}};
+    cases.push_back({"N = 3 periodic", c, random_spheres(3, 30.0, 3.0, 1)});
+    cases.push_back({"N = 333 periodic", c, random_spheres(333, 30.0, 2.2, 2)});
+    c.system.box = {false, {40, 40, 40}};
+    cases.push_back({"N = 1500 open", c, random_spheres(1500, 40.0, 2.2, 3)});
+    c.system.box = {true, {16, 16, 16}};
+    c.dt = 0.002;
+    cases.push_back({"N = 200 overlapping", c, random_spheres(200, 16.0, 1.5, 4)});
+    return cases;
+}
+
+class FusedGridKernel : public testing::TestWithParam<precision_mode> {};
+
+std::string mode_name(const testing::TestParamInfo<precision_mode>& info) {
+    return std::string(to_string(info.param.hi)) + "_" + std::string(to_string(info.param.integration));
+}
+
+}  // namespace
+
+TEST_P(FusedGridKernel, IsBitwiseTheCpuWithoutShortRangeForces) {
+    REQUIRE_DEVICE();
+    for (const grid_case& k : grid_cases()) {
+        engine_config c = k.config;
+        c.precision = GetParam();
+        const std::string what = k.what + ", " + to_string(c.precision);
+        const frame grid = run_fused(c, k.state, 40, fused_kernel_choice::grid);
+        c.backend = "cpu";
+        expect_bitwise_equal(grid, run_engine(c, k.state, 40), "grid vs cpu, " + what);
+    }
+}
+
+// Lubrication and the exponential repulsion: the device paths only (see the file's comment).
+TEST_P(FusedGridKernel, ShortRangeForcesAreBitwiseStepByStepAndBlock) {
+    REQUIRE_DEVICE();
+    // A dilute start (volume fraction ~5 %, closest gap 0.2a): the explicit scheme stays stable, so the
+    // frames compared are finite (an unstable run would compare NaN patterns).
+    const double edge = 30.0;
+    const initial_state s = random_spheres(300, edge, 2.2, 5);
+    engine_config c;
+    c.system.box = {true, {edge, edge, edge}};
+    c.system.lubrication.enabled = true;
+    c.system.pair_force = {pair_force_kind::exponential, 1.0, 0.1, 2.5};
+    c.dt = 0.0005;
+    c.backend = "cuda";
+    c.precision = GetParam();
+    const std::string what = "N = 300 short-range " + to_string(c.precision);
+    const frame grid = run_fused(c, s, 60, fused_kernel_choice::grid);
+    for (const vec3<double>& r : grid.position)
+        ASSERT_TRUE(std::isfinite(r.x) && std::isfinite(r.y) && std::isfinite(r.z)) << what;
+    expect_bitwise_equal(grid, run_engine(c, s, 60), "grid vs cuda, " + what);
+    expect_bitwise_equal(grid, run_fused(c, s, 60, fused_kernel_choice::block), "grid vs block, " + what);
+}
+
+// Samples recorded on the device and a checkpoint resumed in a new engine equal advance + read_frame
+// on the CPU.
+TEST_P(FusedGridKernel, SamplesAndCheckpointsAreTheCpusFrames) {
+    REQUIRE_DEVICE();
+    engine_config c;
+    c.system.box = {true, {24, 24, 24}};
+    c.dt = 0.01;
+    c.precision = GetParam();
+    const initial_state s = random_spheres(250, 24.0, 2.2, 6);
+    auto grid = cuda::make_fused_engine(c, s, fused_kernel_choice::grid);
+    engine_config cpu_config = c;
+    cpu_config.backend = "cpu";
+    auto cpu = make_engine(cpu_config, s);
+    std::vector<frame> samples;
+    grid->advance(3);
+    cpu->advance(3);
+    grid->advance_sampled(6, 7, samples);
+    ASSERT_EQ(samples.size(), 6u);
+    for (std::size_t k = 0; k < samples.size(); ++k) {
+        cpu->advance(7);
+        frame f;
+        cpu->read_frame(f);
+        expect_bitwise_equal(samples[k], f, to_string(c.precision) + ", sample " + std::to_string(k));
+    }
+    engine_state saved;
+    grid->save_state(saved);
+    grid->advance(11);
+    frame continued;
+    grid->read_frame(continued);
+    auto resumed = cuda::make_fused_engine(c, s, fused_kernel_choice::grid);
+    resumed->restore_state(saved);
+    resumed->advance(11);
+    frame after_resume;
+    resumed->read_frame(after_resume);
+    expect_bitwise_equal(after_resume, continued, to_string(c.precision) + ", resumed from a checkpoint");
+    cpu->advance(11);
+    frame f;
+    cpu->read_frame(f);
+    expect_bitwise_equal(continued, f, to_string(c.precision) + ", after the checkpoint");
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryMode, FusedGridKernel, testing::ValuesIn(precision_modes), mode_name);
+
+// More places than resident blocks (N = 40 000: each block takes several in turn), the widest and the
+// narrowest HI precision: bit for bit the CPU.
+TEST(FusedGridKernelLarge, BlocksTakingSeveralPlacesAreBitwiseTheCpu) {
+    REQUIRE_DEVICE();
+    engine_config c;
+    c.system.box = {true, {160, 160, 160}};
+    c.dt = 0.01;
+    const initial_state s = random_spheres(40000, 160.0, 2.2, 7);
+    for (const precision_mode mode :
+         {precision_mode{precision::f32, precision::f32}, precision_mode{precision::f64, precision::f64}}) {
+        c.precision = mode;
+        c.backend = "";
+        const frame grid = run_fused(c, s, 2, fused_kernel_choice::grid);
+        c.backend = "cpu";
+        expect_bitwise_equal(grid, run_engine(c, s, 2), "N = 40000, " + to_string(mode));
+    }
+}
+
+TEST(FusedGridKernelChoice, OneLargeSystemRunsOnTheGridAndWhatItCannotRunIsRefused) {
+    REQUIRE_DEVICE();
+    engine_config c;
+    c.system.box = {true, {40, 40, 40}};
+    const initial_state large = random_spheres(1500, 40.0, 2.2, 8);
+    const auto kernel_of = [](const engine& e) { return e.description().details.at("fused_kernel"); };
+    EXPECT_EQ(kernel_of(*cuda::make_fused_engine(c, large)).rfind("grid", 0), 0u) << "N = 1500, automatic";
+    EXPECT_EQ(kernel_of(*cuda::make_fused_engine(c, random_spheres(4, 40.0, 3.0, 9))).rfind("pair-warp", 0), 0u)
+        << "N = 4 stays on the pair-warp kernel";
+    // A tensor without a far form: the grid kernel cannot sum it, and N > 1024 fits no block.
+    engine_config oseen = c;
+    oseen.system.tensor = hydrodynamic_tensor::oseen;
+    EXPECT_THROW(cuda::make_fused_engine(oseen, large), std::invalid_argument);
+    EXPECT_EQ(kernel_of(*cuda::make_fused_engine(oseen, random_spheres(300, 40.0, 2.2, 10))).rfind("block", 0), 0u)
+        << "the Oseen tensor at N = 300 stays on the block kernel";
+    // A batch of members beyond one block.
+    std::vector<batch_member> members(2);
+    for (auto& m : members) {
+        m.state = large;
+        m.dt = 0.01;
+    }
+    c.backend = "cuda";
+    EXPECT_THROW(cuda::make_cuda_batch_engine(c, device_context{}, members), std::invalid_argument);
+}
