@@ -3,7 +3,7 @@
 // member definitions of cuda_engine, included once, by cuda_engine.cu. The CPU twin is
 // cpu/cpu_engine_lubrication.hpp: the same iteration, the same physics functions and loop orders,
 // the same arithmetic (numeric/krylov_arithmetic.hpp), so in double precision the backends differ
-// only by the device's log in the paper's model (tests/core/implicit_lubrication_gpu_test.cpp); the
+// only by the device's log in the paper's model (tests/backends/implicit_lubrication_conformance.hpp); the
 // two-body model takes the portable logarithm and gives the CPU's bits in every precision mode
 // (tests/core/two_body_lubrication_gpu_test.cpp). The Krylov bookkeeping
 // (alpha, beta, the convergence test) runs on the host: each dot product is one kernel writing

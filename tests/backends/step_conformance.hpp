@@ -10,13 +10,17 @@
 //     (IEEE build), so an exact kernel reproduces the CPU bit for bit, after one step and after many.
 //   CpuOrderKernelConformance: every kernel of every backend but the CPU that sums in the CPU's order
 //     (support/backend_modes.hpp kernel_kind::cpu_order), against the CPU, bit for bit.
+//   LubricatedCpuBoundConformance (hi = int: f32, ds, f64): every backend but the CPU, with the
+//     paper's lubrication, against the CPU within a bound derived from the logarithm's rounding.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <string>
 
 #include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/core/engine.hpp"
+#include "stokesian/core/lattice.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/backend_modes.hpp"
@@ -27,14 +31,24 @@
 class StepConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class CpuBitsConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class CpuOrderKernelConformance : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
+class LubricatedCpuBoundConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 
 // For the instantiations (step_conformance_test.cpp, step_conformance_gpu_test.cpp).
 using stokesian::test_support::backend_kernel_mode_name;
 using stokesian::test_support::backend_mode_name;
 using stokesian::test_support::backend_place;
+using stokesian::test_support::in_modes;
 using stokesian::test_support::kernel_kind;
 using stokesian::test_support::registered_backend_kernel_modes;
 using stokesian::test_support::registered_backend_modes;
+
+namespace stokesian::test_support::step_conformance {
+
+// The modes the lubricated fcc bound is derived for: one precision for both.
+inline constexpr precision_mode lubricated_fcc_modes[] = {
+    {precision::f32, precision::f32}, {precision::ds, precision::ds}, {precision::f64, precision::f64}};
+
+}  // namespace stokesian::test_support::step_conformance
 
 // 64 random spheres in a periodic cube of edge 14, the velocities of the first frame (v = mu F) in the
 // parameter's mode against the CPU's in double precision. Derived bound, per velocity component
@@ -125,4 +139,46 @@ TEST_P(CpuOrderKernelConformance, ThousandSpheresAreTheCpusBitForBit) {
     cpu.hi_kernel = "";
     test_support::expect_bitwise_equal(test_support::frame_after(cpu, s, 3), test_support::frame_after(c, s, 3),
                                        c.hi_kernel + " " + to_string(c.precision));
+}
+
+// With lubrication the devices' logf/log differ from glibc's by up to 1 ulp each, so equality is
+// replaced by a derived bound. fcc N = 256 at n = 0.1: each particle has 12 neighbours at s = 0.42.
+TEST_P(LubricatedCpuBoundConformance, FccWithLubricationAgreesWithTheCpuWithinTheDerivedBound) {
+    using namespace stokesian;
+    const int cells = 4;
+    const double edge = std::cbrt(4.0 * cells * cells * cells / 0.1);
+    initial_state s;
+    s.positions = fcc_lattice(cells, edge / cells);
+    // A small perturbation so lubrication forces do not cancel by symmetry.
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> u(-0.05, 0.05);
+    for (auto& r : s.positions) r = r + vec3<double>{u(rng), u(rng), u(rng)};
+    s.external_forces.assign(s.positions.size(), {0, 0, -1});
+    engine_config base;
+    base.system.box = {true, {edge, edge, edge}};
+    base.system.lubrication.enabled = true;
+    base.dt = 0.001;
+    const engine_config c = test_support::on_backend(base, GetParam());
+    if (const std::string why = test_support::skip_reason(c, s.size()); !why.empty()) GTEST_SKIP() << why;
+    engine_config cpu = c;
+    cpu.backend = "cpu";
+    cpu.hi_kernel = "";
+    const frame on_cpu = test_support::frame_after(cpu, s, 1);
+    const frame f = test_support::frame_after(c, s, 1);
+    // Initial forces use zero previous velocities (no lubrication), so both backends start bitwise
+    // equal and drift identically; the first lubrication forces then differ only by the log: 1 ulp
+    // (u_w) each on device and host, so each resistance differs by <= 2 u_w relative. Per pair
+    // |F_lub| <= X(s_min) |v_ij| with s_min >= 0.25 (nearest neighbours at 2.42a, moved by
+    // <= 0.05 sqrt(3) each), X(0.25) = 1.31, |v_ij| <= 2: <= 2.6. Twelve neighbours:
+    // |dF_i| <= 12 * 2 u_w * 2.6 < 64 u_w. The velocities sum mu_ij dF_j over 256 particles with
+    // |mu_ij| <= 1: |dv_i| <= 256 * 64 u_w.
+    const double u_w = c.precision.hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+    const double force_bound = 64 * u_w, bound = 256 * force_bound;
+    ASSERT_EQ(f.velocity.size(), s.size());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        ASSERT_NEAR(f.velocity[i].x, on_cpu.velocity[i].x, bound) << i;
+        ASSERT_NEAR(f.velocity[i].z, on_cpu.velocity[i].z, bound) << i;
+        ASSERT_NEAR(f.force[i].x, on_cpu.force[i].x, force_bound) << i;
+        ASSERT_EQ(f.position[i], on_cpu.position[i]) << i;
+    }
 }

@@ -11,3 +11,8 @@ INSTANTIATE_TEST_SUITE_P(OnADevice, CpuOrderKernelConformance,
                          testing::ValuesIn(registered_backend_kernel_modes(backend_place::device,
                                                                            kernel_kind::cpu_order, "cpu")),
                          backend_kernel_mode_name);
+
+INSTANTIATE_TEST_SUITE_P(OnADevice, LubricatedCpuBoundConformance,
+                         testing::ValuesIn(in_modes(registered_backend_modes(backend_place::device, "cpu"),
+                                                    stokesian::test_support::step_conformance::lubricated_fcc_modes)),
+                         backend_mode_name);

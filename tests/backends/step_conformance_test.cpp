@@ -14,3 +14,9 @@ INSTANTIATE_TEST_SUITE_P(OnTheHost, CpuOrderKernelConformance,
                                                                            "cpu")),
                          backend_kernel_mode_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CpuOrderKernelConformance);
+
+INSTANTIATE_TEST_SUITE_P(OnTheHost, LubricatedCpuBoundConformance,
+                         testing::ValuesIn(in_modes(registered_backend_modes(backend_place::host, "cpu"),
+                                                    stokesian::test_support::step_conformance::lubricated_fcc_modes)),
+                         backend_mode_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LubricatedCpuBoundConformance);

@@ -2,7 +2,7 @@
 // engine/docs/lubrication.md section 4): exit code 1, one line naming the true relative residual
 // and the tolerance, the output written up to the last sample, the last good checkpoint kept -- as
 // a numerical blow-up does -- and `stokesian analyze` flags the run. The seeded 30-sphere
-// aggregate of tests/core/implicit_lubrication_refinement_test.cpp in hi=ds: its gaps close to
+// aggregate of tests/backends/implicit_lubrication_conformance.hpp in hi=ds: its gaps close to
 // ~1.5e-4 a by step 378, where float cannot resolve the solve. Before the fix the run completed
 // with exit 0 and 10 of its first 400 solves above the tolerance.
 #include <gtest/gtest.h>

@@ -1,4 +1,6 @@
-// The CPU batch engine (stokesian/core/batch.hpp): each member is bitwise the same system run alone.
+// The CPU batch engine (stokesian/core/batch.hpp): its threads, its description, auto, the batches it
+// rejects. Each member bit for bit its run alone, on every backend that batches:
+// tests/backends/batch_conformance.hpp.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -27,64 +29,7 @@ scenario load(const char* name, const std::string& case_name = {}) {
 
 using test_support::expect_bitwise_equal;
 
-frame run_alone(engine_config c, const batch_member& m, std::uint64_t steps) {
-    c.dt = m.dt;
-    auto e = make_engine(c, m.state);
-    e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
-}
-
 }  // namespace
-
-TEST(CpuBatch, TetrahedronMembersAreBitwiseTheirSoloRunsInEveryMode) {
-    const scenario s = load("tetrahedron.toml");
-    const std::vector<batch_member> members = perturbed_copies(s.particles, 8, 0.3, {0.01, 0.005}, 11);
-    for (precision hi : precisions)
-        for (precision in : precisions) {
-            engine_config c = make_engine_config(s);
-            c.precision = {hi, in};
-            c.backend = "cpu";
-            c.threads = 3;
-            auto batch = make_batch_engine(c, members);
-            ASSERT_EQ(batch->systems(), members.size());
-            batch->advance(150);
-            batch->advance(57);  // two calls: state carries over
-            EXPECT_EQ(batch->step(), 207u);
-            std::vector<frame> frames;
-            batch->read_frames(frames);
-            ASSERT_EQ(frames.size(), members.size());
-            c.threads = 1;
-            for (std::size_t k = 0; k < members.size(); ++k)
-                expect_bitwise_equal(frames[k], run_alone(c, members[k], 207),
-                                     to_string(c.precision) + ", member " + std::to_string(k));
-        }
-}
-
-// Short-range forces (lubrication) and different forces per member: both cases of the approaching
-// pairs as members, with perturbed copies and two time steps.
-TEST(CpuBatch, LubricatedPairsAreBitwiseTheirSoloRuns) {
-    const scenario head_on = load("approaching_pairs.toml", "head_on");
-    const scenario oblique = load("approaching_pairs.toml", "oblique");
-    std::vector<batch_member> members = perturbed_copies(head_on.particles, 3, 0.05, {0.001, 0.002}, 5);
-    const std::vector<batch_member> more = perturbed_copies(oblique.particles, 4, 0.05, {0.002, 0.001}, 6);
-    members.insert(members.end(), more.begin(), more.end());
-    for (precision_mode mode : paper_precision_modes) {
-        engine_config c = make_engine_config(head_on);
-        c.precision = mode;
-        c.backend = "cpu";
-        c.threads = 2;
-        auto batch = make_batch_engine(c, members);
-        batch->advance(250);
-        std::vector<frame> frames;
-        batch->read_frames(frames);
-        c.threads = 0;  // the solo runs use every core: the result must not depend on it
-        for (std::size_t k = 0; k < members.size(); ++k)
-            expect_bitwise_equal(frames[k], run_alone(c, members[k], 250),
-                                 to_string(mode) + ", member " + std::to_string(k));
-    }
-}
 
 TEST(CpuBatch, ResultDoesNotDependOnTheNumberOfThreads) {
     const scenario s = load("tetrahedron.toml");

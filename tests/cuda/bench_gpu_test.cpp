@@ -1,15 +1,18 @@
 // The benchmark code on the device, without timing assertions: the appendix's memory kernels read
 // every element they should (their sums are checked exactly inside time_memory_kernel), and the
-// phase timer of the CUDA engine times every step of the paper's fcc system in every kernel and mode.
+// phase timer of the CUDA engine times every step of the paper's fcc system in every kernel and mode
+// (a test each) and refuses the fused engine.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
 #include "bench/support/bench_inputs.hpp"
 #include "stokesian/core/phase_timing.hpp"
+#include "stokesian/core/precision_modes.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/cuda/memory_benchmark.hpp"
 #include "stokesian/cuda/phase_benchmark.hpp"
+#include "support/backend_modes.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;
@@ -32,35 +35,53 @@ TEST(BenchGpu, MemoryKernelsReadEveryElement) {
                  std::invalid_argument);
 }
 
-TEST(BenchGpu, PhaseTimerTimesEveryStepOfTheFccBenchmark) {
-    REQUIRE_DEVICE();
-    const bench::benchmark_system s = bench::fcc_system(4, 0.1, true, true);
+// The paper's fcc system of the benchmark (N = 256, lubrication), its phase-timing configuration.
+struct phase_bench {
+    bench::benchmark_system s = bench::fcc_system(4, 0.1, true, true);
     engine_config c;
-    c.system = s.system;
-    c.backend = "cuda";
-    c.dt = 0.001;
     phase_run run;
-    run.warmup = 2;
-    run.steps = 12;
-    run.reset_every = 5;
-    for (const char* kernel : {"tiling", "small-tiling"})
-        for (const precision_mode mode : paper_precision_modes) {
-            c.hi_kernel = kernel;
-            c.precision = mode;
-            const phase_timing t = cuda::time_phases(c, s.state, run);
-            EXPECT_EQ(t.steps, 12u);
-            for (step_phase p : step_phases) {
-                EXPECT_GE(t.of(p).min_ms, 0.0) << to_string(p);  // a phase may be below the events' resolution
-                EXPECT_LE(t.of(p).median_ms, t.of(p).max_ms);
-            }
-            EXPECT_GT(t.of(step_phase::hi).mean_ms, 0.0);
-            EXPECT_NEAR(
-                t.step.mean_ms,
-                t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms,
-                1e-9 * t.step.mean_ms + 1e-12);
-            EXPECT_EQ(t.description.at("hi_kernel"), kernel);
-            EXPECT_FALSE(t.description.at("device_name").empty());
+    phase_bench() {
+        c.system = s.system;
+        c.backend = "cuda";
+        c.dt = 0.001;
+        run.warmup = 2;
+        run.steps = 12;
+        run.reset_every = 5;
+    }
+};
+
+// Each of the paper's modes a test of its own.
+class BenchGpuPaperModes : public testing::TestWithParam<precision_mode> {};
+
+INSTANTIATE_TEST_SUITE_P(OnADevice, BenchGpuPaperModes, testing::ValuesIn(paper_precision_modes),
+                         test_support::precision_mode_name);
+
+TEST_P(BenchGpuPaperModes, PhaseTimerTimesEveryStepOfTheFccBenchmark) {
+    REQUIRE_DEVICE();
+    phase_bench b;
+    b.c.precision = GetParam();
+    for (const char* kernel : {"tiling", "small-tiling"}) {
+        b.c.hi_kernel = kernel;
+        const phase_timing t = cuda::time_phases(b.c, b.s.state, b.run);
+        EXPECT_EQ(t.steps, 12u);
+        for (step_phase p : step_phases) {
+            EXPECT_GE(t.of(p).min_ms, 0.0) << to_string(p);  // a phase may be below the events' resolution
+            EXPECT_LE(t.of(p).median_ms, t.of(p).max_ms);
         }
-    c.hi_kernel = "fused";
-    EXPECT_THROW(cuda::time_phases(c, s.state, run), std::invalid_argument);
+        EXPECT_GT(t.of(step_phase::hi).mean_ms, 0.0);
+        EXPECT_NEAR(t.step.mean_ms,
+                    t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms,
+                    1e-9 * t.step.mean_ms + 1e-12);
+        EXPECT_EQ(t.description.at("hi_kernel"), kernel);
+        EXPECT_FALSE(t.description.at("device_name").empty());
+    }
+}
+
+// The fused engine has no phases to time.
+TEST(BenchGpu, PhaseTimerRefusesTheFusedKernel) {
+    REQUIRE_DEVICE();
+    phase_bench b;
+    b.c.precision = reference_precision_mode;
+    b.c.hi_kernel = "fused";
+    EXPECT_THROW(cuda::time_phases(b.c, b.s.state, b.run), std::invalid_argument);
 }

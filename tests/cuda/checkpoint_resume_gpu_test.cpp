@@ -1,7 +1,7 @@
 // Checkpoint and resume on the CUDA backend (label gpu; skipped without a device): a run stopped
 // and resumed from its checkpoint ends bitwise identical to the uninterrupted one with the tiling
-// and the fused kernels in every precision mode; a checkpoint of another backend is refused; a
-// system too large for the device's memory is one line of bad input.
+// and the fused kernels in every precision mode (a test each); a checkpoint of another backend is
+// refused; a system too large for the device's memory is one line of bad input.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -15,6 +15,7 @@
 #include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/require_device.hpp"
@@ -79,19 +80,23 @@ protected:
     }
 };
 
+// Each precision mode a test of its own.
+class GpuResumeInEveryMode : public GpuResume, public testing::WithParamInterface<precision_mode> {};
+
 }  // namespace
 
-TEST_F(GpuResume, TilingAndFusedKernelsResumeBitwiseInEveryMode) {
+INSTANTIATE_TEST_SUITE_P(OnADevice, GpuResumeInEveryMode, testing::ValuesIn(precision_modes),
+                         test_support::precision_mode_name);
+
+TEST_P(GpuResumeInEveryMode, TilingAndFusedKernelsResumeBitwise) {
     REQUIRE_DEVICE();
-    for (const char* kernel : {"tiling", "fused"})
-        for (precision hi : precisions)
-            for (precision in : precisions) {
-                const precision_mode mode{hi, in};
-                const std::string what = std::string(kernel) + " " + to_string(mode);
-                expect_resume_is_bitwise(on_gpu(short_tetrahedron(), kernel, mode), 2345, 7000, "tetrahedron " + what);
-                // Lubrication from the previous velocities, which the device state must carry.
-                expect_resume_is_bitwise(on_gpu(head_on_pair(), kernel, mode), 333, 701, "head-on pair " + what);
-            }
+    const precision_mode mode = GetParam();
+    for (const char* kernel : {"tiling", "fused"}) {
+        const std::string what = std::string(kernel) + " " + to_string(mode);
+        expect_resume_is_bitwise(on_gpu(short_tetrahedron(), kernel, mode), 2345, 7000, "tetrahedron " + what);
+        // Lubrication from the previous velocities, which the device state must carry.
+        expect_resume_is_bitwise(on_gpu(head_on_pair(), kernel, mode), 333, 701, "head-on pair " + what);
+    }
 }
 
 TEST_F(GpuResume, ACheckpointOfAnotherBackendOrKernelIsRefused) {

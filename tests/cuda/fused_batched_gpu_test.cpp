@@ -1,5 +1,7 @@
-// The fused and batched small-system path of the CUDA backend (label gpu; skipped without a device):
-// bitwise against the step-by-step CUDA engine and the CPU all-pairs loop.
+// The fused small-system path of the CUDA backend (label gpu; skipped without a device): bitwise
+// against the step-by-step CUDA engine and the CPU all-pairs loop, each mode a test of its own; the
+// batch's choice of the device. Each batch member bit for bit its run alone, on every backend that
+// batches: tests/backends/batch_conformance.hpp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,6 +19,7 @@
 #include "stokesian/cuda/fused_backend.hpp"
 #include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
 #include "support/require_device.hpp"
@@ -58,24 +61,73 @@ three_paths run_three(engine_config c, const initial_state& s, std::uint64_t ste
 
 double component(vec3<double> v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
+// One run of the fused engine sampled on the device against the same run stepped on the host.
+struct sampled_case {
+    std::string what;
+    engine_config config;
+    initial_state state;
+    std::uint64_t samples, interval;
+};
+
+// Samples recorded on the device equal advance(interval) + read_frame() repeated, field by field.
+void expect_sampled_equals_stepped(sampled_case k) {
+    k.config.backend = "cuda";
+    k.config.hi_kernel = "fused";
+    auto sampled = cuda::make_fused_engine(k.config, k.state);
+    auto stepped = cuda::make_fused_engine(k.config, k.state);
+    sampled->advance(5);  // samples start from the current step
+    stepped->advance(5);
+    std::vector<frame> frames;
+    sampled->advance_sampled(k.samples, k.interval, frames);
+    ASSERT_EQ(frames.size(), k.samples) << k.what;
+    EXPECT_EQ(sampled->step(), 5 + k.samples * k.interval) << k.what;
+    for (std::uint64_t j = 0; j < k.samples; ++j) {
+        stepped->advance(k.interval);
+        frame f;
+        stepped->read_frame(f);
+        ASSERT_EQ(frames[j].time, f.time) << k.what << ", sample " << j;
+        expect_bitwise_equal(frames[j], f, k.what + ", sample " + std::to_string(j));
+    }
+    frame last_sampled, last_stepped;
+    sampled->read_frame(last_sampled);
+    stepped->read_frame(last_stepped);
+    expect_bitwise_equal(last_sampled, last_stepped, k.what + ", final state");
+}
+
 }  // namespace
+
+// The fused path in each of the nine modes, in each of the paper's modes, in the modes of the
+// largest block (f64 and ds/f32).
+class FusedPathEveryMode : public testing::TestWithParam<precision_mode> {};
+class FusedPathPaperModes : public testing::TestWithParam<precision_mode> {};
+class FusedPathLargestBlock : public testing::TestWithParam<precision_mode> {};
+
+namespace {
+
+const precision_mode largest_block_modes[] = {{precision::f64, precision::f64}, {precision::ds, precision::f32}};
+
+}  // namespace
+
+INSTANTIATE_TEST_SUITE_P(OnADevice, FusedPathEveryMode, testing::ValuesIn(precision_modes),
+                         test_support::precision_mode_name);
+INSTANTIATE_TEST_SUITE_P(OnADevice, FusedPathPaperModes, testing::ValuesIn(paper_precision_modes),
+                         test_support::precision_mode_name);
+INSTANTIATE_TEST_SUITE_P(OnADevice, FusedPathLargestBlock, testing::ValuesIn(largest_block_modes),
+                         test_support::precision_mode_name);
 
 // No short-range forces: +, -, *, /, sqrt in one fixed order, no FMA contraction anywhere, so the
 // fused kernel (pair-warp, N = 4), the step-by-step kernels and the CPU agree bit for bit.
-TEST(FusedPath, TetrahedronIsBitwiseEqualToStepByStepAndCpuInEveryMode) {
+TEST_P(FusedPathEveryMode, TetrahedronIsBitwiseEqualToStepByStepAndCpu) {
     REQUIRE_DEVICE();
     const scenario s = load("tetrahedron.toml");
-    for (precision hi : precisions)
-        for (precision in : precisions) {
-            engine_config c = make_engine_config(s);
-            c.precision = {hi, in};
-            for (std::uint64_t steps : {std::uint64_t(1), std::uint64_t(2000)}) {
-                const three_paths r = run_three(c, s.particles, steps);
-                const std::string what = to_string(c.precision) + " after " + std::to_string(steps) + " steps";
-                expect_bitwise_equal(r.fused, r.cuda, "fused vs cuda, " + what);
-                expect_bitwise_equal(r.fused, r.cpu, "fused vs cpu, " + what);
-            }
-        }
+    engine_config c = make_engine_config(s);
+    c.precision = GetParam();
+    for (std::uint64_t steps : {std::uint64_t(1), std::uint64_t(2000)}) {
+        const three_paths r = run_three(c, s.particles, steps);
+        const std::string what = to_string(c.precision) + " after " + std::to_string(steps) + " steps";
+        expect_bitwise_equal(r.fused, r.cuda, "fused vs cuda, " + what);
+        expect_bitwise_equal(r.fused, r.cpu, "fused vs cpu, " + what);
+    }
 }
 
 // advance() split over several calls (and so launches) continues the same trajectory.
@@ -100,54 +152,51 @@ TEST(FusedPath, AdvanceInPiecesEqualsOneAdvance) {
 
 // With lubrication the device's logf and the host's logf may differ by 1 ulp: fused vs step-by-step
 // CUDA stays bitwise (same device code), fused vs CPU within a bound derived below.
-TEST(FusedPath, ApproachingPairsWithLubrication) {
+TEST_P(FusedPathEveryMode, ApproachingPairsWithLubrication) {
     REQUIRE_DEVICE();
     for (const char* case_name : {"head_on", "oblique"}) {
         const scenario s = load("approaching_pairs.toml", case_name);
-        for (precision hi : precisions)
-            for (precision in : precisions) {
-                engine_config c = make_engine_config(s);
-                c.precision = {hi, in};
-                const std::string what = std::string(case_name) + " " + to_string(c.precision);
-                // 500 steps (t = 0.5): before the explicit scheme's instability (t ~ 0.68, see the
-                // scenario), though bitwise equality between the device paths would hold regardless.
-                const three_paths r500 = run_three(c, s.particles, 500);
-                expect_bitwise_equal(r500.fused, r500.cuda, "fused vs cuda, 500 steps, " + what);
+        engine_config c = make_engine_config(s);
+        c.precision = GetParam();
+        const precision hi = c.precision.hi;
+        const std::string what = std::string(case_name) + " " + to_string(c.precision);
+        // 500 steps (t = 0.5): before the explicit scheme's instability (t ~ 0.68, see the
+        // scenario), though bitwise equality between the device paths would hold regardless.
+        const three_paths r500 = run_three(c, s.particles, 500);
+        expect_bitwise_equal(r500.fused, r500.cuda, "fused vs cuda, 500 steps, " + what);
 
-                const three_paths r1 = run_three(c, s.particles, 1);
-                expect_bitwise_equal(r1.fused, r1.cuda, "fused vs cuda, 1 step, " + what);
-                // vs CPU after one step. The initial forces use zero previous velocities, so the
-                // lubrication term is exactly zero on both sides, the initial velocities and the
-                // first drift agree bitwise: positions are equal. The first lubrication forces then
-                // see log(s) with s ~ 0.5 (|log s| ~ 0.69, ulp 2^-24 resp. 2^-53 = u_w, the unit
-                // roundoff of the working precision): 1 ulp of log s changes the squeeze/shear
-                // resistances by <= 9/40 u_w, and each of the <= 8 operations after the log (the
-                // resistances, the projection, the sum with F_ext) may round the two inputs apart
-                // by one more ulp of a value of magnitude <= 2 (|F_ext| = 1 or 1.1, |F_lub| <= 0.7,
-                // |v_ij| <= 1): |dF| <= (9/40 + 8) * 2 u_w * 2 < 34 u_w; we assert 64 u_w.
-                // Velocities: v_i = mu0 F_i + mu_ij F_j (|mu| <= 1), each term off by <= |dF| plus
-                // <= 6 differently rounded operations on values <= 2: |dv| <= 2 * 64 u_w + 24 u_w;
-                // we assert 256 u_w (the ds accumulator only adds rounding below u_w^2).
-                const double u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
-                const double force_bound = 64 * u_w, velocity_bound = 256 * u_w;
-                for (std::size_t i = 0; i < 2; ++i) {
-                    ASSERT_EQ(r1.fused.position[i], r1.cpu.position[i]) << what << " particle " << i;
-                    ASSERT_EQ(r1.fused.image[i], r1.cpu.image[i]) << what << " particle " << i;
-                    for (int k = 0; k < 3; ++k) {
-                        ASSERT_NEAR(component(r1.fused.force[i], k), component(r1.cpu.force[i], k), force_bound)
-                            << what << " force, particle " << i << " component " << k;
-                        ASSERT_NEAR(component(r1.fused.velocity[i], k), component(r1.cpu.velocity[i], k),
-                                    velocity_bound)
-                            << what << " velocity, particle " << i << " component " << k;
-                    }
-                }
+        const three_paths r1 = run_three(c, s.particles, 1);
+        expect_bitwise_equal(r1.fused, r1.cuda, "fused vs cuda, 1 step, " + what);
+        // vs CPU after one step. The initial forces use zero previous velocities, so the
+        // lubrication term is exactly zero on both sides, the initial velocities and the
+        // first drift agree bitwise: positions are equal. The first lubrication forces then
+        // see log(s) with s ~ 0.5 (|log s| ~ 0.69, ulp 2^-24 resp. 2^-53 = u_w, the unit
+        // roundoff of the working precision): 1 ulp of log s changes the squeeze/shear
+        // resistances by <= 9/40 u_w, and each of the <= 8 operations after the log (the
+        // resistances, the projection, the sum with F_ext) may round the two inputs apart
+        // by one more ulp of a value of magnitude <= 2 (|F_ext| = 1 or 1.1, |F_lub| <= 0.7,
+        // |v_ij| <= 1): |dF| <= (9/40 + 8) * 2 u_w * 2 < 34 u_w; we assert 64 u_w.
+        // Velocities: v_i = mu0 F_i + mu_ij F_j (|mu| <= 1), each term off by <= |dF| plus
+        // <= 6 differently rounded operations on values <= 2: |dv| <= 2 * 64 u_w + 24 u_w;
+        // we assert 256 u_w (the ds accumulator only adds rounding below u_w^2).
+        const double u_w = hi == precision::f64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+        const double force_bound = 64 * u_w, velocity_bound = 256 * u_w;
+        for (std::size_t i = 0; i < 2; ++i) {
+            ASSERT_EQ(r1.fused.position[i], r1.cpu.position[i]) << what << " particle " << i;
+            ASSERT_EQ(r1.fused.image[i], r1.cpu.image[i]) << what << " particle " << i;
+            for (int k = 0; k < 3; ++k) {
+                ASSERT_NEAR(component(r1.fused.force[i], k), component(r1.cpu.force[i], k), force_bound)
+                    << what << " force, particle " << i << " component " << k;
+                ASSERT_NEAR(component(r1.fused.velocity[i], k), component(r1.cpu.velocity[i], k), velocity_bound)
+                    << what << " velocity, particle " << i << " component " << k;
             }
+        }
     }
 }
 
 // The block kernel (N > 5): one warp (N <= 32, __syncwarp) and several warps (__syncthreads), with
 // and without short-range forces (lubrication and the exponential pair force).
-TEST(FusedPath, BlockKernelIsBitwiseEqualToStepByStep) {
+TEST_P(FusedPathPaperModes, BlockKernelIsBitwiseEqualToStepByStep) {
     REQUIRE_DEVICE();
     for (std::size_t n : {6u, 32u, 45u, 200u}) {
         const double edge = 12.0 + 0.25 * double(n);
@@ -158,14 +207,12 @@ TEST(FusedPath, BlockKernelIsBitwiseEqualToStepByStep) {
             c.system.lubrication.enabled = short_range;
             if (short_range) c.system.pair_force = {pair_force_kind::exponential, 1.0, 0.1, 2.5};
             c.dt = 0.001;
-            for (precision_mode mode : paper_precision_modes) {
-                c.precision = mode;
-                const std::string what =
-                    "N = " + std::to_string(n) + (short_range ? " short-range " : " ") + to_string(mode);
-                const three_paths r = run_three(c, s, 200);
-                expect_bitwise_equal(r.fused, r.cuda, "fused vs cuda, " + what);
-                if (!short_range) expect_bitwise_equal(r.fused, r.cpu, "fused vs cpu, " + what);
-            }
+            c.precision = GetParam();
+            const std::string what =
+                "N = " + std::to_string(n) + (short_range ? " short-range " : " ") + to_string(c.precision);
+            const three_paths r = run_three(c, s, 200);
+            expect_bitwise_equal(r.fused, r.cuda, "fused vs cuda, " + what);
+            if (!short_range) expect_bitwise_equal(r.fused, r.cpu, "fused vs cpu, " + what);
         }
     }
 }
@@ -173,7 +220,7 @@ TEST(FusedPath, BlockKernelIsBitwiseEqualToStepByStep) {
 // The largest system one block holds: 1024 threads, and with short-range forces in double precision
 // 5 x 1024 x 24 bytes = 120 KiB of shared memory (above the default 48 KiB: the engine raises the
 // kernel's limit).
-TEST(FusedPath, LargestBlockIsBitwiseEqualToStepByStep) {
+TEST_P(FusedPathLargestBlock, IsBitwiseEqualToStepByStep) {
     REQUIRE_DEVICE();
     const double edge = 40.0;
     const initial_state s = random_spheres(1024, edge, 2.4, 12);
@@ -182,14 +229,11 @@ TEST(FusedPath, LargestBlockIsBitwiseEqualToStepByStep) {
     c.system.lubrication.enabled = true;
     c.dt = 0.001;
     c.backend = "cuda";
-    for (precision_mode mode :
-         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
-        c.precision = mode;
-        c.hi_kernel = "tiling";
-        const frame stepped = frame_after(c, s, 5);
-        c.hi_kernel = "fused";
-        expect_bitwise_equal(frame_after(c, s, 5), stepped, "N = 1024, " + to_string(mode));
-    }
+    c.precision = GetParam();
+    c.hi_kernel = "tiling";
+    const frame stepped = frame_after(c, s, 5);
+    c.hi_kernel = "fused";
+    expect_bitwise_equal(frame_after(c, s, 5), stepped, "N = 1024, " + to_string(c.precision));
 }
 
 TEST(FusedPath, RejectsSystemsLargerThanOneBlock) {
@@ -207,36 +251,34 @@ TEST(FusedPath, RejectsSystemsLargerThanOneBlock) {
     }
 }
 
-// Samples recorded on the device equal advance(interval) + read_frame() repeated, field by field,
-// for the pair-warp kernel (tetrahedron; approaching pair with lubrication) and the block kernel.
+// Samples recorded on the device equal advance(interval) + read_frame() repeated, field by field:
+// the pair-warp kernel on the tetrahedron, 20 samples 37 steps apart.
+TEST_P(FusedPathPaperModes, SampledTetrahedronEqualsRepeatedAdvance) {
+    REQUIRE_DEVICE();
+    const scenario tet = load("tetrahedron.toml");
+    engine_config c = make_engine_config(tet);
+    c.precision = GetParam();
+    expect_sampled_equals_stepped({"tetrahedron " + to_string(c.precision), c, tet.particles, 20, 37});
+}
+
+// The same for more samples than one launch holds, an interval longer than one launch, the
+// approaching pair with lubrication and the block kernel.
 TEST(FusedPath, SampledFramesEqualRepeatedAdvance) {
     REQUIRE_DEVICE();
-    struct sampled_case {
-        std::string what;
-        engine_config config;
-        initial_state state;
-        std::uint64_t samples, interval;
-    };
-    std::vector<sampled_case> cases;
     const scenario tet = load("tetrahedron.toml");
-    for (precision_mode mode : paper_precision_modes) {
-        engine_config c = make_engine_config(tet);
-        c.precision = mode;
-        cases.push_back({"tetrahedron " + to_string(mode), c, tet.particles, 20, 37});
-    }
     {
         // More samples than one launch holds (2^18 / 37 = 7084 per launch): two launches.
         engine_config c = make_engine_config(tet);
         c.precision = {precision::f32, precision::f32};
-        cases.push_back({"tetrahedron, 8000 samples", c, tet.particles, 8000, 37});
+        expect_sampled_equals_stepped({"tetrahedron, 8000 samples", c, tet.particles, 8000, 37});
         // An interval longer than one launch's step budget (2^18).
-        cases.push_back({"tetrahedron, interval 300000", c, tet.particles, 2, 300000});
+        expect_sampled_equals_stepped({"tetrahedron, interval 300000", c, tet.particles, 2, 300000});
     }
     {
         const scenario pairs = load("approaching_pairs.toml", "oblique");
         engine_config c = make_engine_config(pairs);
         c.precision = {precision::ds, precision::f32};
-        cases.push_back({"oblique pair (lubrication)", c, pairs.particles, 12, 25});
+        expect_sampled_equals_stepped({"oblique pair (lubrication)", c, pairs.particles, 12, 25});
     }
     {
         engine_config c;
@@ -244,127 +286,11 @@ TEST(FusedPath, SampledFramesEqualRepeatedAdvance) {
         c.system.lubrication.enabled = true;
         c.dt = 0.001;
         c.precision = {precision::f64, precision::ds};
-        cases.push_back({"block kernel, N = 40", c, random_spheres(40, 40.0, 2.6, 9), 10, 13});
-    }
-    for (auto& k : cases) {
-        k.config.backend = "cuda";
-        k.config.hi_kernel = "fused";
-        auto sampled = cuda::make_fused_engine(k.config, k.state);
-        auto stepped = cuda::make_fused_engine(k.config, k.state);
-        sampled->advance(5);  // samples start from the current step
-        stepped->advance(5);
-        std::vector<frame> frames;
-        sampled->advance_sampled(k.samples, k.interval, frames);
-        ASSERT_EQ(frames.size(), k.samples) << k.what;
-        EXPECT_EQ(sampled->step(), 5 + k.samples * k.interval) << k.what;
-        for (std::uint64_t j = 0; j < k.samples; ++j) {
-            stepped->advance(k.interval);
-            frame f;
-            stepped->read_frame(f);
-            ASSERT_EQ(frames[j].time, f.time) << k.what << ", sample " << j;
-            expect_bitwise_equal(frames[j], f, k.what + ", sample " + std::to_string(j));
-        }
-        frame last_sampled, last_stepped;
-        sampled->read_frame(last_sampled);
-        stepped->read_frame(last_stepped);
-        expect_bitwise_equal(last_sampled, last_stepped, k.what + ", final state");
+        expect_sampled_equals_stepped({"block kernel, N = 40", c, random_spheres(40, 40.0, 2.6, 9), 10, 13});
     }
 }
 
-// 64 perturbed tetrahedra with two time steps in one batch: every member is bitwise the member run
-// alone on the fused path and on the CPU, in every precision mode.
-TEST(BatchedPath, TetrahedraAreBitwiseTheirSoloRunsInEveryMode) {
-    REQUIRE_DEVICE();
-    const scenario s = load("tetrahedron.toml");
-    const std::vector<batch_member> members = perturbed_copies(s.particles, 64, 0.4, {0.01, 0.005}, 21);
-    for (precision hi : precisions)
-        for (precision in : precisions) {
-            engine_config c = make_engine_config(s);
-            c.precision = {hi, in};
-            c.backend = "cuda";
-            auto batch = make_batch_engine(c, members);
-            ASSERT_EQ(batch->systems(), 64u);
-            batch->advance(300);
-            batch->advance(200);
-            std::vector<frame> frames;
-            batch->read_frames(frames);
-            ASSERT_EQ(frames.size(), 64u);
-            for (std::size_t k = 0; k < members.size(); ++k) {
-                const std::string what = to_string(c.precision) + ", member " + std::to_string(k);
-                engine_config solo = c;
-                solo.dt = members[k].dt;
-                solo.hi_kernel = "fused";
-                const frame alone = frame_after(solo, members[k].state, 500);
-                ASSERT_EQ(frames[k].time, alone.time) << what;
-                expect_bitwise_equal(frames[k], alone, "batch vs fused alone, " + what);
-                solo.backend = "cpu";
-                solo.hi_kernel = "all-pairs";
-                solo.threads = 1;
-                expect_bitwise_equal(frames[k], frame_after(solo, members[k].state, 500),
-                                     "batch vs cpu alone, " + what);
-            }
-        }
-}
-
-// Batches with short-range forces, a member count that leaves warps of the last block idle (5), and
-// the block kernel (N = 12): each member bitwise its solo fused run.
-TEST(BatchedPath, LubricatedAndBlockKernelBatchesAreBitwiseTheirSoloRuns) {
-    REQUIRE_DEVICE();
-    struct batch_case {
-        std::string what;
-        engine_config config;
-        std::vector<batch_member> members;
-        std::uint64_t steps;
-    };
-    std::vector<batch_case> cases;
-    {
-        const scenario pairs = load("approaching_pairs.toml", "oblique");
-        engine_config c = make_engine_config(pairs);
-        c.precision = {precision::ds, precision::ds};
-        cases.push_back({"5 oblique pairs", c, perturbed_copies(pairs.particles, 5, 0.05, {0.001, 0.002}, 4), 250});
-    }
-    {
-        engine_config c;
-        c.system.box = {true, {30, 30, 30}};
-        c.system.lubrication.enabled = true;
-        c.precision = {precision::f32, precision::ds};
-        cases.push_back({"17 systems of N = 12", c,
-                         perturbed_copies(random_spheres(12, 30.0, 3.0, 2), 17, 0.2, {0.001, 0.0005}, 8), 150});
-    }
-    for (auto& k : cases) {
-        k.config.backend = "cuda";
-        auto batch = make_batch_engine(k.config, k.members);
-        batch->advance(k.steps);
-        std::vector<frame> frames;
-        batch->read_frames(frames);
-        for (std::size_t m = 0; m < k.members.size(); ++m) {
-            engine_config solo = k.config;
-            solo.dt = k.members[m].dt;
-            solo.hi_kernel = "fused";
-            expect_bitwise_equal(frames[m], frame_after(solo, k.members[m].state, k.steps),
-                                 k.what + ", member " + std::to_string(m));
-        }
-    }
-}
-
-TEST(BatchedPath, RunsAreBitwiseReproducible) {
-    REQUIRE_DEVICE();
-    const scenario s = load("tetrahedron.toml");
-    const std::vector<batch_member> members = perturbed_copies(s.particles, 1024, 0.5, {0.01, 0.005}, 77);
-    engine_config c = make_engine_config(s);
-    c.precision = {precision::ds, precision::f32};
-    c.backend = "cuda";
-    std::vector<frame> a, b;
-    for (std::vector<frame>* out : {&a, &b}) {
-        auto batch = make_batch_engine(c, members);
-        batch->advance(1000);
-        batch->read_frames(*out);
-    }
-    ASSERT_EQ(a.size(), members.size());
-    for (std::size_t k = 0; k < members.size(); ++k)
-        expect_bitwise_equal(a[k], b[k], "run-to-run, member " + std::to_string(k));
-}
-
+// auto batches on the device with the fused kernel; a batch refuses the step-by-step kernels.
 TEST(BatchedPath, AutoPicksTheDeviceAndRejectsOtherKernels) {
     REQUIRE_DEVICE();
     const scenario s = load("tetrahedron.toml");

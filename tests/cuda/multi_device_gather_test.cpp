@@ -19,6 +19,7 @@
 #include "stokesian/core/target_slices.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/tensor_registry.hpp"
+#include "support/backend_modes.hpp"
 
 using namespace stokesian;
 
@@ -64,13 +65,18 @@ void check_decomposition(std::size_t n, unsigned devices) {
 
 }  // namespace
 
-TEST(MultiDeviceGather, SlicesGatheredInOrderGiveEveryDeviceTheWholeRangeVelocitiesBitwise) {
-    for (const precision_mode mode : precision_modes)
-        dispatch_precision(mode, [&]<class Policy>(Policy) {
-            for (unsigned devices = 1; devices <= 5; ++devices)
-                for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(4), std::size_t(5), std::size_t(37)})
-                    check_decomposition<Policy>(n, devices);
-        });
+// Each precision mode a test of its own.
+class MultiDeviceGatherInEveryMode : public testing::TestWithParam<precision_mode> {};
+
+INSTANTIATE_TEST_SUITE_P(OnTheHost, MultiDeviceGatherInEveryMode, testing::ValuesIn(precision_modes),
+                         test_support::precision_mode_name);
+
+TEST_P(MultiDeviceGatherInEveryMode, SlicesGatheredInOrderGiveEveryDeviceTheWholeRangeVelocitiesBitwise) {
+    dispatch_precision(GetParam(), [&]<class Policy>(Policy) {
+        for (unsigned devices = 1; devices <= 5; ++devices)
+            for (std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(4), std::size_t(5), std::size_t(37)})
+                check_decomposition<Policy>(n, devices);
+    });
 }
 
 TEST(MultiDeviceGather, ThePlanBroadcastsEachNonEmptySliceFromItsDevice) {

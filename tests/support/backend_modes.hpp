@@ -20,6 +20,13 @@
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/precision_modes.hpp"
 
+namespace stokesian {
+
+// How gtest prints a precision-mode parameter ("hi=ds,int=f32").
+inline void PrintTo(const precision_mode& m, std::ostream* out) { *out << to_string(m); }
+
+}  // namespace stokesian
+
 namespace stokesian::test_support {
 
 struct backend_mode {
@@ -101,6 +108,16 @@ std::vector<Parameter> in_modes(std::vector<Parameter> list, std::span<const pre
     return list;
 }
 
+// The parameters of `list` whose backend runs batches (capabilities::batches, core/batch.hpp).
+template <class Parameter>
+std::vector<Parameter> batching(std::vector<Parameter> list) {
+    std::erase_if(list, [](const Parameter& p) {
+        const backends::backend* b = backends::backend_registry().find(p.backend);
+        return b == nullptr || !b->can.batches;
+    });
+    return list;
+}
+
 // The test's name suffix: backend and mode, hi then int ("cpu_f64_f64", "cuda_fused_ds_f32").
 inline std::string backend_mode_name(const testing::TestParamInfo<backend_mode>& info) {
     std::string name = info.param.backend + "_" + std::string(to_string(info.param.mode.hi)) + "_" +
@@ -108,6 +125,11 @@ inline std::string backend_mode_name(const testing::TestParamInfo<backend_mode>&
     for (char& c : name)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return name;
+}
+
+// The name suffix of a suite over the precision modes alone: hi then int ("ds_f32").
+inline std::string precision_mode_name(const testing::TestParamInfo<precision_mode>& info) {
+    return std::string(to_string(info.param.hi)) + "_" + std::string(to_string(info.param.integration));
 }
 
 // "cuda_small_tiling_f64_f64": backend, kernel, then the mode as backend_mode_name spells it.

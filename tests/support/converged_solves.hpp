@@ -3,8 +3,8 @@
 // (engine/docs/lubrication.md section 4): its true residual meets the tolerance -- as the engine
 // evaluates it, and recomputed in double within the rounding of the engine's evaluation
 // (lubrication_residual.hpp) -- or the run stops with lubrication_solver_error naming the true
-// relative residual. Shared by the CPU test (tests/core/implicit_lubrication_refinement_test.cpp)
-// and the GPU test (tests/core/implicit_lubrication_gpu_test.cpp).
+// relative residual. Used by the conformance body on every backend
+// (tests/backends/implicit_lubrication_conformance.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 #pragma once
 // Checks of the implicit lubrication scheme (engine/docs/lubrication.md) shared by the CPU tests
 // (tests/cli/quick_implicit_lubrication_test.cpp, tests/core/implicit_lubrication_test.cpp)
-// and the GPU test (tests/core/implicit_lubrication_gpu_test.cpp): an approaching pair tracked step
-// by step against the lubrication law, and a many-body cluster against a dense solve. Every bound
-// is derived where it is used.
+// and the conformance bodies on every backend (tests/backends/implicit_lubrication_conformance.hpp):
+// an approaching pair tracked step by step against the lubrication law, and a many-body cluster
+// against a dense solve. Every bound is derived where it is used.
 #include <gtest/gtest.h>
 
 #include <algorithm>
