@@ -180,6 +180,8 @@ TEST(BackendCapabilitiesBench, FccPairsADeviceBackendWithAHostBackendWhateverThe
     ASSERT_EQ(timed.on_host.size(), 1u);
     EXPECT_EQ(timed.on_host.front()->name, host);
     EXPECT_EQ(timed.names(), host + "," + device);
+    EXPECT_EQ(std::string(bench::computes_on(device)), "device");  // the tables' column
+    EXPECT_EQ(std::string(bench::computes_on(host)), "host");
     // A backend with no phase timer is refused by name.
     EXPECT_THROW(bench::phase_timed_backends({capability_backend("test-recorded-host", 0, false).name}), input_error);
 
@@ -196,6 +198,7 @@ TEST(BackendCapabilitiesBench, FccPairsADeviceBackendWithAHostBackendWhateverThe
     ASSERT_EQ(fits.rows(), 4u);
     for (std::size_t i = 0; i < fits.rows(); ++i) {
         const bool on_device = fits.texts("backend")[i] == device;
+        EXPECT_EQ(fits.texts("computes_on")[i], on_device ? "device" : "host");
         EXPECT_EQ(std::isfinite(fits.numbers("speedup_vs_cpu")[i]), on_device) << fits.texts("backend")[i];
     }
 }

@@ -147,6 +147,7 @@ bench::fcc_measurement measure(const std::string& backend, const std::string& ke
     if (on_device) peak_gflops = mode.hi == precision::f64 ? peak.fp64_gflops : peak.fp32_gflops;
     auto& r = m.row;
     r["backend"] = backend;
+    r["computes_on"] = std::string(bench::computes_on(backend));
     r["device"] = on_device ? text_or(t.description, "device_name") : cpu_model_name();
     r["kernel"] = text_or(t.description, "hi_kernel", kernel);
     r["precision"] = to_string(mode);

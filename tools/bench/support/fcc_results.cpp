@@ -9,13 +9,17 @@
 
 namespace stokesian::bench {
 
+const char* computes_on(const std::string& backend) {
+    return backends::computes_on_device(backend) ? "device" : "host";
+}
+
 results_table measurement_table() {
     using k = results_table::kind;
-    std::vector<results_table::column> c{{"backend", k::text},   {"device", k::text},       {"kernel", k::text},
-                                         {"precision", k::text}, {"hi_precision", k::text}, {"source", k::text},
-                                         {"boundary", k::text},  {"lubrication", k::text},  {"particles", k::number},
-                                         {"cells", k::number},   {"threads", k::number},    {"steps", k::number},
-                                         {"warmup", k::number},  {"reset_every", k::number}};
+    std::vector<results_table::column> c{
+        {"backend", k::text},     {"computes_on", k::text},  {"device", k::text},       {"kernel", k::text},
+        {"precision", k::text},   {"hi_precision", k::text}, {"source", k::text},       {"boundary", k::text},
+        {"lubrication", k::text}, {"particles", k::number},  {"cells", k::number},      {"threads", k::number},
+        {"steps", k::number},     {"warmup", k::number},     {"reset_every", k::number}};
     for (const std::string phase : {"step", "hi", "forces", "drift"})
         for (const std::string stat : {"_ms", "_median_ms", "_min_ms", "_max_ms"})
             c.push_back({phase + stat, k::number});
@@ -29,6 +33,7 @@ results_table measurement_table() {
 results_table fit_table() {
     using k = results_table::kind;
     return results_table({{"backend", k::text},
+                          {"computes_on", k::text},
                           {"kernel", k::text},
                           {"precision", k::text},
                           {"quantity", k::text},
@@ -115,6 +120,7 @@ void add_fits(std::vector<fcc_measurement>& all, results_table& fits) {
                 }
         const auto& s = f.split;
         fits.add_row({{"backend", f.key.backend},
+                      {"computes_on", std::string(computes_on(f.key.backend))},
                       {"kernel", f.key.kernel},
                       {"precision", to_string(f.key.mode)},
                       {"quantity", f.quantity},

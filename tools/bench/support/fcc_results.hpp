@@ -23,6 +23,10 @@ struct fcc_measurement {
     std::map<std::string, cell> row;
 };
 
+// The column computes_on of a registered backend's rows: "device" (capabilities::devices > 0) or
+// "host"; the tables' readers (tools/plot/plot_bench.py) tell the backends apart by it.
+const char* computes_on(const std::string& backend);
+
 results_table measurement_table();
 results_table fit_table();
 
