@@ -95,7 +95,7 @@ TEST_P(PrecisionModesConformance, TheModeStaysWithinItsRoundoffBoundOfTheReferen
     RecordProperty("deviation_" + to_string(mode), std::to_string(deviation));
     EXPECT_LE(deviation, bound) << to_string(mode);
 }
-INSTANTIATE_TEST_SUITE_P(EveryMode, PrecisionModesConformance,
+INSTANTIATE_TEST_SUITE_P(OnTheHost, PrecisionModesConformance,
                          testing::ValuesIn(test_support::registered_backend_modes(test_support::backend_place::host)),
                          test_support::backend_mode_name);
 
@@ -137,7 +137,7 @@ constexpr precision_mode mirror_symmetric_modes[] = {{precision::ds, precision::
                                                      {precision::ds, precision::f64},
                                                      {precision::f64, precision::f32}};
 INSTANTIATE_TEST_SUITE_P(
-    OrderIndependentSums, MirrorSymmetricModes,
+    OnTheHost, MirrorSymmetricModes,
     testing::ValuesIn(test_support::in_modes(test_support::registered_backend_modes(test_support::backend_place::host),
                                              mirror_symmetric_modes)),
     test_support::backend_mode_name);

@@ -118,7 +118,7 @@ TEST_P(RankSlicesConformance, TheTetrahedronAcrossThreeRanksIsOneEngine) {
         GTEST_SKIP() << why;
     expect_ranks_equal_one(s, config, 3, 60, to_string(config.precision));
 }
-INSTANTIATE_TEST_SUITE_P(EveryMode, RankSlicesConformance, testing::ValuesIn(ranked_backend_modes()),
+INSTANTIATE_TEST_SUITE_P(OnTheHost, RankSlicesConformance, testing::ValuesIn(ranked_backend_modes()),
                          test_support::backend_mode_name);
 
 TEST(RankSlices, EveryIntegratorAndTheSymmetricLoop) {
@@ -144,7 +144,7 @@ TEST_P(RankSlicesPaperModes, APeriodicLatticeWithLubricationAndRepulsion) {
         GTEST_SKIP() << why;
     expect_ranks_equal_one(s, config, 5, 20, to_string(config.precision));  // 108 = 22 + 22 + 22 + 21 + 21
 }
-INSTANTIATE_TEST_SUITE_P(PaperModes, RankSlicesPaperModes,
+INSTANTIATE_TEST_SUITE_P(OnTheHost, RankSlicesPaperModes,
                          testing::ValuesIn(test_support::in_modes(ranked_backend_modes(), paper_precision_modes)),
                          test_support::backend_mode_name);
 
@@ -161,7 +161,7 @@ TEST_P(RankSlicesImplicitSolve, TheImplicitLubricationSolveWithMoreRanksThanPart
     expect_ranks_equal_one(s, config, 3, 150, to_string(config.precision));
 }
 constexpr precision_mode implicit_solve_modes[] = {reference_precision_mode, {precision::ds, precision::f32}};
-INSTANTIATE_TEST_SUITE_P(ReferenceAndMixed, RankSlicesImplicitSolve,
+INSTANTIATE_TEST_SUITE_P(OnTheHost, RankSlicesImplicitSolve,
                          testing::ValuesIn(test_support::in_modes(ranked_backend_modes(), implicit_solve_modes)),
                          test_support::backend_mode_name);
 
