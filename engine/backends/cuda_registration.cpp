@@ -1,7 +1,8 @@
 // The CUDA backend in the registry: "cuda", the step-by-step engine (every integrator and scheme, any
 // N, on any number of devices where the build has NCCL: engine/docs/multi-gpu.md) with its HI
-// kernels, and the fused small-system engine as its kernel "fused" (whole Euler steps inside one
-// launch, N <= 1024, explicit lubrication, one device; fused_engine.cu), bit for bit the
+// kernels, and the fused engine as its kernel "fused" (whole Euler steps inside one launch,
+// N <= 1024 in one block, larger systems without short-range forces on the whole device, explicit
+// lubrication, one device; fused_engine.cu), bit for bit the
 // step-by-step engine: named (--hi-kernel fused, a suite's cuda_hi_kernel) or chosen by auto where
 // it can run the configuration. A build without CUDA registers it as absent, so a request names what
 // is missing instead of "unknown backend".
@@ -66,6 +67,10 @@ capabilities fused_capabilities() {
 // can. It stays on one device and in one process.
 std::string fused_refusal(const engine_config& config, std::size_t particles, const device_context& device) {
     if (std::string why = fused_capabilities().refusal(config, particles); !why.empty()) return why;
+    // Beyond one block only the grid kernel runs a system.
+    if (particles > cuda::fused_block_max_particles)
+        if (std::string why = cuda::fused_grid_refusal(config); !why.empty())
+            return "runs N > " + std::to_string(cuda::fused_block_max_particles) + " on the grid kernel, which " + why;
     if (device.ordinals.size() > 1)
         return "runs on one device, not " + std::to_string(device.ordinals.size()) + " (run.devices)";
     if (spread(device.ranks)) return "does not run across MPI ranks";

@@ -1,10 +1,11 @@
-// The fused small-system engines and the one place where their precision modes are instantiated
-// (all nine; each mode compiles fused_pair_warp_kernel and fused_block_kernel here, and
-// fused_thread_kernel for N = 1 ... 8 in fused_thread_launch.cu).
+// The fused engines and the one place where their precision modes are instantiated (all nine; each
+// mode compiles fused_pair_warp_kernel and fused_block_kernel here, fused_thread_kernel for
+// N = 1 ... 8 in fused_thread_launch.cu and fused_grid_kernel in fused_grid_launch.cu).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "cuda_check.hpp"
 #include "device_failure.hpp"
@@ -12,6 +13,8 @@
 #include "stokesian/core/host_state.hpp"
 #include "stokesian/core/state_words.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/physics/tensor_registry.hpp"
+#include "stokesian/physics/tensors/far_form.hpp"
 
 namespace stokesian::cuda {
 
@@ -22,16 +25,22 @@ namespace {
 // Budget: 2^27 pair evaluations per launch -- about 0.1 s even in f64 with one SM per system --
 // counting a batch as one system per 64 members (the device runs many members side by side), and
 // at most 2^18 steps (N = 4: 2^18 steps take ~0.05-0.3 s at 1-5 million steps/s).
+// The grid kernel spreads one system over every SM: 2^33 pairs (~40 ms at ordered-split's ~2e11
+// pairs/s at N = 10 976 on an H100, far-kernels.md).
 constexpr double pair_budget_per_launch = double(1u << 27);
+constexpr double grid_pair_budget_per_launch = double(std::uint64_t(1) << 33);
 constexpr std::uint64_t max_steps_per_launch = std::uint64_t(1) << 18;
 
 void check_particle_count(std::size_t n) {
     if (n == 0) throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) needs at least one particle");
     if (n > fused_max_particles)
-        throw std::invalid_argument(
-            "the fused CUDA path (--hi-kernel fused) runs a whole system in one block of at most " +
-            std::to_string(fused_max_particles) + " threads: N = " + std::to_string(n) +
-            " is too large (use the step-by-step kernels, e.g. --hi-kernel tiling)");
+        throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) runs at most " +
+                                    std::to_string(fused_max_particles) + " particles: N = " + std::to_string(n) +
+                                    " is too large (use the step-by-step kernels, e.g. --hi-kernel ordered-split)");
+}
+
+bool has_far_form(hydrodynamic_tensor key) {
+    return dispatch_tensor(key, [](auto t) { return far_form<decltype(t)>::available; });
 }
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
@@ -66,14 +75,34 @@ void upload_state(const host_state<Policy>& h, Position& position, Image& image,
 // stays the choice for N <= 5; only a large batch, where 32 systems share a warp's instruction
 // stream, gains from the thread kernel (8192 tetrahedra: 1.05-1.7x the pair-warp aggregate in
 // 8 of 9 modes). Batches between 1 and 8192 systems were not measured: they keep the per-system choice.
+// One system beyond fused_grid_from particles runs on the whole device (the grid kernel) where it
+// can; the block kernel keeps one block busy and the others idle (engine/docs/performance.md,
+// "Whole steps in one launch").
 constexpr unsigned fused_thread_min_batch = 8192;
-fused_kernel_choice automatic_fused_kernel(unsigned n, unsigned systems) {
+constexpr unsigned fused_grid_from = 64;
+fused_kernel_choice automatic_fused_kernel(unsigned n, unsigned systems, bool grid_possible) {
     if (systems >= fused_thread_min_batch && n <= fused_thread_max_particles) return fused_kernel_choice::thread;
+    if (systems == 1 && grid_possible && (n > fused_grid_from || n > fused_block_max_particles))
+        return fused_kernel_choice::grid;
     return n <= fused_pair_max_particles ? fused_kernel_choice::pair_warp : fused_kernel_choice::block;
 }
 
-fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n, unsigned systems) {
-    if (kernel == fused_kernel_choice::automatic) return automatic_fused_kernel(n, systems);
+fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n, unsigned systems,
+                                         const std::string& grid_refusal) {
+    if (kernel == fused_kernel_choice::automatic) kernel = automatic_fused_kernel(n, systems, grid_refusal.empty());
+    if (kernel == fused_kernel_choice::grid) {
+        if (systems != 1)
+            throw std::invalid_argument("the fused grid kernel runs one system, not a batch of " +
+                                        std::to_string(systems));
+        if (!grid_refusal.empty()) throw std::invalid_argument("the fused grid kernel " + grid_refusal);
+        return kernel;
+    }
+    if (n > fused_block_max_particles)
+        throw std::invalid_argument(
+            "the fused CUDA path runs a batch member or the block kernel in one block of at most " +
+            std::to_string(fused_block_max_particles) + " threads: N = " + std::to_string(n) +
+            (grid_refusal.empty() ? std::string(" is too large")
+                                  : "; a larger system runs on the whole device, but that kernel " + grid_refusal));
     if (kernel == fused_kernel_choice::thread && n > fused_thread_max_particles)
         throw std::invalid_argument("the one-thread fused kernel runs N <= " +
                                     std::to_string(fused_thread_max_particles) + ", not N = " + std::to_string(n));
@@ -117,7 +146,7 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
     device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());
-    kernel_ = resolve_fused_kernel(kernel, n_, systems_);
+    kernel_ = resolve_fused_kernel(kernel, n_, systems_, fused_grid_refusal(config));
     box_ = storage_box<P>(config.system.box);
 
     // Initial states, rounded and wrapped on the host exactly as the other engines do.
@@ -141,6 +170,10 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
     image_.upload(image);
     external_force_.upload(external);
     force_.upload(external);  // a defined "last force" before the first evaluation
+    if (kernel_ == fused_kernel_choice::grid) {
+        grid_position_w_.resize(2 * total, "fused grid positions");
+        grid_force_w_.resize(total, "fused grid forces");
+    }
     velocity_.resize(total, "velocities");
     check(cudaMemset(velocity_.data(), 0, total * sizeof(vec3<A>)), "cudaMemset velocities");
 
@@ -160,7 +193,8 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
 template <class Policy>
 std::uint64_t fused_systems<Policy>::steps_per_launch() const {
     const double pairs_per_step = double(n_) * double(n_) * std::max(1.0, double(systems_) / 64.0);
-    const double steps = std::floor(pair_budget_per_launch / pairs_per_step);
+    const double budget = kernel_ == fused_kernel_choice::grid ? grid_pair_budget_per_launch : pair_budget_per_launch;
+    const double steps = std::floor(budget / pairs_per_step);
     if (steps < 1.0) return 1;
     return std::min<std::uint64_t>(static_cast<std::uint64_t>(steps), max_steps_per_launch);
 }
@@ -182,6 +216,8 @@ void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, const f
     a.samples = samples;
     if (kernel_ == fused_kernel_choice::thread) {
         fused_thread_launcher<Policy>::launch(a, steps, initialise);
+    } else if (kernel_ == fused_kernel_choice::grid) {
+        fused_grid_launcher<Policy>::launch(a, {grid_position_w_.data(), grid_force_w_.data()}, steps, initialise);
     } else if (kernel_ == fused_kernel_choice::pair_warp) {
         fused_pair_warp_kernel<P, A, W><<<blocks(), 32u * pair_warps_per_block()>>>(a, steps, initialise);
         check_launch("fused_pair_warp_kernel");
@@ -296,6 +332,11 @@ engine_description fused_systems<Policy>::description() const {
             d["fused_kernel"] = "pair-warp (one warp per system, one lane per pair, shuffles)";
             d["threads_per_system"] = "32";
             break;
+        case fused_kernel_choice::grid:
+            d["fused_kernel"] = "grid (one system on the whole device, grid barriers, ordered-split sums)";
+            d["threads_per_system"] =
+                std::to_string(std::size_t(n_) * fused_grid_group_size(n_, !std::is_same_v<A, float>));
+            break;
         default:
             d["fused_kernel"] = "block (one block per system, one thread per particle, shared memory)";
             d["threads_per_system"] = std::to_string(round_up_to_warp(n_));
@@ -369,6 +410,13 @@ fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, cons
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_systems)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_engine_impl)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_batch_engine)
+
+std::string fused_grid_refusal(const engine_config& config) {
+    if (!has_far_form(config.system.tensor))
+        return "needs a tensor with a far form (rotne-prager), not '" + std::string(to_string(config.system.tensor)) +
+               "'";
+    return "";
+}
 
 std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
                                                 const initial_state& state, fused_kernel_choice kernel) {

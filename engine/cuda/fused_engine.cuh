@@ -11,6 +11,7 @@
 
 #include "device_buffer.hpp"
 #include "device_failure.hpp"
+#include "fused_grid_kernel.cuh"
 #include "fused_kernels.cuh"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
@@ -26,6 +27,16 @@ struct fused_thread_launcher {
     using A = typename Policy::accumulator;
     using P = typename Policy::position;
     static void launch(const fused_arguments<P, A, W>& a, std::uint64_t steps, bool initialise);
+};
+
+// The launches of fused_grid_kernel (fused_grid_launch.cu, compiled apart).
+template <class Policy>
+struct fused_grid_launcher {
+    using W = typename Policy::working;
+    using A = typename Policy::accumulator;
+    using P = typename Policy::position;
+    static void launch(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g, std::uint64_t steps,
+                       bool initialise);
 };
 
 template <class Policy>
@@ -92,6 +103,9 @@ private:
     device_buffer<vec3<A>> velocity_;
     device_buffer<vec3<W>> force_;
     device_buffer<vec3<W>> external_force_;
+    // The grid kernel's working copies (fused_grid_buffers): 2n positions, n forces.
+    device_buffer<packed4<W>> grid_position_w_;
+    device_buffer<packed4<W>> grid_force_w_;
 
     device_buffer<vec3<P>> sample_position_;
     device_buffer<vec3<int>> sample_image_;

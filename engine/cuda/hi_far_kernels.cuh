@@ -47,11 +47,13 @@ struct far_lane {
     bool active;  // i is a target of the launch (the others compute dummy pairs, never added)
     vec3<W> r_i;
 
+    // `block`: the block's place in the launch's targets (blockIdx.x; a persistent kernel's blocks
+    // take several places in turn, fused_grid_kernel.cuh).
     __device__ __forceinline__ far_lane(unsigned char* shared, const packed4<W>* position, unsigned first,
-                                        unsigned last)
+                                        unsigned last, unsigned block)
         : tile_position(reinterpret_cast<packed4<W>*>(shared)),
           tile_force(tile_position + far_tile_slots(blockDim.x, G)),
-          i(first + (blockIdx.x * blockDim.x + threadIdx.x) / G),
+          i(first + (block * blockDim.x + threadIdx.x) / G),
           lane(threadIdx.x % G),
           active(i < last),
           r_i(active ? unpack(position[i]) : vec3<W>{}) {}
@@ -114,7 +116,7 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
                               interaction_parameters<W> p) {
     static_assert(G >= 1 && G <= 32 && (32 % G) == 0, "a group must divide the warp");
     extern __shared__ unsigned char shared_bytes[];
-    const far_lane<W, G> me(shared_bytes, position, first, last);
+    const far_lane<W, G> me(shared_bytes, position, first, last, blockIdx.x);
     const interaction_parameters<W> general = general_parameters<Fast>(p);
     vec3<A> acc = zero_vector<A>();
     // ds, fast: up to 2 * presum_steps = 8 float terms are added in float first, then one DWPlusFP

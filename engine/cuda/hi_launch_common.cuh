@@ -113,8 +113,7 @@ void launch_far(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
 
 template <class Tensor, class W, class A, bool Periodic, int G>
 void launch_ordered_group(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
-    const std::size_t bytes = 2 * sizeof(packed4<W>) * far_tile_slots(l.block, G) +
-                              sizeof(W) * ordered_split::words_per_warp * (l.block / 32);
+    const std::size_t bytes = ordered_split_shared_bytes<W>(l.block, G);
     hi_ordered_kernel<Tensor, W, A, Periodic, G>
         <<<blocks_for(static_cast<unsigned long long>(l.targets()) * G, l.block), l.block, bytes, l.stream>>>(
             l.position, l.force, l.velocity, l.first, l.last, l.n, p);

@@ -10,6 +10,7 @@
 // the CPU's loop does: v_i = (((0 + t_i0) + t_i1) + ...) in the accumulator's arithmetic. Only the
 // ordered additions are serial; the terms, most of the work, spread over G times as many lanes.
 // The result does not depend on G, which follows the number of targets of the launch.
+#include <cstddef>
 #include <type_traits>
 
 #include "hi_far_kernels.cuh"
@@ -17,21 +18,31 @@
 
 namespace stokesian::cuda {
 
-// G in {4, 8, 16, 32} (the adding lanes, 3 per group, fit one warp); blockDim a multiple of 32.
+// Shared memory of a block of `block` threads: the tiles and each warp's term array.
+template <class W>
+__host__ __device__ constexpr std::size_t ordered_split_shared_bytes(unsigned block, unsigned g) {
+    return 2 * sizeof(packed4<W>) * far_tile_slots(block, g) + sizeof(W) * ordered_split::words_per_warp * (block / 32);
+}
+
+// The velocities of the block's targets, the block standing at place `block` of the launch (every
+// thread of the block calls it: it synchronises the block). G in {4, 8, 16, 32} (the adding lanes,
+// 3 per group, fit one warp); blockDim a multiple of 32; `shared`: ordered_split_shared_bytes. No
+// __restrict__ here: the persistent kernel (fused_grid_kernel.cuh) reads buffers it writes; the
+// step kernel below keeps it on its parameters.
 template <class Tensor, class W, class A, bool Periodic, int G>
-__global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
-                                  vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
-                                  interaction_parameters<W> p) {
+__device__ __forceinline__ void ordered_split_targets(unsigned char* shared, const packed4<W>* position,
+                                                      const packed4<W>* force, vec3<A>* velocity, unsigned first,
+                                                      unsigned last, unsigned n, const interaction_parameters<W>& p,
+                                                      unsigned block) {
     static_assert(G >= 4 && G <= 32 && (32 % G) == 0, "three adding lanes per group must fit the warp");
-    extern __shared__ unsigned char shared_bytes[];
-    const far_lane<W, G> me(shared_bytes, position, first, last);
+    const far_lane<W, G> me(shared, position, first, last, block);
     const unsigned warp_lane = threadIdx.x % 32;
     W* terms = reinterpret_cast<W*>(me.tile_force + far_tile_slots(blockDim.x, G)) +
                threadIdx.x / 32 * ordered_split::words_per_warp;
     // The adding lane 3g + c of the warp adds component c of group g's target (ordered_split_schedule.hpp).
     const unsigned component = ordered_split::added_component(warp_lane);
     const unsigned added_target =
-        first + (blockIdx.x * blockDim.x + threadIdx.x - warp_lane) / G + ordered_split::added_group(warp_lane);
+        first + (block * blockDim.x + threadIdx.x - warp_lane) / G + ordered_split::added_group(warp_lane);
     const bool adding = ordered_split::adds(warp_lane, G) && added_target < last;
     A acc{};
     for (unsigned start = 0; start < n; start += blockDim.x) {
@@ -80,6 +91,15 @@ __global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const
         vec3<A>& v = velocity[added_target];
         (component == 0 ? v.x : component == 1 ? v.y : v.z) = acc;
     }
+}
+
+template <class Tensor, class W, class A, bool Periodic, int G>
+__global__ void hi_ordered_kernel(const packed4<W>* __restrict__ position, const packed4<W>* __restrict__ force,
+                                  vec3<A>* __restrict__ velocity, unsigned first, unsigned last, unsigned n,
+                                  interaction_parameters<W> p) {
+    extern __shared__ unsigned char shared_bytes[];
+    ordered_split_targets<Tensor, W, A, Periodic, G>(shared_bytes, position, force, velocity, first, last, n, p,
+                                                     blockIdx.x);
 }
 
 }  // namespace stokesian::cuda

@@ -59,7 +59,8 @@ constexpr kernel_name kernel_names[] = {
     {"auto", cuda::fused_kernel_choice::automatic, cuda::fused_max_particles},
     {"thread", cuda::fused_kernel_choice::thread, 8},
     {"pair-warp", cuda::fused_kernel_choice::pair_warp, 5},
-    {"block", cuda::fused_kernel_choice::block, cuda::fused_max_particles},
+    {"block", cuda::fused_kernel_choice::block, cuda::fused_block_max_particles},
+    {"grid", cuda::fused_kernel_choice::grid, cuda::fused_max_particles},
 };
 
 const kernel_name& name_of(cuda::fused_kernel_choice k) {

@@ -2,14 +2,17 @@
 // Host-side entry points of the fused small-system path of the CUDA backend (plain C++, like
 // cuda_backend.hpp; the kernels are in fused_kernels.cuh, the engines in fused_engine.cuh/.cu).
 //
-// The fused path advances MANY steps of a small system in ONE kernel launch: the whole system lives
-// in one thread (N <= 8), one warp (N <= 5: one lane per particle pair) or one block (N <= 1024: one
-// thread per particle), its state in registers / shared memory for the whole launch. Each step is the paper's
+// The fused path advances MANY steps of a system in ONE kernel launch: the whole system lives in
+// one thread (N <= 8), one warp (N <= 5: one lane per particle pair) or one block (N <= 1024: one
+// thread per particle), its state in registers / shared memory for the whole launch; or one system
+// spreads over the whole device (the grid kernel: a cooperative launch, grid-wide barriers between
+// the phases of a step, ordered-split's exact sums). Each step is the paper's
 // (Section 3.1) with the same physics functions in the same order as the step-by-step CUDA engine
 // and the CPU backend's all-pairs loop, so all three give bitwise the same trajectory (without
 // short-range forces; with them the device's logf/expf may differ from the host's by 1 ulp).
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "stokesian/core/batch.hpp"
@@ -18,8 +21,12 @@
 
 namespace stokesian::cuda {
 
-// The largest system the fused path runs: one block of at most 1024 threads per system.
-inline constexpr std::size_t fused_max_particles = 1024;
+// The largest system of a batch and of the block kernel: one block of at most 1024 threads.
+inline constexpr std::size_t fused_block_max_particles = 1024;
+// The largest system the fused path runs: one system on the whole device (the grid kernel). Far
+// beyond where it pays (engine/docs/performance.md, "Whole steps in one launch"), a bound on its
+// all-pairs sums per launch, not on memory.
+inline constexpr std::size_t fused_max_particles = 65536;
 
 // The single-system fused engine: the CUDA backend's kernel "fused" (--hi-kernel fused).
 class fused_engine : public engine {
@@ -45,10 +52,16 @@ enum class fused_kernel_choice {
     thread,     // one thread per system, 1 <= N <= 8
     pair_warp,  // one warp per system, one lane per ordered pair, N <= 5
     block,      // one block per system, one thread per particle, N <= 1024
+    grid,       // one system on the whole device (cooperative launch), N <= fused_max_particles
 };
 
+// Why the grid kernel cannot run `config` (empty when it can): it sums ordered-split's way, so the
+// tensor needs a far form (physics/tensors/far_form.hpp). (Short-range forces it tests over all
+// pairs, with no neighbour list: auto takes it only where that was measured to pay.)
+std::string fused_grid_refusal(const engine_config& config);
+
 // On device.primary_ordinal(). Throws std::invalid_argument for N = 0 or N > fused_max_particles, or
-// an N the chosen kernel does not run; cuda_error without a device.
+// an N or configuration the chosen kernel does not run; cuda_error without a device.
 std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
                                                 const initial_state& state,
                                                 fused_kernel_choice kernel = fused_kernel_choice::automatic);

@@ -1,0 +1,70 @@
+#pragma once
+// Launches of the grid kernel (fused_grid_kernel.cuh): one system over the whole device, the
+// tensor, the box kind and the group size chosen at run time. Included by the files generated from
+// fused_grid_launch.cu.in, one per HI precision of the list, each instantiating the modes of its
+// precision (the kernels of the three precisions compile side by side).
+#include <algorithm>
+#include <stdexcept>
+#include <type_traits>
+
+#include "cuda_check.hpp"
+#include "fused_engine.cuh"
+#include "fused_grid_kernel.cuh"
+#include "hi_launch.cuh"
+#include "stokesian/physics/tensor_registry.hpp"
+
+namespace stokesian::cuda {
+
+namespace fused_grid_detail {
+
+template <class P, class A, class W, class Tensor, bool Periodic, int G>
+void launch_group(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g, std::uint64_t steps,
+                  bool initialise) {
+    const auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic, G>;
+    const std::size_t shared = ordered_split_shared_bytes<W>(fused_grid_block, G);
+    int per_sm = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(fused_grid_block), shared),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused grid kernel)");
+    if (per_sm < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
+    // Every block must be resident at once (the grid barrier); more than one block per place
+    // would idle.
+    const unsigned places = (a.n + fused_grid_block / G - 1) / (fused_grid_block / G);
+    const unsigned long long resident = static_cast<unsigned long long>(per_sm) * device_sm_count();
+    const unsigned blocks = static_cast<unsigned>(std::min<unsigned long long>(places, resident));
+    fused_arguments<P, A, W> args = a;
+    fused_grid_buffers<W> buffers = g;
+    void* parameters[] = {&args, &buffers, &steps, &initialise};
+    check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(fused_grid_block),
+                                      parameters, shared, cudaStreamPerThread),
+          "cudaLaunchCooperativeKernel (fused grid kernel)");
+}
+
+template <class P, class A, class W, class Tensor, bool Periodic>
+void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g, std::uint64_t steps,
+                bool initialise) {
+    switch (fused_grid_group_size(a.n, !std::is_same_v<A, float>)) {
+        case 4: launch_group<P, A, W, Tensor, Periodic, 4>(a, g, steps, initialise); break;
+        case 8: launch_group<P, A, W, Tensor, Periodic, 8>(a, g, steps, initialise); break;
+        case 16: launch_group<P, A, W, Tensor, Periodic, 16>(a, g, steps, initialise); break;
+        default: launch_group<P, A, W, Tensor, Periodic, 32>(a, g, steps, initialise); break;
+    }
+}
+
+}  // namespace fused_grid_detail
+
+template <class Policy>
+void fused_grid_launcher<Policy>::launch(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g,
+                                         std::uint64_t steps, bool initialise) {
+    dispatch_tensor(a.params.mobility.tensor, [&](auto tensor) {
+        using T = decltype(tensor);
+        // The engine refuses a tensor without a far form before any launch (fused_engine.cu).
+        if constexpr (far_form<T>::available) {
+            if (a.params.box.periodic) fused_grid_detail::launch_box<P, A, W, T, true>(a, g, steps, initialise);
+            else fused_grid_detail::launch_box<P, A, W, T, false>(a, g, steps, initialise);
+        } else {
+            throw std::logic_error("fused grid kernel launched for a tensor without a far form");
+        }
+    });
+}
+
+}  // namespace stokesian::cuda
