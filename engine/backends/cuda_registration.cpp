@@ -206,6 +206,7 @@ void register_cuda_backends(registry& r) {
                     .kernel;
         return cuda::time_phases(config, state, run);
     };
+    step.describe_device = [](int ordinal) { return cuda::device_description(ordinal); };
     // Mobility checks (core/mobility_operator.hpp) on the primary device.
     step.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,
                             const device_context& device, unsigned) {

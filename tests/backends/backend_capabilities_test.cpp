@@ -2,14 +2,18 @@
 // from a test that computes on a device as CUDA does (capabilities::devices), or batches its runs
 // as the CPU does (capabilities::batches_runs), is batched, sized and recorded as such
 // (run/batched_runs.hpp, run/run_size.hpp, regression/observed_run.hpp, engine/README.md "How to
-// add a backend").
+// add a backend"), and timed and compared as such by `bench fcc` (bench/support/timed_backends.hpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <string>
 
+#include "bench/support/fcc_results.hpp"
+#include "bench/support/timed_backends.hpp"
 #include "stokesian/backends/registry.hpp"
+#include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/regression/reference_key.hpp"
@@ -46,6 +50,27 @@ const backends::backend& capability_backend(const std::string& name, unsigned de
     };
     r.add(std::move(b));
     return *r.find(name);
+}
+
+// capability_backend with a phase timer (backend::time_phases: whatever it times, `bench fcc` may
+// time it), under the name `name`.
+const backends::backend& timed_capability_backend(const std::string& name, unsigned devices) {
+    backends::registry& r = backends::backend_registry();
+    if (r.find(name) == nullptr) {
+        backends::backend b = capability_backend(name + "-untimed", devices, false);
+        b.name = name;
+        b.time_phases = [](const engine_config&, const initial_state&, const phase_run&) { return phase_timing{}; };
+        r.add(std::move(b));
+    }
+    return *r.find(name);
+}
+
+// One timed configuration of `bench fcc` whose HI update took `hi_ms` (median) per step.
+bench::fcc_measurement timed_configuration(const std::string& backend, std::size_t particles, double hi_ms) {
+    bench::fcc_measurement m{backend, "k", reference_precision_mode, particles, {}, {}};
+    m.timing.phase[static_cast<std::size_t>(step_phase::hi)].median_ms = hi_ms;
+    m.row = {{"hi_median_ms", hi_ms}, {"step_median_ms", 2 * hi_ms}};
+    return m;
 }
 
 run_request capability_request(const std::string& backend) {
@@ -141,4 +166,39 @@ TEST_F(BackendCapabilities, AResultRecordsTheDeviceOfABackendThatComputesOnOne) 
         EXPECT_EQ(regression::backend_class_of(name), device ? "gpu" : "cpu");
     }
     EXPECT_THROW(regression::backend_class_of("tpu"), std::invalid_argument);
+}
+
+// `bench fcc` times a backend that computes on a device with the device kernels and one on the host
+// with the host's loop (timed_backends::on_device, on_host), and gives the device's rows and fits
+// their speedup over the host's, by capabilities::devices: backends named like neither cpu nor cuda.
+TEST(BackendCapabilitiesBench, FccPairsADeviceBackendWithAHostBackendWhateverTheirNames) {
+    const std::string device = timed_capability_backend("test-timed-device", 1).name;
+    const std::string host = timed_capability_backend("test-timed-host", 0).name;
+    const bench::timed_backends timed = bench::phase_timed_backends({device, host, device});
+    ASSERT_EQ(timed.on_device.size(), 1u);
+    EXPECT_EQ(timed.on_device.front()->name, device);
+    ASSERT_EQ(timed.on_host.size(), 1u);
+    EXPECT_EQ(timed.on_host.front()->name, host);
+    EXPECT_EQ(timed.names(), host + "," + device);
+    EXPECT_EQ(std::string(bench::computes_on(device)), "device");  // the tables' column
+    EXPECT_EQ(std::string(bench::computes_on(host)), "host");
+    // A backend with no phase timer is refused by name.
+    EXPECT_THROW(bench::phase_timed_backends({capability_backend("test-recorded-host", 0, false).name}), input_error);
+
+    std::vector<bench::fcc_measurement> all{timed_configuration(device, 1000, 2.0),
+                                            timed_configuration(host, 1000, 10.0),
+                                            timed_configuration(device, 2000, 4.0)};
+    bench::results_table fits = bench::fit_table();
+    bench::add_fits(all, fits);
+    ASSERT_TRUE(all[0].row.count("speedup_vs_cpu"));
+    EXPECT_EQ(std::get<double>(all[0].row.at("speedup_vs_cpu")), 5.0);  // host 10 ms / device 2 ms at N = 1000
+    EXPECT_EQ(all[1].row.count("speedup_vs_cpu"), 0u);                  // the host's own row
+    EXPECT_EQ(all[2].row.count("speedup_vs_cpu"), 0u);                  // no host time at N = 2000
+    // The fits: one per backend and quantity; the device's compared with the host's (quadratic regime).
+    ASSERT_EQ(fits.rows(), 4u);
+    for (std::size_t i = 0; i < fits.rows(); ++i) {
+        const bool on_device = fits.texts("backend")[i] == device;
+        EXPECT_EQ(fits.texts("computes_on")[i], on_device ? "device" : "host");
+        EXPECT_EQ(std::isfinite(fits.numbers("speedup_vs_cpu")[i]), on_device) << fits.texts("backend")[i];
+    }
 }

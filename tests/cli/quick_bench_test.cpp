@@ -35,7 +35,8 @@ protected:
 };
 
 const char* const measurement_columns =
-    "backend,device,kernel,precision,hi_precision,source,boundary,lubrication,particles,cells,threads,steps,warmup,"
+    "backend,computes_on,device,kernel,precision,hi_precision,source,boundary,lubrication,particles,cells,threads,"
+    "steps,warmup,"
     "reset_every,step_ms,step_median_ms,step_min_ms,step_max_ms,hi_ms,hi_median_ms,hi_min_ms,hi_max_ms,forces_ms,"
     "forces_median_ms,forces_min_ms,forces_max_ms,drift_ms,drift_median_ms,drift_min_ms,drift_max_ms,"
     "hi_gpairs_per_second,flops_per_pair,hi_gflops,peak_gflops,peak_fraction,speedup_vs_cpu,arithmetic_unit";
@@ -69,12 +70,13 @@ TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
     const std::vector<std::string> lines = csv_lines(csv);
     ASSERT_EQ(lines.size(), 1u + 4u * 2u);
     EXPECT_EQ(lines[0], measurement_columns);
-    EXPECT_EQ(lines[1].rfind("cpu,", 0), 0u) << lines[1];
+    EXPECT_EQ(lines[1].rfind("cpu,host,", 0), 0u) << lines[1];
     EXPECT_NE(lines[1].find("\"hi=f32,int=f32\",f32,fcc,periodic,on,32,2,1,2,1,5,"), std::string::npos) << lines[1];
 
     const std::vector<std::string> fits = csv_lines(dir_ / "fcc_fits.csv");
     ASSERT_EQ(fits.size(), 1u + 2u * 2u);  // (2 modes) x (HI, whole step)
-    EXPECT_EQ(fits[0].rfind("backend,kernel,precision,quantity,points,linear_points,quadratic_points,", 0), 0u);
+    EXPECT_EQ(fits[0].rfind("backend,computes_on,kernel,precision,quantity,points,linear_points,quadratic_points,", 0),
+              0u);
 
     const stokesian::bench::input_file file(h5);
     EXPECT_EQ(file.shape("measurements/hi_median_ms"), (std::vector<std::size_t>{8}));

@@ -1,6 +1,8 @@
 // Precision modes on the tetrahedron (paper, Section 5, Figs. 4-5): agreement with the double
 // reference within derived bounds, and the mirror-symmetry findings of engine/docs/precision.md,
-// asserted in both directions (modes that keep the symmetry exactly, modes that break it).
+// asserted in both directions (modes that keep the symmetry exactly, modes that break it). A
+// statement about every mode, or about a set of them, is one conformance body (tests/README.md)
+// over the registered host backends and the modes of the one mode list it is about.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/interactions.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "support/backend_modes.hpp"
 #include "support/tetrahedron.hpp"
 
 using namespace stokesian;
@@ -23,6 +26,13 @@ namespace {
 frame run(precision_mode mode, double dt, double duration) {
     engine_config c = make_engine_config(tetrahedron());
     c.precision = mode;
+    c.dt = dt;
+    return test_support::run_tetrahedron(c, duration);
+}
+
+// The tetrahedron on the parameter's backend in `mode` (default: the parameter's).
+frame run_on(const test_support::backend_mode& p, double dt, double duration) {
+    engine_config c = test_support::on_backend(make_engine_config(tetrahedron()), p);
     c.dt = dt;
     return test_support::run_tetrahedron(c, duration);
 }
@@ -43,40 +53,51 @@ double unit_roundoff(precision p) {
     return std::ldexp(1.0, p == precision::f32 ? -24 : p == precision::ds ? -48 : -53);
 }
 
-const precision all[] = {precision::f32, precision::ds, precision::f64};
+// Skips where the parameter's backend cannot run the tetrahedron.
+class PrecisionModesConformance : public testing::TestWithParam<test_support::backend_mode> {
+protected:
+    void SetUp() override {
+        const engine_config c = test_support::on_backend(make_engine_config(tetrahedron()), GetParam());
+        if (const std::string why = test_support::skip_reason(c, tetrahedron().particles.size()); !why.empty())
+            GTEST_SKIP() << why;
+    }
+};
 
 }  // namespace
 
-TEST(PrecisionModes, EveryModeStaysWithinItsRoundoffBoundOfTheReference) {
+TEST_P(PrecisionModesConformance, TheModeStaysWithinItsRoundoffBoundOfTheReference) {
     const double dt = 0.01, duration = 10.0;
     const double steps = duration / dt;
-    const frame reference = run(reference_precision_mode, dt, duration);
-    for (precision hi : all)
-        for (precision integration : all) {
-            const precision_mode mode{hi, integration};
-            const frame f = run(mode, dt, duration);
-            double deviation = 0.0;
-            for (std::size_t i = 0; i < 4; ++i) {
-                const vec3<double> d = f.position[i] - reference.position[i];
-                deviation = std::max({deviation, std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
-            }
-            // Worst-case bound (no cancellation assumed), see engine/docs/precision.md:
-            //  velocity error per step, eps_v: three pair terms of size <= 0.2 (r >= 4.6a) with
-            //  <= 12 roundings each in the working precision (u_w), plus the positions rounded to
-            //  the working type, |dr_ij| <= 2 u_w R (R = 32 = L/2), times |grad T| <= 0.036:
-            //  <= 3 (12 * 0.2 + 2.3) u_w = 14 u_w; the accumulation adds <= 3 * 1.6 u_a (f32:
-            //  u_32, ds: ~u_32^2, f64: u_64; 1.6 bounds the partial sums) and the conversion of
-            //  v to the position type <= 1.6 u_p;
-            //  position rounding per step <= ulp(R)/2 = 2 u_p R;
-            //  growth of errors: |grad v| <= Lambda = 0.22 (3 partners, 2 x 0.036) gives e^(Lambda t).
-            const double u_w = hi == precision::f64 ? unit_roundoff(precision::f64) : unit_roundoff(precision::f32);
-            const double u_a = unit_roundoff(hi), u_p = unit_roundoff(integration);
-            const double eps_v = 14 * u_w + 4.8 * u_a + 1.6 * u_p;
-            const double bound = std::exp(0.22 * duration) * (steps * 2 * u_p * 32.0 + duration * eps_v);
-            RecordProperty("deviation_" + to_string(mode), std::to_string(deviation));
-            EXPECT_LE(deviation, bound) << to_string(mode);
-        }
+    test_support::backend_mode reference_mode = GetParam();
+    reference_mode.mode = reference_precision_mode;
+    const frame reference = run_on(reference_mode, dt, duration);
+    const precision_mode mode = GetParam().mode;
+    const precision hi = mode.hi, integration = mode.integration;
+    const frame f = run_on(GetParam(), dt, duration);
+    double deviation = 0.0;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const vec3<double> d = f.position[i] - reference.position[i];
+        deviation = std::max({deviation, std::fabs(d.x), std::fabs(d.y), std::fabs(d.z)});
+    }
+    // Worst-case bound (no cancellation assumed), see engine/docs/precision.md:
+    //  velocity error per step, eps_v: three pair terms of size <= 0.2 (r >= 4.6a) with
+    //  <= 12 roundings each in the working precision (u_w), plus the positions rounded to
+    //  the working type, |dr_ij| <= 2 u_w R (R = 32 = L/2), times |grad T| <= 0.036:
+    //  <= 3 (12 * 0.2 + 2.3) u_w = 14 u_w; the accumulation adds <= 3 * 1.6 u_a (f32:
+    //  u_32, ds: ~u_32^2, f64: u_64; 1.6 bounds the partial sums) and the conversion of
+    //  v to the position type <= 1.6 u_p;
+    //  position rounding per step <= ulp(R)/2 = 2 u_p R;
+    //  growth of errors: |grad v| <= Lambda = 0.22 (3 partners, 2 x 0.036) gives e^(Lambda t).
+    const double u_w = hi == precision::f64 ? unit_roundoff(precision::f64) : unit_roundoff(precision::f32);
+    const double u_a = unit_roundoff(hi), u_p = unit_roundoff(integration);
+    const double eps_v = 14 * u_w + 4.8 * u_a + 1.6 * u_p;
+    const double bound = std::exp(0.22 * duration) * (steps * 2 * u_p * 32.0 + duration * eps_v);
+    RecordProperty("deviation_" + to_string(mode), std::to_string(deviation));
+    EXPECT_LE(deviation, bound) << to_string(mode);
 }
+INSTANTIATE_TEST_SUITE_P(OnTheHost, PrecisionModesConformance,
+                         testing::ValuesIn(test_support::registered_backend_modes(test_support::backend_place::host)),
+                         test_support::backend_mode_name);
 
 TEST(PrecisionModes, DoubleSingleIntegrationResolvesWhatSingleIntegrationLoses) {
     // The paper: single-precision positions "fail to properly resolve the small increments" at the
@@ -101,17 +122,25 @@ TEST(PrecisionModes, DoubleSingleIntegrationResolvesWhatSingleIntegrationLoses) 
     EXPECT_GT(single_longer, std::sqrt(10.0) * single);
 }
 
-TEST(PrecisionModes, MirrorSymmetryIsExactWhenTheHiSumIsOrderIndependent) {
-    // Established in engine/docs/precision.md: a 4-term sum accumulated in ds is exact, hence
-    // independent of the order in which mirror partners sum their terms, and the symmetry of the
-    // tetrahedron is kept bit for bit whatever the position precision (the paper's finding,
-    // Fig. 5). f64 accumulation with f32 positions also keeps it exactly: the double sums of mirror
-    // partners differ by an ulp of a double, which the rounding to float positions removes.
-    for (precision_mode m :
-         {precision_mode{precision::ds, precision::f32}, precision_mode{precision::ds, precision::ds},
-          precision_mode{precision::ds, precision::f64}, precision_mode{precision::f64, precision::f32}})
-        EXPECT_EQ(symmetry_residual(run(m, 0.01, 100.0)), 0.0) << to_string(m);
+// Established in engine/docs/precision.md: a 4-term sum accumulated in ds is exact, hence
+// independent of the order in which mirror partners sum their terms, and the symmetry of the
+// tetrahedron is kept bit for bit whatever the position precision (the paper's finding, Fig. 5).
+// f64 accumulation with f32 positions also keeps it exactly: the double sums of mirror partners
+// differ by an ulp of a double, which the rounding to float positions removes.
+class MirrorSymmetricModes : public PrecisionModesConformance {};
+
+TEST_P(MirrorSymmetricModes, MirrorSymmetryIsExactWhenTheHiSumIsOrderIndependent) {
+    EXPECT_EQ(symmetry_residual(run_on(GetParam(), 0.01, 100.0)), 0.0) << to_string(GetParam().mode);
 }
+constexpr precision_mode mirror_symmetric_modes[] = {{precision::ds, precision::f32},
+                                                     {precision::ds, precision::ds},
+                                                     {precision::ds, precision::f64},
+                                                     {precision::f64, precision::f32}};
+INSTANTIATE_TEST_SUITE_P(
+    OnTheHost, MirrorSymmetricModes,
+    testing::ValuesIn(test_support::in_modes(test_support::registered_backend_modes(test_support::backend_place::host),
+                                             mirror_symmetric_modes)),
+    test_support::backend_mode_name);
 
 TEST(PrecisionModes, MirrorSymmetryBreaksWithSingleAccumulationFasterWithSinglePositions) {
     // The other direction: f32 accumulation rounds the mirror partners' sums differently, the

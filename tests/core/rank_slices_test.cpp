@@ -2,9 +2,12 @@
 // R engines, one per rank (here: threads, tests/support/thread_ranks.hpp), each summing the HI of
 // its target slice and gathering the others', end every step with the state of one engine alone,
 // bit for bit -- every precision mode, both CPU loops, every integrator, lubrication (explicit and
-// implicit) and short-range forces, and slices that are empty (more ranks than particles).
+// implicit) and short-range forces, and slices that are empty (more ranks than particles). The
+// bodies are conformance tests (tests/README.md): every registered host backend that splits its
+// targets over ranks (capabilities::ranks) in every mode of the one mode list it runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -16,6 +19,7 @@
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
 #include "support/thread_ranks.hpp"
 
@@ -86,16 +90,36 @@ void expect_ranks_equal_one(const scenario& s, engine_config config, unsigned ra
         EXPECT_EQ(difference(each[r], alone), "") << what << ", " << ranks << " ranks, rank " << r;
 }
 
+// The registered host backends that split their targets over ranks, with every mode they run.
+std::vector<test_support::backend_mode> ranked_backend_modes() {
+    std::vector<test_support::backend_mode> list =
+        test_support::registered_backend_modes(test_support::backend_place::host);
+    std::erase_if(list, [](const test_support::backend_mode& p) {
+        const backends::backend* b = backends::backend_registry().find(p.backend);
+        return b == nullptr || !b->can.ranks;
+    });
+    return list;
+}
+
+// `s`'s engine on the parameter's backend and mode; skips where the backend refuses it.
+class RankSlicesConformance : public testing::TestWithParam<test_support::backend_mode> {
+protected:
+    engine_config config_for(const scenario& s) const {
+        return test_support::on_backend(make_engine_config(s), GetParam());
+    }
+};
+
 }  // namespace
 
-TEST(RankSlices, TheTetrahedronAcrossThreeRanksIsOneEngineInEveryPrecisionMode) {
+TEST_P(RankSlicesConformance, TheTetrahedronAcrossThreeRanksIsOneEngine) {
     const scenario s = load("scenarios/tetrahedron.toml");
-    for (const precision_mode mode : precision_modes) {
-        engine_config config = make_engine_config(s);
-        config.precision = mode;
-        expect_ranks_equal_one(s, config, 3, 60, to_string(mode));
-    }
+    const engine_config config = config_for(s);
+    if (const std::string why = test_support::skip_reason(config, s.particles.size()); !why.empty())
+        GTEST_SKIP() << why;
+    expect_ranks_equal_one(s, config, 3, 60, to_string(config.precision));
 }
+INSTANTIATE_TEST_SUITE_P(OnTheHost, RankSlicesConformance, testing::ValuesIn(ranked_backend_modes()),
+                         test_support::backend_mode_name);
 
 TEST(RankSlices, EveryIntegratorAndTheSymmetricLoop) {
     const scenario s = load("scenarios/tetrahedron.toml");
@@ -110,25 +134,36 @@ TEST(RankSlices, EveryIntegratorAndTheSymmetricLoop) {
     }
 }
 
-TEST(RankSlices, APeriodicLatticeWithLubricationAndRepulsion) {
-    const scenario s = load("tests/inputs/good/ranks_lattice_lubricated.toml");
-    for (const precision_mode mode : paper_precision_modes) {
-        engine_config config = make_engine_config(s);
-        config.precision = mode;
-        expect_ranks_equal_one(s, config, 5, 20, to_string(mode));  // 108 = 22 + 22 + 22 + 21 + 21
-    }
-}
+// The paper's modes.
+class RankSlicesPaperModes : public RankSlicesConformance {};
 
-TEST(RankSlices, TheImplicitLubricationSolveWithMoreRanksThanParticles) {
+TEST_P(RankSlicesPaperModes, APeriodicLatticeWithLubricationAndRepulsion) {
+    const scenario s = load("tests/inputs/good/ranks_lattice_lubricated.toml");
+    const engine_config config = config_for(s);
+    if (const std::string why = test_support::skip_reason(config, s.particles.size()); !why.empty())
+        GTEST_SKIP() << why;
+    expect_ranks_equal_one(s, config, 5, 20, to_string(config.precision));  // 108 = 22 + 22 + 22 + 21 + 21
+}
+INSTANTIATE_TEST_SUITE_P(OnTheHost, RankSlicesPaperModes,
+                         testing::ValuesIn(test_support::in_modes(ranked_backend_modes(), paper_precision_modes)),
+                         test_support::backend_mode_name);
+
+// The reference and a mixed mode.
+class RankSlicesImplicitSolve : public RankSlicesConformance {};
+
+TEST_P(RankSlicesImplicitSolve, TheImplicitLubricationSolveWithMoreRanksThanParticles) {
     // Two particles, three ranks: the last rank's slice is empty; every solve iteration still
     // gathers on every rank.
     const scenario s = load("scenarios/approaching_pairs_implicit.toml");
-    for (const precision_mode mode : {reference_precision_mode, precision_mode{precision::ds, precision::f32}}) {
-        engine_config config = make_engine_config(s);
-        config.precision = mode;
-        expect_ranks_equal_one(s, config, 3, 150, to_string(mode));
-    }
+    const engine_config config = config_for(s);
+    if (const std::string why = test_support::skip_reason(config, s.particles.size()); !why.empty())
+        GTEST_SKIP() << why;
+    expect_ranks_equal_one(s, config, 3, 150, to_string(config.precision));
 }
+constexpr precision_mode implicit_solve_modes[] = {reference_precision_mode, {precision::ds, precision::f32}};
+INSTANTIATE_TEST_SUITE_P(OnTheHost, RankSlicesImplicitSolve,
+                         testing::ValuesIn(test_support::in_modes(ranked_backend_modes(), implicit_solve_modes)),
+                         test_support::backend_mode_name);
 
 TEST(RankSlices, OneRankIsAlone) {
     single_process alone;

@@ -20,9 +20,10 @@
 
 #include "bench/support/bench_inputs.hpp"
 #include "bench/support/device_peak.hpp"
+#include "bench/support/fcc_results.hpp"
 #include "bench/support/results_table.hpp"
+#include "bench/support/timed_backends.hpp"
 #include "bench_commands.hpp"
-#include "bench_fcc_results.hpp"
 #include "bench_fcc_scaling.hpp"
 #include "option_values.hpp"
 #include "options_common.hpp"
@@ -35,9 +36,6 @@
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/io/provenance.hpp"
-#if defined(STOKESIAN_HAVE_CUDA)
-#include "stokesian/cuda/cuda_backend.hpp"
-#endif
 
 namespace stokesian::cli {
 
@@ -83,7 +81,7 @@ std::string text_or(const std::map<std::string, std::string>& d, const std::stri
     return found == d.end() ? fallback : found->second;
 }
 
-[[maybe_unused]] device_peak peak_of(const std::map<std::string, std::string>& device) {
+device_peak peak_of(const std::map<std::string, std::string>& device) {
     device_peak p;
     const std::string cc = text_or(device, "compute_capability");
     const auto dot = cc.find('.');
@@ -124,8 +122,8 @@ engine_config engine_config_for(const std::string& backend, const std::string& k
     return c;
 }
 
-measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
-                    const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
+bench::fcc_measurement measure(const std::string& backend, const std::string& kernel, precision_mode mode,
+                               const bench::benchmark_system& s, const fcc_options& o, const device_peak& peak) {
     const engine_config c = engine_config_for(backend, kernel, mode, s, o);
     const backends::backend* b = backends::backend_registry().find(backend);
     if (b == nullptr || !b->time_phases)
@@ -139,7 +137,7 @@ measurement measure(const std::string& backend, const std::string& kernel, preci
     run.min_steps = on_device ? std::min(o.min_steps, o.steps) : std::min<std::uint64_t>(3, o.cpu_steps);
     run.warmup = on_device ? o.warmup : o.cpu_warmup;
     const phase_timing t = b->time_phases(c, s.state, run);
-    measurement m{backend, kernel, mode, s.state.size(), t, {}};
+    bench::fcc_measurement m{backend, kernel, mode, s.state.size(), t, {}};
     const double n = double(s.state.size());
     const double hi_ms = t.of(step_phase::hi).median_ms;
     const double gpairs = n * n / (hi_ms * 1e-3) / 1e9;
@@ -149,6 +147,7 @@ measurement measure(const std::string& backend, const std::string& kernel, preci
     if (on_device) peak_gflops = mode.hi == precision::f64 ? peak.fp64_gflops : peak.fp32_gflops;
     auto& r = m.row;
     r["backend"] = backend;
+    r["computes_on"] = std::string(bench::computes_on(backend));
     r["device"] = on_device ? text_or(t.description, "device_name") : cpu_model_name();
     r["kernel"] = text_or(t.description, "hi_kernel", kernel);
     r["precision"] = to_string(mode);
@@ -230,39 +229,9 @@ void write_velocities(const fcc_options& o, const bench::benchmark_system& s, co
                 o.write_velocities.c_str());
 }
 
-bool listed(const std::vector<std::string>& list, const std::string& item) {
-    return std::find(list.begin(), list.end(), item) != list.end();
-}
-
-// The backends whose steps can be timed phase by phase (backend::time_phases), for messages.
-std::string phase_timed_names() {
-    std::string names;
-    for (const backends::backend& b : backends::backend_registry().all())
-        if (b.time_phases) names += (names.empty() ? "" : ", ") + b.name;
-    return names;
-}
-
-// The backends timed: those listed (any registered name, checked by --backend), auto as the registry
-// resolves it (cuda where a device is, else cpu); one without a phase timer is refused.
-std::vector<std::string> timed_backends(const fcc_options& o) {
-    std::vector<std::string> timed;
-    for (const std::string& name : o.backends) {
-        const std::string b =
-            name == "auto" ? backends::backend_registry().choose_automatic(nullptr, 0).chosen->name : name;
-        // One that is absent here is refused after the arguments, naming what is missing.
-        const backends::backend* timer = backends::backend_registry().find(b);
-        if (timer == nullptr || (!timer->time_phases && backends::check_availability(*timer).available))
-            throw input_error("command line", "--backend", name,
-                              "bench fcc times the phases of backends with a phase timer (this build: " +
-                                  phase_timed_names() + "); bench steps times whole steps on any backend");
-        if (!listed(timed, b)) timed.push_back(b);
-    }
-    return timed;
-}
-
 // --devices: the strong-scaling table instead of the GPU-vs-CPU one (bench_fcc_scaling.hpp).
 int bench_fcc_on_devices(const fcc_options& o) {
-    if (o.backend_given && listed(o.backends, "cpu"))
+    if (o.backend_given && !bench::phase_timed_backends(o.backends).on_host.empty())
         throw input_error("command line", "--devices", o.devices,
                           "times the CUDA backend on several devices: give --backend cuda (the CPU has no devices)");
     if (!o.write_velocities.empty())
@@ -276,6 +245,7 @@ int bench_fcc_on_devices(const fcc_options& o) {
     r.run.min_steps = std::min(o.min_steps, o.steps);
     r.run.warmup = o.warmup;
     r.run.max_seconds = o.max_seconds;
+    // The table times the CUDA engines on several devices (cuda::time_phases_on_devices).
     r.config = [&o](const std::string& kernel, precision_mode mode, const bench::benchmark_system& s) {
         return engine_config_for("cuda", kernel, mode, s, o);
     };
@@ -288,10 +258,8 @@ int bench_fcc_on_devices(const fcc_options& o) {
 
 int bench_fcc(const fcc_options& o) {
     if (o.devices_given) return bench_fcc_on_devices(o);
-    const std::vector<std::string> timed = timed_backends(o);
-    const bool use_gpu = listed(timed, "cuda");
-    const bool use_cpu = listed(timed, "cpu");
-    const std::string backend_text = use_gpu && use_cpu ? "cpu,cuda" : use_gpu ? "cuda" : "cpu";
+    const bench::timed_backends timed = bench::phase_timed_backends(o.backends);
+    const std::string backend_text = timed.names();
     const std::vector<precision_mode>& modes = o.modes;
     const std::vector<std::string>& kernels = o.kernels;
     // Every output checked before the timings, which may take long (secondary_output.hpp).
@@ -305,55 +273,57 @@ int bench_fcc(const fcc_options& o) {
     require_distinct({&csv, &fits_csv, &h5, &velocities});
     const std::vector<bench::benchmark_system> systems = systems_to_run(o);
     // The arguments first, then the machine: a bad size or output is the same answer everywhere.
-    if (use_gpu) require_cuda_backend("bench fcc --backend " + backend_text, "--backend cpu times the CPU alone");
+    for (const backends::backend* b : timed.on_device)
+        bench::require_available(*b, "bench fcc --backend " + backend_text, "--backend cpu times the CPU alone");
 
     std::map<std::string, std::string> device;
     device_peak peak;
-    if (use_gpu) {
-#if defined(STOKESIAN_HAVE_CUDA)
-        device = cuda::device_description();
+    if (!timed.on_device.empty() && timed.on_device.front()->describe_device) {
+        device = timed.on_device.front()->describe_device(-1);
         peak = peak_of(device);
         std::printf(
             "device: %s (cc %s, %s SMs, SM clock %s kHz, memory clock %s kHz), driver %s, runtime %s, flags %s\n",
-            device.at("device_name").c_str(), device.at("compute_capability").c_str(),
-            device.at("multiprocessors").c_str(), device.at("sm_clock_khz").c_str(),
-            device.at("memory_clock_khz").c_str(), device.at("driver_version").c_str(),
-            device.at("runtime_version").c_str(), device.at("cuda_fp_flags").c_str());
+            text_or(device, "device_name").c_str(), text_or(device, "compute_capability").c_str(),
+            text_or(device, "multiprocessors").c_str(), text_or(device, "sm_clock_khz").c_str(),
+            text_or(device, "memory_clock_khz").c_str(), text_or(device, "driver_version").c_str(),
+            text_or(device, "runtime_version").c_str(), text_or(device, "cuda_fp_flags").c_str());
         if (peak.fp32_gflops)
             std::printf("peak (SMs x lanes x 2 x max SM clock): FP32 %.0f Gflop/s, FP64 %.0f Gflop/s\n",
                         *peak.fp32_gflops, peak.fp64_gflops ? *peak.fp64_gflops : NAN);
-#endif
     }
     const unsigned hardware_threads = std::thread::hardware_concurrency();
-    if (use_cpu)
+    if (!timed.on_host.empty())
         std::printf("cpu: %s, %u threads (of %u hardware threads), CPU times for N <= %zu, %llu steps\n",
                     cpu_model_name().c_str(), o.threads ? o.threads : hardware_threads, hardware_threads, o.cpu_max_n,
                     static_cast<unsigned long long>(o.cpu_steps));
 
-    if (!o.write_velocities.empty())
-        write_velocities(o, systems.front(), use_gpu ? "cuda" : "cpu", use_gpu ? kernels.front() : o.cpu_kernel,
-                         modes.front());
+    if (!o.write_velocities.empty()) {
+        const bool on_device = !timed.on_device.empty();
+        write_velocities(o, systems.front(), on_device ? timed.on_device.front()->name : timed.on_host.front()->name,
+                         on_device ? kernels.front() : o.cpu_kernel, modes.front());
+    }
 
-    bench::results_table table = measurement_table();
-    std::vector<measurement> all;
-    print_header();
+    bench::results_table table = bench::measurement_table();
+    std::vector<bench::fcc_measurement> all;
+    bench::print_header();
     for (const auto& s : systems)
         for (const precision_mode mode : modes) {
-            if (use_gpu)
+            for (const backends::backend* b : timed.on_device)
                 for (const std::string& kernel : kernels) {
-                    all.push_back(measure("cuda", kernel, mode, s, o, peak));
-                    print_row(all.back());
+                    all.push_back(measure(b->name, kernel, mode, s, o, peak));
+                    bench::print_row(all.back());
                 }
-            if (use_cpu && s.state.size() <= o.cpu_max_n) {
-                all.push_back(measure("cpu", o.cpu_kernel, mode, s, o, peak));
-                print_row(all.back());
-            }
+            if (s.state.size() <= o.cpu_max_n)
+                for (const backends::backend* b : timed.on_host) {
+                    all.push_back(measure(b->name, o.cpu_kernel, mode, s, o, peak));
+                    bench::print_row(all.back());
+                }
         }
     if (all.empty())
         throw input_error("nothing to time: every size is above --cpu-max-n " + std::to_string(o.cpu_max_n));
 
-    bench::results_table fits = fit_table();
-    add_fits(all, fits);
+    bench::results_table fits = bench::fit_table();
+    bench::add_fits(all, fits);
     for (const auto& m : all) table.add_row(m.row);
 
     if (csv) {

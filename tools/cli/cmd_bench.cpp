@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench/support/bench_inputs.hpp"
+#include "bench/support/timed_backends.hpp"
 #include "bench_commands.hpp"
 #include "commands.hpp"
 #include "option_values.hpp"
@@ -149,10 +150,10 @@ int bench_hi(const hi_options& o) {
 }  // namespace
 
 void require_cuda_backend(const std::string& what, const std::string& instead) {
+    // These benchmarks launch the CUDA backend's kernels themselves (cuda/phase_benchmark.hpp).
     const backends::backend* cuda = backends::backend_registry().find("cuda");
-    const backends::availability a =
-        cuda ? backends::check_availability(*cuda) : backends::availability{false, "", "no CUDA backend registered"};
-    if (!a.available) throw input_error(what + ": " + a.notice + " (" + instead + ")");
+    if (cuda == nullptr) throw input_error(what + ": no CUDA backend registered (" + instead + ")");
+    bench::require_available(*cuda, what, instead);
 }
 
 action register_bench(CLI::App& app) {

@@ -47,6 +47,21 @@ def select(table, **conditions):
     return mask
 
 
+def on_device(table, backend):
+    """Whether `backend` computes on a device (bench fcc's computes_on column), whatever its name."""
+    return bool((table["computes_on"][table["backend"] == backend] == "device").any())
+
+
+def place_of(table, backend):
+    return "GPU" if on_device(table, backend) else "CPU"
+
+
+def backends_by_place(table):
+    """The table's backends, those that compute on a device first, each in order of appearance."""
+    names = list(dict.fromkeys(table["backend"]))
+    return [b for b in names if on_device(table, b)] + [b for b in names if not on_device(table, b)]
+
+
 def series_keys(table, backend):
     keys = []
     for kernel, precision in zip(table["kernel"][table["backend"] == backend], table["precision"][table["backend"] == backend]):
@@ -89,7 +104,7 @@ def plot_fcc_runtime(data, fits, out, attrs):
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, precision in zip(axes.flat, precisions):
         k = 0
-        for backend in ("cuda", "cpu"):
+        for backend in backends_by_place(data):
             for kernel, p in series_keys(data, backend):
                 if p != precision:
                     continue
@@ -98,10 +113,10 @@ def plot_fcc_runtime(data, fits, out, attrs):
                 order = np.argsort(n)
                 colour = colours[k % len(colours)]
                 k += 1
-                label = ("GPU " if backend == "cuda" else "CPU ") + kernel
-                if backend == "cpu" and np.isfinite(data["threads"][mask]).any():
+                label = place_of(data, backend) + " " + kernel
+                if not on_device(data, backend) and np.isfinite(data["threads"][mask]).any():
                     label += " (%d threads)" % int(np.nanmax(data["threads"][mask]))
-                ax.plot(n[order], t[order], "o" if backend == "cuda" else "s", color=colour, label=label, ms=4)
+                ax.plot(n[order], t[order], "o" if on_device(data, backend) else "s", color=colour, label=label, ms=4)
                 fit = fit_row(fits, backend, kernel, precision)
                 if fit is not None:
                     draw_fit(ax, fit, n.min(), n.max(), colour)
@@ -134,7 +149,9 @@ def three_sizes(n_values, fit):
 
 
 def plot_fcc_breakdown(data, fits, out):
-    backends = ["cuda"] if (data["backend"] == "cuda").any() else ["cpu"]
+    # The device's backends where the table has one, else the host's.
+    ordered = backends_by_place(data)
+    backends = [b for b in ordered if on_device(data, b) == on_device(data, ordered[0])]
     panels = [(b, kernel) for b in backends for kernel in dict.fromkeys(data["kernel"][data["backend"] == b])]
     fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.5), squeeze=False)
     colours = ["#4c72b0", "#dd8452", "#55a868"]
@@ -164,7 +181,7 @@ def plot_fcc_breakdown(data, fits, out):
         ax.set_xticklabels(["N = %d\n%s" % (n, regime) for n, regime in zip(sizes, regimes)])
         ax.set_ylim(0, 1.25)
         ax.set_ylabel("fraction of the step (bar label: ms per step)")
-        ax.set_title("%s %s; bars: %s" % ("GPU" if backend == "cuda" else "CPU", kernel, ", ".join(precisions)), fontsize=8)
+        ax.set_title("%s %s; bars: %s" % (place_of(data, backend), kernel, ", ".join(precisions)), fontsize=8)
         ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "fcc_breakdown.png"), dpi=150)
@@ -173,7 +190,7 @@ def plot_fcc_breakdown(data, fits, out):
 
 def plot_fcc_gpairs(data, out):
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    backend = "cuda" if (data["backend"] == "cuda").any() else "cpu"
+    backend = backends_by_place(data)[0]
     markers = "osd^v<>p*h"
     kernels = list(dict.fromkeys(data["kernel"][data["backend"] == backend]))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -188,7 +205,7 @@ def plot_fcc_gpairs(data, out):
     ax.set_xscale("log")
     ax.set_xlabel("particles N")
     ax.set_ylabel("HI update (G pair-interactions / s)")
-    ax.set_title("%s: HI throughput (N^2 / median HI time)" % ("GPU" if backend == "cuda" else "CPU"), fontsize=10)
+    ax.set_title("%s: HI throughput (N^2 / median HI time)" % place_of(data, backend), fontsize=10)
     ax.grid(True, which="both", lw=0.3)
     ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()

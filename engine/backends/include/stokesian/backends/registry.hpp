@@ -6,6 +6,7 @@
 // backend".
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -77,6 +78,9 @@ using batch_factory = std::function<std::unique_ptr<batch_engine>(const engine_c
 // Times the phases of the backend's steps (core/phase_timing.hpp; `bench fcc`), a kernel request
 // (auto, fast) resolved to the step-by-step kernel it stands for (phases need one).
 using phase_timer = std::function<phase_timing(const engine_config&, const initial_state&, const phase_run&)>;
+// The device of ordinal `ordinal` (-1: the current one) in words: device_name, compute_capability,
+// multiprocessors, sm_clock_khz, ... (the keys a run's provenance gives it; `bench fcc`'s header).
+using device_describer = std::function<std::map<std::string, std::string>(int ordinal)>;
 
 struct backend {
     std::string name;   // --backend / run.backend value
@@ -100,7 +104,8 @@ struct backend {
     device_cholesky_factory device_cholesky;
     // auto and fast; empty: both resolve to the backend's default kernel (the first it lists).
     kernel_chooser choose_kernel;
-    phase_timer time_phases;  // empty: the backend's phases cannot be timed (not built)
+    phase_timer time_phases;           // empty: the backend's phases cannot be timed (not built)
+    device_describer describe_device;  // empty: the backend computes on the host (or is not built)
 };
 
 class registry {

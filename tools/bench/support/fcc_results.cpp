@@ -1,20 +1,25 @@
-#include "bench_fcc_results.hpp"
+#include "bench/support/fcc_results.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "bench/support/regime_fit.hpp"
+#include "stokesian/backends/registry.hpp"
 
-namespace stokesian::cli {
+namespace stokesian::bench {
 
-bench::results_table measurement_table() {
-    using k = bench::results_table::kind;
-    std::vector<bench::results_table::column> c{
-        {"backend", k::text},      {"device", k::text},       {"kernel", k::text},    {"precision", k::text},
-        {"hi_precision", k::text}, {"source", k::text},       {"boundary", k::text},  {"lubrication", k::text},
-        {"particles", k::number},  {"cells", k::number},      {"threads", k::number}, {"steps", k::number},
-        {"warmup", k::number},     {"reset_every", k::number}};
+const char* computes_on(const std::string& backend) {
+    return backends::computes_on_device(backend) ? "device" : "host";
+}
+
+results_table measurement_table() {
+    using k = results_table::kind;
+    std::vector<results_table::column> c{
+        {"backend", k::text},     {"computes_on", k::text},  {"device", k::text},       {"kernel", k::text},
+        {"precision", k::text},   {"hi_precision", k::text}, {"source", k::text},       {"boundary", k::text},
+        {"lubrication", k::text}, {"particles", k::number},  {"cells", k::number},      {"threads", k::number},
+        {"steps", k::number},     {"warmup", k::number},     {"reset_every", k::number}};
     for (const std::string phase : {"step", "hi", "forces", "drift"})
         for (const std::string stat : {"_ms", "_median_ms", "_min_ms", "_max_ms"})
             c.push_back({phase + stat, k::number});
@@ -22,27 +27,28 @@ bench::results_table measurement_table() {
          {"hi_gpairs_per_second", "flops_per_pair", "hi_gflops", "peak_gflops", "peak_fraction", "speedup_vs_cpu"})
         c.push_back({name, k::number});
     c.push_back({"arithmetic_unit", k::text});
-    return bench::results_table(c);
+    return results_table(c);
 }
 
-bench::results_table fit_table() {
-    using k = bench::results_table::kind;
-    return bench::results_table({{"backend", k::text},
-                                 {"kernel", k::text},
-                                 {"precision", k::text},
-                                 {"quantity", k::text},
-                                 {"points", k::number},
-                                 {"linear_points", k::number},
-                                 {"quadratic_points", k::number},
-                                 {"linear_slope_ms", k::number},
-                                 {"linear_intercept_ms", k::number},
-                                 {"quadratic_ms_per_pair", k::number},
-                                 {"crossover_n", k::number},
-                                 {"linear_max_n", k::number},
-                                 {"quadratic_min_n", k::number},
-                                 {"linear_residual", k::number},
-                                 {"quadratic_residual", k::number},
-                                 {"speedup_vs_cpu", k::number}});
+results_table fit_table() {
+    using k = results_table::kind;
+    return results_table({{"backend", k::text},
+                          {"computes_on", k::text},
+                          {"kernel", k::text},
+                          {"precision", k::text},
+                          {"quantity", k::text},
+                          {"points", k::number},
+                          {"linear_points", k::number},
+                          {"quadratic_points", k::number},
+                          {"linear_slope_ms", k::number},
+                          {"linear_intercept_ms", k::number},
+                          {"quadratic_ms_per_pair", k::number},
+                          {"crossover_n", k::number},
+                          {"linear_max_n", k::number},
+                          {"quadratic_min_n", k::number},
+                          {"linear_residual", k::number},
+                          {"quadratic_residual", k::number},
+                          {"speedup_vs_cpu", k::number}});
 }
 
 void print_header() {
@@ -50,7 +56,7 @@ void print_header() {
                 "step ms", "HI ms", "forces ms", "drift ms", "Gpair/s", "peak %");
 }
 
-void print_row(const measurement& m) {
+void print_row(const fcc_measurement& m) {
     const auto& r = m.row;
     auto num = [&](const char* name) { return std::get<double>(r.at(name)); };
     std::printf("%-5s %-13s %-15s %9zu %6.0f %10.4g %10.4g %10.4g %10.4g %9.4g %7.3g\n", m.backend.c_str(),
@@ -60,14 +66,16 @@ void print_row(const measurement& m) {
     std::fflush(stdout);
 }
 
-// Fits t(N) of each (backend, kernel, mode) series and adds the speedups over the CPU.
-void add_fits(std::vector<measurement>& all, bench::results_table& fits) {
-    // GPU vs CPU at the same N and mode (the HI update, medians).
+// Fits t(N) of each (backend, kernel, mode) series and adds the speedups over the host.
+void add_fits(std::vector<fcc_measurement>& all, results_table& fits) {
+    // Device vs host at the same N and mode (the HI update, medians).
     for (auto& g : all) {
-        if (g.backend != "cuda") continue;
+        if (!backends::computes_on_device(g.backend)) continue;
         for (const auto& c : all)
-            if (c.backend == "cpu" && c.particles == g.particles && c.mode == g.mode)
+            if (!backends::computes_on_device(c.backend) && c.particles == g.particles && c.mode == g.mode) {
                 g.row["speedup_vs_cpu"] = c.timing.of(step_phase::hi).median_ms / g.timing.of(step_phase::hi).median_ms;
+                break;
+            }
     }
     struct series {
         std::string backend, kernel;
@@ -83,7 +91,7 @@ void add_fits(std::vector<measurement>& all, bench::results_table& fits) {
     struct fitted {
         series key;
         std::string quantity;
-        bench::regime_split split;
+        regime_split split;
         std::size_t points;
     };
     std::vector<fitted> results;
@@ -96,19 +104,23 @@ void add_fits(std::vector<measurement>& all, bench::results_table& fits) {
                     t.push_back(std::get<double>(m.row.at(quantity)));
                 }
             try {
-                results.push_back({k, quantity, bench::split_regimes(n, t), n.size()});
+                results.push_back({k, quantity, split_regimes(n, t), n.size()});
             } catch (const std::invalid_argument&) {
                 // no usable times (all zero at the clock's resolution): nothing to fit
             }
         }
     for (const auto& f : results) {
         double speedup = NAN;
-        if (f.key.backend == "cuda")
+        if (backends::computes_on_device(f.key.backend))
             for (const auto& c : results)
-                if (c.key.backend == "cpu" && c.key.mode == f.key.mode && c.quantity == f.quantity)
+                if (!backends::computes_on_device(c.key.backend) && c.key.mode == f.key.mode &&
+                    c.quantity == f.quantity) {
                     speedup = c.split.quadratic.coefficient / f.split.quadratic.coefficient;
+                    break;
+                }
         const auto& s = f.split;
         fits.add_row({{"backend", f.key.backend},
+                      {"computes_on", std::string(computes_on(f.key.backend))},
                       {"kernel", f.key.kernel},
                       {"precision", to_string(f.key.mode)},
                       {"quantity", f.quantity},
@@ -138,4 +150,4 @@ void add_fits(std::vector<measurement>& all, bench::results_table& fits) {
     }
 }
 
-}  // namespace stokesian::cli
+}  // namespace stokesian::bench
