@@ -16,6 +16,7 @@
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
 #include "support/frames.hpp"
+#include "support/fused_runs.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -23,24 +24,10 @@ using namespace stokesian;
 using cuda::fused_kernel_choice;
 using test_support::expect_bitwise_equal;
 using test_support::random_spheres;
+using test_support::run_engine;
+using test_support::run_fused;
 
 namespace {
-
-frame run_engine(const engine_config& c, const initial_state& s, std::uint64_t steps) {
-    auto e = make_engine(c, s);
-    e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
-}
-
-frame run_fused(const engine_config& c, const initial_state& s, std::uint64_t steps, fused_kernel_choice k) {
-    auto e = cuda::make_fused_engine(c, s, k);
-    e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
-}
 
 struct grid_case {
     std::string what;

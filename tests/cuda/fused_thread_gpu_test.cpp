@@ -18,34 +18,21 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
+#include "support/fused_runs.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
 using namespace stokesian;
 using cuda::fused_kernel_choice;
 using test_support::random_spheres;
+using test_support::run_engine;
+using test_support::run_fused;
 
 namespace {
 
 // Every stored type widens exactly to double, so equal doubles mean equal stored values; -0 == +0
 // is the one blind spot, which std::signbit closes.
 using test_support::expect_bitwise_equal;
-
-frame run_engine(const engine_config& c, const initial_state& s, std::uint64_t steps) {
-    auto e = make_engine(c, s);
-    e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
-}
-
-frame run_fused(const engine_config& c, const initial_state& s, std::uint64_t steps, fused_kernel_choice k) {
-    auto e = cuda::make_fused_engine(c, s, k);
-    e->advance(steps);
-    frame f;
-    e->read_frame(f);
-    return f;
-}
 
 // Four spheres of an fcc cell in a periodic box of edge 4: every separation component is 0 or
 // exactly +-L/2 = +-2 -- the tie rule's averaged tensor (physics/interactions.hpp) for every pair.
