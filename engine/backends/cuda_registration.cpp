@@ -70,7 +70,8 @@ std::string fused_refusal(const engine_config& config, std::size_t particles, co
     // Beyond one block only the grid kernel runs a system.
     if (particles > cuda::fused_block_max_particles)
         if (std::string why = cuda::fused_grid_refusal(config); !why.empty())
-            return "runs N > " + std::to_string(cuda::fused_block_max_particles) + " on the grid kernel, which " + why;
+            return "runs N = " + std::to_string(particles) + " (more than one block's " +
+                   std::to_string(cuda::fused_block_max_particles) + ") on the grid kernel, which " + why;
     if (device.ordinals.size() > 1)
         return "runs on one device, not " + std::to_string(device.ordinals.size()) + " (run.devices)";
     if (spread(device.ranks)) return "does not run across MPI ranks";

@@ -332,8 +332,9 @@ engine_description fused_systems<Policy>::description() const {
             d["threads_per_system"] = "32";
             break;
         case fused_kernel_choice::grid:
-            d["fused_kernel"] = "grid (one system on the whole device, one warp per particle, grid barriers)";
-            d["threads_per_system"] = std::to_string(std::size_t(n_) * 32u);
+            d["fused_kernel"] =
+                "grid (one system on the whole device, a block of two warps per particle, grid barriers)";
+            d["threads_per_system"] = std::to_string(std::size_t(n_) * fused_grid_block);
             break;
         default:
             d["fused_kernel"] = "block (one block per system, one thread per particle, shared memory)";

@@ -5,26 +5,26 @@
 // launches of a few microseconds each, every one latency-bound; here a step costs its work and one
 // grid barrier (two with short-range forces).
 //
-// One warp per target t (a block holds fused_grid_warps(n) warps, a block's warps take the targets
-// of its place; blocks take places in turn). Each step is the paper's (Section 3.1) with the
-// functions of the other engines, in their order:
-//   drift:      drift_particle (physics/drift.hpp), by lane 0 of t's warp;
+// One block per target t (blocks take targets in turn where the device holds fewer): a producing
+// warp and an adding warp. Each step is the paper's (Section 3.1) with the functions of the other
+// engines, in their order:
+//   drift:      drift_particle (physics/drift.hpp), by thread 0;
 //   forces:     F_t = F_ext,t, then short_range_force for j ascending within the cutoff, as
-//               fused_block_kernel does (all pairs, 32 tested at a time; only with short-range
-//               forces);
-//   velocities: the warp evaluates the terms of a chunk of sources (up to fused_grid_chunk), each
-//               lane 1/32 of them, with the far kernels' pair step (far_prelude, far_term where the
-//               whole warp may take the far form, else hydrodynamic_contribution: the same bits,
-//               physics/far_pair.hpp), into shared memory; then lanes 0, 1, 2 add component 0, 1, 2
-//               of the chunk's terms one after the other in source order, continuing one
-//               accumulator over the chunks: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum
-//               (ordered-split's, hi_ordered_kernel.cuh, with all terms of a chunk evaluated before
-//               the serial additions, so that the additions wait on no evaluation).
+//               fused_block_kernel does (all pairs, 32 tested at a time by the adding warp; only
+//               with short-range forces);
+//   velocities: the producing warp evaluates the terms of a chunk of fused_grid_chunk sources with
+//               the far kernels' pair step (far_prelude, far_term where the whole warp may take the
+//               far form, else hydrodynamic_contribution: the same bits, physics/far_pair.hpp) into
+//               shared memory, while lanes 0, 1, 2 of the adding warp add component 0, 1, 2 of the
+//               previous chunk's terms one after the other in source order, continuing one
+//               accumulator: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum (ordered-split's,
+//               hi_ordered_kernel.cuh). Two chunk buffers and one block barrier per chunk: the
+//               serial additions, the step's critical path, wait on no evaluation but the first.
 // Barriers and buffers, per step (b = the step's parity):
 //     drift: read v[t], write r[t], image[t], r_w[b][t]  | grid | forces: read r_w[b], v, write
 //     F, F_w | grid | velocities: read r_w[b], F_w, write v
 // The second barrier only with short-range forces. No barrier is needed after the velocities:
-// t's velocity is written by lanes 0-2 of t's warp, and that warp drifts t next (after
+// t's velocity is written by lanes 0-2 of t's adding warp, whose lane 0 drifts t next (after
 // __syncwarp); the next drift writes r_w[b'], last read before this step's first barrier; F, F_w
 // and v are next written after the next step's first barrier, which no block passes before every
 // block has read them here. Every thread takes part in every grid barrier.
@@ -41,22 +41,19 @@
 
 namespace stokesian::cuda {
 
-// Sources per chunk of the velocity phase: a warp's terms take 3 (chunk + 1) words of shared memory
-// (the spare word per row keeps the three adding lanes off one bank).
-inline constexpr unsigned fused_grid_chunk = 512;
-// Sources a lane evaluates side by side in the velocity phase (one vote of the far path for them).
+// Sources per chunk of the velocity phase: as many as the producing warp evaluates in one round
+// (fused_grid_sources per lane), whose evaluation (one trip to memory, the square roots and
+// divisions) takes about as long as the adding lanes' fused_grid_chunk serial additions. A chunk's
+// terms take 3 (chunk + 1) words of shared memory (the spare word per row keeps the three adding
+// lanes off one bank), two chunks a block.
 inline constexpr unsigned fused_grid_sources = 4;
-__host__ __device__ constexpr unsigned fused_grid_row(unsigned n) {
-    return (n < fused_grid_chunk ? n : fused_grid_chunk) + 1;
-}
+inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_sources;
+inline constexpr unsigned fused_grid_row = fused_grid_chunk + 1;
+inline constexpr unsigned fused_grid_block = 64;  // the adding warp and the producing warp
 template <class W>
-constexpr std::size_t fused_grid_shared_bytes(unsigned n, unsigned warps) {
-    return std::size_t(3) * fused_grid_row(n) * sizeof(W) * warps;
+constexpr std::size_t fused_grid_shared_bytes() {
+    return std::size_t(2) * 3 * fused_grid_row * sizeof(W);
 }
-
-// Warps per block: one where the device holds every target's warp at once (a block of one warp
-// spreads N ~ 10^2 ... 10^3 targets evenly over the SMs), four beyond (more warps resident).
-inline unsigned fused_grid_warps(unsigned n, unsigned sms) { return n <= 32u * sms ? 1u : 4u; }
 
 // The grid kernel's working copies: positions in the working precision for both parities (2n) and
 // the forces (n), packed as the HI kernels read them.
@@ -66,51 +63,50 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
-// The velocity of target t by its warp (see the file's comment); lanes 0-2 write component 0-2.
+// The velocity of target t by its block (see the file's comment); lanes 0-2 of warp 0 write
+// component 0-2. Every thread of the block calls it (block barriers).
 template <class Tensor, bool Periodic, class A, class W>
-__device__ __forceinline__ void fused_grid_velocity(W* terms, const packed4<W>* r_w, const packed4<W>* f_w,
+__device__ __forceinline__ void fused_grid_velocity(W* shared, const packed4<W>* r_w, const packed4<W>* f_w,
                                                     vec3<A>* velocity, unsigned t, unsigned n,
                                                     const interaction_parameters<W>& p) {
+    constexpr unsigned U = fused_grid_sources, chunk = fused_grid_chunk, row = fused_grid_row;
     const unsigned lane = threadIdx.x % 32u;
-    const unsigned row = fused_grid_row(n);
+    const bool adding = threadIdx.x < 32u;
+    const unsigned chunks = (n + chunk - 1) / chunk;
     const vec3<W> r_t = unpack(r_w[t]);
     A acc{};
-    for (unsigned start = 0; start < n; start += row - 1) {
-        const unsigned count = min(row - 1, n - start);
-        // fused_grid_sources sources per lane and vote (k = base + 32 u), their loads and preludes side
-        // by side: one round trip to memory and one vote per group instead of one per source. The trip
-        // count is the same in every lane.
-        constexpr unsigned U = fused_grid_sources;
-        for (unsigned base = lane; base < (count + 32u * U - 1) / (32u * U) * (32u * U); base += 32u * U) {
+    for (unsigned c = 0; c <= chunks; ++c) {
+        if (!adding && c < chunks) {
+            W* const terms = shared + (c % 2) * 3 * row;
+            const unsigned start = c * chunk;
             vec3<W> r_j[U], f_j[U];
             pair_prelude<W> q[U];
             bool far = true;
 #pragma unroll
             for (unsigned u = 0; u < U; ++u) {
-                const unsigned k = base + 32u * u;
-                const bool use = k < count;
-                r_j[u] = use ? unpack(r_w[start + k]) : r_t;
-                f_j[u] = use ? unpack(f_w[start + k]) : vec3<W>{};
+                const unsigned j = start + 32u * u + lane;
+                const bool use = j < n;
+                r_j[u] = use ? unpack(r_w[j]) : r_t;
+                f_j[u] = use ? unpack(f_w[j]) : vec3<W>{};
                 q[u] = far_prelude<Tensor, false, Periodic>(r_t, r_j[u], p);
                 far = far && (q[u].far || !use);
             }
             const bool all_far = __all_sync(0xffffffffu, far);
 #pragma unroll
             for (unsigned u = 0; u < U; ++u) {
-                const unsigned k = base + 32u * u;
-                if (k >= count) continue;
-                const vec3<W> term =
-                    all_far ? far_term<Tensor>(q[u], f_j[u], p.mobility, p.mobility.self_mobility)
-                            : hydrodynamic_contribution<Tensor, false>(start + k == t, r_t, r_j[u], f_j[u], p);
+                const unsigned k = 32u * u + lane, j = start + k;
+                if (j >= n) continue;
+                const vec3<W> term = all_far ? far_term<Tensor>(q[u], f_j[u], p.mobility, p.mobility.self_mobility)
+                                             : hydrodynamic_contribution<Tensor, false>(j == t, r_t, r_j[u], f_j[u], p);
                 terms[k] = term.x;
                 terms[row + k] = term.y;
                 terms[2 * row + k] = term.z;
             }
         }
-        __syncwarp();
-        if (lane < 3u) {
+        if (adding && lane < 3u && c > 0) {
             // The loads of a batch go out together; the additions stay one after the other.
-            const W* component = terms + lane * row;
+            const W* const component = shared + ((c - 1) % 2) * 3 * row + lane * row;
+            const unsigned count = min(chunk, n - (c - 1) * chunk);
             constexpr unsigned batch = 8;
             unsigned k = 0;
             for (; k + batch <= count; k += batch) {
@@ -122,28 +118,26 @@ __device__ __forceinline__ void fused_grid_velocity(W* terms, const packed4<W>* 
             }
             for (; k < count; ++k) acc = acc + component[k];
         }
-        __syncwarp();  // the terms are read before the next chunk overwrites them
+        __syncthreads();  // chunk c written, chunk c - 1 read: the buffers swap
     }
-    if (lane < 3u) {
+    if (adding && lane < 3u) {
         vec3<A>& v = velocity[t];
         (lane == 0u ? v.x : lane == 1u ? v.y : v.z) = acc;
     }
 }
 
 template <class P, class A, class W, class Tensor, bool Periodic>
-__global__ void fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, std::uint64_t steps,
-                                  bool initialise) {
+__global__ void __launch_bounds__(fused_grid_block)
+    fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, std::uint64_t steps, bool initialise) {
     extern __shared__ unsigned char fused_grid_shared[];
     const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const unsigned n = a.n;
-    const unsigned warps = blockDim.x / 32u;
-    const unsigned places = (n + warps - 1) / warps;
     const unsigned threads = gridDim.x * blockDim.x;
     const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lane = threadIdx.x % 32u;
-    const bool leads = lane == 0u;  // drifts and samples the warp's target
-    const auto target_at = [&](unsigned place) { return place * warps + threadIdx.x / 32u; };
-    W* const terms = reinterpret_cast<W*>(fused_grid_shared) + std::size_t(3) * fused_grid_row(n) * (threadIdx.x / 32u);
+    const bool adding_warp = threadIdx.x < 32u;  // also computes the forces
+    const bool leads = threadIdx.x == 0u;        // drifts and samples the block's target
+    W* const terms = reinterpret_cast<W*>(fused_grid_shared);
     const P dt = a.dt[0];
     const W cutoff2 = a.params.short_range_cutoff * a.params.short_range_cutoff;
 
@@ -158,36 +152,34 @@ __global__ void fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers
     // kernel's sum.
     const auto forces = [&](const packed4<W>* r_w) {
         if (!a.short_range) return;  // F_w holds F_ext (uniform over the launch)
-        for (unsigned place = blockIdx.x; place < places; place += gridDim.x) {
-            const unsigned t = target_at(place);
-            if (t >= n) continue;  // the same in the whole warp
-            const vec3<W> r_t = unpack(r_w[t]);
-            const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
-            vec3<W> f_t = a.external_force[t];
-            for (unsigned start = 0; start < n; start += 32u) {
-                const unsigned j = start + lane;
-                vec3<W> term{};
-                bool within = false;
-                if (j < n && j != t) {
-                    const vec3<W> r_j = unpack(r_w[j]);
-                    const vec3<W> d = minimum_image(r_t - r_j, a.params.box);
-                    within = dot(d, d) < cutoff2;
-                    if (within) term = short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
+        if (adding_warp)
+            for (unsigned t = blockIdx.x; t < n; t += gridDim.x) {
+                const vec3<W> r_t = unpack(r_w[t]);
+                const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
+                vec3<W> f_t = a.external_force[t];
+                for (unsigned start = 0; start < n; start += 32u) {
+                    const unsigned j = start + lane;
+                    vec3<W> term{};
+                    bool within = false;
+                    if (j < n && j != t) {
+                        const vec3<W> r_j = unpack(r_w[j]);
+                        const vec3<W> d = minimum_image(r_t - r_j, a.params.box);
+                        within = dot(d, d) < cutoff2;
+                        if (within) term = short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
+                    }
+                    for (unsigned left = __ballot_sync(0xffffffffu, within); left != 0; left &= left - 1u)
+                        f_t += shuffle(term, unsigned(__ffs(left)) - 1u);
                 }
-                for (unsigned left = __ballot_sync(0xffffffffu, within); left != 0; left &= left - 1u)
-                    f_t += shuffle(term, unsigned(__ffs(left)) - 1u);
+                if (leads) {
+                    a.force[t] = f_t;
+                    g.force_w[t] = pack(f_t);
+                }
             }
-            if (leads) {
-                a.force[t] = f_t;
-                g.force_w[t] = pack(f_t);
-            }
-        }
         grid.sync();
     };
     const auto velocities = [&](const packed4<W>* r_w) {
-        for (unsigned place = blockIdx.x; place < places; place += gridDim.x)
-            if (const unsigned t = target_at(place); t < n)
-                fused_grid_velocity<Tensor, Periodic>(terms, r_w, g.force_w, a.velocity, t, n, a.params);
+        for (unsigned t = blockIdx.x; t < n; t += gridDim.x)
+            fused_grid_velocity<Tensor, Periodic>(terms, r_w, g.force_w, a.velocity, t, n, a.params);
         __syncwarp();  // lanes 0-2's velocities, before lane 0 reads them
     };
     if (initialise) {
@@ -199,9 +191,7 @@ __global__ void fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers
     for (std::uint64_t s = 0; s < steps; ++s) {
         b ^= 1u;
         packed4<W>* const r_w = g.position_w + std::size_t(b) * n;
-        for (unsigned place = blockIdx.x; place < places; place += gridDim.x) {
-            const unsigned t = target_at(place);
-            if (!leads || t >= n) continue;
+        for (unsigned t = blockIdx.x; leads && t < n; t += gridDim.x) {
             vec3<P> r = a.position[t];
             vec3<int> m = a.image[t];
             drift_particle(r, m, a.velocity[t], dt, a.box);
@@ -214,11 +204,8 @@ __global__ void fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers
         velocities(r_w);
         if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
             since_sample = 0;
-            for (unsigned place = blockIdx.x; place < places; place += gridDim.x) {
-                const unsigned t = target_at(place);
-                if (leads && t < n)
-                    record_sample(a.samples, sample * n + t, a.position[t], a.image[t], a.velocity[t], a.force[t]);
-            }
+            for (unsigned t = blockIdx.x; leads && t < n; t += gridDim.x)
+                record_sample(a.samples, sample * n + t, a.position[t], a.image[t], a.velocity[t], a.force[t]);
             ++sample;
         }
     }

@@ -23,25 +23,19 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
                 bool initialise) {
     const auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic>;
     const unsigned sms = device_sm_count();
-    const unsigned warps = fused_grid_warps(a.n, sms);
-    const unsigned block = 32u * warps;
-    const std::size_t shared = fused_grid_shared_bytes<W>(a.n, warps);
-    if (shared > 48 * 1024)
-        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
-              "cudaFuncSetAttribute (fused grid kernel shared memory)");
+    const std::size_t shared = fused_grid_shared_bytes<W>();
     int per_sm = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(block), shared),
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(fused_grid_block), shared),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused grid kernel)");
     if (per_sm < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
-    // Every block must be resident at once (the grid barrier); blocks beyond the places would idle.
-    const unsigned places = (a.n + warps - 1) / warps;
+    // Every block must be resident at once (the grid barrier); a block per target where they fit.
     const unsigned blocks =
-        static_cast<unsigned>(std::min<unsigned long long>(places, static_cast<unsigned long long>(per_sm) * sms));
+        static_cast<unsigned>(std::min<unsigned long long>(a.n, static_cast<unsigned long long>(per_sm) * sms));
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> buffers = g;
     void* parameters[] = {&args, &buffers, &steps, &initialise};
-    check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(block), parameters,
-                                      shared, cudaStreamPerThread),
+    check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(fused_grid_block),
+                                      parameters, shared, cudaStreamPerThread),
           "cudaLaunchCooperativeKernel (fused grid kernel)");
 }
 

@@ -236,18 +236,24 @@ TEST_P(FusedPathLargestBlock, IsBitwiseEqualToStepByStep) {
     expect_bitwise_equal(frame_after(c, s, 5), stepped, "N = 1024, " + to_string(c.precision));
 }
 
-TEST(FusedPath, RejectsSystemsLargerThanOneBlock) {
+// Beyond one block only the grid kernel runs a system, and it sums ordered-split's way: a tensor
+// without a far form (Oseen) at N = 1025 is refused, naming N and why.
+TEST(FusedPath, RejectsALargeSystemTheGridKernelCannotSum) {
     REQUIRE_DEVICE();
     const initial_state s = random_spheres(1025, 60.0, 2.2, 1);
     engine_config c;
     c.system.box = {true, {60, 60, 60}};
+    c.system.tensor = hydrodynamic_tensor::oseen;
     c.backend = "cuda";
     c.hi_kernel = "fused";
     try {
         make_engine(c, s);
         FAIL() << "expected input_error";
     } catch (const input_error& e) {  // run.hi_kernel names what the user asked for: one line, exit 2
-        EXPECT_NE(std::string(e.what()).find("1025"), std::string::npos) << e.what();
+        const std::string what = e.what();
+        EXPECT_NE(what.find("1025"), std::string::npos) << what;
+        EXPECT_NE(what.find("far form"), std::string::npos) << what;
+        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
 }
 
