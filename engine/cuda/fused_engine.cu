@@ -332,9 +332,8 @@ engine_description fused_systems<Policy>::description() const {
             d["threads_per_system"] = "32";
             break;
         case fused_kernel_choice::grid:
-            d["fused_kernel"] =
-                "grid (one system on the whole device, a block of two warps per particle, grid barriers)";
-            d["threads_per_system"] = std::to_string(std::size_t(n_) * fused_grid_block);
+            d["fused_kernel"] = "grid (one system on the whole device, two warps per particle, grid barriers)";
+            d["threads_per_system"] = std::to_string(std::size_t(n_) * 64u);
             break;
         default:
             d["fused_kernel"] = "block (one block per system, one thread per particle, shared memory)";

@@ -5,10 +5,10 @@
 // launches of a few microseconds each, every one latency-bound; here a step costs its work and one
 // grid barrier (two with short-range forces).
 //
-// One block per target t (blocks take targets in turn where the device holds fewer): a producing
-// warp and an adding warp. Each step is the paper's (Section 3.1) with the functions of the other
+// A pair of warps per target t (fused_grid_pairs pairs a block; pairs take targets in turn where
+// the device holds fewer): a producing warp and an adding warp. Each step is the paper's (Section 3.1) with the functions of the other
 // engines, in their order:
-//   drift:      drift_particle (physics/drift.hpp), by thread 0;
+//   drift:      drift_particle (physics/drift.hpp), by lane 0 of the adding warp;
 //   forces:     F_t = F_ext,t, then short_range_force for j ascending within the cutoff, as
 //               fused_block_kernel does (all pairs, 32 tested at a time by the adding warp; only
 //               with short-range forces);
@@ -18,7 +18,7 @@
 //               shared memory, while lanes 0, 1, 2 of the adding warp add component 0, 1, 2 of the
 //               previous chunk's terms one after the other in source order, continuing one
 //               accumulator: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum (ordered-split's,
-//               hi_ordered_kernel.cuh). Two chunk buffers and one block barrier per chunk: the
+//               hi_ordered_kernel.cuh). Two chunk buffers and one pair barrier per chunk: the
 //               serial additions, the step's critical path, wait on no evaluation but the first.
 // Barriers and buffers, per step (b = the step's parity):
 //     drift: read v[t], write r[t], image[t], r_w[b][t]  | grid | forces: read r_w[b], v, write
@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "fused_kernels.cuh"
 #include "stokesian/physics/far_pair.hpp"
@@ -44,15 +45,25 @@ namespace stokesian::cuda {
 // Sources per chunk of the velocity phase: as many as the producing warp evaluates in one round
 // (fused_grid_sources per lane), whose evaluation (one trip to memory, the square roots and
 // divisions) takes about as long as the adding lanes' fused_grid_chunk serial additions. A chunk's
-// terms take 3 (chunk + 1) words of shared memory (the spare word per row keeps the three adding
-// lanes off one bank), two chunks a block.
+// terms take 3 rows of fused_grid_row words of shared memory, two chunks a pair of warps. The
+// rows are 16-byte aligned (the adding lanes load 16 bytes at a time) and 4 words apart modulo the
+// 32 banks, so the three adding lanes' loads never share a bank.
 inline constexpr unsigned fused_grid_sources = 4;
 inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_sources;
-inline constexpr unsigned fused_grid_row = fused_grid_chunk + 1;
-inline constexpr unsigned fused_grid_block = 64;  // the adding warp and the producing warp
+inline constexpr unsigned fused_grid_row = fused_grid_chunk + 4;
+// A block holds fused_grid_pairs targets, each a pair of warps (adding, producing) synchronised by
+// a named barrier of its own: few blocks, because the grid barrier's cost grows with their number
+// (measured on an H200: ~8 ns per block and barrier, engine/docs/performance.md).
+inline constexpr unsigned fused_grid_pairs = 8;
+inline constexpr unsigned fused_grid_block = 64 * fused_grid_pairs;
 template <class W>
 constexpr std::size_t fused_grid_shared_bytes() {
-    return std::size_t(2) * 3 * fused_grid_row * sizeof(W);
+    return std::size_t(2) * 3 * fused_grid_row * sizeof(W) * fused_grid_pairs;
+}
+
+// The barrier of the pair of warps `pair` (named barrier 1 + pair; 0 is __syncthreads').
+__device__ __forceinline__ void fused_grid_pair_barrier(unsigned pair) {
+    asm volatile("bar.sync %0, 64;" ::"r"(1u + pair) : "memory");
 }
 
 // The grid kernel's working copies: positions in the working precision for both parities (2n) and
@@ -63,15 +74,15 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
-// The velocity of target t by its block (see the file's comment); lanes 0-2 of warp 0 write
-// component 0-2. Every thread of the block calls it (block barriers).
+// The velocity of target t by its pair of warps (see the file's comment); lanes 0-2 of the adding
+// warp write component 0-2. Both warps of the pair call it (pair barriers); `shared`: the pair's.
 template <class Tensor, bool Periodic, class A, class W>
 __device__ __forceinline__ void fused_grid_velocity(W* shared, const packed4<W>* r_w, const packed4<W>* f_w,
                                                     vec3<A>* velocity, unsigned t, unsigned n,
                                                     const interaction_parameters<W>& p) {
     constexpr unsigned U = fused_grid_sources, chunk = fused_grid_chunk, row = fused_grid_row;
-    const unsigned lane = threadIdx.x % 32u;
-    const bool adding = threadIdx.x < 32u;
+    const unsigned lane = threadIdx.x % 32u, pair = threadIdx.x / 64u;
+    const bool adding = threadIdx.x % 64u < 32u;
     const unsigned chunks = (n + chunk - 1) / chunk;
     const vec3<W> r_t = unpack(r_w[t]);
     A acc{};
@@ -107,18 +118,21 @@ __device__ __forceinline__ void fused_grid_velocity(W* shared, const packed4<W>*
             // The loads of a batch go out together; the additions stay one after the other.
             const W* const component = shared + ((c - 1) % 2) * 3 * row + lane * row;
             const unsigned count = min(chunk, n - (c - 1) * chunk);
-            constexpr unsigned batch = 8;
+            // 16-byte loads of a batch go out together; the additions stay one after the other.
+            using load4 = std::conditional_t<sizeof(W) == 4, float4, double2>;
+            constexpr unsigned per_load = 16 / sizeof(W), batch = 16;
             unsigned k = 0;
             for (; k + batch <= count; k += batch) {
                 W loaded[batch];
 #pragma unroll
-                for (unsigned u = 0; u < batch; ++u) loaded[u] = component[k + u];
+                for (unsigned u = 0; u < batch; u += per_load)
+                    *reinterpret_cast<load4*>(loaded + u) = *reinterpret_cast<const load4*>(component + k + u);
 #pragma unroll
                 for (unsigned u = 0; u < batch; ++u) acc = acc + loaded[u];
             }
             for (; k < count; ++k) acc = acc + component[k];
         }
-        __syncthreads();  // chunk c written, chunk c - 1 read: the buffers swap
+        fused_grid_pair_barrier(pair);  // chunk c written, chunk c - 1 read: the buffers swap
     }
     if (adding && lane < 3u) {
         vec3<A>& v = velocity[t];
@@ -135,9 +149,13 @@ __global__ void __launch_bounds__(fused_grid_block)
     const unsigned threads = gridDim.x * blockDim.x;
     const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lane = threadIdx.x % 32u;
-    const bool adding_warp = threadIdx.x < 32u;  // also computes the forces
-    const bool leads = threadIdx.x == 0u;        // drifts and samples the block's target
-    W* const terms = reinterpret_cast<W*>(fused_grid_shared);
+    const unsigned pair = threadIdx.x / 64u;
+    const bool adding_warp = threadIdx.x % 64u < 32u;  // also computes the forces
+    const bool leads = threadIdx.x % 64u == 0u;        // drifts and samples the pair's target
+    W* const terms = reinterpret_cast<W*>(fused_grid_shared) + std::size_t(2) * 3 * fused_grid_row * pair;
+    // The pair's targets: block b's pairs take b * pairs + pair, then a grid's worth further on.
+    const unsigned first_target = blockIdx.x * fused_grid_pairs + pair;
+    const unsigned target_stride = gridDim.x * fused_grid_pairs;
     const P dt = a.dt[0];
     const W cutoff2 = a.params.short_range_cutoff * a.params.short_range_cutoff;
 
@@ -153,7 +171,7 @@ __global__ void __launch_bounds__(fused_grid_block)
     const auto forces = [&](const packed4<W>* r_w) {
         if (!a.short_range) return;  // F_w holds F_ext (uniform over the launch)
         if (adding_warp)
-            for (unsigned t = blockIdx.x; t < n; t += gridDim.x) {
+            for (unsigned t = first_target; t < n; t += target_stride) {
                 const vec3<W> r_t = unpack(r_w[t]);
                 const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
                 vec3<W> f_t = a.external_force[t];
@@ -178,7 +196,7 @@ __global__ void __launch_bounds__(fused_grid_block)
         grid.sync();
     };
     const auto velocities = [&](const packed4<W>* r_w) {
-        for (unsigned t = blockIdx.x; t < n; t += gridDim.x)
+        for (unsigned t = first_target; t < n; t += target_stride)
             fused_grid_velocity<Tensor, Periodic>(terms, r_w, g.force_w, a.velocity, t, n, a.params);
         __syncwarp();  // lanes 0-2's velocities, before lane 0 reads them
     };
@@ -191,7 +209,7 @@ __global__ void __launch_bounds__(fused_grid_block)
     for (std::uint64_t s = 0; s < steps; ++s) {
         b ^= 1u;
         packed4<W>* const r_w = g.position_w + std::size_t(b) * n;
-        for (unsigned t = blockIdx.x; leads && t < n; t += gridDim.x) {
+        for (unsigned t = first_target; leads && t < n; t += target_stride) {
             vec3<P> r = a.position[t];
             vec3<int> m = a.image[t];
             drift_particle(r, m, a.velocity[t], dt, a.box);
@@ -204,7 +222,7 @@ __global__ void __launch_bounds__(fused_grid_block)
         velocities(r_w);
         if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
             since_sample = 0;
-            for (unsigned t = blockIdx.x; leads && t < n; t += gridDim.x)
+            for (unsigned t = first_target; leads && t < n; t += target_stride)
                 record_sample(a.samples, sample * n + t, a.position[t], a.image[t], a.velocity[t], a.force[t]);
             ++sample;
         }

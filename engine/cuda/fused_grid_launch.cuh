@@ -24,13 +24,16 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     const auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic>;
     const unsigned sms = device_sm_count();
     const std::size_t shared = fused_grid_shared_bytes<W>();
+    if (shared > 48 * 1024)
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+              "cudaFuncSetAttribute (fused grid kernel shared memory)");
     int per_sm = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(fused_grid_block), shared),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused grid kernel)");
     if (per_sm < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
-    // Every block must be resident at once (the grid barrier); a block per target where they fit.
-    const unsigned blocks =
-        static_cast<unsigned>(std::min<unsigned long long>(a.n, static_cast<unsigned long long>(per_sm) * sms));
+    // Every block must be resident at once (the grid barrier); a pair of warps per target where they fit.
+    const unsigned blocks = static_cast<unsigned>(std::min<unsigned long long>(
+        (a.n + fused_grid_pairs - 1) / fused_grid_pairs, static_cast<unsigned long long>(per_sm) * sms));
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> buffers = g;
     void* parameters[] = {&args, &buffers, &steps, &initialise};
