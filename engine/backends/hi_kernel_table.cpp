@@ -18,12 +18,14 @@
 // 30 000; open: 8.9x far-tiling at 864, 2.9x at 10 976); above, where it runs far-tiling itself, the
 // exact kernels are within 1-2 % of each other.
 //
-// fused_up_to (the fused engine under auto), measured by `ci/gpu-hi-auto` on the same H100
-// (engine/docs/gpu-runs/2026-11-27-h100-fused-bound.csv, periodic cubic lattices, steps per second):
-// the fused engine against ordered-split step by step, f32 / f64: N = 32 1.04e5 / 8.4e4 against
-// 7.3e4 / 7.3e4, N = 64 6.3e4 / 4.4e4 against 7.2e4 / 7.3e4. A fused step is N sources walked by N
-// threads of one SM; a step-by-step one is launch-bound (~14 us) below ~N = 500 and spreads the
-// walk over the device. So 32.
+// fused_up_to (the fused engine under auto): 1024, measured by `ci/gpu-hi-auto` on an NVIDIA H200
+// (cc 9.0 like the H100; engine/docs/gpu-runs/2026-11-28-h200-fused-grid-bound.csv, periodic cubic
+// lattices, ms per step, f32 / f64): the fused engine (its grid kernel: one system on the whole
+// device, whole steps in one launch) against ordered-split step by step, N = 128 0.0058 / 0.0074
+// against 0.0131 / 0.0130, N = 512 0.0130 / 0.0152 against 0.0132 / 0.0162, N = 1024 0.0220 / 0.0255
+// against 0.0214 / 0.0300, N = 2048 0.0436 / 0.0809 against 0.0427 / 0.0698. On open fcc lattices
+// (no ties) it leads up to N = 2048 and at 864 with lubrication 5.6x
+// (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-open-fcc.csv). So 1024.
 //
 // Devices of no measured class, and precisions a device's table has not measured
 // (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
@@ -85,7 +87,7 @@ constexpr auto fallback_rows = [] {
 
 constexpr device_table tables[] = {
     {"9.0",
-     32,
+     1024,
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
       hopper_open_rows}},

@@ -74,14 +74,16 @@ void upload_state(const host_state<Policy>& h, Position& position, Image& image,
 // stays the choice for N <= 5; only a large batch, where 32 systems share a warp's instruction
 // stream, gains from the thread kernel (8192 tetrahedra: 1.05-1.7x the pair-warp aggregate in
 // 8 of 9 modes). Batches between 1 and 8192 systems were not measured: they keep the per-system choice.
-// One system beyond fused_grid_from particles runs on the whole device (the grid kernel) where it
-// can; the block kernel keeps one block busy and the others idle (engine/docs/performance.md,
-// "Whole steps in one launch").
+// One system of fused_grid_from particles or more runs on the whole device (the grid kernel) where
+// it can: on an H200 the block kernel took 8.3 us a step at N = 32 (one SM walks the sources one
+// after the other), the grid kernel 2.8 us at N = 32 and 5.8 us at N = 128
+// (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-vs-block.txt, -bound.csv). Below N = 32 nothing
+// was measured: the block kernel stays; the pair-warp kernel keeps N <= 5.
 constexpr unsigned fused_thread_min_batch = 8192;
-constexpr unsigned fused_grid_from = 64;
+constexpr unsigned fused_grid_from = 32;
 fused_kernel_choice automatic_fused_kernel(unsigned n, unsigned systems, bool grid_possible) {
     if (systems >= fused_thread_min_batch && n <= fused_thread_max_particles) return fused_kernel_choice::thread;
-    if (systems == 1 && grid_possible && (n > fused_grid_from || n > fused_block_max_particles))
+    if (systems == 1 && grid_possible && (n >= fused_grid_from || n > fused_block_max_particles))
         return fused_kernel_choice::grid;
     return n <= fused_pair_max_particles ? fused_kernel_choice::pair_warp : fused_kernel_choice::block;
 }
