@@ -33,7 +33,6 @@
 // (the grid barrier orders plain loads and stores, not the non-coherent read-only path).
 #include <cooperative_groups.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -165,7 +164,7 @@ __global__ void __launch_bounds__(fused_grid_block)
     }
     grid.sync();
 
-    // The warp tests 32 sources at a time; the few within the cutoff are added by every lane in
+    // The adding warp tests 32 sources at a time; the few within the cutoff are added by every lane in
     // ascending j (lane order within a round, rounds ascending), F_t = F_ext,t first: the block
     // kernel's sum.
     const auto forces = [&](const packed4<W>* r_w) {
