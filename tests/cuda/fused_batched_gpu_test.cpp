@@ -22,6 +22,7 @@
 #include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
+#include "support/fused_runs.hpp"
 #include "support/require_device.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -77,21 +78,8 @@ void expect_sampled_equals_stepped(sampled_case k) {
     auto stepped = cuda::make_fused_engine(k.config, k.state);
     sampled->advance(5);  // samples start from the current step
     stepped->advance(5);
-    std::vector<frame> frames;
-    sampled->advance_sampled(k.samples, k.interval, frames);
-    ASSERT_EQ(frames.size(), k.samples) << k.what;
+    test_support::expect_samples_equal_steps(*sampled, *stepped, k.samples, k.interval, k.what);
     EXPECT_EQ(sampled->step(), 5 + k.samples * k.interval) << k.what;
-    for (std::uint64_t j = 0; j < k.samples; ++j) {
-        stepped->advance(k.interval);
-        frame f;
-        stepped->read_frame(f);
-        ASSERT_EQ(frames[j].time, f.time) << k.what << ", sample " << j;
-        expect_bitwise_equal(frames[j], f, k.what + ", sample " + std::to_string(j));
-    }
-    frame last_sampled, last_stepped;
-    sampled->read_frame(last_sampled);
-    stepped->read_frame(last_stepped);
-    expect_bitwise_equal(last_sampled, last_stepped, k.what + ", final state");
 }
 
 }  // namespace

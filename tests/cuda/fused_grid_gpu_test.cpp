@@ -15,6 +15,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "stokesian/cuda/fused_backend.hpp"
+#include "support/backend_modes.hpp"
 #include "support/frames.hpp"
 #include "support/fused_runs.hpp"
 #include "support/require_device.hpp"
@@ -54,10 +55,6 @@ std::vector<grid_case> grid_cases() {
 }
 
 class FusedGridKernel : public testing::TestWithParam<precision_mode> {};
-
-std::string mode_name(const testing::TestParamInfo<precision_mode>& info) {
-    return std::string(to_string(info.param.hi)) + "_" + std::string(to_string(info.param.integration));
-}
 
 }  // namespace
 
@@ -108,17 +105,9 @@ TEST_P(FusedGridKernel, SamplesAndCheckpointsAreTheCpusFrames) {
     engine_config cpu_config = c;
     cpu_config.backend = "cpu";
     auto cpu = make_engine(cpu_config, s);
-    std::vector<frame> samples;
     grid->advance(3);
     cpu->advance(3);
-    grid->advance_sampled(6, 7, samples);
-    ASSERT_EQ(samples.size(), 6u);
-    for (std::size_t k = 0; k < samples.size(); ++k) {
-        cpu->advance(7);
-        frame f;
-        cpu->read_frame(f);
-        expect_bitwise_equal(samples[k], f, to_string(c.precision) + ", sample " + std::to_string(k));
-    }
+    test_support::expect_samples_equal_steps(*grid, *cpu, 6, 7, to_string(c.precision));
     engine_state saved;
     grid->save_state(saved);
     grid->advance(11);
@@ -136,7 +125,8 @@ TEST_P(FusedGridKernel, SamplesAndCheckpointsAreTheCpusFrames) {
     expect_bitwise_equal(continued, f, to_string(c.precision) + ", after the checkpoint");
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryMode, FusedGridKernel, testing::ValuesIn(precision_modes), mode_name);
+INSTANTIATE_TEST_SUITE_P(EveryMode, FusedGridKernel, testing::ValuesIn(precision_modes),
+                         test_support::precision_mode_name);
 
 // More places than resident blocks (N = 40 000: each block takes several in turn), the widest and the
 // narrowest HI precision: bit for bit the CPU.
