@@ -8,7 +8,9 @@ file is added, so two files that each define a helper `load` compile today and f
 unrelated file lands. This check refuses the pair up front, whatever the batches: each function,
 type or variable defined at file scope (column 0, the house's namespace style) has one file of its
 directory, and a function its name and parameters (overloads on distinct types, as the CLI's
-`execute(const analyze_options&)`, stay apart).
+`execute(const analyze_options&)`, stay apart). It also refuses a test fixture defined in an
+anonymous namespace of a header: two test files of its suite in different batches would each get a
+class of their own.
 """
 import pathlib
 import re
@@ -62,8 +64,31 @@ def names_of(path):
     return names
 
 
+FIXTURE = re.compile(r"^(?:class|struct) (\w+)\s*:\s*public\s+(?:::)?testing::(?:Test|TestWithParam)\b")
+
+
+def fixtures_in_anonymous_namespaces(path):
+    """Test fixtures a header defines inside an anonymous namespace: one class per file that includes
+    it, so two test files of one suite in different batches define two fixtures (gtest refuses)."""
+    found, scopes = [], []
+    for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        if m := NAMESPACE.match(line):
+            scopes.append(m.group(1))
+        elif CLOSED.match(line) and scopes:
+            scopes.pop()
+        elif (m := FIXTURE.match(line)) and "" in scopes:
+            found.append((m.group(1), number))
+    return found
+
+
 def main():
     status = 0
+    for header in sorted((ROOT / "tests").rglob("*.hpp")):
+        for name, line in fixtures_in_anonymous_namespaces(header):
+            print(f"ci/check-guards: test fixture '{name}' is defined in an anonymous namespace of the header "
+                  f"{header.relative_to(ROOT)}:{line}: each test file including it gets a class of its own, and "
+                  f"gtest refuses a suite whose tests use two; define it in a named namespace")
+            status = 1
     for group, paths in GROUPS.items():
         seen = {}
         for path in sorted(paths):

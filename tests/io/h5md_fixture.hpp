@@ -24,7 +24,9 @@ using namespace stokesian;
 using namespace stokesian::io;
 namespace fs = std::filesystem;
 
-namespace {
+// A named namespace, not an anonymous one: the fixture must be one class in every test file that
+// includes it, whichever unity batch each file lands in (gtest requires one fixture class per suite).
+namespace h5md_tests {
 
 // A fresh directory per test, removed afterwards.
 class H5md : public ::testing::Test {
@@ -43,12 +45,12 @@ protected:
     fs::path dir_;
 };
 
-constexpr std::size_t particles = 4;
-constexpr std::size_t frames = 3;
-const box_description periodic_box{true, {10.0, 20.0, 30.0}};
+inline constexpr std::size_t particles = 4;
+inline constexpr std::size_t frames = 3;
+inline const box_description periodic_box{true, {10.0, 20.0, 30.0}};
 
 // Values that are not round in binary, so a lossy conversion anywhere would show.
-frame make_frame(std::size_t t) {
+inline frame make_frame(std::size_t t) {
     frame f;
     f.step = 100 * t + 7;
     f.time = 0.1 * static_cast<double>(t) + 1e-17;
@@ -62,7 +64,7 @@ frame make_frame(std::size_t t) {
     return f;
 }
 
-void write_sample_file(const fs::path& path, bool force = false) {
+inline void write_sample_file(const fs::path& path, bool force = false) {
     h5md_writer writer({.path = path, .force = force, .author = "tester"}, particles, periodic_box);
     for (std::size_t t = 0; t < frames; ++t) writer.append_frame(make_frame(t));
     writer.write_parameters("scenario", {{"text", "name = \"tetrahedron\"\n"}, {"dt", "0.01"}});
@@ -79,22 +81,23 @@ void write_sample_file(const fs::path& path, bool force = false) {
     writer.finish();
 }
 
-std::vector<char> file_bytes(const fs::path& path) {
+inline std::vector<char> file_bytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+inline void write_text(const fs::path& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
 
 // Bitwise equality: distinguishes -0.0 from 0.0 and compares NaN payloads.
-void expect_bits(const std::vector<double>& actual, const std::vector<double>& expected, const std::string& what) {
+inline void expect_bits(const std::vector<double>& actual, const std::vector<double>& expected,
+                        const std::string& what) {
     ASSERT_EQ(actual.size(), expected.size()) << what;
     for (std::size_t i = 0; i < actual.size(); ++i)
         EXPECT_EQ(std::bit_cast<std::uint64_t>(actual[i]), std::bit_cast<std::uint64_t>(expected[i]))
             << what << "[" << i << "]: " << actual[i] << " vs " << expected[i];
 }
 
-std::vector<double> flatten(const std::vector<vec3<double>>& (*select)(const frame&)) {
+inline std::vector<double> flatten(const std::vector<vec3<double>>& (*select)(const frame&)) {
     std::vector<double> out;
     for (std::size_t t = 0; t < frames; ++t) {
         const frame f = make_frame(t);
@@ -103,4 +106,6 @@ std::vector<double> flatten(const std::vector<vec3<double>>& (*select)(const fra
     return out;
 }
 
-}  // namespace
+}  // namespace h5md_tests
+
+using namespace h5md_tests;
