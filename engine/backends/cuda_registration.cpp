@@ -119,23 +119,31 @@ std::unique_ptr<batch_engine> fused_batch(const engine_config& config, const dev
     return cuda::make_cuda_batch_engine(config, device, members);
 }
 
+// The query of the kernel choice for device `ordinal`: its name and compute capability, the
+// kernels this build has; the fused engine not possible unless the caller says so.
+kernel_query device_query(kernel_request request, std::size_t particles, precision hi, bool periodic, int ordinal) {
+    kernel_query q;
+    q.request = request;
+    q.particles = particles;
+    q.hi = hi;
+    q.periodic = periodic;
+    const cuda::device_identity device = cuda::identify_device(ordinal);
+    q.device_name = device.name;
+    q.compute_capability = device.compute_capability;
+    q.candidates = cuda_kernel_candidates();
+    return q;
+}
+
 // auto and fast (stokesian/backends/hi_kernel_choice.hpp): the device's class from its compute
 // capability, the fused engine where it can run the configuration, the tuning cache of the user. Across MPI ranks only rank 0 asks (on
 // its device; the others run the kernel it sends: run/rank_protocol.hpp): the ordinal check below
 // would refuse a follower's missing device alone, before the ranks' device gather.
 kernel_choice choose_cuda(const engine_config& config, std::size_t particles, const device_context& device,
                           kernel_request request) {
-    kernel_query q;
-    q.request = request;
-    q.particles = particles;
-    q.hi = config.precision.hi;
-    q.periodic = config.system.box.periodic;
     cuda::check_device_ordinals(device.ordinals);  // a missing device is input_error, as the factory says
-    const auto described = cuda::device_description(device.primary_ordinal());
-    q.device_name = described.at("device_name");
-    q.compute_capability = described.at("compute_capability");
+    kernel_query q =
+        device_query(request, particles, config.precision.hi, config.system.box.periodic, device.primary_ordinal());
     q.fused_possible = fused_refusal(config, particles, device).empty();
-    q.candidates = cuda_kernel_candidates();
     const tuning_cache cache = user_tuning_cache();
     return choose_cuda_kernel(q, &cache);
 }
@@ -147,17 +155,8 @@ kernel_choice choose_cuda(const engine_config& config, std::size_t particles, co
 kernel_choice choose_cuda_step_kernel(kernel_request request, std::size_t particles, precision hi, bool periodic,
                                       int ordinal) {
 #if defined(STOKESIAN_HAVE_CUDA)
-    kernel_query q;
-    q.request = request;
-    q.particles = particles;
-    q.hi = hi;
-    q.periodic = periodic;
-    const auto described = cuda::device_description(ordinal);
-    q.device_name = described.at("device_name");
-    q.compute_capability = described.at("compute_capability");
-    q.candidates = cuda_kernel_candidates();
     const tuning_cache cache = user_tuning_cache();
-    return choose_cuda_kernel(q, &cache);
+    return choose_cuda_kernel(device_query(request, particles, hi, periodic, ordinal), &cache);
 #else
     (void)request, (void)particles, (void)hi, (void)periodic, (void)ordinal;
     throw std::runtime_error("this build of stokesian has no CUDA backend");

@@ -68,13 +68,27 @@ std::string device_code(int device, const cudaDeviceProp& prop) {
                             parse_cuda_architectures(STOKESIAN_CUDA_ARCHITECTURES),
                             ptx_jit_forced(std::getenv("CUDA_FORCE_PTX_JIT")));
 }
-}  // namespace
 
-std::map<std::string, std::string> device_description(int ordinal) {
-    int device = ordinal;
+std::string compute_capability_of(const cudaDeviceProp& prop) {
+    return std::to_string(prop.major) + "." + std::to_string(prop.minor);
+}
+
+cudaDeviceProp properties_of(int& device) {
     if (device < 0) check(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+    return prop;
+}
+}  // namespace
+
+device_identity identify_device(int ordinal) {
+    const cudaDeviceProp prop = properties_of(ordinal);
+    return {prop.name, compute_capability_of(prop)};
+}
+
+std::map<std::string, std::string> device_description(int ordinal) {
+    int device = ordinal;
+    const cudaDeviceProp prop = properties_of(device);
     int driver = 0, runtime = 0;
     check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
     check(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
@@ -82,7 +96,7 @@ std::map<std::string, std::string> device_description(int ordinal) {
     cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device);
     cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device);
     return {{"device_name", prop.name},
-            {"compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
+            {"compute_capability", compute_capability_of(prop)},
             {"multiprocessors", std::to_string(prop.multiProcessorCount)},
             {"device_memory_bytes", std::to_string(prop.totalGlobalMem)},
             {"sm_clock_khz", std::to_string(clock_khz)},

@@ -31,6 +31,14 @@ bool multi_device_build() noexcept;
 // Throws cuda_error without a device.
 std::map<std::string, std::string> device_description(int ordinal = -1);  // -1: the current device
 
+// What the kernel choice reads of a device (stokesian/backends/hi_kernel_choice.hpp): the name and
+// compute capability ("9.0") that device_description records. Throws cuda_error without a device.
+struct device_identity {
+    std::string name;
+    std::string compute_capability;
+};
+device_identity identify_device(int ordinal = -1);  // -1: the current device
+
 // The step-by-step CUDA engine (backend "cuda") for any precision mode, on device.primary_ordinal(),
 // or, when the context names several devices, on all of them: device d computes the HI velocities
 // of its target slice (core/target_slices.hpp) and NCCL gathers them, bit for bit the one-device
