@@ -18,6 +18,7 @@
 #include "stokesian/numeric/precision_traits.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
+#include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
@@ -88,28 +89,28 @@ protected:
     }
 };
 
+// The resume checks run once per precision mode of the one list (core/precision_modes.hpp).
+class ResumeEachMode : public Resume, public testing::WithParamInterface<precision_mode> {};
+
 }  // namespace
 
-TEST_F(Resume, TetrahedronResumesBitwiseInEveryPrecisionMode) {
+INSTANTIATE_TEST_SUITE_P(AllModes, ResumeEachMode, testing::ValuesIn(precision_modes),
+                         test_support::precision_mode_name);
+
+TEST_P(ResumeEachMode, TetrahedronResumesBitwise) {
     // Stops between samples (the interrupted file gets an extra frame that the resume cuts off)
     // and on a sample step, the second after the first maximum of x1.
-    for (precision hi : precisions)
-        for (precision in : precisions) {
-            const precision_mode mode{hi, in};
-            expect_resume_is_bitwise(short_tetrahedron(mode), {2345, 7000}, "tetrahedron " + to_string(mode));
-        }
+    const precision_mode mode = GetParam();
+    expect_resume_is_bitwise(short_tetrahedron(mode), {2345, 7000}, "tetrahedron " + to_string(mode));
 }
 
-TEST_F(Resume, ApproachingPairsResumeBitwiseInEveryPrecisionMode) {
+TEST_P(ResumeEachMode, ApproachingPairsResumeBitwise) {
     // Lubrication takes the previous step's velocities: the checkpoint must carry them. The
     // head-on pair bounces after t ~ 0.68 (step 680), so the stops fall before, inside and after.
+    const precision_mode mode = GetParam();
     for (const char* case_name : {"head_on", "oblique"})
-        for (precision hi : precisions)
-            for (precision in : precisions) {
-                const precision_mode mode{hi, in};
-                expect_resume_is_bitwise(pair(case_name, mode), {333, 701, 2999},
-                                         std::string(case_name) + " " + to_string(mode));
-            }
+        expect_resume_is_bitwise(pair(case_name, mode), {333, 701, 2999},
+                                 std::string(case_name) + " " + to_string(mode));
 }
 
 TEST_F(Resume, WithoutTrajectoryTheObservablesStillResumeBitwise) {

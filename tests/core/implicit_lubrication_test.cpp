@@ -11,6 +11,7 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/observables/pair_approach.hpp"
+#include "support/backend_modes.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 
 using namespace stokesian;
@@ -36,7 +37,16 @@ initial_state head_on_pair(double gap) {
     return s;
 }
 
+// The modes the pair without lubrication runs in: the reference and a mixed one.
+const precision_mode unlubricated_pair_modes[] = {precision_mode{precision::f64, precision::f64},
+                                                  precision_mode{precision::ds, precision::f32}};
+
+class ImplicitLubricationEachMode : public testing::TestWithParam<precision_mode> {};
+
 }  // namespace
+
+INSTANTIATE_TEST_SUITE_P(UnlubricatedPairModes, ImplicitLubricationEachMode, testing::ValuesIn(unlubricated_pair_modes),
+                         test_support::precision_mode_name);
 
 TEST(ExplicitLubrication, ErrorIsMultipliedByMinusTwoMZetaEveryStepWhateverTheTimeStep) {
     // The explicit scheme computes w_n = m_n (D - 2 zeta_n w_{n-1}) (forces from the previous
@@ -128,25 +138,23 @@ TEST(ImplicitLubrication, ExplicitSchemeDivergesOnTheSameCluster) {
     EXPECT_LT(largest_implicit, 2.0);            // |F_i| <= 1.25, |mu| ~ 1
 }
 
-TEST(ImplicitLubrication, WithoutALubricatedPairItIsExactlyMuF) {
+TEST_P(ImplicitLubricationEachMode, WithoutALubricatedPairItIsExactlyMuF) {
     // Gap 1.5 > 1: zeta = 0, nothing is solved, and both schemes give v = mu F bit for bit.
-    for (const precision_mode mode :
-         {precision_mode{precision::f64, precision::f64}, precision_mode{precision::ds, precision::f32}}) {
-        const auto a = make_engine(lubricated(lubrication_scheme::explicit_update, mode), head_on_pair(1.5));
-        const auto b = make_engine(lubricated(lubrication_scheme::implicit_solve, mode), head_on_pair(1.5));
-        a->advance(10);
-        b->advance(10);
-        frame fa, fb;
-        a->read_frame(fa);
-        b->read_frame(fb);
-        for (std::size_t i = 0; i < 2; ++i) {
-            EXPECT_EQ(fa.position[i], fb.position[i]);
-            EXPECT_EQ(fa.velocity[i], fb.velocity[i]);
-        }
-        EXPECT_FALSE(fb.lubrication.solved);
-        EXPECT_EQ(fb.lubrication.iterations, 0u);
-        EXPECT_EQ(b->description().details.at("lubrication_solves"), "0");
+    const precision_mode mode = GetParam();
+    const auto a = make_engine(lubricated(lubrication_scheme::explicit_update, mode), head_on_pair(1.5));
+    const auto b = make_engine(lubricated(lubrication_scheme::implicit_solve, mode), head_on_pair(1.5));
+    a->advance(10);
+    b->advance(10);
+    frame fa, fb;
+    a->read_frame(fa);
+    b->read_frame(fb);
+    for (std::size_t i = 0; i < 2; ++i) {
+        EXPECT_EQ(fa.position[i], fb.position[i]);
+        EXPECT_EQ(fa.velocity[i], fb.velocity[i]);
     }
+    EXPECT_FALSE(fb.lubrication.solved);
+    EXPECT_EQ(fb.lubrication.iterations, 0u);
+    EXPECT_EQ(b->description().details.at("lubrication_solves"), "0");
 }
 
 TEST(ImplicitLubrication, SolverFailureIsReportedNotReturned) {
