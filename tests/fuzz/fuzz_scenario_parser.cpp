@@ -2,6 +2,7 @@
 // scenario it gives must survive everything a run does with it before the engine starts.
 #include <cstddef>
 #include <cstdint>
+#include <numbers>
 #include <optional>
 #include <string>
 
@@ -14,17 +15,36 @@
 
 namespace {
 
-// Random suspensions of more spheres than this are left to the unit tests: generating and checking
-// millions of spheres is legal and takes minutes under the sanitizers (4e6: 221 s on the 2-core CI
-// machine), so a session that found one would be bound by it instead of by the parser (the
-// per-input timeout of run_fuzzer.sh is derived from the largest lattices, 10 s).
+// Random suspensions of more spheres than this, given as a count or by a volume fraction in a box,
+// are left to the unit tests: generating and checking millions of spheres is legal and takes
+// minutes under the sanitizers (4e6: 221 s on the 2-core CI machine; 2.4e6 by a volume fraction
+// bound a fixed-seed session), so a session that found one would be bound by it instead of by the
+// parser (the per-input timeout of run_fuzzer.sh is derived from the largest lattices, 10 s).
 constexpr std::int64_t most_fuzzed_random_spheres = 100000;
+
+// The spheres a [particles.random] table asks for: its count, or, without one, what its volume
+// fraction gives in the box's edges (N = phi V / ((4/3) pi a^3), random_suspension.cpp's rule);
+// nothing where the numbers are missing or not numbers (the parser says why).
+std::optional<double> random_spheres_asked(const toml::table& t) {
+    const auto random = t["particles"]["random"];
+    if (const auto count = random["count"].value<std::int64_t>()) return static_cast<double>(*count);
+    const auto fraction = random["volume_fraction"].value<double>();
+    const toml::array* edges = t["box"]["edges"].as_array();
+    if (!fraction || edges == nullptr || edges->size() != 3) return std::nullopt;
+    double volume = 1.0;
+    for (const toml::node& edge : *edges) {
+        const std::optional<double> length = edge.value<double>();
+        if (!length) return std::nullopt;
+        volume *= *length;
+    }
+    const double a = t["physics"]["radius"].value_or(1.0);
+    return *fraction * volume / (4.0 / 3.0 * std::numbers::pi * a * a * a);
+}
 
 bool generates_too_many_spheres(const std::string& text) {
     try {
-        const toml::table t = stokesian::parse_toml(text, "fuzz.toml");
-        const std::optional<std::int64_t> count = t["particles"]["random"]["count"].value<std::int64_t>();
-        return count && *count > most_fuzzed_random_spheres;
+        const std::optional<double> spheres = random_spheres_asked(stokesian::parse_toml(text, "fuzz.toml"));
+        return spheres && !(*spheres <= static_cast<double>(most_fuzzed_random_spheres));
     } catch (const stokesian::input_error&) {
         return false;  // the parser says why, below
     }
