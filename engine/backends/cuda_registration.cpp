@@ -1,8 +1,8 @@
 // The CUDA backend in the registry: "cuda", the step-by-step engine (every integrator and scheme, any
 // N, on any number of devices where the build has NCCL: engine/docs/multi-gpu.md) with its HI
 // kernels, and the fused engine as its kernel "fused" (whole Euler steps inside one launch,
-// N <= 1024 in one block, larger systems without short-range forces on the whole device, explicit
-// lubrication, one device; fused_engine.cu), bit for bit the
+// N <= 1024 in one block, one system up to 65 536 on the whole device where the tensor has a far
+// form, explicit lubrication, one device; fused_engine.cu), bit for bit the
 // step-by-step engine: named (--hi-kernel fused, a suite's cuda_hi_kernel) or chosen by auto where
 // it can run the configuration. A build without CUDA registers it as absent, so a request names what
 // is missing instead of "unknown backend".

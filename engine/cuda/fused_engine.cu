@@ -335,7 +335,7 @@ engine_description fused_systems<Policy>::description() const {
             break;
         case fused_kernel_choice::grid:
             d["fused_kernel"] = "grid (one system on the whole device, two warps per particle, grid barriers)";
-            d["threads_per_system"] = std::to_string(std::size_t(n_) * 64u);
+            d["threads_per_system"] = std::to_string(std::size_t(n_) * fused_grid_pair_threads);
             break;
         default:
             d["fused_kernel"] = "block (one block per system, one thread per particle, shared memory)";

@@ -54,7 +54,8 @@ inline constexpr unsigned fused_grid_row = fused_grid_chunk + 4;
 // a named barrier of its own: few blocks, because the grid barrier's cost grows with their number
 // (measured on an H200: ~8 ns per block and barrier, engine/docs/performance.md).
 inline constexpr unsigned fused_grid_pairs = 8;
-inline constexpr unsigned fused_grid_block = 64 * fused_grid_pairs;
+inline constexpr unsigned fused_grid_pair_threads = 64;  // the adding warp, then the producing warp
+inline constexpr unsigned fused_grid_block = fused_grid_pair_threads * fused_grid_pairs;
 template <class W>
 constexpr std::size_t fused_grid_shared_bytes() {
     return std::size_t(2) * 3 * fused_grid_row * sizeof(W) * fused_grid_pairs;
@@ -62,6 +63,7 @@ constexpr std::size_t fused_grid_shared_bytes() {
 
 // The barrier of the pair of warps `pair` (named barrier 1 + pair; 0 is __syncthreads').
 __device__ __forceinline__ void fused_grid_pair_barrier(unsigned pair) {
+    static_assert(fused_grid_pair_threads == 64, "the barrier's thread count below");
     asm volatile("bar.sync %0, 64;" ::"r"(1u + pair) : "memory");
 }
 
@@ -74,14 +76,14 @@ struct fused_grid_buffers {
 };
 
 // The velocity of target t by its pair of warps (see the file's comment); lanes 0-2 of the adding
-// warp write component 0-2. Both warps of the pair call it (pair barriers); `shared`: the pair's.
+// warp write component 0-2. Both warps of the pair call it (pair barriers); `shared`: the pair's;
+// `adding`: the caller is in the adding warp.
 template <class Tensor, bool Periodic, class A, class W>
-__device__ __forceinline__ void fused_grid_velocity(W* shared, const packed4<W>* r_w, const packed4<W>* f_w,
-                                                    vec3<A>* velocity, unsigned t, unsigned n,
+__device__ __forceinline__ void fused_grid_velocity(W* shared, unsigned pair, bool adding, const packed4<W>* r_w,
+                                                    const packed4<W>* f_w, vec3<A>* velocity, unsigned t, unsigned n,
                                                     const interaction_parameters<W>& p) {
     constexpr unsigned U = fused_grid_sources, chunk = fused_grid_chunk, row = fused_grid_row;
-    const unsigned lane = threadIdx.x % 32u, pair = threadIdx.x / 64u;
-    const bool adding = threadIdx.x % 64u < 32u;
+    const unsigned lane = threadIdx.x % 32u;
     const unsigned chunks = (n + chunk - 1) / chunk;
     const vec3<W> r_t = unpack(r_w[t]);
     A acc{};
@@ -148,9 +150,9 @@ __global__ void __launch_bounds__(fused_grid_block)
     const unsigned threads = gridDim.x * blockDim.x;
     const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lane = threadIdx.x % 32u;
-    const unsigned pair = threadIdx.x / 64u;
-    const bool adding_warp = threadIdx.x % 64u < 32u;  // also computes the forces
-    const bool leads = threadIdx.x % 64u == 0u;        // drifts and samples the pair's target
+    const unsigned pair = threadIdx.x / fused_grid_pair_threads;
+    const bool adding_warp = threadIdx.x % fused_grid_pair_threads < 32u;  // also computes the forces
+    const bool leads = threadIdx.x % fused_grid_pair_threads == 0u;        // drifts and samples the pair's target
     W* const terms = reinterpret_cast<W*>(fused_grid_shared) + std::size_t(2) * 3 * fused_grid_row * pair;
     // The pair's targets: block b's pairs take b * pairs + pair, then a grid's worth further on.
     const unsigned first_target = blockIdx.x * fused_grid_pairs + pair;
@@ -196,7 +198,7 @@ __global__ void __launch_bounds__(fused_grid_block)
     };
     const auto velocities = [&](const packed4<W>* r_w) {
         for (unsigned t = first_target; t < n; t += target_stride)
-            fused_grid_velocity<Tensor, Periodic>(terms, r_w, g.force_w, a.velocity, t, n, a.params);
+            fused_grid_velocity<Tensor, Periodic>(terms, pair, adding_warp, r_w, g.force_w, a.velocity, t, n, a.params);
         __syncwarp();  // lanes 0-2's velocities, before lane 0 reads them
     };
     if (initialise) {
