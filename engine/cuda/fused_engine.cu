@@ -334,8 +334,10 @@ engine_description fused_systems<Policy>::description() const {
             d["threads_per_system"] = "32";
             break;
         case fused_kernel_choice::grid:
-            d["fused_kernel"] = "grid (one system on the whole device, two warps per particle, grid barriers)";
-            d["threads_per_system"] = std::to_string(std::size_t(n_) * fused_grid_pair_threads);
+            d["fused_kernel"] = "grid (one system on the whole device, a block of one adding and " +
+                                std::to_string(fused_grid_warps<W> - 1) + " producing warps per tile of up to " +
+                                std::to_string(fused_grid_tile_max) + " particles, grid barriers)";
+            d["threads_per_system"] = "all resident blocks of " + std::to_string(fused_grid_block<W>);
             break;
         default:
             d["fused_kernel"] = "block (one block per system, one thread per particle, shared memory)";

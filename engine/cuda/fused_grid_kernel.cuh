@@ -5,29 +5,35 @@
 // launches of a few microseconds each, every one latency-bound; here a step costs its work and one
 // grid barrier (two with short-range forces).
 //
-// A pair of warps per target t (fused_grid_pairs pairs a block; pairs take targets in turn where
-// the device holds fewer): a producing warp and an adding warp. Each step is the paper's (Section 3.1) with the functions of the other
+// A block is a team: one adding warp and fused_grid_producers producing warps. The targets are cut
+// into tiles of `tile` <= fused_grid_tile_max consecutive particles; block b takes tiles b, b + the
+// grid's blocks, ... Each step is the paper's (Section 3.1) with the functions of the other
 // engines, in their order:
-//   drift:      drift_particle (physics/drift.hpp), by lane 0 of the adding warp;
+//   drift:      drift_particle (physics/drift.hpp), by lane i of the adding warp for the tile's
+//               target i;
 //   forces:     F_t = F_ext,t, then short_range_force for j ascending within the cutoff, as
-//               fused_block_kernel does (all pairs, 32 tested at a time by the adding warp; only
+//               fused_block_kernel does (all pairs, 32 tested at a time by one warp a target; only
 //               with short-range forces);
-//   velocities: the producing warp evaluates the terms of a chunk of fused_grid_chunk sources with
+//   velocities: the sources are cut into chunks of fused_grid_chunk, one source a producing lane.
+//               For each target of the tile the producing lanes evaluate their source's term with
 //               the far kernels' pair step (far_prelude, far_term where the whole warp may take the
 //               far form, else hydrodynamic_contribution: the same bits, physics/far_pair.hpp) into
-//               shared memory, while lanes 0, 1, 2 of the adding warp add component 0, 1, 2 of the
-//               previous chunk's terms one after the other in source order, continuing one
+//               shared memory, while lane 3 i + c of the adding warp adds component c of target i's
+//               terms of the previous chunk one after the other in source order, continuing one
 //               accumulator: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum (ordered-split's,
-//               hi_ordered_kernel.cuh). Two chunk buffers and one pair barrier per chunk: the
-//               serial additions, the step's critical path, wait on no evaluation but the first.
+//               hi_ordered_kernel.cuh). Two chunk buffers and one block barrier per chunk: the
+//               serial additions of all the tile's components run side by side in one instruction
+//               stream, and wait on no evaluation but the first chunk's. A chain of N additions is
+//               the step's critical path, whatever the tile, so the tile sets only how many
+//               producing lanes feed one chain.
 // Barriers and buffers, per step (b = the step's parity):
 //     drift: read v[t], write r[t], image[t], r_w[b][t]  | grid | forces: read r_w[b], v, write
 //     F, F_w | grid | velocities: read r_w[b], F_w, write v
 // The second barrier only with short-range forces. No barrier is needed after the velocities:
-// t's velocity is written by lanes 0-2 of t's adding warp, whose lane 0 drifts t next (after
-// __syncwarp); the next drift writes r_w[b'], last read before this step's first barrier; F, F_w
-// and v are next written after the next step's first barrier, which no block passes before every
-// block has read them here. Every thread takes part in every grid barrier.
+// t's velocity is written by lanes 3 i ... 3 i + 2 of the adding warp, whose lane i drifts t next
+// (after __syncwarp); the next drift writes r_w[b'], last read before this step's first barrier;
+// F, F_w and v are next written after the next step's first barrier, which no block passes before
+// every block has read them here. Every thread takes part in every grid barrier.
 //
 // No __restrict__ and no read-only cache: the buffers are written during the launch by other blocks
 // (the grid barrier orders plain loads and stores, not the non-coherent read-only path).
@@ -41,30 +47,48 @@
 
 namespace stokesian::cuda {
 
-// Sources per chunk of the velocity phase: as many as the producing warp evaluates in one round
-// (fused_grid_sources per lane), whose evaluation (one trip to memory, the square roots and
-// divisions) takes about as long as the adding lanes' fused_grid_chunk serial additions. A chunk's
-// terms take 3 rows of fused_grid_row words of shared memory, two chunks a pair of warps. The
-// rows are 16-byte aligned (the adding lanes load 16 bytes at a time) and 4 words apart modulo the
-// 32 banks, so the three adding lanes' loads never share a bank.
-inline constexpr unsigned fused_grid_sources = 4;
-inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_sources;
-inline constexpr unsigned fused_grid_row = fused_grid_chunk + 4;
-// A block holds fused_grid_pairs targets, each a pair of warps (adding, producing) synchronised by
-// a named barrier of its own: few blocks, because the grid barrier's cost grows with their number
-// (measured on an H200: ~8 ns per block and barrier, engine/docs/performance.md).
-inline constexpr unsigned fused_grid_pairs = 8;
-inline constexpr unsigned fused_grid_pair_threads = 64;  // the adding warp, then the producing warp
-inline constexpr unsigned fused_grid_block = fused_grid_pair_threads * fused_grid_pairs;
+// A chunk holds one source for each lane of the fused_grid_slices warps of a target group; the
+// fused_grid_groups groups take the tile's targets in turn, so fused_grid_slices *
+// fused_grid_groups producing warps feed the adding warp. A chunk's terms take 3 * tile rows of
+// fused_grid_row<W> values of shared memory: 16 bytes longer than the chunk, so rows are 16-byte
+// aligned and 16 bytes apart modulo the 32 banks (the adding lanes' 16-byte loads of consecutive
+// rows fill a wavefront without conflict), and the producing lanes store consecutive values of a row.
+inline constexpr unsigned fused_grid_slices = 7;
+#ifndef STOKESIAN_GRID_GROUPS_F64
+#define STOKESIAN_GRID_GROUPS_F64 2
+#endif
+template <class W>
+inline constexpr unsigned fused_grid_groups = sizeof(W) == 4 ? 4 : STOKESIAN_GRID_GROUPS_F64;
+inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_slices;
+inline constexpr unsigned fused_grid_tile_max = 10;  // 3 components a target: 30 adding lanes
+template <class W>
+inline constexpr unsigned fused_grid_warps = 1 + fused_grid_slices * fused_grid_groups<W>;
+template <class W>
+inline constexpr unsigned fused_grid_block = 32 * fused_grid_warps<W>;
+template <class W>
+inline constexpr unsigned fused_grid_row = fused_grid_chunk + 16 / sizeof(W);
+inline constexpr unsigned fused_grid_buffers_count = 3;  // chunk buffers (see fused_grid_signal)
+template <class W>
+constexpr std::size_t fused_grid_terms_bytes() {
+    return std::size_t(fused_grid_buffers_count) * 3 * fused_grid_tile_max * fused_grid_row<W> * sizeof(W);
+}
 template <class W>
 constexpr std::size_t fused_grid_shared_bytes() {
-    return std::size_t(2) * 3 * fused_grid_row * sizeof(W) * fused_grid_pairs;
+    return fused_grid_terms_bytes<W>() + fused_grid_tile_max * sizeof(packed4<W>);
 }
 
-// The barrier of the pair of warps `pair` (named barrier 1 + pair; 0 is __syncthreads').
-__device__ __forceinline__ void fused_grid_pair_barrier(unsigned pair) {
-    static_assert(fused_grid_pair_threads == 64, "the barrier's thread count below");
-    asm volatile("bar.sync %0, 64;" ::"r"(1u + pair) : "memory");
+// The chunk buffers pass between the producing warps and the adding warp through named barriers
+// (0 is __syncthreads'): the producers signal `filled + b` when they have written buffer b and wait
+// on `emptied + b` before writing it again; the adding warp the other way round. Neither side waits
+// for the other's slowest warp more than the buffers require, and producers run up to
+// fused_grid_buffers_count chunks ahead of the additions.
+inline constexpr unsigned fused_grid_filled = 1;
+inline constexpr unsigned fused_grid_emptied = fused_grid_filled + fused_grid_buffers_count;
+__device__ __forceinline__ void fused_grid_signal(unsigned barrier, unsigned threads) {
+    asm volatile("bar.arrive %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
+}
+__device__ __forceinline__ void fused_grid_wait(unsigned barrier, unsigned threads) {
+    asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
 }
 
 // The grid kernel's working copies: positions in the working precision for both parities (2n) and
@@ -75,88 +99,159 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
-// The velocity of target t by its pair of warps (see the file's comment); lanes 0-2 of the adding
-// warp write component 0-2. Both warps of the pair call it (pair barriers); `shared`: the pair's;
-// `adding`: the caller is in the adding warp.
-template <class Tensor, bool Periodic, class A, class W>
-__device__ __forceinline__ void fused_grid_velocity(W* shared, unsigned pair, bool adding, const packed4<W>* r_w,
-                                                    const packed4<W>* f_w, vec3<A>* velocity, unsigned t, unsigned n,
-                                                    const interaction_parameters<W>& p) {
-    constexpr unsigned U = fused_grid_sources, chunk = fused_grid_chunk, row = fused_grid_row;
-    const unsigned lane = threadIdx.x % 32u;
-    const unsigned chunks = (n + chunk - 1) / chunk;
-    const vec3<W> r_t = unpack(r_w[t]);
-    A acc{};
-    for (unsigned c = 0; c <= chunks; ++c) {
-        if (!adding && c < chunks) {
-            W* const terms = shared + (c % 2) * 3 * row;
-            const unsigned start = c * chunk;
-            vec3<W> r_j[U], f_j[U];
-            pair_prelude<W> q[U];
-            bool far = true;
+// A producing lane's terms of its source j for the targets first + i, i = group, group +
+// fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k; fused_grid_pass
+// targets at a time, so that their square roots and divisions overlap, with one vote for them all
+// (as the far kernels vote for several sources). Lanes whose source lies beyond N only vote.
+#ifndef STOKESIAN_GRID_PASS
+#define STOKESIAN_GRID_PASS 1
+#endif
+inline constexpr unsigned fused_grid_pass = STOKESIAN_GRID_PASS;
+template <class Tensor, bool Periodic, class W>
+__device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,
+                                                 unsigned group, vec3<W> r_j, vec3<W> f_j, unsigned j, bool use,
+                                                 unsigned k, const interaction_parameters<W>& p) {
+    constexpr unsigned row = fused_grid_row<W>, step = fused_grid_groups<W>, pass = fused_grid_pass;
+    for (unsigned i0 = group; i0 < tile; i0 += pass * step) {
+        unsigned i[pass];
+        vec3<W> r_t[pass];
+        pair_prelude<W> q[pass];
+        bool far = true;
 #pragma unroll
-            for (unsigned u = 0; u < U; ++u) {
-                const unsigned j = start + 32u * u + lane;
-                const bool use = j < n;
-                r_j[u] = use ? unpack(r_w[j]) : r_t;
-                f_j[u] = use ? unpack(f_w[j]) : vec3<W>{};
-                q[u] = far_prelude<Tensor, false, Periodic>(r_t, r_j[u], p);
-                far = far && (q[u].far || !use);
-            }
-            const bool all_far = __all_sync(0xffffffffu, far);
-#pragma unroll
-            for (unsigned u = 0; u < U; ++u) {
-                const unsigned k = 32u * u + lane, j = start + k;
-                if (j >= n) continue;
-                const vec3<W> term = all_far ? far_term<Tensor>(q[u], f_j[u], p.mobility, p.mobility.self_mobility)
-                                             : hydrodynamic_contribution<Tensor, false>(j == t, r_t, r_j[u], f_j[u], p);
-                terms[k] = term.x;
-                terms[row + k] = term.y;
-                terms[2 * row + k] = term.z;
+        for (unsigned u = 0; u < pass; ++u) {
+            i[u] = i0 + u * step < tile ? i0 + u * step : i0;  // past the tile: target i0 again, not stored
+            r_t[u] = unpack(targets[i[u]]);
+            if (use) {
+                q[u] = far_prelude<Tensor, false, Periodic>(r_t[u], r_j, p);
+                far = far && q[u].far;
             }
         }
-        if (adding && lane < 3u && c > 0) {
-            // The loads of a batch go out together; the additions stay one after the other.
-            const W* const component = shared + ((c - 1) % 2) * 3 * row + lane * row;
-            const unsigned count = min(chunk, n - (c - 1) * chunk);
+        const bool all_far = __all_sync(0xffffffffu, far);
+        if (!use) continue;
+#pragma unroll
+        for (unsigned u = 0; u < pass; ++u) {
+            if (u > 0 && i[u] == i0) break;  // the same in the whole warp
+            const vec3<W> term = all_far ? far_term<Tensor>(q[u], f_j, p.mobility, p.mobility.self_mobility)
+                                         : hydrodynamic_contribution<Tensor, false>(j == first + i[u], r_t[u], r_j,
+                                                                                     f_j, p);
+            W* const component = terms + 3 * i[u] * row + k;
+            component[0] = term.x;
+            component[row] = term.y;
+            component[2 * row] = term.z;
+        }
+    }
+}
+
+// The velocities of the tile's targets first ... first + tile - 1 (see the file's comment); lane
+// 3 i + c of the adding warp (warp 0) writes component c of target i. Every thread of the block
+// calls it (block barriers).
+template <class Tensor, bool Periodic, class A, class W>
+__device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, const packed4<W>* r_w,
+                                                      const packed4<W>* f_w, vec3<A>* velocity, unsigned first,
+                                                      unsigned tile, unsigned n, const interaction_parameters<W>& p) {
+    constexpr unsigned chunk = fused_grid_chunk, row = fused_grid_row<W>, buffers = fused_grid_buffers_count;
+    constexpr unsigned buffer = 3 * fused_grid_tile_max * row;
+    W* const terms = reinterpret_cast<W*>(shared);
+    packed4<W>* const targets = reinterpret_cast<packed4<W>*>(shared + fused_grid_terms_bytes<W>());
+    const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
+    const unsigned chunks = (n + chunk - 1) / chunk;
+    if (warp == 0 && lane < tile) targets[lane] = r_w[first + lane];
+    if (warp != 0) {
+        const unsigned slice = (warp - 1u) % fused_grid_slices, group = (warp - 1u) / fused_grid_slices;
+        const unsigned k = slice * 32u + lane;  // the lane's source within each chunk
+        vec3<W> r_next{}, f_next{};
+        if (k < n) {
+            r_next = unpack(r_w[k]);
+            f_next = unpack(f_w[k]);
+        }
+        __syncthreads();  // the targets written
+        for (unsigned c = 0; c < chunks; ++c) {
+            const unsigned j = c * chunk + k;
+            const vec3<W> r_j = r_next, f_j = f_next;
+            if (j + chunk < n) {  // the next chunk's source, loaded while this one's terms are evaluated
+                r_next = unpack(r_w[j + chunk]);
+                f_next = unpack(f_w[j + chunk]);
+            }
+            if (c >= buffers) fused_grid_wait(fused_grid_emptied + c % buffers, fused_grid_block<W>);
+            fused_grid_terms<Tensor, Periodic>(terms + (c % buffers) * buffer, targets, first, tile, group, r_j, f_j,
+                                               j, j < n, k, p);
+            fused_grid_signal(fused_grid_filled + c % buffers, fused_grid_block<W>);
+        }
+        return;
+    }
+    __syncthreads();  // the targets written
+    A acc{};
+    for (unsigned c = 0; c < chunks; ++c) {
+        fused_grid_wait(fused_grid_filled + c % buffers, fused_grid_block<W>);
+        if (lane < 3u * tile) {
+            const W* const component = terms + (c % buffers) * buffer + lane * row;
+            const unsigned count = min(chunk, n - c * chunk);
             // 16-byte loads of a batch go out together; the additions stay one after the other.
             using load4 = std::conditional_t<sizeof(W) == 4, float4, double2>;
             constexpr unsigned per_load = 16 / sizeof(W), batch = 16;
-            unsigned k = 0;
-            for (; k + batch <= count; k += batch) {
+            unsigned m = 0;
+            for (; m + batch <= count; m += batch) {
                 W loaded[batch];
 #pragma unroll
                 for (unsigned u = 0; u < batch; u += per_load)
-                    *reinterpret_cast<load4*>(loaded + u) = *reinterpret_cast<const load4*>(component + k + u);
+                    *reinterpret_cast<load4*>(loaded + u) = *reinterpret_cast<const load4*>(component + m + u);
 #pragma unroll
                 for (unsigned u = 0; u < batch; ++u) acc = acc + loaded[u];
             }
-            for (; k < count; ++k) acc = acc + component[k];
+            for (; m < count; ++m) acc = acc + component[m];
         }
-        fused_grid_pair_barrier(pair);  // chunk c written, chunk c - 1 read: the buffers swap
+        if (c + buffers < chunks) fused_grid_signal(fused_grid_emptied + c % buffers, fused_grid_block<W>);
     }
-    if (adding && lane < 3u) {
-        vec3<A>& v = velocity[t];
-        (lane == 0u ? v.x : lane == 1u ? v.y : v.z) = acc;
+    if (lane < 3u * tile) {
+        vec3<A>& v = velocity[first + lane / 3u];
+        const unsigned component = lane % 3u;
+        (component == 0u ? v.x : component == 1u ? v.y : v.z) = acc;
+    }
+}
+
+// The short-range force on target t by one warp: 32 sources tested at a time; the few within the
+// cutoff are added by every lane in ascending j (lane order within a round, rounds ascending),
+// F_t = F_ext,t first: the block kernel's sum. Lane 0 writes.
+template <class P, class A, class W>
+__device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>& a, packed4<W>* force_w,
+                                                 const packed4<W>* r_w, unsigned t, W cutoff2) {
+    const unsigned lane = threadIdx.x % 32u, n = a.n;
+    const vec3<W> r_t = unpack(r_w[t]);
+    const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
+    vec3<W> f_t = a.external_force[t];
+    for (unsigned start = 0; start < n; start += 32u) {
+        const unsigned j = start + lane;
+        vec3<W> term{};
+        bool within = false;
+        if (j < n && j != t) {
+            const vec3<W> r_j = unpack(r_w[j]);
+            const vec3<W> d = minimum_image(r_t - r_j, a.params.box);
+            within = dot(d, d) < cutoff2;
+            if (within) term = short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
+        }
+        for (unsigned left = __ballot_sync(0xffffffffu, within); left != 0; left &= left - 1u)
+            f_t += shuffle(term, unsigned(__ffs(left)) - 1u);
+    }
+    if (lane == 0u) {
+        a.force[t] = f_t;
+        force_w[t] = pack(f_t);
     }
 }
 
 template <class P, class A, class W, class Tensor, bool Periodic>
-__global__ void __launch_bounds__(fused_grid_block)
-    fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, std::uint64_t steps, bool initialise) {
-    extern __shared__ unsigned char fused_grid_shared[];
+__global__ void __launch_bounds__(fused_grid_block<W>)
+    fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, unsigned tile, std::uint64_t steps,
+                      bool initialise) {
+    extern __shared__ __align__(16) unsigned char fused_grid_shared[];
     const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const unsigned n = a.n;
     const unsigned threads = gridDim.x * blockDim.x;
     const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned lane = threadIdx.x % 32u;
-    const unsigned pair = threadIdx.x / fused_grid_pair_threads;
-    const bool adding_warp = threadIdx.x % fused_grid_pair_threads < 32u;  // also computes the forces
-    const bool leads = threadIdx.x % fused_grid_pair_threads == 0u;        // drifts and samples the pair's target
-    W* const terms = reinterpret_cast<W*>(fused_grid_shared) + std::size_t(2) * 3 * fused_grid_row * pair;
-    // The pair's targets: block b's pairs take b * pairs + pair, then a grid's worth further on.
-    const unsigned first_target = blockIdx.x * fused_grid_pairs + pair;
-    const unsigned target_stride = gridDim.x * fused_grid_pairs;
+    const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
+    // Block b's tiles start at b * tile, a grid's worth of tiles apart; lane i of warp 0 owns
+    // target i of each (drift, samples).
+    const unsigned first_tile = blockIdx.x * tile, tile_stride = gridDim.x * tile;
+    const bool owns = warp == 0 && lane < tile;
     const P dt = a.dt[0];
     const W cutoff2 = a.params.short_range_cutoff * a.params.short_range_cutoff;
 
@@ -166,40 +261,18 @@ __global__ void __launch_bounds__(fused_grid_block)
     }
     grid.sync();
 
-    // The adding warp tests 32 sources at a time; the few within the cutoff are added by every lane in
-    // ascending j (lane order within a round, rounds ascending), F_t = F_ext,t first: the block
-    // kernel's sum.
     const auto forces = [&](const packed4<W>* r_w) {
         if (!a.short_range) return;  // F_w holds F_ext (uniform over the launch)
-        if (adding_warp)
-            for (unsigned t = first_target; t < n; t += target_stride) {
-                const vec3<W> r_t = unpack(r_w[t]);
-                const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
-                vec3<W> f_t = a.external_force[t];
-                for (unsigned start = 0; start < n; start += 32u) {
-                    const unsigned j = start + lane;
-                    vec3<W> term{};
-                    bool within = false;
-                    if (j < n && j != t) {
-                        const vec3<W> r_j = unpack(r_w[j]);
-                        const vec3<W> d = minimum_image(r_t - r_j, a.params.box);
-                        within = dot(d, d) < cutoff2;
-                        if (within) term = short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
-                    }
-                    for (unsigned left = __ballot_sync(0xffffffffu, within); left != 0; left &= left - 1u)
-                        f_t += shuffle(term, unsigned(__ffs(left)) - 1u);
-                }
-                if (leads) {
-                    a.force[t] = f_t;
-                    g.force_w[t] = pack(f_t);
-                }
-            }
+        for (unsigned first = first_tile; first < n; first += tile_stride)
+            for (unsigned i = warp; i < tile && first + i < n; i += fused_grid_warps<W>)
+                fused_grid_force(a, g.force_w, r_w, first + i, cutoff2);
         grid.sync();
     };
     const auto velocities = [&](const packed4<W>* r_w) {
-        for (unsigned t = first_target; t < n; t += target_stride)
-            fused_grid_velocity<Tensor, Periodic>(terms, pair, adding_warp, r_w, g.force_w, a.velocity, t, n, a.params);
-        __syncwarp();  // lanes 0-2's velocities, before lane 0 reads them
+        for (unsigned first = first_tile; first < n; first += tile_stride)
+            fused_grid_velocities<Tensor, Periodic>(fused_grid_shared, r_w, g.force_w, a.velocity, first,
+                                                    min(tile, n - first), n, a.params);
+        __syncwarp();  // lanes 3 i ... 3 i + 2's velocities, before lane i reads them
     };
     if (initialise) {
         forces(g.position_w);
@@ -210,7 +283,7 @@ __global__ void __launch_bounds__(fused_grid_block)
     for (std::uint64_t s = 0; s < steps; ++s) {
         b ^= 1u;
         packed4<W>* const r_w = g.position_w + std::size_t(b) * n;
-        for (unsigned t = first_target; leads && t < n; t += target_stride) {
+        for (unsigned t = first_tile + lane; owns && t < n; t += tile_stride) {
             vec3<P> r = a.position[t];
             vec3<int> m = a.image[t];
             drift_particle(r, m, a.velocity[t], dt, a.box);
@@ -223,7 +296,7 @@ __global__ void __launch_bounds__(fused_grid_block)
         velocities(r_w);
         if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
             since_sample = 0;
-            for (unsigned t = first_target; leads && t < n; t += target_stride)
+            for (unsigned t = first_tile + lane; owns && t < n; t += tile_stride)
                 record_sample(a.samples, sample * n + t, a.position[t], a.image[t], a.velocity[t], a.force[t]);
             ++sample;
         }
