@@ -5,7 +5,7 @@
 // launches of a few microseconds each, every one latency-bound; here a step costs its work and one
 // grid barrier (two with short-range forces).
 //
-// A block is a team: one adding warp and fused_grid_producers producing warps. The targets are cut
+// A block is a team: one adding warp and fused_grid_slices * fused_grid_groups producing warps. The targets are cut
 // into tiles of `tile` <= fused_grid_tile_max consecutive particles; block b takes tiles b, b + the
 // grid's blocks, ... Each step is the paper's (Section 3.1) with the functions of the other
 // engines, in their order:
@@ -21,11 +21,11 @@
 //               shared memory, while lane 3 i + c of the adding warp adds component c of target i's
 //               terms of the previous chunk one after the other in source order, continuing one
 //               accumulator: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum (ordered-split's,
-//               hi_ordered_kernel.cuh). Two chunk buffers and one block barrier per chunk: the
-//               serial additions of all the tile's components run side by side in one instruction
-//               stream, and wait on no evaluation but the first chunk's. A chain of N additions is
-//               the step's critical path, whatever the tile, so the tile sets only how many
-//               producing lanes feed one chain.
+//               hi_ordered_kernel.cuh). The chunk buffers pass between the two sides through named
+//               barriers (fused_grid_signal), three deep: the serial additions of all the tile's
+//               components run side by side in one instruction stream and wait on no evaluation
+//               but the first chunk's. A chain of N additions is the step's critical path,
+//               whatever the tile, so the tile sets only how many producing lanes feed one chain.
 // Barriers and buffers, per step (b = the step's parity):
 //     drift: read v[t], write r[t], image[t], r_w[b][t]  | grid | forces: read r_w[b], v, write
 //     F, F_w | grid | velocities: read r_w[b], F_w, write v
@@ -53,12 +53,12 @@ namespace stokesian::cuda {
 // fused_grid_row<W> values of shared memory: 16 bytes longer than the chunk, so rows are 16-byte
 // aligned and 16 bytes apart modulo the 32 banks (the adding lanes' 16-byte loads of consecutive
 // rows fill a wavefront without conflict), and the producing lanes store consecutive values of a row.
+// Groups: as many producing warps as the register file holds at one block a multiprocessor (the
+// velocity phase is latency-bound: more warps, more of it hidden): 1 + 28 warps of at most 64
+// registers in f32; the f64 kernels need ~112 registers, so 1 + 14 warps.
 inline constexpr unsigned fused_grid_slices = 7;
-#ifndef STOKESIAN_GRID_GROUPS_F64
-#define STOKESIAN_GRID_GROUPS_F64 2
-#endif
 template <class W>
-inline constexpr unsigned fused_grid_groups = sizeof(W) == 4 ? 4 : STOKESIAN_GRID_GROUPS_F64;
+inline constexpr unsigned fused_grid_groups = sizeof(W) == 4 ? 4 : 2;
 inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_slices;
 inline constexpr unsigned fused_grid_tile_max = 10;  // 3 components a target: 30 adding lanes
 template <class W>
@@ -100,45 +100,30 @@ struct fused_grid_buffers {
 };
 
 // A producing lane's terms of its source j for the targets first + i, i = group, group +
-// fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k; fused_grid_pass
-// targets at a time, so that their square roots and divisions overlap, with one vote for them all
-// (as the far kernels vote for several sources). Lanes whose source lies beyond N only vote.
-#ifndef STOKESIAN_GRID_PASS
-#define STOKESIAN_GRID_PASS 1
-#endif
-inline constexpr unsigned fused_grid_pass = STOKESIAN_GRID_PASS;
+// fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k. Lanes whose source
+// lies beyond N only vote. (Two targets at a time gained nothing on an H200: the IEEE square root's
+// and division's slow-path branches keep their instructions apart, and the registers cost warps.)
 template <class Tensor, bool Periodic, class W>
 __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,
                                                  unsigned group, vec3<W> r_j, vec3<W> f_j, unsigned j, bool use,
                                                  unsigned k, const interaction_parameters<W>& p) {
-    constexpr unsigned row = fused_grid_row<W>, step = fused_grid_groups<W>, pass = fused_grid_pass;
-    for (unsigned i0 = group; i0 < tile; i0 += pass * step) {
-        unsigned i[pass];
-        vec3<W> r_t[pass];
-        pair_prelude<W> q[pass];
+    constexpr unsigned row = fused_grid_row<W>;
+    for (unsigned i = group; i < tile; i += fused_grid_groups<W>) {
+        const vec3<W> r_t = unpack(targets[i]);
+        pair_prelude<W> q;
         bool far = true;
-#pragma unroll
-        for (unsigned u = 0; u < pass; ++u) {
-            i[u] = i0 + u * step < tile ? i0 + u * step : i0;  // past the tile: target i0 again, not stored
-            r_t[u] = unpack(targets[i[u]]);
-            if (use) {
-                q[u] = far_prelude<Tensor, false, Periodic>(r_t[u], r_j, p);
-                far = far && q[u].far;
-            }
+        if (use) {
+            q = far_prelude<Tensor, false, Periodic>(r_t, r_j, p);
+            far = q.far;
         }
         const bool all_far = __all_sync(0xffffffffu, far);
         if (!use) continue;
-#pragma unroll
-        for (unsigned u = 0; u < pass; ++u) {
-            if (u > 0 && i[u] == i0) break;  // the same in the whole warp
-            const vec3<W> term = all_far ? far_term<Tensor>(q[u], f_j, p.mobility, p.mobility.self_mobility)
-                                         : hydrodynamic_contribution<Tensor, false>(j == first + i[u], r_t[u], r_j,
-                                                                                     f_j, p);
-            W* const component = terms + 3 * i[u] * row + k;
-            component[0] = term.x;
-            component[row] = term.y;
-            component[2 * row] = term.z;
-        }
+        const vec3<W> term = all_far ? far_term<Tensor>(q, f_j, p.mobility, p.mobility.self_mobility)
+                                     : hydrodynamic_contribution<Tensor, false>(j == first + i, r_t, r_j, f_j, p);
+        W* const component = terms + 3 * i * row + k;
+        component[0] = term.x;
+        component[row] = term.y;
+        component[2 * row] = term.z;
     }
 }
 

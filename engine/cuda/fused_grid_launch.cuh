@@ -5,7 +5,6 @@
 // precision (the kernels of the three precisions compile side by side). The tensor and the box
 // kind are template parameters, as in the far kernels (hi_far_kernels.cuh).
 #include <algorithm>
-#include <cstdlib>
 #include <stdexcept>
 
 #include "cuda_check.hpp"
@@ -45,7 +44,6 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
         const unsigned rounds = (n + fused_grid_tile_max * resident - 1) / (fused_grid_tile_max * resident);
         tile = (n + rounds * resident - 1) / (rounds * resident);
     }
-    if (const char* forced = std::getenv("STOKESIAN_GRID_TILE")) tile = static_cast<unsigned>(std::atoi(forced));
     const unsigned blocks = std::min(resident, (n + tile - 1) / tile);
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> buffers = g;
