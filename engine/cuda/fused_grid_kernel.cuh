@@ -62,7 +62,7 @@ inline constexpr unsigned fused_grid_groups = sizeof(W) == 4 ? 4 : 2;
 inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_slices;
 inline constexpr unsigned fused_grid_tile_max = 10;  // 3 components a target: 30 adding lanes
 template <class W>
-inline constexpr unsigned fused_grid_warps = 1 + fused_grid_slices * fused_grid_groups<W>;
+inline constexpr unsigned fused_grid_warps = 1 + fused_grid_slices* fused_grid_groups<W>;
 template <class W>
 inline constexpr unsigned fused_grid_block = 32 * fused_grid_warps<W>;
 template <class W>
@@ -158,8 +158,8 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
                 f_next = unpack(f_w[j + chunk]);
             }
             if (c >= buffers) fused_grid_wait(fused_grid_emptied + c % buffers, fused_grid_block<W>);
-            fused_grid_terms<Tensor, Periodic>(terms + (c % buffers) * buffer, targets, first, tile, group, r_j, f_j,
-                                               j, j < n, k, p);
+            fused_grid_terms<Tensor, Periodic>(terms + (c % buffers) * buffer, targets, first, tile, group, r_j, f_j, j,
+                                               j < n, k, p);
             fused_grid_signal(fused_grid_filled + c % buffers, fused_grid_block<W>);
         }
         return;
