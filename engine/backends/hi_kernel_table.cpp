@@ -18,14 +18,14 @@
 // 30 000; open: 8.9x far-tiling at 864, 2.9x at 10 976); above, where it runs far-tiling itself, the
 // exact kernels are within 1-2 % of each other.
 //
-// fused_up_to (the fused engine under auto): 1024, measured by `ci/gpu-hi-auto` on an NVIDIA H200
-// (cc 9.0 like the H100; engine/docs/gpu-runs/2026-11-28-h200-fused-grid-bound.csv, periodic cubic
-// lattices, ms per step, f32 / f64): the fused engine (its grid kernel: one system on the whole
-// device, whole steps in one launch) against ordered-split step by step, N = 128 0.0058 / 0.0074
-// against 0.0131 / 0.0130, N = 512 0.0130 / 0.0152 against 0.0132 / 0.0162, N = 1024 0.0220 / 0.0255
-// against 0.0214 / 0.0300, N = 2048 0.0436 / 0.0809 against 0.0427 / 0.0698. On open fcc lattices
-// (no ties) it leads up to N = 2048 and at 864 with lubrication 5.6x
-// (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-open-fcc.csv). So 1024.
+// fused_up_to (the fused engine under auto): 4096, measured by `ci/gpu-hi-auto` on an NVIDIA H200
+// (cc 9.0 like the H100; engine/docs/gpu-runs/2026-11-28-h200-fused-grid-tiles-bound.csv, periodic
+// cubic lattices, ms per step, f32 / f64): the fused engine (its grid kernel in tiles: one system on
+// the whole device, whole steps in one launch) against ordered-split step by step, N = 128 0.0032 /
+// 0.0035 against 0.0161 / 0.0154, N = 1024 0.0104 / 0.0154 against 0.0211 / 0.0294, N = 2048
+// 0.0326 / 0.0492 against 0.0425 / 0.0698, N = 4096 0.1165 / 0.1751 against 0.1350 / 0.1896. On open
+// fcc lattices (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-tiles-open-fcc.csv) it leads at
+// N = 864 and 2048 and trails at 10 976 (0.633 / 0.908 against 0.556 / 0.907). So 4096.
 //
 // Devices of no measured class, and precisions a device's table has not measured
 // (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
@@ -87,7 +87,7 @@ constexpr auto fallback_rows = [] {
 
 constexpr device_table tables[] = {
     {"9.0",
-     1024,
+     4096,
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
       hopper_open_rows}},
