@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fused_grid_shape.hpp"
 #include "fused_kernels.cuh"
 #include "stokesian/physics/far_pair.hpp"
 
@@ -60,7 +61,6 @@ inline constexpr unsigned fused_grid_slices = 7;
 template <class W>
 inline constexpr unsigned fused_grid_groups = sizeof(W) == 4 ? 4 : 2;
 inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_slices;
-inline constexpr unsigned fused_grid_tile_max = 10;  // 3 components a target: 30 adding lanes
 template <class W>
 inline constexpr unsigned fused_grid_warps = 1 + fused_grid_slices* fused_grid_groups<W>;
 template <class W>

@@ -31,25 +31,13 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(fused_grid_block<W>), shared),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused grid kernel)");
     if (per_sm < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
-    // Every block must be resident at once (the grid barrier). A system of at most fused_grid_tile_max
-    // targets a multiprocessor gets one block on each: the grid barrier's cost grows with the number
-    // of blocks, and a block's chain of N additions takes as long for one target as for ten. Larger
-    // systems fill every resident block with tiles of equal size, in as few rounds as they allow.
-    const unsigned n = a.n;
-    const unsigned resident = static_cast<unsigned>(per_sm) * sms;
-    unsigned tile = 0;
-    if (n <= fused_grid_tile_max * sms) {
-        tile = (n + sms - 1) / sms;
-    } else {
-        const unsigned rounds = (n + fused_grid_tile_max * resident - 1) / (fused_grid_tile_max * resident);
-        tile = (n + rounds * resident - 1) / (rounds * resident);
-    }
-    const unsigned blocks = std::min(resident, (n + tile - 1) / tile);
+    const fused_grid_shape shape = fused_grid_shape_for(a.n, sms, static_cast<unsigned>(per_sm) * sms);
+    unsigned tile = shape.tile;
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> buffers = g;
     void* parameters[] = {&args, &buffers, &tile, &steps, &initialise};
-    check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(fused_grid_block<W>),
-                                      parameters, shared, cudaStreamPerThread),
+    check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(shape.blocks),
+                                      dim3(fused_grid_block<W>), parameters, shared, cudaStreamPerThread),
           "cudaLaunchCooperativeKernel (fused grid kernel)");
 }
 
