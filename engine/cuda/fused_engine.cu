@@ -335,7 +335,7 @@ engine_description fused_systems<Policy>::description() const {
             break;
         case fused_kernel_choice::grid:
             d["fused_kernel"] = "grid (one system on the whole device, a block of one adding and " +
-                                std::to_string(fused_grid_warps<W> - 1) + " producing warps per tile of up to " +
+                                std::to_string(fused_grid_producers<W>) + " producing warps per tile of up to " +
                                 std::to_string(fused_grid_tile_max) + " particles, grid barriers)";
             d["threads_per_system"] = "all resident blocks of " + std::to_string(fused_grid_block<W>);
             break;

@@ -4,7 +4,6 @@
 // fused_grid_launch.cu.in, one per HI precision of the list, each instantiating the modes of its
 // precision (the kernels of the three precisions compile side by side). The tensor and the box
 // kind are template parameters, as in the far kernels (hi_far_kernels.cuh).
-#include <algorithm>
 #include <stdexcept>
 
 #include "cuda_check.hpp"
