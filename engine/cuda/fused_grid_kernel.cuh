@@ -176,10 +176,23 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
         if (lane < 3u * tile) {
             const W* const component = terms + (c % buffers) * buffer + lane * row;
             const unsigned count = min(chunk, n - c * chunk);
-            // 16-byte loads of a batch go out together; the additions stay one after the other.
+            // The additions stay one after the other; the 16-byte loads run ahead of them. A full
+            // chunk is unrolled whole, so that the compiler issues each load a few batches before
+            // its additions (in f32 3 % faster at N = 864, 6 % at 2048: form I of
+            // engine/docs/gpu-runs/2026-11-28-h200-fused-grid-tile-forms-2.txt); the last, partial
+            // chunk goes by batches of 16.
             using load4 = std::conditional_t<sizeof(W) == 4, float4, double2>;
             constexpr unsigned per_load = 16 / sizeof(W), batch = 16;
             unsigned m = 0;
+            if (count == chunk) {
+#pragma unroll
+                for (; m < chunk; m += per_load) {
+                    W loaded[per_load];
+                    *reinterpret_cast<load4*>(loaded) = *reinterpret_cast<const load4*>(component + m);
+#pragma unroll
+                    for (unsigned u = 0; u < per_load; ++u) acc = acc + loaded[u];
+                }
+            }
             for (; m + batch <= count; m += batch) {
                 W loaded[batch];
 #pragma unroll
