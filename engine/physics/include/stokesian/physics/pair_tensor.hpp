@@ -60,8 +60,7 @@ STOKESIAN_HD_INLINE void distance_and_inverse(W r2, W& r, W& inv_r) {
         inv_r = math::rsqrt_fast(r2);
         r = r2 * inv_r;
     } else {
-        r = math::sqrt(r2);
-        inv_r = W(1) / r;
+        math::sqrt_and_reciprocal(r2, r, inv_r);
     }
 }
 
