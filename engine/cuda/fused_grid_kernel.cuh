@@ -101,16 +101,27 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
+// The most targets of a tile that one producing warp takes.
+template <class W>
+inline constexpr unsigned fused_grid_most = (fused_grid_tile_max + fused_grid_groups<W> - 1) / fused_grid_groups<W>;
+
 // A producing lane's terms of its source j for the targets first + i, i = group, group +
 // fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k. Lanes whose source
-// lies beyond N only vote. (Two targets at a time gained nothing on an H200: the IEEE square root's
-// and division's slow-path branches keep their instructions apart, and the registers cost warps.)
+// lies beyond N only vote. The loop over the targets is unrolled to its most (fused_grid_most), so
+// that the rows' addresses are constants from one column pointer (5-9 % faster at N = 10 976,
+// engine/docs/gpu-runs/2026-11-29-h200-fused-grid-forms-3.txt). (Two targets at a time, or one
+// vote for all of them, gained nothing at small N on an H200: the IEEE square root's and
+// division's slow-path branches keep their instructions apart, and the registers cost warps.)
 template <class Tensor, bool Periodic, class W>
 __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,
                                                  unsigned group, vec3<W> r_j, vec3<W> f_j, unsigned j, bool use,
                                                  unsigned k, const interaction_parameters<W>& p) {
-    constexpr unsigned row = fused_grid_row<W>;
-    for (unsigned i = group; i < tile; i += fused_grid_groups<W>) {
+    constexpr unsigned row = fused_grid_row<W>, groups = fused_grid_groups<W>;
+    W* const column = terms + 3 * group * row + k;
+#pragma unroll
+    for (unsigned u = 0; u < fused_grid_most<W>; ++u) {
+        const unsigned i = group + u * groups;
+        if (i >= tile) break;
         const vec3<W> r_t = unpack(targets[i]);
         pair_prelude<W> q;
         bool far = true;
@@ -122,7 +133,7 @@ __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* tar
         if (!use) continue;
         const vec3<W> term = all_far ? far_term<Tensor>(q, f_j, p.mobility, p.mobility.self_mobility)
                                      : hydrodynamic_contribution<Tensor, false>(j == first + i, r_t, r_j, f_j, p);
-        W* const component = terms + 3 * i * row + k;
+        W* const component = column + 3 * u * groups * row;
         component[0] = term.x;
         component[row] = term.y;
         component[2 * row] = term.z;
