@@ -14,7 +14,7 @@ namespace {
 
 TEST(SqrtReciprocalGpu, EveryFloatGivesTheBitsOfTheIeeeSquareRootAndReciprocal) {
     REQUIRE_DEVICE();
-    // Two halves, so that the count of one launch stays below 2^32.
+    // The positive floats, then the negative ones.
     for (const auto& [first, last] : {std::pair<std::uint32_t, std::uint32_t>{0u, 0x7fffffffu},
                                       std::pair<std::uint32_t, std::uint32_t>{0x80000000u, 0xffffffffu}}) {
         const test_support::sqrt_reciprocal_census c = test_support::sqrt_reciprocal_census_on_device(first, last);
