@@ -48,20 +48,20 @@ STOKESIAN_HD_INLINE double rsqrt_fast(double x) {
 STOKESIAN_HD_INLINE void sqrt_and_reciprocal(float x, float& r, float& inv_r) {
 #if defined(__CUDA_ARCH__)
     if (__float_as_uint(x) - 0x0d000000u <= 0x727fffffu) {
-        float y, z;
-        asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        const float y = rsqrt_fast(x);
         const float s = __fmul_rn(x, y), half_y = __fmul_rn(y, 0.5f);
         r = __fmaf_rn(__fmaf_rn(-s, s, x), half_y, s);
+        float z;
         asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(z) : "f"(r));
         inv_r = __fmaf_rn(z, -__fmaf_rn(z, r, -1.0f), z);
         return;
     }
 #endif
-    r = ::sqrtf(x);
+    r = sqrt(x);
     inv_r = 1.0f / r;
 }
 STOKESIAN_HD_INLINE void sqrt_and_reciprocal(double x, double& r, double& inv_r) {
-    r = ::sqrt(x);
+    r = sqrt(x);
     inv_r = 1.0 / r;
 }
 
