@@ -22,7 +22,7 @@
 //               terms of the previous chunk one after the other in source order, continuing one
 //               accumulator: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum (ordered-split's,
 //               hi_ordered_kernel.cuh). The chunk buffers pass between the two sides through named
-//               barriers (fused_grid_signal), three deep: the serial additions of all the tile's
+//               barriers (fused_grid_signal), up to four deep: the serial additions of all the tile's
 //               components run side by side in one instruction stream and wait on no evaluation
 //               but the first chunk's. A chain of N additions is the step's critical path,
 //               whatever the tile, so the tile sets only how many producing lanes feed one chain.
@@ -69,23 +69,23 @@ template <class W>
 inline constexpr unsigned fused_grid_block = 32 * fused_grid_warps<W>;
 template <class W>
 inline constexpr unsigned fused_grid_row = fused_grid_chunk + 16 / sizeof(W);
-inline constexpr unsigned fused_grid_buffers_count = 3;  // chunk buffers (see fused_grid_signal)
+// Shared memory: the tile's targets, then the chunk buffers (as many as the launch gives,
+// fused_grid_buffers_fitting), each 3 * fused_grid_tile_max rows.
 template <class W>
-constexpr std::size_t fused_grid_terms_bytes() {
-    return std::size_t(fused_grid_buffers_count) * 3 * fused_grid_tile_max * fused_grid_row<W> * sizeof(W);
-}
+inline constexpr std::size_t fused_grid_targets_bytes = fused_grid_tile_max * sizeof(packed4<W>);
 template <class W>
-constexpr std::size_t fused_grid_shared_bytes() {
-    return fused_grid_terms_bytes<W>() + fused_grid_tile_max * sizeof(packed4<W>);
-}
+inline constexpr std::size_t fused_grid_buffer_bytes = std::size_t(3) * fused_grid_tile_max* fused_grid_row<W> *
+                                                       sizeof(W);
 
 // The chunk buffers pass between the producing warps and the adding warp through named barriers
 // (0 is __syncthreads'): the producers signal `filled + b` when they have written buffer b and wait
 // on `emptied + b` before writing it again; the adding warp the other way round. Neither side waits
-// for the other's slowest warp more than the buffers require, and producers run up to
-// fused_grid_buffers_count chunks ahead of the additions.
+// for the other's slowest warp more than the buffers require, and producers run as many chunks
+// ahead of the additions as there are buffers. At N = 864 (four chunks) four buffers let the
+// producers run through without waiting: 3 % (f32) and 2 % (f64) faster than three on an H200
+// (engine/docs/gpu-runs/2026-11-29-h200-fused-grid-scheduler-forms.txt).
 inline constexpr unsigned fused_grid_filled = 1;
-inline constexpr unsigned fused_grid_emptied = fused_grid_filled + fused_grid_buffers_count;
+inline constexpr unsigned fused_grid_emptied = fused_grid_filled + fused_grid_buffers_max;
 __device__ __forceinline__ void fused_grid_signal(unsigned barrier, unsigned threads) {
     asm volatile("bar.arrive %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
 }
@@ -146,11 +146,12 @@ __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* tar
 template <class Tensor, bool Periodic, class A, class W>
 __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, const packed4<W>* r_w,
                                                       const packed4<W>* f_w, vec3<A>* velocity, unsigned first,
-                                                      unsigned tile, unsigned n, const interaction_parameters<W>& p) {
-    constexpr unsigned chunk = fused_grid_chunk, row = fused_grid_row<W>, buffers = fused_grid_buffers_count;
+                                                      unsigned tile, unsigned n, unsigned buffers,
+                                                      const interaction_parameters<W>& p) {
+    constexpr unsigned chunk = fused_grid_chunk, row = fused_grid_row<W>;
     constexpr unsigned buffer = 3 * fused_grid_tile_max * row;
-    W* const terms = reinterpret_cast<W*>(shared);
-    packed4<W>* const targets = reinterpret_cast<packed4<W>*>(shared + fused_grid_terms_bytes<W>());
+    packed4<W>* const targets = reinterpret_cast<packed4<W>*>(shared);
+    W* const terms = reinterpret_cast<W*>(shared + fused_grid_targets_bytes<W>);
     const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
     const unsigned chunks = (n + chunk - 1) / chunk;
     if (warp == 0 && lane < tile) targets[lane] = r_w[first + lane];
@@ -158,7 +159,12 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
     // the branches, with the first chunk's loads ahead of it, measured 2 % slower at N = 864
     // (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-tile-forms.txt, form G).
     if (warp != 0) {
-        const unsigned slice = (warp - 1u) % fused_grid_slices, group = (warp - 1u) / fused_grid_slices;
+        // Warp w issues from scheduler w % 4, the adding warp from scheduler 0. Groups alternate
+        // over the warps, so that warps 4, 8, ... fall in the last group, which has the fewest
+        // targets when the tile is not a multiple of the groups: the adding warp's scheduler issues
+        // fewer pair terms, and its chain waits less for issue slots (in f32 8-9 % faster at
+        // N = 864 ... 10 976 on an H200, engine/docs/gpu-runs/2026-11-29-h200-fused-grid-scheduler-forms.txt).
+        const unsigned group = (warp - 1u) % fused_grid_groups<W>, slice = (warp - 1u) / fused_grid_groups<W>;
         const unsigned k = slice * 32u + lane;  // the lane's source within each chunk
         vec3<W> r_next{}, f_next{};
         if (k < n) {
@@ -166,26 +172,26 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
             f_next = unpack(f_w[k]);
         }
         __syncthreads();  // the targets written
-        for (unsigned c = 0; c < chunks; ++c) {
+        for (unsigned c = 0, slot = 0; c < chunks; ++c, slot = slot + 1u == buffers ? 0u : slot + 1u) {
             const unsigned j = c * chunk + k;
             const vec3<W> r_j = r_next, f_j = f_next;
             if (j + chunk < n) {  // the next chunk's source, loaded while this one's terms are evaluated
                 r_next = unpack(r_w[j + chunk]);
                 f_next = unpack(f_w[j + chunk]);
             }
-            if (c >= buffers) fused_grid_wait(fused_grid_emptied + c % buffers, fused_grid_block<W>);
-            fused_grid_terms<Tensor, Periodic>(terms + (c % buffers) * buffer, targets, first, tile, group, r_j, f_j, j,
-                                               j < n, k, p);
-            fused_grid_signal(fused_grid_filled + c % buffers, fused_grid_block<W>);
+            if (c >= buffers) fused_grid_wait(fused_grid_emptied + slot, fused_grid_block<W>);
+            fused_grid_terms<Tensor, Periodic>(terms + slot * buffer, targets, first, tile, group, r_j, f_j, j, j < n,
+                                               k, p);
+            fused_grid_signal(fused_grid_filled + slot, fused_grid_block<W>);
         }
         return;
     }
     __syncthreads();  // the targets written
     A acc{};
-    for (unsigned c = 0; c < chunks; ++c) {
-        fused_grid_wait(fused_grid_filled + c % buffers, fused_grid_block<W>);
+    for (unsigned c = 0, slot = 0; c < chunks; ++c, slot = slot + 1u == buffers ? 0u : slot + 1u) {
+        fused_grid_wait(fused_grid_filled + slot, fused_grid_block<W>);
         if (lane < 3u * tile) {
-            const W* const component = terms + (c % buffers) * buffer + lane * row;
+            const W* const component = terms + slot * buffer + lane * row;
             const unsigned count = min(chunk, n - c * chunk);
             // The additions stay one after the other; the 16-byte loads run ahead of them. A full
             // chunk is unrolled whole, so that the compiler issues each load a few batches before
@@ -214,7 +220,7 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
             }
             for (; m < count; ++m) acc = acc + component[m];
         }
-        if (c + buffers < chunks) fused_grid_signal(fused_grid_emptied + c % buffers, fused_grid_block<W>);
+        if (c + buffers < chunks) fused_grid_signal(fused_grid_emptied + slot, fused_grid_block<W>);
     }
     if (lane < 3u * tile) {
         vec3<A>& v = velocity[first + lane / 3u];
@@ -254,8 +260,8 @@ __device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>&
 
 template <class P, class A, class W, class Tensor, bool Periodic>
 __global__ void __launch_bounds__(fused_grid_block<W>)
-    fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, unsigned tile, std::uint64_t steps,
-                      bool initialise) {
+    fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, unsigned tile, unsigned buffers,
+                      std::uint64_t steps, bool initialise) {
     extern __shared__ __align__(16) unsigned char fused_grid_shared[];
     const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const unsigned n = a.n;
@@ -285,7 +291,7 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
     const auto velocities = [&](const packed4<W>* r_w) {
         for (unsigned first = first_tile; first < n; first += tile_stride)
             fused_grid_velocities<Tensor, Periodic>(fused_grid_shared, r_w, g.force_w, a.velocity, first,
-                                                    min(tile, n - first), n, a.params);
+                                                    min(tile, n - first), n, buffers, a.params);
         __syncwarp();  // lanes 3 i ... 3 i + 2's velocities, before lane i reads them
     };
     if (initialise) {

@@ -22,7 +22,14 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
                 bool initialise) {
     const auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic>;
     const unsigned sms = device_sm_count();
-    const std::size_t shared = fused_grid_shared_bytes<W>();
+    int device = 0, shared_per_block = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice (fused grid kernel)");
+    check(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+          "cudaDeviceGetAttribute (fused grid kernel shared memory)");
+    unsigned buffers = fused_grid_buffers_fitting(static_cast<std::size_t>(shared_per_block),
+                                                  fused_grid_targets_bytes<W>, fused_grid_buffer_bytes<W>);
+    if (buffers < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
+    const std::size_t shared = fused_grid_targets_bytes<W> + buffers * fused_grid_buffer_bytes<W>;
     if (shared > 48 * 1024)
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
               "cudaFuncSetAttribute (fused grid kernel shared memory)");
@@ -33,8 +40,8 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     const fused_grid_shape shape = fused_grid_shape_for(a.n, sms, static_cast<unsigned>(per_sm) * sms);
     unsigned tile = shape.tile;
     fused_arguments<P, A, W> args = a;
-    fused_grid_buffers<W> buffers = g;
-    void* parameters[] = {&args, &buffers, &tile, &steps, &initialise};
+    fused_grid_buffers<W> working = g;
+    void* parameters[] = {&args, &working, &tile, &buffers, &steps, &initialise};
     check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(shape.blocks),
                                       dim3(fused_grid_block<W>), parameters, shared, cudaStreamPerThread),
           "cudaLaunchCooperativeKernel (fused grid kernel)");

@@ -2,13 +2,16 @@
 // on the host, for devices of several sizes: every target falls in exactly one tile of one block,
 // no block of the cooperative launch lies beyond what the device holds at once or idles, tiles hold
 // at most ten targets (30 adding lanes), a system of at most ten targets a multiprocessor takes one
-// round with at most one block a multiprocessor, and a larger one takes the fewest rounds possible.
+// round with at most one block a multiprocessor, and a larger one takes the fewest rounds possible;
+// and the chunk buffers a block's shared memory holds.
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "cuda/fused_grid_shape.hpp"
 
+using stokesian::cuda::fused_grid_buffers_fitting;
+using stokesian::cuda::fused_grid_buffers_max;
 using stokesian::cuda::fused_grid_shape;
 using stokesian::cuda::fused_grid_shape_for;
 using stokesian::cuda::fused_grid_tile_max;
@@ -59,4 +62,22 @@ TEST(FusedGridShape, TheOpenFccBenchmarkOnAnH200) {
     const fused_grid_shape s = fused_grid_shape_for(864, 132, 132);
     EXPECT_EQ(s.tile, 7u);
     EXPECT_EQ(s.blocks, 124u);
+}
+
+TEST(FusedGridShape, AsManyBuffersAsTheSharedMemoryHolds) {
+    // Per-block opt-in shared memory: 227 KiB (cc 9.0, 10.0), 163 KiB (cc 8.0), 99 KiB (cc 8.6, 8.9, 12.0).
+    // The kernel's sizes (fused_grid_kernel.cuh): a buffer is 3 * 10 rows of 228 floats or 226 doubles.
+    const std::size_t f32 = 3 * 10 * 228 * 4, f64 = 3 * 10 * 226 * 8, targets32 = 10 * 16, targets64 = 10 * 32;
+    EXPECT_EQ(fused_grid_buffers_fitting(227 * 1024, targets32, f32), fused_grid_buffers_max);
+    EXPECT_EQ(fused_grid_buffers_fitting(227 * 1024, targets64, f64), 4u);
+    EXPECT_EQ(fused_grid_buffers_fitting(163 * 1024, targets64, f64), 3u);
+    EXPECT_EQ(fused_grid_buffers_fitting(99 * 1024, targets32, f32), 3u);
+    EXPECT_EQ(fused_grid_buffers_fitting(99 * 1024, targets64, f64), 1u);
+    EXPECT_EQ(fused_grid_buffers_fitting(targets64 + f64 - 1, targets64, f64), 0u);
+    EXPECT_EQ(fused_grid_buffers_fitting(targets64 - 1, targets64, f64), 0u);
+    // Exactly at the edge: k buffers fit k * buffer + fixed bytes, not one byte less.
+    for (unsigned k = 1; k <= fused_grid_buffers_max; ++k) {
+        EXPECT_EQ(fused_grid_buffers_fitting(targets32 + k * f32, targets32, f32), k);
+        EXPECT_EQ(fused_grid_buffers_fitting(targets32 + k * f32 - 1, targets32, f32), k - 1);
+    }
 }
