@@ -1,7 +1,7 @@
 #pragma once
 // How the grid kernel (fused_grid_kernel.cuh) cuts one system of n particles into tiles, a block a
-// tile at a time: host code without CUDA, so that a CPU test checks it
-// (tests/cuda/fused_grid_shape_test.cpp).
+// tile at a time, and how many chunk buffers a block holds: host code without CUDA, so that a CPU
+// test checks it (tests/cuda/fused_grid_shape_test.cpp).
 #include <cstddef>
 
 namespace stokesian::cuda {
