@@ -92,6 +92,10 @@ __device__ __forceinline__ void fused_grid_signal(unsigned barrier, unsigned thr
 __device__ __forceinline__ void fused_grid_wait(unsigned barrier, unsigned threads) {
     asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
 }
+// The buffer that chunk c + 1 uses, after chunk c's `slot` (chunk c in buffer c % buffers).
+__device__ __forceinline__ unsigned fused_grid_next_slot(unsigned slot, unsigned buffers) {
+    return slot + 1u == buffers ? 0u : slot + 1u;
+}
 
 // The grid kernel's working copies: positions in the working precision for both parities (2n) and
 // the forces (n), packed as the HI kernels read them.
@@ -149,7 +153,7 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
                                                       unsigned tile, unsigned n, unsigned buffers,
                                                       const interaction_parameters<W>& p) {
     constexpr unsigned chunk = fused_grid_chunk, row = fused_grid_row<W>;
-    constexpr unsigned buffer = 3 * fused_grid_tile_max * row;
+    constexpr unsigned buffer = fused_grid_buffer_bytes<W> / sizeof(W);  // values
     packed4<W>* const targets = reinterpret_cast<packed4<W>*>(shared);
     W* const terms = reinterpret_cast<W*>(shared + fused_grid_targets_bytes<W>);
     const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
@@ -172,7 +176,7 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
             f_next = unpack(f_w[k]);
         }
         __syncthreads();  // the targets written
-        for (unsigned c = 0, slot = 0; c < chunks; ++c, slot = slot + 1u == buffers ? 0u : slot + 1u) {
+        for (unsigned c = 0, slot = 0; c < chunks; ++c, slot = fused_grid_next_slot(slot, buffers)) {
             const unsigned j = c * chunk + k;
             const vec3<W> r_j = r_next, f_j = f_next;
             if (j + chunk < n) {  // the next chunk's source, loaded while this one's terms are evaluated
@@ -188,7 +192,7 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
     }
     __syncthreads();  // the targets written
     A acc{};
-    for (unsigned c = 0, slot = 0; c < chunks; ++c, slot = slot + 1u == buffers ? 0u : slot + 1u) {
+    for (unsigned c = 0, slot = 0; c < chunks; ++c, slot = fused_grid_next_slot(slot, buffers)) {
         fused_grid_wait(fused_grid_filled + slot, fused_grid_block<W>);
         if (lane < 3u * tile) {
             const W* const component = terms + slot * buffer + lane * row;

@@ -22,12 +22,8 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
                 bool initialise) {
     const auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic>;
     const unsigned sms = device_sm_count();
-    int device = 0, shared_per_block = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice (fused grid kernel)");
-    check(cudaDeviceGetAttribute(&shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
-          "cudaDeviceGetAttribute (fused grid kernel shared memory)");
-    unsigned buffers = fused_grid_buffers_fitting(static_cast<std::size_t>(shared_per_block),
-                                                  fused_grid_targets_bytes<W>, fused_grid_buffer_bytes<W>);
+    unsigned buffers = fused_grid_buffers_fitting(device_shared_memory_per_block(), fused_grid_targets_bytes<W>,
+                                                  fused_grid_buffer_bytes<W>);
     if (buffers < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
     const std::size_t shared = fused_grid_targets_bytes<W> + buffers * fused_grid_buffer_bytes<W>;
     if (shared > 48 * 1024)

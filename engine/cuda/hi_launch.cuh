@@ -45,6 +45,10 @@ void launch_hi_kernel_fast(hi_kernel kernel, unsigned block, const packed4<hi_wo
 // The current device's multiprocessor count, read once per device ordinal (132 when it cannot be read).
 unsigned device_sm_count();
 
+// The shared memory a block of the current device may use when a kernel opts in, in bytes, read
+// once per device ordinal (48 KiB, what every device gives, when it cannot be read).
+unsigned device_shared_memory_per_block();
+
 // Lanes per target for the split kernels: the smallest power of two (<= 32) that gives at least
 // about two resident warps' worth of threads per scheduler on every multiprocessor.
 unsigned split_group_size(unsigned n);
