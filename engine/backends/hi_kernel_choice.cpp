@@ -74,10 +74,17 @@ kernel_choice choose_cuda_kernel(const kernel_query& q, const tuning_cache* cach
     const device_table& table = measures_hi(measured.rows_for(q.periodic)) ? measured : fallback_table();
 
     // The fused engine is exact (bit for bit the step-by-step engine) and, for small systems, runs
-    // whole steps in one launch: auto takes it wherever it applies below the table's bound.
-    if (!fast && q.fused_possible && q.particles <= table.fused_up_to)
-        return {"fused", word + ": fused (" + table_name(table, q) +
-                             ": the fused engine up to N = " + std::to_string(table.fused_up_to) + "; " + what + ")"};
+    // whole steps in one launch: auto takes it wherever it applies up to the table's bound for this
+    // HI precision and box kind.
+    if (const std::size_t bound = table.fused_up_to(q.hi, q.periodic);
+        !fast && q.fused_possible && q.particles <= bound) {
+        const std::string source = table.compute_capability.empty()
+                                       ? table_name(table, q)
+                                       : "table cc " + std::string(table.compute_capability) +
+                                             ", fused bound measured on " + std::string(table.fused.measured_on);
+        return {"fused", word + ": fused (" + source + ": the fused engine up to N = " + std::to_string(bound) + "; " +
+                             what + ")"};
+    }
 
     if (cache != nullptr)
         if (const tuned_kernels* t = cache->find(q.device_name, q.compute_capability, q.particles, q.hi, q.periodic)) {

@@ -18,14 +18,14 @@
 // 30 000; open: 8.9x far-tiling at 864, 2.9x at 10 976); above, where it runs far-tiling itself, the
 // exact kernels are within 1-2 % of each other.
 //
-// fused_up_to (the fused engine under auto): 4096, measured by `ci/gpu-hi-auto` on an NVIDIA H200
-// (cc 9.0 like the H100; engine/docs/gpu-runs/2026-11-28-h200-fused-grid-tiles-bound.csv, periodic
-// cubic lattices, ms per step, f32 / f64): the fused engine (its grid kernel in tiles: one system on
-// the whole device, whole steps in one launch) against ordered-split step by step, N = 128 0.0032 /
-// 0.0035 against 0.0161 / 0.0154, N = 1024 0.0104 / 0.0154 against 0.0211 / 0.0294, N = 2048
-// 0.0326 / 0.0492 against 0.0425 / 0.0698, N = 4096 0.1165 / 0.1751 against 0.1350 / 0.1896. On open
-// fcc lattices (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-tiles-open-fcc.csv) it leads at
-// N = 864 and 2048 and trails at 10 976 (0.633 / 0.908 against 0.556 / 0.907). So 4096.
+// The fused bounds (the fused engine under auto), per HI precision and box kind: measured by
+// `ci/gpu-hi-auto` on an NVIDIA H200 (cc 9.0 like the H100; engine/docs/gpu-runs/2026-11-29-h200-fused-bound.csv):
+// the fused engine (its grid kernel: one system on the whole device, whole steps in one launch)
+// against ordered-split step by step, on periodic simple cubic lattices (N = 4 ... 24 576) and open
+// fcc lattices (N = 864 ... 23 328), no lubrication. Each bound is the largest measured N up to
+// which fused led at every measured N (tests/backends/hi_kernel_choice_test.cpp derives them from
+// the CSV). ds stops early: its grid kernel is 1.1-3.4x slower than ordered-split from N ~ 1500 on
+// (not yet profiled: there the grid kernel's ds costs 4.6-5.5x its f32, ordered-split's 1.6-2.8x).
 //
 // Devices of no measured class, and precisions a device's table has not measured
 // (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
@@ -78,22 +78,34 @@ constexpr table_row hopper_open_rows[] = {
     {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.8 / 121.4
 };
 
-// One row per precision of the list (numeric/precision_traits.hpp), so a new precision has one.
+constexpr fused_bound hopper_fused[] = {
+    {precision::f32, 6144, 6912},   // next measured N: 8192 (fused 1.01x ordered-split) / 10 976 (1.03x)
+    {precision::ds, 1024, 864},     // 1536 (1.18x) / 2048 (1.11x)
+    {precision::f64, 6144, 10976},  // 8192 (1.03x) / 16 384 (1.09x)
+};
+
+// One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
+// precision has them.
 constexpr auto fallback_rows = [] {
     std::array<table_row, precisions.size()> rows{};
     for (std::size_t k = 0; k < precisions.size(); ++k) rows[k] = {precisions[k], 1, "tiling", "fast-split"};
     return rows;
 }();
+constexpr auto fallback_fused = [] {
+    std::array<fused_bound, precisions.size()> bounds{};
+    for (std::size_t k = 0; k < precisions.size(); ++k) bounds[k] = {precisions[k], 32, 32};
+    return bounds;
+}();
 
 constexpr device_table tables[] = {
     {"9.0",
-     4096,
+     {"NVIDIA H200, 2026-11-29", "engine/docs/gpu-runs/2026-11-29-h200-fused-bound.csv", hopper_fused},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
       hopper_open_rows}},
 };
 
-constexpr device_table fallback{"", 32, {"", "", fallback_rows}, {}};
+constexpr device_table fallback{"", {"", "", fallback_fused}, {"", "", fallback_rows}, {}};
 
 }  // namespace
 

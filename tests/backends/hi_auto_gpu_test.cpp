@@ -105,8 +105,9 @@ TEST_F(HiAutoGpu, TetrahedronAutoIsBitwiseTheNamedKernelInEveryMode) {
 }
 
 // fcc N = 4000 at n = 0.1 a^-3 in a periodic box (the nightly's fcc_sedimentation without
-// lubrication, so device and host agree too): the fused engine on a device whose table takes it
-// that far (cc 9.0: up to 4096), a step-by-step kernel elsewhere; bit for bit tiling either way.
+// lubrication, so device and host agree too): the fused engine where the device's table takes it
+// that far (cc 9.0: f32 and f64), a step-by-step kernel elsewhere (cc 9.0: ds); bit for bit tiling
+// either way.
 TEST_F(HiAutoGpu, Fcc4000AutoIsBitwiseTheNamedKernel) {
     REQUIRE_DEVICE();
     const int cells = 10;

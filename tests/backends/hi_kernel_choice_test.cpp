@@ -154,6 +154,57 @@ TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsvs) {
     expect_rows_are_the_fastest_of_their_csv(t.open, "open");
 }
 
+// Every fused bound of the cc 9.0 table is where the fused engine led ordered-split step by step in
+// the `ci/gpu-hi-auto` CSV it cites: the largest measured N of its precision and box kind up to
+// which fused was at least as fast at every measured N (each row's best of its repeats; a tie goes to
+// fused, which is the same bits). Scenarios "cubic_N" are periodic, "open-fcc..." open. Every
+// precision the rows measure has a bound.
+TEST(HiKernelChoice, TheHopperFusedBoundsAreWhereTheFusedEngineLedInItsCsv) {
+    const device_table& t = table_for("9.0");
+    std::ifstream csv(std::string(::stokesian::test_support::project_source_dir) + "/" + std::string(t.fused.source));
+    ASSERT_TRUE(csv) << t.fused.source;
+    std::string line;
+    std::vector<std::string> header;
+    while (std::getline(csv, line) && (line.empty() || line[0] == '#')) {}
+    header = fields(line);
+    const auto column = [&](const std::string& name) {
+        return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const std::size_t scenario = column("scenario"), particles = column("particles"), kernel = column("hi_kernel"),
+                      mode = column("precision"), ms = column("ms_per_step");
+    ASSERT_LT(ms, header.size()) << t.fused.source;
+    // (periodic, hi) -> N -> kernel -> best ms per step
+    std::map<std::pair<bool, std::string>, std::map<std::size_t, std::map<std::string, double>>> best;
+    while (std::getline(csv, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const std::vector<std::string> f = fields(line);
+        ASSERT_EQ(f.size(), header.size()) << line;
+        if (f[kernel] != "fused" && f[kernel] != "ordered-split") continue;
+        const bool periodic = f[scenario].rfind("cubic", 0) == 0;
+        ASSERT_TRUE(periodic || f[scenario].rfind("open-fcc", 0) == 0) << f[scenario];
+        const std::string hi = f[mode].substr(3, f[mode].find(',') - 3);  // "hi=f32,int=f32" -> f32
+        double& b = best[{periodic, hi}][std::stoul(f[particles])][f[kernel]];
+        const double value = std::stod(f[ms]);
+        b = b == 0 ? value : std::min(b, value);
+    }
+    ASSERT_FALSE(best.empty()) << t.fused.source;
+    for (const bool periodic : {true, false})
+        for (const precision hi : precisions) {
+            const bool measured = std::any_of(t.rows_for(periodic).rows.begin(), t.rows_for(periodic).rows.end(),
+                                              [&](const table_row& r) { return r.hi == hi; });
+            if (!measured) continue;
+            const auto sizes = best.find({periodic, std::string(to_string(hi))});
+            ASSERT_NE(sizes, best.end()) << to_string(hi) << (periodic ? " periodic" : " open") << ": not in the CSV";
+            std::size_t led_up_to = 0;
+            for (const auto& [n, by_kernel] : sizes->second) {
+                ASSERT_TRUE(by_kernel.count("fused") && by_kernel.count("ordered-split")) << n;
+                if (by_kernel.at("fused") > by_kernel.at("ordered-split")) break;
+                led_up_to = n;
+            }
+            EXPECT_EQ(t.fused_up_to(hi, periodic), led_up_to) << to_string(hi) << (periodic ? " periodic" : " open");
+        }
+}
+
 // With the CUDA build: every kernel a table names is a kernel of the class it stands for.
 TEST(HiKernelChoice, TableKernelsAreOfTheirClass) {
     const kernel_candidates c = cuda_kernel_candidates();
@@ -215,10 +266,23 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
     EXPECT_EQ(c.kernel, "fused");
     EXPECT_TRUE(contains(c.reason, "auto: fused (table cc 9.0")) << c.reason;
     EXPECT_TRUE(contains(c.reason, "N = 4, hi=f64, periodic box")) << c.reason;
-    q.particles = table_for("9.0").fused_up_to;
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fused");
-    q.particles += 1;
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");
+    // Each HI precision and box kind has its own bound: fused up to it, a step-by-step kernel past it.
+    for (const bool periodic : {true, false})
+        for (const precision hi : {precision::f32, precision::ds, precision::f64}) {
+            kernel_query at = hopper(table_for("9.0").fused_up_to(hi, periodic), hi);
+            at.periodic = periodic;
+            at.fused_possible = true;
+            ASSERT_GT(at.particles, 32u);
+            const kernel_choice inside = choose_cuda_kernel(at, nullptr);
+            EXPECT_EQ(inside.kernel, "fused") << to_string(hi) << " N = " << at.particles;
+            EXPECT_TRUE(contains(inside.reason,
+                                 "table cc 9.0, fused bound measured on NVIDIA H200, 2026-11-29: the "
+                                 "fused engine up to N = " +
+                                     std::to_string(at.particles) + ";"))
+                << inside.reason;
+            at.particles += 1;
+            EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused") << to_string(hi) << " N = " << at.particles;
+        }
     q.particles = 4;
     q.fused_possible = false;  // another integrator, the implicit scheme, several devices
     EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");

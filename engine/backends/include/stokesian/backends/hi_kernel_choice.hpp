@@ -56,8 +56,8 @@ struct kernel_query {
 
 struct kernel_choice {
     std::string kernel;  // a kernel of the backend; "fused": the fused engine
-    // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, measured on NVIDIA H100
-    // 80GB HBM3, 2026-11-27: the fused engine up to N = 32; N = 4, hi=f64, periodic box)".
+    // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, fused bound measured on
+    // NVIDIA H200, 2026-11-29: the fused engine up to N = 4096; N = 4, hi=f64, periodic box)".
     std::string reason;
 };
 
@@ -75,15 +75,36 @@ struct table_rows {
     std::span<const table_row> rows;  // per HI precision, ascending N
 };
 
+// The fused engine's bound under auto for one HI precision: the largest N at which it runs a system
+// in a periodic and in an open box (where it led ordered-split step by step at every measured N up to
+// there).
+struct fused_bound {
+    precision hi;
+    std::size_t periodic_up_to, open_up_to;
+};
+
+// The fused bounds of one device class, from the `ci/gpu-hi-auto` CSV named in `source`.
+struct fused_bounds {
+    std::string_view measured_on;  // "NVIDIA H200, 2026-11-29"
+    std::string_view source;
+    std::span<const fused_bound> bounds;  // one per HI precision the rows measure
+};
+
 // The table of one device class (compute capability).
 struct device_table {
     std::string_view compute_capability;  // "9.0"; "" for the fallback (unknown devices)
-    // The fused engine runs systems up to this N under auto (when it can run them at all).
-    std::size_t fused_up_to;
+    fused_bounds fused;
     table_rows periodic;
     table_rows open;  // no rows: the periodic rows serve open boxes too
 
     const table_rows& rows_for(bool periodic_box) const { return periodic_box || open.rows.empty() ? periodic : open; }
+    // The largest N the fused engine runs under auto at HI precision `hi` in this box kind; 0 where
+    // the table has no bound for hi (the unit test requires one for every precision it has rows of).
+    std::size_t fused_up_to(precision hi, bool periodic_box) const {
+        for (const fused_bound& b : fused.bounds)
+            if (b.hi == hi) return periodic_box ? b.periodic_up_to : b.open_up_to;
+        return 0;
+    }
 };
 
 // The measured tables, one per device class (hi_kernel_table.cpp), and the one for devices of no
