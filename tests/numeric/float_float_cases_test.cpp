@@ -2,11 +2,59 @@
 // (notation, bounds and the exact and long double references: tests/support/float_float_reference.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
+#include <cfloat>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
 #include "support/float_float_reference.hpp"
 
 namespace {
 
 using namespace float_float_testing;
+
+// ---------------------------------------------------------------------------------------------
+// ff + float in its two forms (float_float.hpp: 2Sum as published, which the host's operator+
+// runs; Fast2Sum on the operands ordered by magnitude, which the device's runs): the same bits for
+// every input, finite or not, normalised or not.
+void expect_both_forms_agree(float_float x, float y) {
+    const float_float published = plus_by_two_sum(x, y), ordered = plus_by_ordered_fast_two_sum(x, y);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(ordered.hi), std::bit_cast<std::uint32_t>(published.hi))
+        << hex(x) << " + " << hex(y) << ": " << hex(ordered) << " against " << hex(published);
+    ASSERT_EQ(std::bit_cast<std::uint32_t>(ordered.lo), std::bit_cast<std::uint32_t>(published.lo))
+        << hex(x) << " + " << hex(y) << ": " << hex(ordered) << " against " << hex(published);
+}
+
+TEST(FloatFloatCases, PlusFloatFormsAreBitwiseEqual) {
+    // Every combination of signed special values for x.hi, x.lo and y: zeros (the sign of a zero
+    // error), subnormals, binade edges, the largest float (overflow), infinities and NaN.
+    const float specials[] = {0.0f,          FLT_TRUE_MIN,
+                              0x1p-140f,     FLT_MIN,
+                              0x1p-24f,      0x1.000002p-24f,
+                              1.0f,          0x1.000002p0f,
+                              0x1.fffffep0f, 3.0f,
+                              0x1p100f,      FLT_MAX,
+                              HUGE_VALF,     std::numeric_limits<float>::quiet_NaN()};
+    std::vector<float> values;
+    for (const float f : specials) values.insert(values.end(), {f, -f});
+    for (const float hi : values)
+        for (const float lo : values)
+            for (const float y : values) expect_both_forms_agree({hi, lo}, y);
+    // Normalised pairs and floats from a few binades apart to beyond float's precision, nearly
+    // cancelling one time in four, and arbitrary bit patterns.
+    operand_source src(0x5eed0210);
+    for (int i = 0; i < 2000000; ++i) {
+        const int e = src.in(-149, 127);
+        const float_float x = src.ds(std::clamp(e, -120, 120), 20);
+        float y = src.binade(std::clamp(e + src.in(-30, 30), -126, 127));
+        if (src.one_in(4)) y = -(x.hi + (src.one_in(2) ? 1.0f : -1.0f) * ulp(x.hi) * static_cast<float>(src.in(0, 4)));
+        expect_both_forms_agree(x, y);
+        const auto any = [&] { return std::bit_cast<float>(static_cast<std::uint32_t>(src.bits())); };
+        expect_both_forms_agree({any(), any()}, any());
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Hand-picked cases

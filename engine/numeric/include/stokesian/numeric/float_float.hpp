@@ -64,6 +64,13 @@ STOKESIAN_HD_INLINE float fma_rn(float a, float b, float c) {
     return std::fma(a, b, c);
 #endif
 }
+STOKESIAN_HD_INLINE float magnitude(float a) {
+#if defined(__CUDA_ARCH__)
+    return fabsf(a);
+#else
+    return std::fabs(a);
+#endif
+}
 STOKESIAN_HD_INLINE bool is_finite(float a) {
 #if defined(__CUDA_ARCH__)
     return isfinite(a);
@@ -142,17 +149,47 @@ STOKESIAN_HD_INLINE double to_double(float_float x) {
 
 STOKESIAN_HD_INLINE float_float operator-(float_float x) { return {-x.hi, -x.lo}; }
 
-// DWPlusFP, Joldes, Muller & Popescu (2017), ACM TOMS 44(2), Algorithm 4:
-// relative error <= 2u^2 / (1 + 2u) < 2u^2. 10 operations.
-// Non-finite results as in float arithmetic: (RN(x.hi + y), 0) when that is inf or NaN (then
-// s.lo, v and z.hi are NaN), (+-inf, 0) when only the final Fast2Sum overflows (then z.lo would be
-// -+inf and to_double NaN). The test is on the result, so the finite path costs what it did.
-STOKESIAN_HD_INLINE float_float operator+(float_float x, float y) {
+// ff + float: DWPlusFP, Joldes, Muller & Popescu (2017), ACM TOMS 44(2), Algorithm 4: relative
+// error <= 2u^2 / (1 + 2u) < 2u^2. Non-finite results as in float arithmetic: (RN(x.hi + y), 0) when
+// that is inf or NaN (then the error term, v and z.hi are NaN), (+-inf, 0) when only the final
+// Fast2Sum overflows (then z.lo would be -+inf and to_double NaN). Two forms that give the same bits
+// for every input, finite or not (tests/numeric/float_float_cases_test.cpp compares them); operator+
+// takes the first on the host and the second on the device.
+
+// As published: the error of s = RN(x.hi + y) by 2Sum. 10 operations; on the host the test for a
+// non-finite result is a branch that is always predicted.
+STOKESIAN_HD_INLINE float_float plus_by_two_sum(float_float x, float y) {
     const eft::pair s = eft::two_sum(x.hi, y);
     const float v = eft::add_rn(x.lo, s.lo);
     const eft::pair z = eft::fast_two_sum(s.hi, v);
     if (!eft::is_finite(z.hi)) return {eft::is_finite(s.hi) ? z.hi : s.hi, 0.0f};
     return {z.hi, z.lo};
+}
+
+// The error by Fast2Sum on the operands ordered by magnitude: the exact error is representable, so
+// both forms give its value, and written small + (big - s) it is never -0, like 2Sum's
+// (small - (s - big) would be -0 for y = -0). The result's hi is z.hi wherever s is finite (where
+// s is not, z.hi is NaN), a test on s that is off the chain. From x.hi to the result's hi are 7
+// dependent operations instead of 9, and a serial sum (acc = acc + term: ordered-split, the fused
+// grid kernel's adding lanes) runs at the speed of that chain: on an H200 ds whole steps took 8-21 %
+// less time (engine/docs/gpu-runs/2026-11-29-h200-ds-chain.txt). On the host the magnitude test is
+// a branch the data decide, and the CPU's ds pair loop was ~40 % slower with it.
+STOKESIAN_HD_INLINE float_float plus_by_ordered_fast_two_sum(float_float x, float y) {
+    const float s = eft::add_rn(x.hi, y);
+    const bool x_larger = eft::magnitude(x.hi) >= eft::magnitude(y);
+    const float big = x_larger ? x.hi : y, small = x_larger ? y : x.hi;
+    const float t = eft::add_rn(small, eft::sub_rn(big, s));
+    const float v = eft::add_rn(x.lo, t);
+    const eft::pair z = eft::fast_two_sum(s, v);
+    return {eft::is_finite(s) ? z.hi : s, eft::is_finite(z.hi) ? z.lo : 0.0f};
+}
+
+STOKESIAN_HD_INLINE float_float operator+(float_float x, float y) {
+#if defined(__CUDA_ARCH__)
+    return plus_by_ordered_fast_two_sum(x, y);
+#else
+    return plus_by_two_sum(x, y);
+#endif
 }
 STOKESIAN_HD_INLINE float_float operator+(float y, float_float x) { return x + y; }
 STOKESIAN_HD_INLINE float_float operator-(float_float x, float y) { return x + (-y); }
