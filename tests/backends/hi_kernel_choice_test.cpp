@@ -92,6 +92,15 @@ std::vector<std::string> fields(const std::string& line) {
     return out;
 }
 
+// The header of a measurement CSV, after any comment lines ("# ..."): column name -> index.
+std::map<std::string, std::size_t> csv_columns(std::istream& csv) {
+    std::string line;
+    while (std::getline(csv, line) && (line.empty() || line[0] == '#')) {}
+    std::map<std::string, std::size_t> column;
+    for (const std::string& name : fields(line)) column.emplace(name, column.size());
+    return column;
+}
+
 }  // namespace
 
 TEST(HiKernelChoice, RequestsAreAutoByDefaultAndFast) {
@@ -118,10 +127,8 @@ void expect_rows_are_the_fastest_of_their_csv(const table_rows& t, const std::st
         double ms = 0;
     };
     std::map<std::pair<std::string, std::size_t>, best> exact, fast;
+    std::map<std::string, std::size_t> column = csv_columns(csv);
     std::string line;
-    std::getline(csv, line);
-    std::map<std::string, std::size_t> column;
-    for (const std::string& name : fields(line)) column.emplace(name, column.size());
     const std::size_t ms_column = column.count("median_ms") ? column["median_ms"] : column.at("hi_median_ms");
     const bool has_boundary = column.count("boundary") != 0;
     while (std::getline(csv, line)) {
@@ -163,22 +170,14 @@ TEST(HiKernelChoice, TheHopperFusedBoundsAreWhereTheFusedEngineLedInItsCsv) {
     const device_table& t = table_for("9.0");
     std::ifstream csv(std::string(::stokesian::test_support::project_source_dir) + "/" + std::string(t.fused.source));
     ASSERT_TRUE(csv) << t.fused.source;
-    std::string line;
-    std::vector<std::string> header;
-    while (std::getline(csv, line) && (line.empty() || line[0] == '#')) {}
-    header = fields(line);
-    const auto column = [&](const std::string& name) {
-        return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
-    };
-    const std::size_t scenario = column("scenario"), particles = column("particles"), kernel = column("hi_kernel"),
-                      mode = column("precision"), ms = column("ms_per_step");
-    ASSERT_LT(ms, header.size()) << t.fused.source;
+    const std::map<std::string, std::size_t> column = csv_columns(csv);
+    const std::size_t scenario = column.at("scenario"), particles = column.at("particles"),
+                      kernel = column.at("hi_kernel"), mode = column.at("precision"), ms = column.at("ms_per_step");
     // (periodic, hi) -> N -> kernel -> best ms per step
     std::map<std::pair<bool, std::string>, std::map<std::size_t, std::map<std::string, double>>> best;
-    while (std::getline(csv, line)) {
-        if (line.empty() || line[0] == '#') continue;
+    for (std::string line; std::getline(csv, line);) {
         const std::vector<std::string> f = fields(line);
-        ASSERT_EQ(f.size(), header.size()) << line;
+        ASSERT_EQ(f.size(), column.size()) << line;
         if (f[kernel] != "fused" && f[kernel] != "ordered-split") continue;
         const bool periodic = f[scenario].rfind("cubic", 0) == 0;
         ASSERT_TRUE(periodic || f[scenario].rfind("open-fcc", 0) == 0) << f[scenario];
