@@ -334,9 +334,10 @@ engine_description fused_systems<Policy>::description() const {
             d["threads_per_system"] = "32";
             break;
         case fused_kernel_choice::grid:
-            d["fused_kernel"] = "grid (one system on the whole device, a block of one adding and " +
+            d["fused_kernel"] = "grid (one system on the whole device, a block of " +
+                                std::to_string(fused_grid_adders<W>) + " adding and " +
                                 std::to_string(fused_grid_producers<W>) + " producing warps per tile of up to " +
-                                std::to_string(fused_grid_tile_max) + " particles, grid barriers)";
+                                std::to_string(fused_grid_tile_max<W>) + " particles, grid barriers)";
             d["threads_per_system"] = "all resident blocks of " + std::to_string(fused_grid_block<W>);
             break;
         default:

@@ -5,12 +5,12 @@
 // launches of a few microseconds each, every one latency-bound; here a step costs its work and one
 // grid barrier (two with short-range forces).
 //
-// A block is a team: one adding warp and fused_grid_producers producing warps. The targets are cut
-// into tiles of `tile` <= fused_grid_tile_max consecutive particles; block b takes tiles b, b + the
-// grid's blocks, ... Each step is the paper's (Section 3.1) with the functions of the other
-// engines, in their order:
-//   drift:      drift_particle (physics/drift.hpp), by lane i of the adding warp for the tile's
-//               target i;
+// A block is a team: fused_grid_adders adding warps and fused_grid_producers producing warps. The
+// targets are cut into tiles of `tile` <= fused_grid_tile_max consecutive particles; block b takes
+// tiles b, b + the grid's blocks, ... Adding warp a takes the tile's targets 10 a ... 10 a + 9
+// (fused_grid_adder_targets), its target i for short. Each step is the paper's (Section 3.1) with
+// the functions of the other engines, in their order:
+//   drift:      drift_particle (physics/drift.hpp), by lane i of the adding warp for its target i;
 //   forces:     F_t = F_ext,t, then short_range_force for j ascending within the cutoff, as
 //               fused_block_kernel does (all pairs, 32 tested at a time by one warp a target; only
 //               with short-range forces);
@@ -18,19 +18,20 @@
 //               For each target of the tile the producing lanes evaluate their source's term with
 //               the far kernels' pair step (far_prelude, far_term where the whole warp may take the
 //               far form, else hydrodynamic_contribution: the same bits, physics/far_pair.hpp) into
-//               shared memory, while lane 3 i + c of the adding warp adds component c of target i's
-//               terms of the previous chunk one after the other in source order, continuing one
+//               shared memory, while lane 3 i + c of an adding warp adds component c of its target
+//               i's terms of the previous chunk one after the other in source order, continuing one
 //               accumulator: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum (ordered-split's,
 //               hi_ordered_kernel.cuh). The chunk buffers pass between the two sides through named
-//               barriers (fused_grid_signal), up to four deep: the serial additions of all the tile's
+//               barriers (fused_grid_signal), up to four deep: the serial additions of ten targets'
 //               components run side by side in one instruction stream and wait on no evaluation
-//               but the first chunk's. A chain of N additions is the step's critical path,
-//               whatever the tile, so the tile sets only how many producing lanes feed one chain.
+//               but the first chunk's. A chain of N additions is a round's critical path, whatever
+//               the tile, so the adding warps set how many targets a round takes (fewer rounds of
+//               chains for a large system) and the tile how many producing lanes feed one chain.
 // Barriers and buffers, per step (b = the step's parity):
 //     drift: read v[t], write r[t], image[t], r_w[b][t]  | grid | forces: read r_w[b], v, write
 //     F, F_w | grid | velocities: read r_w[b], F_w, write v
 // The second barrier only with short-range forces. No barrier is needed after the velocities:
-// t's velocity is written by lanes 3 i ... 3 i + 2 of the adding warp, whose lane i drifts t next
+// t's velocity is written by lanes 3 i ... 3 i + 2 of an adding warp, whose lane i drifts t next
 // (after __syncwarp); the next drift writes r_w[b'], last read before this step's first barrier;
 // F, F_w and v are next written after the next step's first barrier, which no block passes before
 // every block has read them here. Every thread takes part in every grid barrier.
@@ -50,13 +51,13 @@ namespace stokesian::cuda {
 
 // A chunk holds one source for each lane of the fused_grid_slices warps of a target group; the
 // fused_grid_groups groups take the tile's targets in turn, so fused_grid_slices *
-// fused_grid_groups producing warps feed the adding warp. A chunk's terms take 3 * tile rows of
+// fused_grid_groups producing warps feed the adding warps. A chunk's terms take 3 * tile rows of
 // fused_grid_row<W> values of shared memory: 16 bytes longer than the chunk, so rows are 16-byte
 // aligned and 16 bytes apart modulo the 32 banks (the adding lanes' 16-byte loads of consecutive
 // rows fill a wavefront without conflict), and the producing lanes store consecutive values of a row.
 // Groups: as many producing warps as the register file holds at one block a multiprocessor (the
-// velocity phase is latency-bound: more warps, more of it hidden): 1 + 28 warps of at most 64
-// registers in f32; the f64 kernels need ~112 registers, so 1 + 14 warps.
+// velocity phase is latency-bound: more warps, more of it hidden): 3 + 28 warps of at most 64
+// registers in f32; the f64 kernels need ~120 registers, so 2 + 14 warps.
 inline constexpr unsigned fused_grid_slices = 7;
 template <class W>
 inline constexpr unsigned fused_grid_groups = sizeof(W) == 4 ? 4 : 2;
@@ -64,18 +65,15 @@ inline constexpr unsigned fused_grid_chunk = 32 * fused_grid_slices;
 template <class W>
 inline constexpr unsigned fused_grid_producers = fused_grid_slices* fused_grid_groups<W>;
 template <class W>
-inline constexpr unsigned fused_grid_warps = 1 + fused_grid_producers<W>;
+inline constexpr unsigned fused_grid_warps = fused_grid_adders<W> + fused_grid_producers<W>;
 template <class W>
 inline constexpr unsigned fused_grid_block = 32 * fused_grid_warps<W>;
 template <class W>
 inline constexpr unsigned fused_grid_row = fused_grid_chunk + 16 / sizeof(W);
 // Shared memory: the tile's targets, then the chunk buffers (as many as the launch gives,
-// fused_grid_buffers_fitting), each 3 * fused_grid_tile_max rows.
+// fused_grid_buffers_fitting), each 3 * tile rows (fused_grid_buffer_bytes).
 template <class W>
-inline constexpr std::size_t fused_grid_targets_bytes = fused_grid_tile_max * sizeof(packed4<W>);
-template <class W>
-inline constexpr std::size_t fused_grid_buffer_bytes = std::size_t(3) * fused_grid_tile_max* fused_grid_row<W> *
-                                                       sizeof(W);
+inline constexpr std::size_t fused_grid_targets_bytes = fused_grid_tile_max<W> * sizeof(packed4<W>);
 
 // The chunk buffers pass between the producing warps and the adding warp through named barriers
 // (0 is __syncthreads'): the producers signal `filled + b` when they have written buffer b and wait
@@ -107,7 +105,7 @@ struct fused_grid_buffers {
 
 // The most targets of a tile that one producing warp takes.
 template <class W>
-inline constexpr unsigned fused_grid_most = (fused_grid_tile_max + fused_grid_groups<W> - 1) / fused_grid_groups<W>;
+inline constexpr unsigned fused_grid_most = (fused_grid_tile_max<W> + fused_grid_groups<W> - 1) / fused_grid_groups<W>;
 
 // A producing lane's terms of its source j for the targets first + i, i = group, group +
 // fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k. Lanes whose source
@@ -144,16 +142,15 @@ __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* tar
     }
 }
 
-// The velocities of the tile's targets first ... first + tile - 1 (see the file's comment); lane
-// 3 i + c of the adding warp (warp 0) writes component c of target i. Every thread of the block
-// calls it (block barriers).
+// The velocities of the tile's targets first ... first + tile - 1 (see the file's comment), through
+// `buffers` chunk buffers of `buffer` values; lane 3 i + c of adding warp a (warp a) writes
+// component c of target 10 a + i. Every thread of the block calls it (block barriers).
 template <class Tensor, bool Periodic, class A, class W>
 __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, const packed4<W>* r_w,
                                                       const packed4<W>* f_w, vec3<A>* velocity, unsigned first,
-                                                      unsigned tile, unsigned n, unsigned buffers,
+                                                      unsigned tile, unsigned n, unsigned buffers, unsigned buffer,
                                                       const interaction_parameters<W>& p) {
     constexpr unsigned chunk = fused_grid_chunk, row = fused_grid_row<W>;
-    constexpr unsigned buffer = fused_grid_buffer_bytes<W> / sizeof(W);  // values
     packed4<W>* const targets = reinterpret_cast<packed4<W>*>(shared);
     W* const terms = reinterpret_cast<W*>(shared + fused_grid_targets_bytes<W>);
     const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
@@ -162,14 +159,10 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
     // Each side passes the barrier that publishes the targets in its own branch: one barrier after
     // the branches, with the first chunk's loads ahead of it, measured 2 % slower at N = 864
     // (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-tile-forms.txt, form G).
-    if (warp != 0) {
-        // Warp w issues from scheduler w % 4, the adding warp from scheduler 0. Groups alternate
-        // over the warps, so that warps 4, 8, ... fall in the last group, which has the fewest
-        // targets when the tile is not a multiple of the groups: the adding warp's scheduler issues
-        // fewer pair terms, and its chain waits less for issue slots (in f32 8-9 % faster at
-        // N = 864 ... 10 976 on an H200, engine/docs/gpu-runs/2026-11-29-h200-fused-grid-scheduler-forms.txt).
-        const unsigned group = (warp - 1u) % fused_grid_groups<W>, slice = (warp - 1u) / fused_grid_groups<W>;
-        const unsigned k = slice * 32u + lane;  // the lane's source within each chunk
+    if (warp >= fused_grid_adders<W>) {
+        const fused_grid_role role = fused_grid_role_of(warp, fused_grid_adders<W>, fused_grid_groups<W>);
+        const unsigned group = role.group;
+        const unsigned k = role.slice * 32u + lane;  // the lane's source within each chunk
         vec3<W> r_next{}, f_next{};
         if (k < n) {
             r_next = unpack(r_w[k]);
@@ -191,11 +184,14 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
         return;
     }
     __syncthreads();  // the targets written
+    // The row this lane adds: component c of the warp's target i at lane 3 i + c.
+    const unsigned adding = 3u * fused_grid_adder_targets * warp + lane;
+    const bool adds = lane < 3u * fused_grid_adder_targets && adding < 3u * tile;
     A acc{};
     for (unsigned c = 0, slot = 0; c < chunks; ++c, slot = fused_grid_next_slot(slot, buffers)) {
         fused_grid_wait(fused_grid_filled + slot, fused_grid_block<W>);
-        if (lane < 3u * tile) {
-            const W* const component = terms + slot * buffer + lane * row;
+        if (adds) {
+            const W* const component = terms + slot * buffer + adding * row;
             const unsigned count = min(chunk, n - c * chunk);
             // The additions stay one after the other; the 16-byte loads run ahead of them. A full
             // chunk is unrolled whole, so that the compiler issues each load a few batches before
@@ -226,8 +222,8 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
         }
         if (c + buffers < chunks) fused_grid_signal(fused_grid_emptied + slot, fused_grid_block<W>);
     }
-    if (lane < 3u * tile) {
-        vec3<A>& v = velocity[first + lane / 3u];
+    if (adds) {
+        vec3<A>& v = velocity[first + adding / 3u];
         const unsigned component = lane % 3u;
         (component == 0u ? v.x : component == 1u ? v.y : v.z) = acc;
     }
@@ -265,17 +261,18 @@ __device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>&
 template <class P, class A, class W, class Tensor, bool Periodic>
 __global__ void __launch_bounds__(fused_grid_block<W>)
     fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, unsigned tile, unsigned buffers,
-                      std::uint64_t steps, bool initialise) {
+                      unsigned buffer, std::uint64_t steps, bool initialise) {
     extern __shared__ __align__(16) unsigned char fused_grid_shared[];
     const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const unsigned n = a.n;
     const unsigned threads = gridDim.x * blockDim.x;
     const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
-    // Block b's tiles start at b * tile, a grid's worth of tiles apart; lane i of warp 0 owns
-    // target i of each (drift, samples).
+    // Block b's tiles start at b * tile, a grid's worth of tiles apart; lane i of adding warp a owns
+    // target fused_grid_adder_targets * a + i of each (drift, samples): the warp that adds its velocity.
     const unsigned first_tile = blockIdx.x * tile, tile_stride = gridDim.x * tile;
-    const bool owns = warp == 0 && lane < tile;
+    const unsigned owned = fused_grid_adder_targets * warp + lane;
+    const bool owns = warp < fused_grid_adders<W> && lane < fused_grid_adder_targets && owned < tile;
     const P dt = a.dt[0];
     const W cutoff2 = a.params.short_range_cutoff * a.params.short_range_cutoff;
 
@@ -295,7 +292,7 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
     const auto velocities = [&](const packed4<W>* r_w) {
         for (unsigned first = first_tile; first < n; first += tile_stride)
             fused_grid_velocities<Tensor, Periodic>(fused_grid_shared, r_w, g.force_w, a.velocity, first,
-                                                    min(tile, n - first), n, buffers, a.params);
+                                                    min(tile, n - first), n, buffers, buffer, a.params);
         __syncwarp();  // lanes 3 i ... 3 i + 2's velocities, before lane i reads them
     };
     if (initialise) {
@@ -307,7 +304,7 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
     for (std::uint64_t s = 0; s < steps; ++s) {
         b ^= 1u;
         packed4<W>* const r_w = g.position_w + std::size_t(b) * n;
-        for (unsigned t = first_tile + lane; owns && t < n; t += tile_stride) {
+        for (unsigned t = first_tile + owned; owns && t < n; t += tile_stride) {
             vec3<P> r = a.position[t];
             vec3<int> m = a.image[t];
             drift_particle(r, m, a.velocity[t], dt, a.box);
@@ -320,7 +317,7 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
         velocities(r_w);
         if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
             since_sample = 0;
-            for (unsigned t = first_tile + lane; owns && t < n; t += tile_stride)
+            for (unsigned t = first_tile + owned; owns && t < n; t += tile_stride)
                 record_sample(a.samples, sample * n + t, a.position[t], a.image[t], a.velocity[t], a.force[t]);
             ++sample;
         }

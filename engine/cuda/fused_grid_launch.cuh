@@ -22,10 +22,16 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
                 bool initialise) {
     const auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic>;
     const unsigned sms = device_sm_count();
-    unsigned buffers = fused_grid_buffers_fitting(device_shared_memory_per_block(), fused_grid_targets_bytes<W>,
-                                                  fused_grid_buffer_bytes<W>);
-    if (buffers < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
-    const std::size_t shared = fused_grid_targets_bytes<W> + buffers * fused_grid_buffer_bytes<W>;
+    const std::size_t shared_per_block = device_shared_memory_per_block();
+    const unsigned tile_max = fused_grid_tile_fitting(shared_per_block, fused_grid_targets_bytes<W>, fused_grid_row<W>,
+                                                      sizeof(W), fused_grid_tile_max<W>);
+    if (tile_max < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
+    // One block a multiprocessor: a block's buffers take most of its shared memory.
+    const fused_grid_shape shape = fused_grid_shape_for(a.n, sms, sms, tile_max);
+    unsigned tile = shape.tile;
+    const std::size_t buffer_bytes = fused_grid_buffer_bytes(tile, fused_grid_row<W>, sizeof(W));
+    unsigned buffers = fused_grid_buffers_fitting(shared_per_block, fused_grid_targets_bytes<W>, buffer_bytes);
+    const std::size_t shared = fused_grid_targets_bytes<W> + buffers * buffer_bytes;
     if (shared > 48 * 1024)
         check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
               "cudaFuncSetAttribute (fused grid kernel shared memory)");
@@ -33,11 +39,13 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(fused_grid_block<W>), shared),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused grid kernel)");
     if (per_sm < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
-    const fused_grid_shape shape = fused_grid_shape_for(a.n, sms, static_cast<unsigned>(per_sm) * sms);
-    unsigned tile = shape.tile;
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> working = g;
-    void* parameters[] = {&args, &working, &tile, &buffers, &steps, &initialise};
+    // A chunk buffer's values: a kernel parameter, not computed from the tile in the kernel, where it
+    // would take one of the producing warps' 64 registers (f32: the separation is then computed
+    // twice a pair term, 5 % slower at N = 10 976 on an H200, engine/docs/gpu-runs/2026-11-29-h200-fused-grid-adders.txt).
+    unsigned buffer = static_cast<unsigned>(buffer_bytes / sizeof(W));
+    void* parameters[] = {&args, &working, &tile, &buffers, &buffer, &steps, &initialise};
     check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(shape.blocks),
                                       dim3(fused_grid_block<W>), parameters, shared, cudaStreamPerThread),
           "cudaLaunchCooperativeKernel (fused grid kernel)");

@@ -6,17 +6,63 @@
 
 namespace stokesian::cuda {
 
-inline constexpr unsigned fused_grid_tile_max = 10;    // 3 components a target: 30 adding lanes
+// A tile's targets are added by fused_grid_adders<W> adding warps, ten targets each (lane 3 i + c
+// adds component c of target i: 30 lanes a warp). A block's chains run side by side, so more adding
+// warps mean fewer rounds of N-long chains for a large system (N = 10 976 on an H200: three in f32
+// and ds, two in f64; engine/docs/gpu-runs/2026-11-29-h200-fused-grid-adders.txt). With three, the
+// f64 kernel's 17 warps get at most 96 registers a thread and spill (4-7 % slower at N <= 2048).
+template <class W>
+inline constexpr unsigned fused_grid_adders = sizeof(W) == 4 ? 3 : 2;
+inline constexpr unsigned fused_grid_adder_targets = 10;
+template <class W>
+inline constexpr unsigned fused_grid_tile_max = fused_grid_adders<W>* fused_grid_adder_targets;
 inline constexpr unsigned fused_grid_buffers_max = 4;  // chunk buffers between producing and adding warps
 
 // The chunk buffers of `buffer_bytes` each that fit a block's `shared_per_block` bytes of shared
 // memory beside `fixed_bytes`, at most fused_grid_buffers_max; 0 when not even one fits. (Four
-// f32 buffers need ~107 KiB and three f64 ones ~159 KiB: more than a block of some devices holds.)
+// buffers of tiles of ten need ~107 KiB in f32 and three ~159 KiB in f64: more than a block of some
+// devices holds.)
 constexpr unsigned fused_grid_buffers_fitting(std::size_t shared_per_block, std::size_t fixed_bytes,
                                               std::size_t buffer_bytes) {
     if (shared_per_block < fixed_bytes) return 0;
     const std::size_t fitting = (shared_per_block - fixed_bytes) / buffer_bytes;
     return fitting < fused_grid_buffers_max ? static_cast<unsigned>(fitting) : fused_grid_buffers_max;
+}
+
+// A producing warp's role: which targets of the tile it evaluates (group: targets group, group +
+// groups, ...) and which sources of a chunk (slice: the slice-th 32 of them).
+struct fused_grid_role {
+    unsigned group, slice;
+};
+
+// The role of producing warp `warp` of a block whose warps 0 ... adders - 1 add and the next ones
+// produce, in `groups` groups (groups divides 4). Warp w issues from scheduler w % 4; adding warp 0,
+// on scheduler 0, adds whenever the tile has targets. The groups alternate over the warps so that
+// warps 4, 8, ... (scheduler 0) fall in the last group, which has the fewest targets when the tile
+// is not a multiple of the groups: scheduler 0 issues fewer pair terms and warp 0's chains wait less
+// for issue slots (in f32 8-9 % faster at N = 864 ... 10 976 on an H200,
+// engine/docs/gpu-runs/2026-11-29-h200-fused-grid-scheduler-forms.txt).
+constexpr fused_grid_role fused_grid_role_of(unsigned warp, unsigned adders, unsigned groups) {
+    return {(warp + groups - 1u) % groups, (warp - adders) / groups};
+}
+
+// The bytes of one chunk buffer for a tile of `tile` targets: 3 * tile rows of `row` values of
+// `value_bytes` each (fused_grid_kernel.cuh).
+constexpr std::size_t fused_grid_buffer_bytes(unsigned tile, unsigned row, std::size_t value_bytes) {
+    return std::size_t(3) * tile * row * value_bytes;
+}
+
+// The largest tile <= tile_max of which two chunk buffers fit beside `fixed_bytes` (one buffer would
+// let producing and adding warps only take turns), else the largest of which one does; 0 when none.
+// On an H200 (227 KiB a block) the kernel's tile_max: 30 in f32 and ds, 20 in f64.
+constexpr unsigned fused_grid_tile_fitting(std::size_t shared_per_block, std::size_t fixed_bytes, unsigned row,
+                                           std::size_t value_bytes, unsigned tile_max) {
+    for (unsigned buffers = 2; buffers >= 1; --buffers)
+        for (unsigned tile = tile_max; tile >= 1; --tile)
+            if (fused_grid_buffers_fitting(shared_per_block, fixed_bytes,
+                                           fused_grid_buffer_bytes(tile, row, value_bytes)) >= buffers)
+                return tile;
+    return 0;
 }
 
 struct fused_grid_shape {
@@ -25,16 +71,18 @@ struct fused_grid_shape {
 };
 
 // `resident`: the blocks the device holds at once (blocks a multiprocessor times multiprocessors);
-// every block of a cooperative launch must be resident. A system of at most fused_grid_tile_max
-// targets a multiprocessor gets one block on each: the grid barrier's cost grows with the number of
-// blocks, and a block's chain of n additions takes as long for one target as for ten. Larger
-// systems fill every resident block with tiles of equal size, in as few rounds as they allow.
-constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiprocessors, unsigned resident) {
+// every block of a cooperative launch must be resident. `tile_max`: the largest tile whose buffers
+// fit (fused_grid_tile_fitting). A system of at most tile_max targets a
+// multiprocessor gets one block on each: the grid barrier's cost grows with the number of blocks,
+// and a block's chain of n additions takes as long for one target as for tile_max. Larger systems
+// fill every resident block with tiles of equal size, in as few rounds as they allow.
+constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiprocessors, unsigned resident,
+                                                unsigned tile_max) {
     unsigned tile = 0;
-    if (n <= fused_grid_tile_max * multiprocessors) {
+    if (n <= tile_max * multiprocessors) {
         tile = (n + multiprocessors - 1) / multiprocessors;
     } else {
-        const unsigned rounds = (n + fused_grid_tile_max * resident - 1) / (fused_grid_tile_max * resident);
+        const unsigned rounds = (n + tile_max * resident - 1) / (tile_max * resident);
         tile = (n + rounds * resident - 1) / (rounds * resident);
     }
     const unsigned tiles = (n + tile - 1) / tile;
