@@ -57,7 +57,7 @@ struct kernel_query {
 struct kernel_choice {
     std::string kernel;  // a kernel of the backend; "fused": the fused engine
     // Provenance (the engine's hi_kernel_choice): "auto: fused (table cc 9.0, fused bound measured on
-    // NVIDIA H200, 2026-11-29: the fused engine up to N = 4096; N = 4, hi=f64, periodic box)".
+    // NVIDIA H200, 2026-11-29: the fused engine up to N = 8192; N = 4, hi=f64, periodic box)".
     std::string reason;
 };
 
