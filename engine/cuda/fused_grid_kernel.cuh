@@ -10,7 +10,7 @@
 // tiles b, b + the grid's blocks, ... Adding warp a takes the tile's targets 10 a ... 10 a + 9
 // (fused_grid_adder_targets), its target i for short. Each step is the paper's (Section 3.1) with
 // the functions of the other engines, in their order:
-//   drift:      drift_particle (physics/drift.hpp), by lane i of the adding warp for its target i;
+//   drift:      drift_particle (physics/drift.hpp), by lane i of an adding warp for its target i;
 //   forces:     F_t = F_ext,t, then short_range_force for j ascending within the cutoff, as
 //               fused_block_kernel does (all pairs, 32 tested at a time by one warp a target; only
 //               with short-range forces);
@@ -75,9 +75,9 @@ inline constexpr unsigned fused_grid_row = fused_grid_chunk + 16 / sizeof(W);
 template <class W>
 inline constexpr std::size_t fused_grid_targets_bytes = fused_grid_tile_max<W> * sizeof(packed4<W>);
 
-// The chunk buffers pass between the producing warps and the adding warp through named barriers
+// The chunk buffers pass between the producing warps and the adding warps through named barriers
 // (0 is __syncthreads'): the producers signal `filled + b` when they have written buffer b and wait
-// on `emptied + b` before writing it again; the adding warp the other way round. Neither side waits
+// on `emptied + b` before writing it again; the adding warps the other way round. Neither side waits
 // for the other's slowest warp more than the buffers require, and producers run as many chunks
 // ahead of the additions as there are buffers. At N = 864 (four chunks) four buffers let the
 // producers run through without waiting: 3 % (f32) and 2 % (f64) faster than three on an H200
@@ -299,9 +299,10 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
         forces(g.position_w);
         velocities(g.position_w);
     }
+    fused_launch_clock clock = make_launch_clock(a.samples.interval, a.samples.phase, steps);
     unsigned b = 0;
-    std::uint64_t since_sample = a.samples.phase, sample = 0;
-    for (std::uint64_t s = 0; s < steps; ++s) {
+    unsigned sample = 0;  // samples recorded in this launch
+    for (unsigned s = 0; s < clock.steps; ++s) {
         b ^= 1u;
         packed4<W>* const r_w = g.position_w + std::size_t(b) * n;
         for (unsigned t = first_tile + owned; owns && t < n; t += tile_stride) {
@@ -315,10 +316,10 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
         grid.sync();
         forces(r_w);
         velocities(r_w);
-        if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
-            since_sample = 0;
+        if (sample_due(clock)) {
             for (unsigned t = first_tile + owned; owns && t < n; t += tile_stride)
-                record_sample(a.samples, sample * n + t, a.position[t], a.image[t], a.velocity[t], a.force[t]);
+                record_sample(a.samples, std::size_t(sample) * n + t, a.position[t], a.image[t], a.velocity[t],
+                              a.force[t]);
             ++sample;
         }
     }

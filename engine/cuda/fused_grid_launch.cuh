@@ -41,9 +41,10 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     if (per_sm < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> working = g;
-    // A chunk buffer's values: a kernel parameter, not computed from the tile in the kernel, where it
-    // would take one of the producing warps' 64 registers (f32: the separation is then computed
-    // twice a pair term, 5 % slower at N = 10 976 on an H200, engine/docs/gpu-runs/2026-11-29-h200-fused-grid-adders.txt).
+    // A chunk buffer's values: a kernel parameter, which the kernel reads from the constant bank,
+    // rather than 3 * tile * row computed in the kernel and held in a register of its producing
+    // warps, which have 64 in f32 (1-2 % faster at N >= 2048 in f32 on an H200: forms a3 and a3p of
+    // engine/docs/gpu-runs/2026-11-29-h200-fused-grid-adders.txt).
     unsigned buffer = static_cast<unsigned>(buffer_bytes / sizeof(W));
     void* parameters[] = {&args, &working, &tile, &buffers, &buffer, &steps, &initialise};
     check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(shape.blocks),

@@ -40,6 +40,7 @@
 #include <cstdint>
 
 #include "device_types.cuh"
+#include "fused_launch_clock.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/drift.hpp"
@@ -194,17 +195,17 @@ __global__ void __launch_bounds__(32 * fused_warps_per_block)
         forces();
         velocities();
     }
-    std::uint64_t since_sample = a.samples.phase, sample = 0;
-    for (std::uint64_t s = 0; s < steps; ++s) {
+    fused_launch_clock clock = make_launch_clock(a.samples.interval, a.samples.phase, steps);
+    unsigned sample = 0;  // samples recorded in this launch
+    for (unsigned s = 0; s < clock.steps; ++s) {
         // Every lane drifts (lanes that own no particle move a zero or meaningless state that is
         // never written): no divergent branch on the step's dependent chain.
         drift_particle(r, m, v, dt, a.box);
         gather_positions();
         forces();
         velocities();
-        if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
-            since_sample = 0;
-            if (owner) record_sample(a.samples, (sample * a.systems + system) * n + lane, r, m, v, f);
+        if (sample_due(clock)) {
+            if (owner) record_sample(a.samples, (std::size_t(sample) * a.systems + system) * n + lane, r, m, v, f);
             ++sample;
         }
     }
@@ -291,8 +292,9 @@ __global__ void __launch_bounds__(fused_block_max_threads)
         forces();
         velocities();
     }
-    std::uint64_t since_sample = a.samples.phase, sample = 0;
-    for (std::uint64_t s = 0; s < steps; ++s) {
+    fused_launch_clock clock = make_launch_clock(a.samples.interval, a.samples.phase, steps);
+    unsigned sample = 0;  // samples recorded in this launch
+    for (unsigned s = 0; s < clock.steps; ++s) {
         b ^= 1u;
         if (active) {
             drift_particle(r, m, v, dt, a.box);
@@ -302,9 +304,8 @@ __global__ void __launch_bounds__(fused_block_max_threads)
         fused_block_barrier(one_warp);  // B1
         forces();                       // ... B2
         velocities();
-        if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
-            since_sample = 0;
-            if (active) record_sample(a.samples, (sample * a.systems + system) * n + i, r, m, v, f);
+        if (sample_due(clock)) {
+            if (active) record_sample(a.samples, (std::size_t(sample) * a.systems + system) * n + i, r, m, v, f);
             ++sample;
         }
     }

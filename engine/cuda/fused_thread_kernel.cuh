@@ -139,16 +139,16 @@ __global__ void __launch_bounds__(fused_thread_block)
         forces();
         velocities();
     }
-    std::uint64_t since_sample = a.samples.phase, sample = 0;
-    for (std::uint64_t s = 0; s < steps; ++s) {
+    fused_launch_clock clock = make_launch_clock(a.samples.interval, a.samples.phase, steps);
+    unsigned sample = 0;  // samples recorded in this launch
+    for (unsigned s = 0; s < clock.steps; ++s) {
 #pragma unroll
         for (unsigned i = 0; i < N; ++i) drift_particle(r[i], m[i], v[i], dt, a.box);
         gather_positions();
         forces();
         velocities();
-        if (a.samples.interval != 0 && ++since_sample == a.samples.interval) {
-            since_sample = 0;
-            const std::size_t at = (sample * a.systems + system) * N;
+        if (sample_due(clock)) {
+            const std::size_t at = (std::size_t(sample) * a.systems + system) * N;
 #pragma unroll
             for (unsigned i = 0; i < N; ++i) record_sample(a.samples, at + i, r[i], m[i], v[i], f[i]);
             ++sample;
