@@ -26,7 +26,8 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     const unsigned tile_max = fused_grid_tile_fitting(shared_per_block, fused_grid_targets_bytes<W>, fused_grid_row<W>,
                                                       sizeof(W), fused_grid_tile_max<W>);
     if (tile_max < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
-    // One block a multiprocessor: a block's buffers take most of its shared memory.
+    // One block a multiprocessor: a block's warps hold nearly all of its registers (f32: 31 warps of
+    // 64, f64: 16 of ~120), so a second one never fits; the occupancy query below checks the first.
     const fused_grid_shape shape = fused_grid_shape_for(a.n, sms, sms, tile_max);
     unsigned tile = shape.tile;
     const std::size_t buffer_bytes = fused_grid_buffer_bytes(tile, fused_grid_row<W>, sizeof(W));
