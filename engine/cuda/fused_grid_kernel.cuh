@@ -111,9 +111,10 @@ inline constexpr unsigned fused_grid_most = (fused_grid_tile_max<W> + fused_grid
 // fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k. Lanes whose source
 // lies beyond N only vote. The loop over the targets is unrolled to its most (fused_grid_most), so
 // that the rows' addresses are constants from one column pointer (5-9 % faster at N = 10 976,
-// engine/docs/gpu-runs/2026-11-29-h200-fused-grid-forms-3.txt). (Two targets at a time, or one
-// vote for all of them, gained nothing at small N on an H200: the IEEE square root's and
-// division's slow-path branches keep their instructions apart, and the registers cost warps.)
+// engine/docs/gpu-runs/2026-11-29-h200-fused-grid-forms-3.txt). Two targets at a time under one
+// vote and one range test of their square roots (physics/far_pair.hpp, far_preludes) lost at
+// N <= 2048 on an H200: 9-12 % in f64, 3 % in f32, whose 64 registers then spill; at N = 10 976
+// it gained 3-5 % (engine/docs/gpu-runs/2026-11-29-h200-sqrt-reciprocal-f64-forms.txt).
 template <class Tensor, bool Periodic, class W>
 __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,
                                                  unsigned group, vec3<W> r_j, vec3<W> f_j, unsigned j, bool use,

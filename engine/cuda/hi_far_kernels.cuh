@@ -82,8 +82,10 @@ struct far_lane {
         use1 = active && k1 < count;
         const vec3<W> r0 = unpack(tile_position[k0]), r1 = unpack(tile_position[k1]);
         const vec3<W> f0 = unpack(tile_force[k0]), f1 = unpack(tile_force[k1]);
-        const pair_prelude<W> q0 = far_prelude<Tensor, Fast, Periodic>(r_i, r0, p);
-        const pair_prelude<W> q1 = far_prelude<Tensor, Fast, Periodic>(r_i, r1, p);
+        const vec3<W> targets[2] = {r_i, r_i}, sources[2] = {r0, r1};
+        pair_prelude<W> q[2];
+        far_preludes<Tensor, Fast, Periodic>(targets, sources, p, q);
+        const pair_prelude<W>&q0 = q[0], &q1 = q[1];
         if (__all_sync(0xffffffffu, (q0.far || !use0) && (q1.far || !use1))) {
             // The fast kernels stage mu0 F (staged_force, above): mu0 = 1, a literal the compiler folds.
             t0 = far_term<Tensor>(q0, f0, p.mobility, Fast ? W(1) : p.mobility.self_mobility);

@@ -1,10 +1,15 @@
-// math::sqrt_and_reciprocal (physics/math.hpp): on the device, float, its written-out fast path
-// and its fallback give the bits of sqrtf and 1.0f / r for every one of the 2^32 floats (positive
-// and negative, zero, subnormal, infinite, NaN); the exact kernels' pair terms rest on it.
+// math::sqrt_and_reciprocal (physics/math.hpp): on the device its written-out fast paths and its
+// fallback, one value or two at a time (each value beside its neighbour in the list, so that the
+// shared range test meets both in range, both out and one of each), give the bits of the IEEE
+// square root and of 1 / r: for every one of the 2^32 floats (positive and negative, zero,
+// subnormal, infinite, NaN), and for doubles at the ends and middle of every binade, at the edges
+// of the fast path's range test and at 2^36 random bit patterns. The exact kernels' pair terms
+// rest on it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "cuda/sqrt_reciprocal_kernels.hpp"
 #include "support/require_device.hpp"
@@ -12,15 +17,42 @@
 namespace stokesian {
 namespace {
 
+void expect_no_mismatch(const test_support::sqrt_reciprocal_census& c, std::uint64_t count) {
+    EXPECT_EQ(c.compared, count);
+    EXPECT_EQ(c.mismatches, 0u) << "first mismatching value: bits 0x" << std::hex << c.first_mismatch;
+}
+
 TEST(SqrtReciprocalGpu, EveryFloatGivesTheBitsOfTheIeeeSquareRootAndReciprocal) {
     REQUIRE_DEVICE();
     // The positive floats, then the negative ones.
     for (const auto& [first, last] : {std::pair<std::uint32_t, std::uint32_t>{0u, 0x7fffffffu},
-                                      std::pair<std::uint32_t, std::uint32_t>{0x80000000u, 0xffffffffu}}) {
-        const test_support::sqrt_reciprocal_census c = test_support::sqrt_reciprocal_census_on_device(first, last);
-        EXPECT_EQ(c.compared, std::uint64_t(last) - first + 1);
-        EXPECT_EQ(c.mismatches, 0u) << "first mismatching float: bits 0x" << std::hex << c.first_mismatch;
-    }
+                                      std::pair<std::uint32_t, std::uint32_t>{0x80000000u, 0xffffffffu}})
+        expect_no_mismatch(test_support::sqrt_reciprocal_census_on_device(first, last),
+                           std::uint64_t(last) - first + 1);
+}
+
+TEST(SqrtReciprocalGpu, DoublesAtEveryBinadeAndTheRangeEdgesGiveTheBitsOfTheIeeeSquareRootAndReciprocal) {
+    REQUIRE_DEVICE();
+    std::vector<std::uint64_t> bits;
+    // Each binade's first two, middle and last double, both signs (zero, subnormals, infinities and
+    // NaNs among them).
+    for (std::uint64_t sign : {0ull, 1ull << 63})
+        for (std::uint64_t exponent = 0; exponent < 2048; ++exponent)
+            for (std::uint64_t mantissa : {0ull, 1ull, 1ull << 51, (1ull << 52) - 1})
+                bits.push_back(sign | exponent << 52 | mantissa);
+    // The fast path's range: a high word in [0x03500000, 0x7ff00000), each edge and its neighbours.
+    for (std::uint64_t edge : {0x0350000000000000ull, 0x7ff0000000000000ull})
+        for (std::uint64_t offset = 0; offset < 64; ++offset) {
+            bits.push_back(edge + offset);
+            bits.push_back(edge - 1 - offset);
+        }
+    expect_no_mismatch(test_support::sqrt_reciprocal_census_doubles(bits), bits.size());
+}
+
+TEST(SqrtReciprocalGpu, RandomDoublesGiveTheBitsOfTheIeeeSquareRootAndReciprocal) {
+    REQUIRE_DEVICE();
+    const std::uint64_t count = 1ull << 36;
+    expect_no_mismatch(test_support::sqrt_reciprocal_census_random_doubles(0x5eedull, count), count);
 }
 
 }  // namespace

@@ -42,13 +42,42 @@ struct pair_prelude {
     bool far;
 };
 
+// Whether the far form may take the pair: in its range and untied.
+template <class Tensor, bool Periodic, class W>
+STOKESIAN_HD_INLINE bool far_form_takes(const pair_prelude<W>& q, const interaction_parameters<W>& p) {
+    return far_form<Tensor>::applies(q.r, p.mobility) && !box_tie<Periodic>(q.d, p.box);
+}
+
 template <class Tensor, bool Fast, bool Periodic, class W>
 STOKESIAN_HD_INLINE pair_prelude<W> far_prelude(vec3<W> r_i, vec3<W> r_j, const interaction_parameters<W>& p) {
     pair_prelude<W> q;
     q.d = box_separation<Periodic>(r_i, r_j, p.box);
     distance_and_inverse<W, Fast>(dot(q.d, q.d), q.r, q.inv_r);
-    q.far = far_form<Tensor>::applies(q.r, p.mobility) && !box_tie<Periodic>(q.d, p.box);
+    q.far = far_form_takes<Tensor, Periodic>(q, p);
     return q;
+}
+
+// The preludes of K pairs (r_i[k], r_j[k]) at once: the exact square roots and reciprocals under
+// one range test (math::sqrt_and_reciprocal for K), so that a kernel evaluating K pairs a step
+// gives the compiler K independent sequences in one basic block. The same bits as K far_prelude.
+template <class Tensor, bool Fast, bool Periodic, unsigned K, class W>
+STOKESIAN_HD_INLINE void far_preludes(const vec3<W> (&r_i)[K], const vec3<W> (&r_j)[K],
+                                      const interaction_parameters<W>& p, pair_prelude<W> (&q)[K]) {
+    if constexpr (Fast) {
+        for (unsigned k = 0; k < K; ++k) q[k] = far_prelude<Tensor, true, Periodic>(r_i[k], r_j[k], p);
+    } else {
+        W r2[K], r[K], inv_r[K];
+        for (unsigned k = 0; k < K; ++k) {
+            q[k].d = box_separation<Periodic>(r_i[k], r_j[k], p.box);
+            r2[k] = dot(q[k].d, q[k].d);
+        }
+        math::sqrt_and_reciprocal(r2, r, inv_r);
+        for (unsigned k = 0; k < K; ++k) {
+            q[k].r = r[k];
+            q[k].inv_r = inv_r[k];
+            q[k].far = far_form_takes<Tensor, Periodic>(q[k], p);
+        }
+    }
 }
 
 // mu_ij F_j by the far form alone (pair_velocity's untied application of its coefficients), for a
