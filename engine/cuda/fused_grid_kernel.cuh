@@ -113,8 +113,9 @@ inline constexpr unsigned fused_grid_most = (fused_grid_tile_max<W> + fused_grid
 // that the rows' addresses are constants from one column pointer (5-9 % faster at N = 10 976,
 // engine/docs/gpu-runs/2026-11-29-h200-fused-grid-forms-3.txt). Two targets at a time under one
 // vote and one range test of their square roots (physics/far_pair.hpp, far_preludes) lost at
-// N <= 2048 on an H200: 9-12 % in f64, 3 % in f32, whose 64 registers then spill; at N = 10 976
-// it gained 3-5 % (engine/docs/gpu-runs/2026-11-29-h200-sqrt-reciprocal-f64-forms.txt).
+// N <= 2048 on an H200 (f64 4-12 %, f32 3 %, whose 64 registers then spill) and gained 1-5 % from
+// N = 4000 to 10 976 (engine/docs/gpu-runs/2026-11-29-h200-sqrt-reciprocal-f64-forms.txt and
+// -fused-grid-f64-pairs.txt).
 template <class Tensor, bool Periodic, class W>
 __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,
                                                  unsigned group, vec3<W> r_j, vec3<W> f_j, unsigned j, bool use,
