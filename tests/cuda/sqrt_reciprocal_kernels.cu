@@ -1,7 +1,7 @@
 // math::sqrt_and_reciprocal (physics/math.hpp), one and two values at a time, against the
-// correctly rounded square root and division, value by value. The test target compiles with the engine's device flags (IEEE square
-// root and division), so sqrt and 1 / r here are the sequences that sqrt_and_reciprocal writes out
-// for its fast range and calls outside it.
+// correctly rounded square root and division, value by value. The test target compiles with the
+// engine's device flags (IEEE square root and division), so sqrt and 1 / r here are the sequences
+// that sqrt_and_reciprocal writes out for its fast range and calls outside it.
 #include <cstdint>
 #include <type_traits>
 #include <vector>
