@@ -7,6 +7,7 @@
 #include <string>
 
 #include "lapack.hpp"
+#include "stokesian/core/portable_random.hpp"
 
 namespace stokesian {
 
@@ -20,17 +21,11 @@ double dot(std::span<const double> a, std::span<const double> b) {
 
 double norm(std::span<const double> a) { return std::sqrt(dot(a, a)); }
 
-// splitmix64: a fixed, platform-independent sequence, mapped to [-1, 1).
+// splitmix64 (core/portable_random.hpp): a fixed, platform-independent sequence, mapped to [-1, 1).
 std::vector<double> start_vector(std::size_t n, std::uint64_t seed) {
     std::vector<double> v(n);
     std::uint64_t state = seed;
-    for (double& x : v) {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        x = double(z >> 11) * 0x1.0p-52 - 1.0;
-    }
+    for (double& x : v) x = double(splitmix64(state) >> 11) * 0x1.0p-52 - 1.0;
     const double length = norm(v);
     for (double& x : v) x /= length;
     return v;

@@ -9,6 +9,7 @@
 #include "cuda/cuda_check.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/sqrt_reciprocal_kernels.hpp"
+#include "stokesian/core/portable_random.hpp"
 #include "stokesian/physics/math.hpp"
 
 namespace stokesian::test_support {
@@ -31,14 +32,12 @@ struct consecutive_floats {
     std::uint32_t first;
     __device__ std::uint32_t operator()(std::uint64_t k) const { return first + static_cast<std::uint32_t>(k); }
 };
-// splitmix64 (Steele, Lea and Flood 2014): bits spread evenly over every sign and exponent.
+// The k-th output of splitmix64 from `seed`: bits spread evenly over every sign and exponent.
 struct random_doubles {
     std::uint64_t seed;
     __device__ std::uint64_t operator()(std::uint64_t k) const {
-        std::uint64_t z = seed + (k + 1) * 0x9e3779b97f4a7c15ull;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
+        std::uint64_t state = seed + k * splitmix64_step;
+        return splitmix64(state);
     }
 };
 struct listed_doubles {
