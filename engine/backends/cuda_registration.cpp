@@ -206,6 +206,11 @@ void register_cuda_backends(registry& r) {
                     .kernel;
         return cuda::time_phases(config, state, run);
     };
+    step.cannot_time = [](const engine_config& config, std::size_t particles) -> std::string {
+        if (config.hi_kernel != fused_kernel) return "";
+        const std::string why = fused_refusal(config, particles, device_context{});
+        return why.empty() ? "" : "the fused engine " + why;
+    };
     step.describe_device = [](int ordinal) { return cuda::device_description(ordinal); };
     // Mobility checks (core/mobility_operator.hpp) on the primary device.
     step.make_mobility = [](const system_parameters& system, const std::vector<vec3<double>>& positions,

@@ -3,23 +3,25 @@
 #include <stdexcept>
 
 #include "cuda_engine.cuh"
+#include "event_times.cuh"
 #include "multi_device_engine.cuh"
 #include "phase_event_timer.cuh"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/cuda/fused_backend.hpp"
 
 namespace stokesian::cuda {
 
 namespace {
-void check_step_kernel(const engine_config& config) {
-    if (parse_hi_kernel(config.hi_kernel) == hi_kernel::fused)
-        throw std::invalid_argument(
-            "phase timing needs a step-by-step hi-kernel (naive, tiling, small-tiling, ...): "
-            "the fused path runs whole steps inside one launch");
-}
+bool runs_fused(const engine_config& config) { return parse_hi_kernel(config.hi_kernel) == hi_kernel::fused; }
 }  // namespace
 
 phase_timing time_phases(const engine_config& config, const initial_state& state, const phase_run& run) {
-    check_step_kernel(config);
+    if (runs_fused(config)) {
+        // Many steps a launch, no phases: each timed chunk's launches between two CUDA events.
+        const std::unique_ptr<fused_engine> engine = make_fused_engine(config, state);
+        return run_whole_step_benchmark(
+            *engine, [](auto&& advance) { return bench::event_times_ms(1, advance).front(); }, run);
+    }
     return dispatch_precision(config.precision, [&]<class Policy>(Policy) {
         cuda_engine<Policy> engine(config, device_context{}, state);  // instantiated in cuda_engine.cu
         phase_event_timer timer;
@@ -29,7 +31,9 @@ phase_timing time_phases(const engine_config& config, const initial_state& state
 
 device_phase_timing time_phases_on_devices(const engine_config& config, const initial_state& state,
                                            const phase_run& run, const std::vector<int>& ordinals) {
-    check_step_kernel(config);
+    if (runs_fused(config))
+        throw std::invalid_argument(
+            "the fused engine runs on one device: time it without --devices (its whole steps, no phases)");
     check_device_ordinals(ordinals);
     device_context device;
     device.ordinals = ordinals.empty() ? std::vector<int>{0} : ordinals;

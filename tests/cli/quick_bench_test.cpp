@@ -132,6 +132,23 @@ TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {
     }
 }
 
+#if defined(STOKESIAN_HAVE_CUDA)
+// The fused engine runs N <= 65 536 (cuda::fused_max_particles): a list of sizes it cannot run is
+// said before the device is asked for and anything timed or written, on any host.
+TEST_F(BenchCli, SizesTheFusedEngineCannotRunAreRefusedBeforeAnythingIsTimed) {
+    const bench_outcome o = run_cli({"bench", "fcc", "--backend", "cuda", "--hi-kernel", "fused", "--sizes-cells", "26",
+                                     "--csv", (dir_ / "f.csv").string()},
+                                    dir_);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;  // one line
+    EXPECT_NE(o.err.find("nothing to time: every size is refused (cuda fused at N = 70304: the fused engine runs at "
+                         "most 65536 particles, not 70304)"),
+              std::string::npos)
+        << o.err;
+    EXPECT_TRUE(fs::is_empty(dir_)) << "nothing may be written";
+}
+#endif
+
 // bench fcc --devices (engine/docs/multi-gpu.md; the spelling and messages of run --devices,
 // core/device_selection.hpp): what is wrong with the list, or with asking the
 // CPU for devices, is one line and exit code 2 before anything is timed, on any host.
@@ -143,6 +160,7 @@ TEST_F(BenchCli, ADeviceListThatCannotBeTimedIsOneLineOfBadInput) {
                  {{"--backend", "cuda", "--devices", "0", "--write-velocities", (dir_ / "v.h5").string()},
                   "not available with --devices"},
 #if defined(STOKESIAN_HAVE_CUDA)
+                 {{"--backend", "cuda", "--devices", "0", "--hi-kernel", "tiling,fused"}, "runs on one device"},
                  {{"--backend", "cuda", "--devices", "0,1000"}, " is not present ("}
 #else
              {{"--backend", "cuda", "--devices", "0,1000"}, "this build has no CUDA backend"}

@@ -306,6 +306,71 @@ TEST(PhaseTiming, BenchmarkLoopWarmsUpResetsAndTimes) {
     EXPECT_EQ(never.restores, 0u);
 }
 
+// The fused engine's benchmark: whole chunks timed by a clock, each chunk's time shared by its
+// steps. The clock here gives each chunk 1 ms per step plus 2 ms (a launch's start), so a step of a
+// chunk of k steps takes 1 + 2 / k ms; the expected statistics follow from the chunks' lengths.
+TEST(PhaseTiming, WholeStepLoopTimesChunksAndSharesTheirTimeByTheirSteps) {
+    counting_engine e;
+    phase_run run;
+    run.warmup = 3;
+    run.steps = 12;
+    run.reset_every = 5;
+    std::vector<std::uint64_t> chunks;
+    auto clock = [&](auto&& advance) {
+        const std::uint64_t before = e.advanced;
+        advance();
+        chunks.push_back(e.advanced - before);
+        return double(chunks.back()) + 2.0;
+    };
+    const phase_timing t = run_whole_step_benchmark(e, clock, run);
+    EXPECT_EQ(chunks, (std::vector<std::uint64_t>{5, 5, 2}));  // the warm-up is not timed
+    EXPECT_EQ(e.advanced, 15u);
+    EXPECT_EQ(e.restores, 1u + 3u);
+    EXPECT_EQ(t.steps, 12u);
+    EXPECT_FALSE(t.phases_timed);
+    for (step_phase p : step_phases) EXPECT_TRUE(std::isnan(t.of(p).median_ms)) << to_string(p);
+    // Ten steps of 1.4 ms (chunks of 5), two of 2 ms (the chunk of 2).
+    EXPECT_DOUBLE_EQ(t.step.min_ms, 1.4);
+    EXPECT_DOUBLE_EQ(t.step.max_ms, 2.0);
+    EXPECT_DOUBLE_EQ(t.step.median_ms, 1.4);
+    EXPECT_DOUBLE_EQ(t.step.mean_ms, (10 * 1.4 + 2 * 2.0) / 12);
+    EXPECT_EQ(t.description.at("backend"), "test");
+
+    // No resets and no time budget: one chunk of all the timed steps.
+    counting_engine whole;
+    run.reset_every = 0;
+    run.max_seconds = 0.0;
+    chunks.clear();
+    const phase_timing one = run_whole_step_benchmark(
+        whole,
+        [&](auto&& advance) {
+            const std::uint64_t before = whole.advanced;
+            advance();
+            chunks.push_back(whole.advanced - before);
+            return 24.0;
+        },
+        run);
+    EXPECT_EQ(chunks, (std::vector<std::uint64_t>{12}));
+    EXPECT_EQ(whole.restores, 0u);
+    EXPECT_DOUBLE_EQ(one.step.median_ms, 2.0);
+
+    // No resets and a time budget (here never spent): chunks of --min-steps.
+    counting_engine budget;
+    run.max_seconds = 1e9;
+    run.min_steps = 4;
+    chunks.clear();
+    run_whole_step_benchmark(
+        budget,
+        [&](auto&& advance) {
+            const std::uint64_t before = budget.advanced;
+            advance();
+            chunks.push_back(budget.advanced - before);
+            return 1.0;
+        },
+        run);
+    EXPECT_EQ(chunks, (std::vector<std::uint64_t>{4, 4, 4}));
+}
+
 TEST(PhaseTiming, CpuEngineIsTimedPhaseByPhase) {
     const bench::benchmark_system s = bench::fcc_system(2, 0.1, true, true);
     engine_config c;

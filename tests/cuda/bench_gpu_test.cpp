@@ -1,9 +1,10 @@
 // The benchmark code on the device, without timing assertions: the appendix's memory kernels read
 // every element they should (their sums are checked exactly inside time_memory_kernel), and the
 // phase timer of the CUDA engine times every step of the paper's fcc system in every kernel and mode
-// (a test each) and refuses the fused engine.
+// (a test each), and the fused engine's whole steps.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "bench/support/bench_inputs.hpp"
@@ -77,11 +78,28 @@ TEST_P(BenchGpuPaperModes, PhaseTimerTimesEveryStepOfTheFccBenchmark) {
     }
 }
 
-// The fused engine has no phases to time.
-TEST(BenchGpu, PhaseTimerRefusesTheFusedKernel) {
+// The fused engine has no phases: its whole steps are timed, chunk by chunk between the resets.
+TEST_P(BenchGpuPaperModes, WholeStepTimerTimesTheFusedEngine) {
+    REQUIRE_DEVICE();
+    phase_bench b;
+    b.c.precision = GetParam();
+    b.c.hi_kernel = "fused";
+    const phase_timing t = cuda::time_phases(b.c, b.s.state, b.run);
+    EXPECT_EQ(t.steps, 12u);
+    EXPECT_FALSE(t.phases_timed);
+    for (step_phase p : step_phases) EXPECT_TRUE(std::isnan(t.of(p).mean_ms)) << to_string(p);
+    EXPECT_GT(t.step.min_ms, 0.0);  // a launch of two steps or more is far above the events' resolution
+    EXPECT_LE(t.step.min_ms, t.step.median_ms);
+    EXPECT_LE(t.step.median_ms, t.step.max_ms);
+    EXPECT_EQ(t.description.at("hi_kernel"), "fused");
+    EXPECT_FALSE(t.description.at("device_name").empty());
+}
+
+// ... and runs on one device: the strong-scaling table (several devices) refuses it.
+TEST(BenchGpu, DeviceScalingRefusesTheFusedKernel) {
     REQUIRE_DEVICE();
     phase_bench b;
     b.c.precision = reference_precision_mode;
     b.c.hi_kernel = "fused";
-    EXPECT_THROW(cuda::time_phases(b.c, b.s.state, b.run), std::invalid_argument);
+    EXPECT_THROW(cuda::time_phases_on_devices(b.c, b.s.state, b.run, {0}), std::invalid_argument);
 }

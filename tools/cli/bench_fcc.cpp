@@ -5,7 +5,9 @@
 // (update_velocities), forces + lubrication (update_forces), integration (drift). Reported:
 // ms per step per phase (Fig. 2b), the HI update in G pair/s and as a fraction of the device's
 // peak arithmetic rate, GPU vs CPU (Fig. 2a) with the linear and quadratic regimes fitted
-// (bench/support/regime_fit.hpp). Method and columns: engine/docs/performance.md.
+// (bench/support/regime_fit.hpp). The fused CUDA engine (--hi-kernel fused) runs many steps a
+// launch and is timed by whole steps, so its rows stand beside the step-by-step kernels' HI (M F)
+// times. Method and columns: engine/docs/performance.md.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -236,6 +238,10 @@ int bench_fcc_on_devices(const fcc_options& o) {
                           "times the CUDA backend on several devices: give --backend cuda (the CPU has no devices)");
     if (!o.write_velocities.empty())
         throw input_error("command line", "--write-velocities", o.write_velocities, "is not available with --devices");
+    for (const std::string& kernel : o.kernels)
+        if (kernel == "fused")
+            throw input_error("command line", "--hi-kernel", kernel,
+                              "runs on one device: time it without --devices (its whole steps, no phases)");
     scaling_request r;
     r.devices = o.devices;
     r.kernels = o.kernels;
@@ -272,6 +278,36 @@ int bench_fcc(const fcc_options& o) {
     const secondary_output velocities(o.write_velocities, o.force, inputs, "--write-velocities");
     require_distinct({&csv, &fits_csv, &h5, &velocities});
     const std::vector<bench::benchmark_system> systems = systems_to_run(o);
+    // What to time, in order; a device kernel that cannot time a size (the fused engine beyond its
+    // N) is said before the first timing and left out, not found an hour into the run.
+    struct configuration {
+        const bench::benchmark_system* system;
+        precision_mode mode;
+        const backends::backend* backend;
+        std::string kernel;
+    };
+    std::vector<configuration> plan;
+    std::vector<std::string> refused;
+    for (const auto& s : systems)
+        for (const precision_mode mode : modes) {
+            for (const backends::backend* b : timed.on_device)
+                for (const std::string& kernel : kernels) {
+                    const std::string why =
+                        b->cannot_time ? b->cannot_time(engine_config_for(b->name, kernel, mode, s, o), s.state.size())
+                                       : "";
+                    const std::string what =
+                        b->name + " " + kernel + " at N = " + std::to_string(s.state.size()) + ": " + why;
+                    if (why.empty()) plan.push_back({&s, mode, b, kernel});
+                    else if (std::find(refused.begin(), refused.end(), what) == refused.end())
+                        refused.push_back(what);  // once, whatever the precision modes
+                }
+            if (s.state.size() <= o.cpu_max_n)
+                for (const backends::backend* b : timed.on_host) plan.push_back({&s, mode, b, o.cpu_kernel});
+        }
+    if (plan.empty())
+        throw input_error("nothing to time: " + (refused.empty()
+                                                     ? "every size is above --cpu-max-n " + std::to_string(o.cpu_max_n)
+                                                     : "every size is refused (" + refused.front() + ")"));
     // The arguments first, then the machine: a bad size or output is the same answer everywhere.
     for (const backends::backend* b : timed.on_device)
         bench::require_available(*b, "bench fcc --backend " + backend_text, "--backend cpu times the CPU alone");
@@ -303,24 +339,14 @@ int bench_fcc(const fcc_options& o) {
                          on_device ? kernels.front() : o.cpu_kernel, modes.front());
     }
 
+    for (const std::string& r : refused) std::printf("not timed: %s\n", r.c_str());
     bench::results_table table = bench::measurement_table();
     std::vector<bench::fcc_measurement> all;
     bench::print_header();
-    for (const auto& s : systems)
-        for (const precision_mode mode : modes) {
-            for (const backends::backend* b : timed.on_device)
-                for (const std::string& kernel : kernels) {
-                    all.push_back(measure(b->name, kernel, mode, s, o, peak));
-                    bench::print_row(all.back());
-                }
-            if (s.state.size() <= o.cpu_max_n)
-                for (const backends::backend* b : timed.on_host) {
-                    all.push_back(measure(b->name, o.cpu_kernel, mode, s, o, peak));
-                    bench::print_row(all.back());
-                }
-        }
-    if (all.empty())
-        throw input_error("nothing to time: every size is above --cpu-max-n " + std::to_string(o.cpu_max_n));
+    for (const configuration& c : plan) {
+        all.push_back(measure(c.backend->name, c.kernel, c.mode, *c.system, o, peak));
+        bench::print_row(all.back());
+    }
 
     bench::results_table fits = bench::fit_table();
     bench::add_fits(all, fits);
@@ -342,8 +368,9 @@ int bench_fcc(const fcc_options& o) {
         attributes["method"] =
             "engine steps timed phase by phase (CUDA events / steady_clock), after warm-up steps; engine reset to the "
             "initial state every reset_every steps outside the timed region; *_ms means (they add up), *_median_ms, "
-            "*_min_ms, *_max_ms over the timed steps; G pair/s = N^2 / hi_median_ms; fits on the medians; "
-            "engine/docs/performance.md";
+            "*_min_ms, *_max_ms over the timed steps; G pair/s = N^2 / hi_median_ms; fits on the medians; kernel "
+            "fused: whole steps only (each chunk of steps between resets one timed launch sequence, its time shared "
+            "by its steps; hi, forces and drift NaN); engine/docs/performance.md";
         attributes["flops_per_pair"] = "41 (hi=f32, hi=f64), 68 (hi=ds): engine/docs/performance.md";
         attributes["peak"] =
             "SMs x lanes per SM (FP32 128, FP64 64 on Hopper) x 2 (FMA) x cudaDevAttrClockRate (the "

@@ -5,10 +5,13 @@
 
 fcc results (paper, Fig. 2) give three PNG files:
   fcc_runtime.png    HI time per step vs N (log-log), GPU kernels and CPU, one panel per precision
-                     mode, with the fitted regimes t = a N + b (small N) and t = c N^2 (large N)
+                     mode, with the fitted regimes t = a N + b (small N) and t = c N^2 (large N); a
+                     kernel timed by whole steps only (fused: no phases) shows its whole step, open
+                     triangles, beside the others' HI (M F) times
   fcc_breakdown.png  relative contributions of HI, forces + lubrication and integration to the GPU
                      step at three N: the smallest (linear regime), the one nearest the fitted
-                     crossover, the largest (quadratic regime); one panel per kernel, one bar per mode
+                     crossover, the largest (quadratic regime); one panel per kernel timed phase by
+                     phase, one bar per mode
   fcc_gpairs.png     the HI update in G pair-interactions/s vs N, per kernel and precision mode
 memory results (paper, Appendix, Fig. 7) give memory.png: time / N^2 at the largest N as grouped
 bars (access pattern x kernel), one panel per element type (float, float4).
@@ -70,6 +73,11 @@ def series_keys(table, backend):
     return keys
 
 
+def whole_steps_only(table, mask):
+    """Whether the rows of `mask` were timed by whole steps only (the fused engine: HI is NaN)."""
+    return bool(mask.any()) and bool(np.isnan(table["hi_median_ms"][mask].astype(float)).all())
+
+
 def fit_row(fits, backend, kernel, precision, quantity="hi_median_ms"):
     mask = select(fits, backend=backend, kernel=kernel, precision=precision, quantity=quantity)
     if not mask.any():
@@ -109,21 +117,25 @@ def plot_fcc_runtime(data, fits, out, attrs):
                 if p != precision:
                     continue
                 mask = select(data, backend=backend, kernel=kernel, precision=precision)
-                n, t = data["particles"][mask], data["hi_median_ms"][mask]
+                whole = whole_steps_only(data, mask)
+                quantity = "step_median_ms" if whole else "hi_median_ms"
+                n, t = data["particles"][mask], data[quantity][mask]
                 order = np.argsort(n)
                 colour = colours[k % len(colours)]
                 k += 1
-                label = place_of(data, backend) + " " + kernel
+                label = place_of(data, backend) + " " + kernel + (" (whole step)" if whole else "")
                 if not on_device(data, backend) and np.isfinite(data["threads"][mask]).any():
                     label += " (%d threads)" % int(np.nanmax(data["threads"][mask]))
-                ax.plot(n[order], t[order], "o" if on_device(data, backend) else "s", color=colour, label=label, ms=4)
-                fit = fit_row(fits, backend, kernel, precision)
+                marker = "^" if whole else "o" if on_device(data, backend) else "s"
+                ax.plot(n[order], t[order], marker, color=colour, label=label, ms=4,
+                        mfc="none" if whole else colour)
+                fit = fit_row(fits, backend, kernel, precision, quantity)
                 if fit is not None:
                     draw_fit(ax, fit, n.min(), n.max(), colour)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("particles N")
-        ax.set_ylabel("HI time per step (ms)")
+        ax.set_ylabel("HI time per step (ms); whole step where marked")
         ax.set_title(precision, fontsize=10)
         ax.grid(True, which="both", lw=0.3)
         ax.legend(fontsize=7)
@@ -152,7 +164,11 @@ def plot_fcc_breakdown(data, fits, out):
     # The device's backends where the table has one, else the host's.
     ordered = backends_by_place(data)
     backends = [b for b in ordered if on_device(data, b) == on_device(data, ordered[0])]
-    panels = [(b, kernel) for b in backends for kernel in dict.fromkeys(data["kernel"][data["backend"] == b])]
+    # Kernels with phases only (one timed by whole steps has no breakdown).
+    panels = [(b, kernel) for b in backends for kernel in dict.fromkeys(data["kernel"][data["backend"] == b])
+              if not whole_steps_only(data, select(data, backend=b, kernel=kernel))]
+    if not panels:
+        return
     fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.5), squeeze=False)
     colours = ["#4c72b0", "#dd8452", "#55a868"]
     for ax, (backend, kernel) in zip(axes.flat, panels):
@@ -197,6 +213,8 @@ def plot_fcc_gpairs(data, out):
     precisions = list(dict.fromkeys(data["precision"][data["backend"] == backend]))
     for kernel, precision in series_keys(data, backend):
         mask = select(data, backend=backend, kernel=kernel, precision=precision)
+        if whole_steps_only(data, mask):
+            continue  # no HI time of its own
         n, g = data["particles"][mask], data["hi_gpairs_per_second"][mask]
         order = np.argsort(n)
         ax.plot(n[order], g[order], "-" + markers[kernels.index(kernel) % len(markers)],

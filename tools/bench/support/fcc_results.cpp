@@ -1,13 +1,24 @@
 #include "bench/support/fcc_results.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "bench/support/regime_fit.hpp"
 #include "stokesian/backends/registry.hpp"
 
 namespace stokesian::bench {
+
+namespace {
+// printf's "%<width>.<digits>g" as a string.
+std::string format_number(double x, int width, int digits) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%*.*g", width, digits, x);
+    return text;
+}
+}  // namespace
 
 const char* computes_on(const std::string& backend) {
     return backends::computes_on_device(backend) ? "device" : "host";
@@ -58,11 +69,16 @@ void print_header() {
 
 void print_row(const fcc_measurement& m) {
     const auto& r = m.row;
-    auto num = [&](const char* name) { return std::get<double>(r.at(name)); };
-    std::printf("%-5s %-13s %-15s %9zu %6.0f %10.4g %10.4g %10.4g %10.4g %9.4g %7.3g\n", m.backend.c_str(),
-                std::get<std::string>(r.at("kernel")).c_str(), to_string(m.mode).c_str(), m.particles, num("steps"),
-                num("step_ms"), num("hi_ms"), num("forces_ms"), num("drift_ms"), num("hi_gpairs_per_second"),
-                100.0 * num("peak_fraction"));
+    // A number, or "-" where none was measured (the phases of an engine timed by whole steps).
+    auto num = [&](const char* name, int width, int digits, double scale = 1.0) {
+        const double x = std::get<double>(r.at(name));
+        return std::isnan(x) ? std::string(width - 1, ' ') + "-" : format_number(scale * x, width, digits);
+    };
+    std::printf("%-5s %-13s %-15s %9zu %6.0f %s %s %s %s %s %s\n", m.backend.c_str(),
+                std::get<std::string>(r.at("kernel")).c_str(), to_string(m.mode).c_str(), m.particles,
+                std::get<double>(r.at("steps")), num("step_ms", 10, 4).c_str(), num("hi_ms", 10, 4).c_str(),
+                num("forces_ms", 10, 4).c_str(), num("drift_ms", 10, 4).c_str(),
+                num("hi_gpairs_per_second", 9, 4).c_str(), num("peak_fraction", 7, 3, 100.0).c_str());
     std::fflush(stdout);
 }
 
@@ -136,9 +152,14 @@ void add_fits(std::vector<fcc_measurement>& all, results_table& fits) {
                       {"linear_residual", s.linear ? s.linear->residual : NAN},
                       {"quadratic_residual", s.quadratic.residual},
                       {"speedup_vs_cpu", speedup}});
-        if (f.quantity == "hi_median_ms") {
-            std::printf("fit %-4s %-13s %-15s HI: ", f.key.backend.c_str(), f.key.kernel.c_str(),
-                        to_string(f.key.mode).c_str());
+        // The HI fit of each series; a series timed by whole steps only (no HI fit) its step's.
+        const bool has_hi_fit = std::any_of(results.begin(), results.end(), [&](const fitted& h) {
+            return h.quantity == "hi_median_ms" && h.key.backend == f.key.backend && h.key.kernel == f.key.kernel &&
+                   h.key.mode == f.key.mode;
+        });
+        if (f.quantity == "hi_median_ms" || !has_hi_fit) {
+            std::printf("fit %-4s %-13s %-15s %s: ", f.key.backend.c_str(), f.key.kernel.c_str(),
+                        to_string(f.key.mode).c_str(), f.quantity == "hi_median_ms" ? "HI" : "whole step");
             if (s.linear)
                 std::printf("t = %.4g ms x N %+.4g ms (N <= %.0f), ", s.linear->slope, s.linear->intercept,
                             s.linear_max_n);

@@ -76,8 +76,12 @@ using kernel_chooser = std::function<kernel_choice(const engine_config&, std::si
 using batch_factory = std::function<std::unique_ptr<batch_engine>(const engine_config&, const device_context&,
                                                                   const std::vector<batch_member>&)>;
 // Times the phases of the backend's steps (core/phase_timing.hpp; `bench fcc`), a kernel request
-// (auto, fast) resolved to the step-by-step kernel it stands for (phases need one).
+// (auto, fast) resolved to the step-by-step kernel it stands for; an engine without phases (the
+// fused CUDA engine) by whole steps (phase_timing::phases_timed false).
 using phase_timer = std::function<phase_timing(const engine_config&, const initial_state&, const phase_run&)>;
+// Why the phase timer cannot time `config` with `particles` particles (empty: it can), asked before
+// a benchmark starts so that a long one does not stop at its first such size.
+using timing_refusal = std::function<std::string(const engine_config&, std::size_t particles)>;
 // The device of ordinal `ordinal` (-1: the current one) in words: device_name, compute_capability,
 // multiprocessors, sm_clock_khz, ... (the keys a run's provenance gives it; `bench fcc`'s header).
 using device_describer = std::function<std::map<std::string, std::string>(int ordinal)>;
@@ -105,6 +109,7 @@ struct backend {
     // auto and fast; empty: both resolve to the backend's default kernel (the first it lists).
     kernel_chooser choose_kernel;
     phase_timer time_phases;           // empty: the backend's phases cannot be timed (not built)
+    timing_refusal cannot_time;        // empty: time_phases times every configuration it is given
     device_describer describe_device;  // empty: the backend computes on the host (or is not built)
 };
 

@@ -5,15 +5,18 @@
 // interactions). The CPU engine times with std::chrono, the CUDA engine with CUDA events
 // (stokesian/cpu/phase_benchmark.hpp, cuda_phase_benchmark.hpp); both engines see the timer only as a
 // step_observer (core/step_observer.hpp), an optional pointer that is null unless a benchmark sets
-// it, so a normal run pays one pointer test per step.
+// it, so a normal run pays one pointer test per step. The fused CUDA engine runs many steps in one
+// launch: it is timed by whole steps (run_whole_step_benchmark).
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "stokesian/core/engine.hpp"
@@ -52,8 +55,10 @@ struct duration_statistics {
 struct phase_timing {
     std::uint64_t steps = 0;
     std::array<duration_statistics, step_phase_count> phase{};  // indexed by step_phase
-    duration_statistics step;                                   // the sum of the phases, per step
-    std::map<std::string, std::string> description;             // engine::description().provenance()
+    duration_statistics step;  // per step: the sum of the phases, or the whole step timed (phases_timed false)
+    std::map<std::string, std::string> description;  // engine::description().provenance()
+    // false: whole steps timed only (run_whole_step_benchmark), the phases' statistics NaN.
+    bool phases_timed = true;
 
     const duration_statistics& of(step_phase p) const { return phase[static_cast<std::size_t>(p)]; }
 };
@@ -88,36 +93,81 @@ inline phase_timing summarise_phases(const std::vector<phase_durations>& per_ste
     return t;
 }
 
-// The benchmark loop shared by both backends. Engine: save_state/restore_state/advance and
-// set_phase_timer(Timer*); Timer: take() -> std::vector<phase_durations> (and clears).
-template <class Engine, class Timer>
-phase_timing run_phase_benchmark(Engine& engine, Timer& timer, const phase_run& run) {
+// The loop every benchmark of an engine's steps shares: run.warmup untimed steps, then up to
+// run.steps timed ones (fewer once run.max_seconds is spent, at least run.min_steps), in chunks of
+// at most chunk_size steps, the engine back at its initial state before each chunk when
+// run.reset_every. before_timed() runs once between the two; timed_chunk(k) advances a timed
+// chunk of k steps. Engine: save_state/restore_state/advance.
+template <class Engine, class BeforeTimed, class TimedChunk>
+void run_benchmark_chunks(Engine& engine, const phase_run& run, std::uint64_t chunk_size, BeforeTimed&& before_timed,
+                          TimedChunk&& timed_chunk) {
     engine_state initial;
     engine.save_state(initial);
-    const std::uint64_t chunk_size =
-        run.reset_every ? run.reset_every : (run.max_seconds > 0.0 ? 1 : ~std::uint64_t{0});
     // Runs up to `steps` steps in chunks (resetting before each when asked); `stop` is asked after
     // each chunk.
-    auto advance_in_chunks = [&](std::uint64_t steps, auto&& stop) {
+    auto advance_in_chunks = [&](std::uint64_t steps, auto&& advance, auto&& stop) {
         std::uint64_t done = 0;
         while (done < steps) {
             const std::uint64_t chunk = std::min(steps - done, chunk_size);
             if (run.reset_every) engine.restore_state(initial);
-            engine.advance(chunk);
+            advance(chunk);
             done += chunk;
             if (stop(done)) break;
         }
     };
-    advance_in_chunks(run.warmup, [](std::uint64_t) { return false; });
-    engine.set_phase_timer(&timer);
-    timer.take();  // nothing timed yet; synchronises a device
+    advance_in_chunks(
+        run.warmup, [&](std::uint64_t k) { engine.advance(k); }, [](std::uint64_t) { return false; });
+    before_timed();
     const auto start = std::chrono::steady_clock::now();
-    advance_in_chunks(run.steps, [&](std::uint64_t done) {
+    advance_in_chunks(run.steps, timed_chunk, [&](std::uint64_t done) {
         if (run.max_seconds <= 0.0 || done < run.min_steps) return false;
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= run.max_seconds;
     });
+}
+
+// Phase by phase, for the engines that run a step as separate primitives. Engine:
+// save_state/restore_state/advance and set_phase_timer(Timer*); Timer: take() ->
+// std::vector<phase_durations> (and clears).
+template <class Engine, class Timer>
+phase_timing run_phase_benchmark(Engine& engine, Timer& timer, const phase_run& run) {
+    const std::uint64_t chunk_size =
+        run.reset_every ? run.reset_every : (run.max_seconds > 0.0 ? 1 : ~std::uint64_t{0});
+    run_benchmark_chunks(
+        engine, run, chunk_size,
+        [&] {
+            engine.set_phase_timer(&timer);
+            timer.take();  // nothing timed yet; synchronises a device
+        },
+        [&](std::uint64_t k) { engine.advance(k); });
     engine.set_phase_timer(nullptr);
     phase_timing t = summarise_phases(timer.take());
+    t.description = engine.description().provenance();
+    return t;
+}
+
+// Whole steps only, for an engine that runs many steps as one launch and has no phases to time
+// (the fused CUDA engine): each timed chunk is one advance(), timed whole by time_ms(advance) ->
+// milliseconds, and its time is shared evenly by its steps, so the statistics are over steps
+// like the phase benchmark's. A chunk without resets is run.min_steps long (at least one step),
+// or all of run.steps without a time budget. The phases' statistics are NaN (phases_timed false).
+template <class Engine, class TimeMs>
+phase_timing run_whole_step_benchmark(Engine& engine, TimeMs&& time_ms, const phase_run& run) {
+    const std::uint64_t chunk_size =
+        run.reset_every ? run.reset_every
+                        : (run.max_seconds > 0.0 ? std::max<std::uint64_t>(1, run.min_steps) : ~std::uint64_t{0});
+    std::vector<double> per_step;
+    run_benchmark_chunks(
+        engine, run, chunk_size, [] {},
+        [&](std::uint64_t k) {
+            const double ms = time_ms([&] { engine.advance(k); });
+            per_step.insert(per_step.end(), k, ms / static_cast<double>(k));
+        });
+    phase_timing t;
+    t.steps = per_step.size();
+    t.phases_timed = false;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    t.phase.fill({nan, nan, nan, nan});
+    t.step = summarise_durations(std::move(per_step));
     t.description = engine.description().provenance();
     return t;
 }
