@@ -144,6 +144,7 @@ kernel_choice choose_cuda(const engine_config& config, std::size_t particles, co
     kernel_query q =
         device_query(request, particles, config.precision.hi, config.system.box.periodic, device.primary_ordinal());
     q.fused_possible = fused_refusal(config, particles, device).empty();
+    q.short_range = config.system.short_range_cutoff() > 0.0;
     const tuning_cache cache = user_tuning_cache();
     return choose_cuda_kernel(q, &cache);
 }

@@ -27,6 +27,13 @@
 // the CSV). f32 led at every measured N. ds stops earlier: above N ~ 7000 its grid kernel costs
 // 2.0-2.8x its f32 (the adding lanes' float_float chain: 7 dependent operations an addition
 // against f32's one) and trails ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
+// With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
+// and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
+// `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle;
+// engine/docs/gpu-runs/2026-11-29-h200-fused-short-range-bound.csv), N = 256 ... 23 328, the fused
+// engine leads in a periodic box up to N = 4000 (f64) and 6912 (f32, ds); in an open box, where
+// the step-by-step engine also scans every pair (short_range_kernels.cuh: a cell list needs a
+// periodic box), at every measured N.
 //
 // Devices of no measured class, and precisions a device's table has not measured
 // (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
@@ -79,10 +86,12 @@ constexpr table_row hopper_open_rows[] = {
     {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.8 / 121.4
 };
 
+// {hi, {periodic, open}, {periodic, open with short-range forces}}; the comments: the next measured
+// N and fused's time there against ordered-split's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    {precision::f32, 24576, 23328},  // the largest measured N (fused 0.93x ordered-split) / (0.93x)
-    {precision::ds, 6144, 6912},     // next measured N: 8192 (1.12x) / 10 976 (1.18x)
-    {precision::f64, 8192, 10976},   // 12 288 (1.34x) / 16 384 (1.10x)
+    {precision::f32, {24576, 23328}, {6912, 23328}},  // -, - / 8788 (1.18x), -
+    {precision::ds, {6144, 6912}, {6912, 23328}},     // 8192 (1.12x), 10 976 (1.18x) / 8788 (1.05x), -
+    {precision::f64, {8192, 10976}, {4000, 23328}},   // 12 288 (1.34x), 16 384 (1.10x) / 5324 (1.10x), -
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -94,19 +103,20 @@ constexpr auto fallback_rows = [] {
 }();
 constexpr auto fallback_fused = [] {
     std::array<fused_bound, precisions.size()> bounds{};
-    for (std::size_t k = 0; k < precisions.size(); ++k) bounds[k] = {precisions[k], 32, 32};
+    for (std::size_t k = 0; k < precisions.size(); ++k) bounds[k] = {precisions[k], {32, 32}, {32, 32}};
     return bounds;
 }();
 
 constexpr device_table tables[] = {
     {"9.0",
-     {"NVIDIA H200, 2026-11-29", "engine/docs/gpu-runs/2026-11-29-h200-pairs-bound.csv", hopper_fused},
+     {"NVIDIA H200, 2026-11-29", "engine/docs/gpu-runs/2026-11-29-h200-pairs-bound.csv",
+      "engine/docs/gpu-runs/2026-11-29-h200-fused-short-range-bound.csv", hopper_fused},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
       hopper_open_rows}},
 };
 
-constexpr device_table fallback{"", {"", "", fallback_fused}, {"", "", fallback_rows}, {}};
+constexpr device_table fallback{"", {"", "", "", fallback_fused}, {"", "", fallback_rows}, {}};
 
 }  // namespace
 

@@ -163,45 +163,64 @@ TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsvs) {
 
 // Every fused bound of the cc 9.0 table is where the fused engine led ordered-split step by step in
 // the `ci/gpu-hi-auto` CSV it cites: the largest measured N of its precision and box kind up to
-// which fused was at least as fast at every measured N (each row's best of its repeats; a tie goes to
-// fused, which is the same bits). Scenarios "cubic_N" are periodic, "open-fcc..." open. Every
-// precision the rows measure has a bound.
-TEST(HiKernelChoice, TheHopperFusedBoundsAreWhereTheFusedEngineLedInItsCsv) {
-    const device_table& t = table_for("9.0");
-    std::ifstream csv(std::string(::stokesian::test_support::project_source_dir) + "/" + std::string(t.fused.source));
-    ASSERT_TRUE(csv) << t.fused.source;
+// which fused was at least as fast at every measured N (each size's best of its repeats; a tie goes
+// to fused, which is the same bits). Every precision the rows measure has a bound. Without
+// short-range forces the CSV is bench steps' (scenarios "cubic_N" periodic, "open-fcc..." open;
+// ms_per_step), with them bench fcc's (its boundary column; step_median_ms: the fused engine's
+// whole step, ordered-split's phases' sum).
+void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range) {
+    const std::string_view source = short_range ? t.fused.short_range_source : t.fused.source;
+    std::ifstream csv(std::string(::stokesian::test_support::project_source_dir) + "/" + std::string(source));
+    ASSERT_TRUE(csv) << source;
     const std::map<std::string, std::size_t> column = csv_columns(csv);
-    const std::size_t scenario = column.at("scenario"), particles = column.at("particles"),
-                      kernel = column.at("hi_kernel"), mode = column.at("precision"), ms = column.at("ms_per_step");
+    const std::size_t particles = column.at("particles");
+    const std::size_t kernel = short_range ? column.at("kernel") : column.at("hi_kernel");
+    const std::size_t ms = short_range ? column.at("step_median_ms") : column.at("ms_per_step");
     // (periodic, hi) -> N -> kernel -> best ms per step
     std::map<std::pair<bool, std::string>, std::map<std::size_t, std::map<std::string, double>>> best;
     for (std::string line; std::getline(csv, line);) {
         const std::vector<std::string> f = fields(line);
         ASSERT_EQ(f.size(), column.size()) << line;
         if (f[kernel] != "fused" && f[kernel] != "ordered-split") continue;
-        const bool periodic = f[scenario].rfind("cubic", 0) == 0;
-        ASSERT_TRUE(periodic || f[scenario].rfind("open-fcc", 0) == 0) << f[scenario];
-        const std::string hi = f[mode].substr(3, f[mode].find(',') - 3);  // "hi=f32,int=f32" -> f32
+        bool periodic = false;
+        std::string hi;
+        if (short_range) {
+            ASSERT_EQ(f[column.at("lubrication")], "on") << line;
+            periodic = f[column.at("boundary")] == "periodic";
+            hi = f[column.at("hi_precision")];
+        } else {
+            const std::string& scenario = f[column.at("scenario")];
+            periodic = scenario.rfind("cubic", 0) == 0;
+            ASSERT_TRUE(periodic || scenario.rfind("open-fcc", 0) == 0) << scenario;
+            const std::string& mode = f[column.at("precision")];
+            hi = mode.substr(3, mode.find(',') - 3);  // "hi=f32,int=f32" -> f32
+        }
         double& b = best[{periodic, hi}][std::stoul(f[particles])][f[kernel]];
         const double value = std::stod(f[ms]);
         b = b == 0 ? value : std::min(b, value);
     }
-    ASSERT_FALSE(best.empty()) << t.fused.source;
+    ASSERT_FALSE(best.empty()) << source;
     for (const bool periodic : {true, false})
         for (const precision hi : precisions) {
             const bool measured = std::any_of(t.rows_for(periodic).rows.begin(), t.rows_for(periodic).rows.end(),
                                               [&](const table_row& r) { return r.hi == hi; });
             if (!measured) continue;
             const auto sizes = best.find({periodic, std::string(to_string(hi))});
-            ASSERT_NE(sizes, best.end()) << to_string(hi) << (periodic ? " periodic" : " open") << ": not in the CSV";
+            ASSERT_NE(sizes, best.end()) << to_string(hi) << (periodic ? " periodic" : " open") << ": not in "
+                                         << source;
             std::size_t led_up_to = 0;
             for (const auto& [n, by_kernel] : sizes->second) {
                 ASSERT_TRUE(by_kernel.count("fused") && by_kernel.count("ordered-split")) << n;
                 if (by_kernel.at("fused") > by_kernel.at("ordered-split")) break;
                 led_up_to = n;
             }
-            EXPECT_EQ(t.fused_up_to(hi, periodic), led_up_to) << to_string(hi) << (periodic ? " periodic" : " open");
+            EXPECT_EQ(t.fused_up_to(hi, periodic, short_range), led_up_to)
+                << to_string(hi) << (periodic ? " periodic" : " open") << (short_range ? ", short-range forces" : "");
         }
+}
+
+TEST(HiKernelChoice, TheHopperFusedBoundsAreWhereTheFusedEngineLedInTheirCsvs) {
+    for (const bool short_range : {false, true}) expect_fused_bounds_where_fused_led(table_for("9.0"), short_range);
 }
 
 // With the CUDA build: every kernel a table names is a kernel of the class it stands for.
@@ -265,23 +284,34 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
     EXPECT_EQ(c.kernel, "fused");
     EXPECT_TRUE(contains(c.reason, "auto: fused (table cc 9.0")) << c.reason;
     EXPECT_TRUE(contains(c.reason, "N = 4, hi=f64, periodic box")) << c.reason;
-    // Each HI precision and box kind has its own bound: fused up to it, a step-by-step kernel past it.
-    for (const bool periodic : {true, false})
-        for (const precision hi : {precision::f32, precision::ds, precision::f64}) {
-            kernel_query at = hopper(table_for("9.0").fused_up_to(hi, periodic), hi);
-            at.periodic = periodic;
-            at.fused_possible = true;
-            ASSERT_GT(at.particles, 32u);
-            const kernel_choice inside = choose_cuda_kernel(at, nullptr);
-            EXPECT_EQ(inside.kernel, "fused") << to_string(hi) << " N = " << at.particles;
-            EXPECT_TRUE(contains(inside.reason,
-                                 "table cc 9.0, fused bound measured on NVIDIA H200, 2026-11-29: the "
-                                 "fused engine up to N = " +
-                                     std::to_string(at.particles) + ";"))
-                << inside.reason;
-            at.particles += 1;
-            EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused") << to_string(hi) << " N = " << at.particles;
-        }
+    // Each HI precision, box kind and presence of short-range forces has its own bound: fused up to
+    // it, a step-by-step kernel past it.
+    for (const bool short_range : {false, true})
+        for (const bool periodic : {true, false})
+            for (const precision hi : {precision::f32, precision::ds, precision::f64}) {
+                kernel_query at = hopper(table_for("9.0").fused_up_to(hi, periodic, short_range), hi);
+                at.periodic = periodic;
+                at.short_range = short_range;
+                at.fused_possible = true;
+                ASSERT_GT(at.particles, 32u);
+                const kernel_choice inside = choose_cuda_kernel(at, nullptr);
+                EXPECT_EQ(inside.kernel, "fused") << to_string(hi) << " N = " << at.particles;
+                EXPECT_TRUE(contains(inside.reason,
+                                     "table cc 9.0, fused bound measured on NVIDIA H200, 2026-11-29: the "
+                                     "fused engine up to N = " +
+                                         std::to_string(at.particles) +
+                                         (short_range ? " with short-range forces;" : ";")))
+                    << inside.reason;
+                at.particles += 1;
+                EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused") << to_string(hi) << " N = " << at.particles;
+            }
+    // The paper's fcc benchmark at N = 10 976 with lubrication, periodic: ordered-split's steps are
+    // 0.79 ms (f32, median) against the fused engine's 0.96 (2026-11-29-h200-fused-short-range-bound.csv).
+    kernel_query lubricated = hopper(10976, precision::f32);
+    lubricated.fused_possible = true;
+    EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "fused");
+    lubricated.short_range = true;
+    EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "ordered-split");
     q.particles = 4;
     q.fused_possible = false;  // another integrator, the implicit scheme, several devices
     EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");

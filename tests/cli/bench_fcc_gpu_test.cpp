@@ -62,9 +62,10 @@ TEST_F(BenchFccGpu, TheFusedEngineIsTimedByWholeStepsBesideTheStepByStepKernels)
     const fs::path csv = dir_ / "fcc.csv";
     // N = 32, 108 and 70 304: the fused engine runs the first two (N <= 65 536).
     const cli_outcome o = run_cli_at_most(
-        300, {"bench", "fcc", "--backend", "cuda", "--hi-kernel", "ordered-split,fused", "--boundary", "open",
-              "--lubrication", "off", "--sizes-cells", "2,3,26", "--precision", "f32", "--steps", "4", "--min-steps",
-              "2", "--warmup", "1", "--csv", csv.string()},
+        300, {"bench",       "fcc",  "--backend",     "cuda",      "--hi-kernel",   "ordered-split,fused",
+              "--boundary",  "open", "--lubrication", "off",       "--sizes-cells", "2,3,26",
+              "--precision", "f32",  "--steps",       "4",         "--min-steps",   "2",
+              "--warmup",    "1",    "--csv",         csv.string()},
         dir_);
     ASSERT_EQ(o.exit_code, 0) << o.err;
     EXPECT_NE(o.out.find("not timed: cuda fused at N = 70304: the fused engine runs at most 65536 particles"),

@@ -141,7 +141,10 @@ def plot_fcc_runtime(data, fits, out, attrs):
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(precisions):]:
         ax.set_visible(False)
-    fig.suptitle("fcc benchmark, n = 0.1 a^-3: HI runtime per step (%s)" % attrs.get("device_device_name", "CPU"), fontsize=11)
+    whole = any(whole_steps_only(data, select(data, backend=b, kernel=kernel))
+                for b in backends_by_place(data) for kernel, _ in series_keys(data, b))
+    fig.suptitle("fcc benchmark, n = 0.1 a^-3: HI runtime per step%s (%s)"
+                 % ("; fused: the whole step" if whole else "", attrs.get("device_device_name", "CPU")), fontsize=11)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "fcc_runtime.png"), dpi=150)
     plt.close(fig)

@@ -51,6 +51,9 @@ struct kernel_query {
     // The fused engine (the CUDA kernel "fused") can run this configuration: its capabilities allow it
     // and the run drives one device.
     bool fused_possible = false;
+    // Short-range forces (lubrication or a pair force): the fused engine tests every pair for them,
+    // the step-by-step engine a cell list in a periodic box, so the fused bound is another.
+    bool short_range = false;
     kernel_candidates candidates;
 };
 
@@ -75,18 +78,24 @@ struct table_rows {
     std::span<const table_row> rows;  // per HI precision, ascending N
 };
 
-// The fused engine's bound under auto for one HI precision: the largest N at which it runs a system
-// in a periodic and in an open box (where it led ordered-split step by step at every measured N up to
-// there).
-struct fused_bound {
-    precision hi;
+// The largest N at which the fused engine runs a system under auto, in a periodic and in an open box
+// (where it led ordered-split step by step at every measured N up to there).
+struct box_bounds {
     std::size_t periodic_up_to, open_up_to;
 };
 
-// The fused bounds of one device class, from the `ci/gpu-hi-auto` CSV named in `source`.
+// The fused engine's bounds for one HI precision: without short-range forces and with them.
+struct fused_bound {
+    precision hi;
+    box_bounds alone, short_range;
+};
+
+// The fused bounds of one device class, from the `ci/gpu-hi-auto` CSVs: `source` (bench steps, no
+// short-range forces) and `short_range_source` (bench fcc, lubrication on).
 struct fused_bounds {
     std::string_view measured_on;  // "NVIDIA H200, 2026-11-29"
     std::string_view source;
+    std::string_view short_range_source;
     std::span<const fused_bound> bounds;  // one per HI precision the rows measure
 };
 
@@ -98,11 +107,15 @@ struct device_table {
     table_rows open;  // no rows: the periodic rows serve open boxes too
 
     const table_rows& rows_for(bool periodic_box) const { return periodic_box || open.rows.empty() ? periodic : open; }
-    // The largest N the fused engine runs under auto at HI precision `hi` in this box kind; 0 where
-    // the table has no bound for hi (the unit test requires one for every precision it has rows of).
-    std::size_t fused_up_to(precision hi, bool periodic_box) const {
+    // The largest N the fused engine runs under auto at HI precision `hi` in this box kind, with or
+    // without short-range forces; 0 where the table has no bound for hi (the unit test requires one
+    // for every precision it has rows of).
+    std::size_t fused_up_to(precision hi, bool periodic_box, bool short_range) const {
         for (const fused_bound& b : fused.bounds)
-            if (b.hi == hi) return periodic_box ? b.periodic_up_to : b.open_up_to;
+            if (b.hi == hi) {
+                const box_bounds& box = short_range ? b.short_range : b.alone;
+                return periodic_box ? box.periodic_up_to : box.open_up_to;
+            }
         return 0;
     }
 };
