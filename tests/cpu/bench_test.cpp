@@ -306,26 +306,38 @@ TEST(PhaseTiming, BenchmarkLoopWarmsUpResetsAndTimes) {
     EXPECT_EQ(never.restores, 0u);
 }
 
+// A whole-step benchmark of a counting engine with a clock that records each timed chunk's length
+// and gives a chunk of k steps k + launch_ms milliseconds.
+struct clocked_run {
+    counting_engine engine;
+    std::vector<std::uint64_t> chunks;
+    phase_timing timing;
+    clocked_run(const phase_run& run, double launch_ms) {
+        timing = run_whole_step_benchmark(
+            engine,
+            [&](auto&& advance) {
+                const std::uint64_t before = engine.advanced;
+                advance();
+                chunks.push_back(engine.advanced - before);
+                return double(chunks.back()) + launch_ms;
+            },
+            run);
+    }
+};
+
 // The fused engine's benchmark: whole chunks timed by a clock, each chunk's time shared by its
-// steps. The clock here gives each chunk 1 ms per step plus 2 ms (a launch's start), so a step of a
-// chunk of k steps takes 1 + 2 / k ms; the expected statistics follow from the chunks' lengths.
+// steps. With 1 ms a step and 2 ms a launch, a step of a chunk of k steps takes 1 + 2 / k ms; the
+// expected statistics follow from the chunks' lengths.
 TEST(PhaseTiming, WholeStepLoopTimesChunksAndSharesTheirTimeByTheirSteps) {
-    counting_engine e;
     phase_run run;
     run.warmup = 3;
     run.steps = 12;
     run.reset_every = 5;
-    std::vector<std::uint64_t> chunks;
-    auto clock = [&](auto&& advance) {
-        const std::uint64_t before = e.advanced;
-        advance();
-        chunks.push_back(e.advanced - before);
-        return double(chunks.back()) + 2.0;
-    };
-    const phase_timing t = run_whole_step_benchmark(e, clock, run);
-    EXPECT_EQ(chunks, (std::vector<std::uint64_t>{5, 5, 2}));  // the warm-up is not timed
-    EXPECT_EQ(e.advanced, 15u);
-    EXPECT_EQ(e.restores, 1u + 3u);
+    const clocked_run r(run, 2.0);
+    EXPECT_EQ(r.chunks, (std::vector<std::uint64_t>{5, 5, 2}));  // the warm-up is not timed
+    EXPECT_EQ(r.engine.advanced, 15u);
+    EXPECT_EQ(r.engine.restores, 1u + 3u);
+    const phase_timing& t = r.timing;
     EXPECT_EQ(t.steps, 12u);
     EXPECT_FALSE(t.phases_timed);
     for (step_phase p : step_phases) EXPECT_TRUE(std::isnan(t.of(p).median_ms)) << to_string(p);
@@ -336,39 +348,18 @@ TEST(PhaseTiming, WholeStepLoopTimesChunksAndSharesTheirTimeByTheirSteps) {
     EXPECT_DOUBLE_EQ(t.step.mean_ms, (10 * 1.4 + 2 * 2.0) / 12);
     EXPECT_EQ(t.description.at("backend"), "test");
 
-    // No resets and no time budget: one chunk of all the timed steps.
-    counting_engine whole;
+    // No resets and no time budget: one chunk of all the timed steps (12 + 12 ms).
     run.reset_every = 0;
     run.max_seconds = 0.0;
-    chunks.clear();
-    const phase_timing one = run_whole_step_benchmark(
-        whole,
-        [&](auto&& advance) {
-            const std::uint64_t before = whole.advanced;
-            advance();
-            chunks.push_back(whole.advanced - before);
-            return 24.0;
-        },
-        run);
-    EXPECT_EQ(chunks, (std::vector<std::uint64_t>{12}));
-    EXPECT_EQ(whole.restores, 0u);
-    EXPECT_DOUBLE_EQ(one.step.median_ms, 2.0);
+    const clocked_run whole(run, 12.0);
+    EXPECT_EQ(whole.chunks, (std::vector<std::uint64_t>{12}));
+    EXPECT_EQ(whole.engine.restores, 0u);
+    EXPECT_DOUBLE_EQ(whole.timing.step.median_ms, 2.0);
 
     // No resets and a time budget (here never spent): chunks of --min-steps.
-    counting_engine budget;
     run.max_seconds = 1e9;
     run.min_steps = 4;
-    chunks.clear();
-    run_whole_step_benchmark(
-        budget,
-        [&](auto&& advance) {
-            const std::uint64_t before = budget.advanced;
-            advance();
-            chunks.push_back(budget.advanced - before);
-            return 1.0;
-        },
-        run);
-    EXPECT_EQ(chunks, (std::vector<std::uint64_t>{4, 4, 4}));
+    EXPECT_EQ(clocked_run(run, 0.0).chunks, (std::vector<std::uint64_t>{4, 4, 4}));
 }
 
 TEST(PhaseTiming, CpuEngineIsTimedPhaseByPhase) {
