@@ -103,51 +103,123 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
+// Whether two targets a step pay (measured on an H200,
+// engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt and -two-targets-*bound.csv):
+// in open boxes in f32 and f64, 4-15 % faster from N = 4000 to 23 328. Not with float_float
+// accumulators (ds): their adding lanes' chains set the pace, and two a step gained at most 1 %.
+// Not in a periodic box: a lattice's pairs tied at +-L/2 send whole warps to the per-target path,
+// and two a step were 2-10 % slower on the paper's periodic fcc lattice.
+template <class A, bool Periodic>
+inline constexpr bool fused_grid_pairs_pay = !Periodic && !std::is_same_v<A, float_float>;
+
 // The most targets of a tile that one producing warp takes.
 template <class W>
 inline constexpr unsigned fused_grid_most = (fused_grid_tile_max<W> + fused_grid_groups<W> - 1) / fused_grid_groups<W>;
 
 // A producing lane's terms of its source j for the targets first + i, i = group, group +
-// fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k. Lanes whose source
-// lies beyond N only vote. The loop over the targets is unrolled to its most (fused_grid_most), so
-// that the rows' addresses are constants from one column pointer (5-9 % faster at N = 10 976,
-// engine/docs/gpu-runs/2026-11-29-h200-fused-grid-forms-3.txt). Two targets at a time under one
-// vote and one range test of their square roots (physics/far_pair.hpp, far_preludes) lost at
-// N <= 2048 on an H200 (f64 4-12 %, f32 3 %, whose 64 registers then spill) and gained 1-5 % from
-// N = 4000 to 10 976 (engine/docs/gpu-runs/2026-11-29-h200-sqrt-reciprocal-f64-forms.txt and
-// -fused-grid-f64-pairs.txt).
-template <class Tensor, bool Periodic, class W>
+// fused_grid_groups, ... < tile, into rows 3 i, 3 i + 1, 3 i + 2 at column k. The loop over the
+// targets is unrolled to its most (fused_grid_most), so that the rows' addresses are constants from
+// one column pointer (5-9 % faster at N = 10 976, engine/docs/gpu-runs/2026-11-29-h200-fused-grid-forms-3.txt).
+// TargetsAStep = 1: one target after the other. TargetsAStep = K > 1: K targets a
+// step, decided before their square roots by one vote on r^2 (far_form_certainly_takes; a warp
+// with a pair near 2a, tied or the self pair takes the targets one by one as for 1): the K pairs'
+// square roots, reciprocals and far terms are one basic block of K independent chains. The f64
+// kernel is latency-bound and gains most (engine/docs/performance.md); with the small tiles of one
+// round a producing warp's odd target leaves half of its last step idle, so the launch takes two a
+// step only for systems of several rounds (fused_grid_shape_for), in open boxes and not in ds
+// (fused_grid_pairs_pay).
+template <class Tensor, bool Periodic, unsigned TargetsAStep, class W>
 __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,
                                                  unsigned group, vec3<W> r_j, vec3<W> f_j, unsigned j, bool use,
                                                  unsigned k, const interaction_parameters<W>& p) {
-    constexpr unsigned row = fused_grid_row<W>, groups = fused_grid_groups<W>;
+    constexpr unsigned row = fused_grid_row<W>, groups = fused_grid_groups<W>, K = TargetsAStep;
     W* const column = terms + 3 * group * row + k;
 #pragma unroll
-    for (unsigned u = 0; u < fused_grid_most<W>; ++u) {
-        const unsigned i = group + u * groups;
-        if (i >= tile) break;
-        const vec3<W> r_t = unpack(targets[i]);
-        pair_prelude<W> q;
-        bool far = true;
-        if (use) {
-            q = far_prelude<Tensor, false, Periodic>(r_t, r_j, p);
-            far = q.far;
+    for (unsigned u = 0; u < fused_grid_most<W>; u += K) {
+        const unsigned i0 = group + u * groups;
+        if (i0 >= tile) break;
+        if constexpr (K == 1) {
+            // The far kernels' pair step: the far form where the whole warp may take it (one vote), else
+            // hydrodynamic_contribution (the same bits, physics/far_pair.hpp). Lanes whose source lies
+            // beyond N only vote. (Written out here and below: as one function for both, the compiler
+            // gave the f64 kernel of one target a step 128 registers and 8-24 bytes of stack for 124 and
+            // none.)
+            const vec3<W> r_t = unpack(targets[i0]);
+            pair_prelude<W> q;
+            bool far = true;
+            if (use) {
+                q = far_prelude<Tensor, false, Periodic>(r_t, r_j, p);
+                far = q.far;
+            }
+            const bool all_far = __all_sync(0xffffffffu, far);
+            if (!use) continue;
+            const vec3<W> term = all_far ? far_term<Tensor>(q, f_j, p.mobility, p.mobility.self_mobility)
+                                         : hydrodynamic_contribution<Tensor, false>(j == first + i0, r_t, r_j, f_j, p);
+            W* const component = column + 3 * u * groups * row;
+            component[0] = term.x;
+            component[row] = term.y;
+            component[2 * row] = term.z;
+        } else {
+            // Target m of the step is i0 + m groups; past the tile it repeats i0 (evaluated, not stored).
+            vec3<W> r_t[K];
+            pair_prelude<W> q[K];
+            W r2[K];
+            bool certain = true;
+#pragma unroll
+            for (unsigned m = 0; m < K; ++m) {
+                const unsigned i = i0 + m * groups;
+                r_t[m] = unpack(targets[i < tile ? i : i0]);
+                q[m].d = box_separation<Periodic>(r_t[m], r_j, p.box);
+                r2[m] = dot(q[m].d, q[m].d);
+                certain &= far_form_certainly_takes<Tensor, Periodic>(q[m].d, r2[m], p);
+            }
+            if (__all_sync(0xffffffffu, certain || !use)) {
+                W r[K], inv_r[K];
+                math::sqrt_and_reciprocal(r2, r, inv_r);
+                if (!use) continue;
+#pragma unroll
+                for (unsigned m = 0; m < K; ++m) {
+                    if (i0 + m * groups >= tile) break;
+                    q[m].r = r[m];
+                    q[m].inv_r = inv_r[m];
+                    const vec3<W> term = far_term<Tensor>(q[m], f_j, p.mobility, p.mobility.self_mobility);
+                    W* const component = column + 3 * (u + m) * groups * row;
+                    component[0] = term.x;
+                    component[row] = term.y;
+                    component[2 * row] = term.z;
+                }
+            } else {
+#pragma unroll
+                for (unsigned m = 0; m < K; ++m) {
+                    const unsigned i = i0 + m * groups;
+                    if (i >= tile) break;
+                    // The prelude again (finished from q[m] and r2[m] instead, the f32 kernel spills 56-80
+                    // bytes for 24-40).
+                    pair_prelude<W> one;
+                    bool far = true;
+                    if (use) {
+                        one = far_prelude<Tensor, false, Periodic>(r_t[m], r_j, p);
+                        far = one.far;
+                    }
+                    const bool all_far = __all_sync(0xffffffffu, far);
+                    if (!use) continue;
+                    const vec3<W> term =
+                        all_far ? far_term<Tensor>(one, f_j, p.mobility, p.mobility.self_mobility)
+                                : hydrodynamic_contribution<Tensor, false>(j == first + i, r_t[m], r_j, f_j, p);
+                    W* const component = column + 3 * (u + m) * groups * row;
+                    component[0] = term.x;
+                    component[row] = term.y;
+                    component[2 * row] = term.z;
+                }
+            }
         }
-        const bool all_far = __all_sync(0xffffffffu, far);
-        if (!use) continue;
-        const vec3<W> term = all_far ? far_term<Tensor>(q, f_j, p.mobility, p.mobility.self_mobility)
-                                     : hydrodynamic_contribution<Tensor, false>(j == first + i, r_t, r_j, f_j, p);
-        W* const component = column + 3 * u * groups * row;
-        component[0] = term.x;
-        component[row] = term.y;
-        component[2 * row] = term.z;
     }
 }
 
 // The velocities of the tile's targets first ... first + tile - 1 (see the file's comment), through
 // `buffers` chunk buffers of `buffer` values; lane 3 i + c of adding warp a (warp a) writes
 // component c of target 10 a + i. Every thread of the block calls it (block barriers).
-template <class Tensor, bool Periodic, class A, class W>
+template <class Tensor, bool Periodic, unsigned TargetsAStep, class A, class W>
 __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, const packed4<W>* r_w,
                                                       const packed4<W>* f_w, vec3<A>* velocity, unsigned first,
                                                       unsigned tile, unsigned n, unsigned buffers, unsigned buffer,
@@ -179,8 +251,8 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
                 f_next = unpack(f_w[j + chunk]);
             }
             if (c >= buffers) fused_grid_wait(fused_grid_emptied + slot, fused_grid_block<W>);
-            fused_grid_terms<Tensor, Periodic>(terms + slot * buffer, targets, first, tile, group, r_j, f_j, j, j < n,
-                                               k, p);
+            fused_grid_terms<Tensor, Periodic, TargetsAStep>(terms + slot * buffer, targets, first, tile, group, r_j,
+                                                             f_j, j, j < n, k, p);
             fused_grid_signal(fused_grid_filled + slot, fused_grid_block<W>);
         }
         return;
@@ -260,7 +332,7 @@ __device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>&
     }
 }
 
-template <class P, class A, class W, class Tensor, bool Periodic>
+template <class P, class A, class W, class Tensor, bool Periodic, unsigned TargetsAStep>
 __global__ void __launch_bounds__(fused_grid_block<W>)
     fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, unsigned tile, unsigned buffers,
                       unsigned buffer, std::uint64_t steps, bool initialise) {
@@ -293,8 +365,8 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
     };
     const auto velocities = [&](const packed4<W>* r_w) {
         for (unsigned first = first_tile; first < n; first += tile_stride)
-            fused_grid_velocities<Tensor, Periodic>(fused_grid_shared, r_w, g.force_w, a.velocity, first,
-                                                    min(tile, n - first), n, buffers, buffer, a.params);
+            fused_grid_velocities<Tensor, Periodic, TargetsAStep>(fused_grid_shared, r_w, g.force_w, a.velocity, first,
+                                                                  min(tile, n - first), n, buffers, buffer, a.params);
         __syncwarp();  // lanes 3 i ... 3 i + 2's velocities, before lane i reads them
     };
     if (initialise) {

@@ -20,7 +20,6 @@ namespace fused_grid_detail {
 template <class P, class A, class W, class Tensor, bool Periodic>
 void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g, std::uint64_t steps,
                 bool initialise) {
-    const auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic>;
     const unsigned sms = device_sm_count();
     const std::size_t shared_per_block = device_shared_memory_per_block();
     const unsigned tile_max = fused_grid_tile_fitting(shared_per_block, fused_grid_targets_bytes<W>, fused_grid_row<W>,
@@ -29,6 +28,9 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     // One block a multiprocessor: a block's warps hold nearly all of its registers (f32: 31 warps of
     // 64, f64: 16 of ~120), so a second one never fits; the occupancy query below checks the first.
     const fused_grid_shape shape = fused_grid_shape_for(a.n, sms, sms, tile_max);
+    auto kernel = fused_grid_kernel<P, A, W, Tensor, Periodic, 1>;
+    if constexpr (fused_grid_pairs_pay<A, Periodic>)
+        if (shape.targets_a_step == 2) kernel = fused_grid_kernel<P, A, W, Tensor, Periodic, 2>;
     unsigned tile = shape.tile;
     const std::size_t buffer_bytes = fused_grid_buffer_bytes(tile, fused_grid_row<W>, sizeof(W));
     unsigned buffers = fused_grid_buffers_fitting(shared_per_block, fused_grid_targets_bytes<W>, buffer_bytes);

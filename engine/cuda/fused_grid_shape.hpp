@@ -66,8 +66,9 @@ constexpr unsigned fused_grid_tile_fitting(std::size_t shared_per_block, std::si
 }
 
 struct fused_grid_shape {
-    unsigned tile;    // targets a block takes at a time
-    unsigned blocks;  // blocks of the launch; block b takes tiles b, b + blocks, ...
+    unsigned tile;            // targets a block takes at a time
+    unsigned blocks;          // blocks of the launch; block b takes tiles b, b + blocks, ...
+    unsigned targets_a_step;  // targets a producing warp evaluates at a time (fused_grid_terms)
 };
 
 // `resident`: the blocks the device holds at once (blocks a multiprocessor times multiprocessors);
@@ -75,7 +76,11 @@ struct fused_grid_shape {
 // fit (fused_grid_tile_fitting). A system of at most tile_max targets a
 // multiprocessor gets one block on each: the grid barrier's cost grows with the number of blocks,
 // and a block's chain of n additions takes as long for one target as for tile_max. Larger systems
-// fill every resident block with tiles of equal size, in as few rounds as they allow.
+// fill every resident block with tiles of equal size, in as few rounds as they allow, and their
+// producing warps may take two targets a step (where that pays: fused_grid_pairs_pay): on an H200
+// in open boxes 5-10 % faster at N = 4000 and 10 976 (f32, f64), 0-10 % slower in one round
+// (N = 864 ... 2048), whose few targets a warp leave the second of a step idle
+// (engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt).
 constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiprocessors, unsigned resident,
                                                 unsigned tile_max) {
     unsigned tile = 0;
@@ -86,7 +91,7 @@ constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiproces
         tile = (n + rounds * resident - 1) / (rounds * resident);
     }
     const unsigned tiles = (n + tile - 1) / tile;
-    return {tile, tiles < resident ? tiles : resident};
+    return {tile, tiles < resident ? tiles : resident, n <= tile_max * multiprocessors ? 1u : 2u};
 }
 
 }  // namespace stokesian::cuda

@@ -2,9 +2,9 @@
 // whole steps per cooperative launch; label gpu, skipped without a device), one body per behaviour,
 // parametrised over the nine precision modes: bit for bit the CPU without short-range forces (open
 // and periodic boxes, N not a multiple of a block's targets, N beyond one block, overlapping
-// pairs), bit for bit the step-by-step CUDA engine and the block kernel with them (the device's
-// logf/expf may differ from the host's), sampled frames and checkpoints as the other engines', and
-// chosen by the fused engine where it applies.
+// pairs, systems of several rounds), bit for bit the step-by-step CUDA engine and the block kernel
+// with them (the device's logf/expf may differ from the host's), sampled frames and checkpoints as
+// the other engines', and chosen by the fused engine where it applies.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -67,6 +67,26 @@ TEST_P(FusedGridKernel, IsBitwiseTheCpuWithoutShortRangeForces) {
         const frame grid = run_fused(c, k.state, 40, fused_kernel_choice::grid);
         c.backend = "cpu";
         expect_bitwise_equal(grid, run_engine(c, k.state, 40), "grid vs cpu, " + what);
+    }
+}
+
+// Systems of several rounds (N = 6000: more targets than one round of full tiles holds on a device
+// of up to 200 multiprocessors), whose producing warps take two targets a step under one vote on
+// r^2 (fused_grid_terms): bit for bit the CPU, with pairs near and below 2a (the per-target
+// fallback) in the open box and without them in the periodic one.
+TEST_P(FusedGridKernel, SystemsOfSeveralRoundsAreBitwiseTheCpu) {
+    REQUIRE_DEVICE();
+    engine_config c;
+    c.dt = 0.01;
+    c.precision = GetParam();
+    for (const bool periodic : {true, false}) {
+        c.system.box = {periodic, {60, 60, 60}};
+        const initial_state s = random_spheres(6000, 60.0, periodic ? 2.2 : 1.5, periodic ? 11 : 12);
+        const std::string what = std::string(periodic ? "periodic" : "open") + " N = 6000, " + to_string(c.precision);
+        c.backend = "";
+        const frame grid = run_fused(c, s, 4, fused_kernel_choice::grid);
+        c.backend = "cpu";
+        expect_bitwise_equal(grid, run_engine(c, s, 4), "grid vs cpu, " + what);
     }
 }
 

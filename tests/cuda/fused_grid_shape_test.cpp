@@ -47,8 +47,12 @@ void check_shape(unsigned n, unsigned multiprocessors, unsigned per_multiprocess
     if (n <= tile_max * multiprocessors) {
         EXPECT_LE(s.blocks, multiprocessors) << what;
         EXPECT_EQ(rounds, 1u) << what;
+        EXPECT_EQ(s.targets_a_step, 1u) << what;
     } else {
         EXPECT_EQ(rounds, ceil_div(n, tile_max * resident)) << what;
+        // Two targets a step only for large tiles (a producing warp's last step then rarely half idle).
+        EXPECT_EQ(s.targets_a_step, 2u) << what;
+        if (resident == multiprocessors) EXPECT_GE(2 * s.tile, tile_max) << what;
     }
 }
 
@@ -75,6 +79,14 @@ TEST(FusedGridShape, TheOpenFccBenchmarkOnAnH200) {
     const fused_grid_shape large = fused_grid_shape_for(10976, 132, 132, 30);
     EXPECT_EQ(large.tile, 28u);
     EXPECT_EQ(large.blocks, 132u);
+    // One target a step in one round, two from the second: f32's tiles of 30 hold 3960 targets on
+    // 132 multiprocessors, f64's of 20 hold 2640.
+    EXPECT_EQ(small.targets_a_step, 1u);
+    EXPECT_EQ(large.targets_a_step, 2u);
+    EXPECT_EQ(fused_grid_shape_for(3960, 132, 132, 30).targets_a_step, 1u);
+    EXPECT_EQ(fused_grid_shape_for(3961, 132, 132, 30).targets_a_step, 2u);
+    EXPECT_EQ(fused_grid_shape_for(2640, 132, 132, 20).targets_a_step, 1u);
+    EXPECT_EQ(fused_grid_shape_for(2641, 132, 132, 20).targets_a_step, 2u);
 }
 
 TEST(FusedGridShape, AsManyBuffersAsTheSharedMemoryHolds) {

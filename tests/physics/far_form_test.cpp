@@ -135,6 +135,36 @@ TEST(FarForm, RotnePragerFarFormGivesEvaluatesBitsWhereverItApplies) {
     }
 }
 
+// certainly_applies(r2) (the decision before the square root) implies applies(sqrt(r2) rounded):
+// every float and double within 2^12 ulps of (2a)^2 and of the threshold, several radii; and it
+// holds for all but a sliver (< 2^-19 relatively) above (2a)^2.
+template <class W>
+void expect_certainly_applies_only_where_applies(W a) {
+    using far = far_form<rotne_prager_yamakawa_tensor>;
+    const mobility_parameters<W> p = make_mobility_parameters<W>(a, W(0.3), hydrodynamic_tensor::rotne_prager);
+    const W square = W(2) * a * (W(2) * a);
+    std::size_t certain = 0;
+    for (const W centre : {square, W(square * W(1.0 + 1.0 / 1048576.0))}) {
+        W x = centre;
+        for (int k = 0; k < 4096; ++k) x = std::nextafter(x, W(0));
+        for (int k = 0; k < 8192; ++k, x = std::nextafter(x, W(1e30))) {
+            if (!far::certainly_applies(x, p)) continue;
+            ++certain;
+            EXPECT_TRUE(far::applies(std::sqrt(x), p)) << "r2 = " << x << ", a = " << a;
+        }
+    }
+    EXPECT_GT(certain, 4000u);  // the threshold was crossed
+    EXPECT_TRUE(far::certainly_applies(W(square * W(1.0 + 1.0 / 524288.0)), p));
+    EXPECT_FALSE(far::certainly_applies(std::nextafter(square, W(0)), p));
+}
+
+TEST(FarForm, CertainlyAppliesBeforeTheSquareRootOnlyWhereApplies) {
+    for (const double a : {1.0, 0.37, 2.5, 1e-3}) {
+        expect_certainly_applies_only_where_applies<float>(float(a));
+        expect_certainly_applies_only_where_applies<double>(a);
+    }
+}
+
 TEST(FarForm, AppliesExactlyWhereEvaluateSelectsTheFarForm) {
     // evaluate's select is r >= 2a; the overlap form differs from the far form off r = 2a, so a
     // far form applied on the wrong side would show in the coefficients.

@@ -48,6 +48,13 @@ STOKESIAN_HD_INLINE bool far_form_takes(const pair_prelude<W>& q, const interact
     return far_form<Tensor>::applies(q.r, p.mobility) && !box_tie<Periodic>(q.d, p.box);
 }
 
+// Whether the far form certainly takes the pair of separation d and r2 = d . d, before its square
+// root: far_form<Tensor>::certainly_applies and untied. Where it says yes, far_form_takes does too.
+template <class Tensor, bool Periodic, class W>
+STOKESIAN_HD_INLINE bool far_form_certainly_takes(vec3<W> d, W r2, const interaction_parameters<W>& p) {
+    return far_form<Tensor>::certainly_applies(r2, p.mobility) && !box_tie<Periodic>(d, p.box);
+}
+
 template <class Tensor, bool Fast, bool Periodic, class W>
 STOKESIAN_HD_INLINE pair_prelude<W> far_prelude(vec3<W> r_i, vec3<W> r_j, const interaction_parameters<W>& p) {
     pair_prelude<W> q;

@@ -31,6 +31,18 @@ struct far_form<rotne_prager_yamakawa_tensor> {
         return r >= W(2) * p.radius;
     }
 
+    // Whether applies() certainly holds for the correctly rounded r = sqrt(r2), from r2 alone (before
+    // the square root, so that a kernel can decide its path early). The threshold (2a)^2 (1 + 2^-20),
+    // rounded twice, still exceeds (2a)^2 by more than 2^-21 relatively (each rounding costs at most
+    // 2^-24), so r2 at or above it has sqrt(r2) > 2a, and the rounded root is >= 2a (rounding is
+    // monotone; 2a is a float). False in a sliver just above (2a)^2 where applies() may hold: a
+    // caller falls back to it there.
+    template <class W>
+    STOKESIAN_HD_INLINE static bool certainly_applies(W r2, const mobility_parameters<W>& p) {
+        const W two_a = W(2) * p.radius;
+        return r2 >= two_a * two_a * W(1.0 + 1.0 / 1048576.0);
+    }
+
     // A = 3a/(4r) + a^3/(2r^3), B = (3a/(4r) - 3a^3/(2r^3)) / r^2, from 1/r.
     template <class W>
     STOKESIAN_HD_INLINE static pair_tensor<W> coefficients(W inv_r, const mobility_parameters<W>& p) {
