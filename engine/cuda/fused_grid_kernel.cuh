@@ -17,7 +17,8 @@
 //   velocities: the sources are cut into chunks of fused_grid_chunk, one source a producing lane.
 //               For each target of the tile the producing lanes evaluate their source's term with
 //               the far kernels' pair step (far_prelude, far_term where the whole warp may take the
-//               far form, else hydrodynamic_contribution: the same bits, physics/far_pair.hpp) into
+//               far form, else hydrodynamic_contribution: the same bits, physics/far_pair.hpp; two
+//               targets a step in open boxes of several rounds, fused_grid_terms) into
 //               shared memory, while lane 3 i + c of an adding warp adds component c of its target
 //               i's terms of the previous chunk one after the other in source order, continuing one
 //               accumulator: v_t = ((0 + t_t0) + t_t1) + ..., the CPU's sum (ordered-split's,
@@ -105,7 +106,7 @@ struct fused_grid_buffers {
 
 // Whether two targets a step pay (measured on an H200,
 // engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt and -two-targets-*bound.csv):
-// in open boxes in f32 and f64, 4-15 % faster from N = 4000 to 23 328. Not with float_float
+// in open boxes in f32 and f64, 3-15 % faster from N = 4000 to 23 328. Not with float_float
 // accumulators (ds): their adding lanes' chains set the pace, and two a step gained at most 1 %.
 // Not in a periodic box: a lattice's pairs tied at +-L/2 send whole warps to the per-target path,
 // and two a step were 2-10 % slower on the paper's periodic fcc lattice.
