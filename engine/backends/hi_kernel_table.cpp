@@ -19,13 +19,14 @@
 // exact kernels are within 1-2 % of each other.
 //
 // The fused bounds (the fused engine under auto), per HI precision and box kind: measured by
-// `ci/gpu-hi-auto` on an NVIDIA H200 (cc 9.0 like the H100; engine/docs/gpu-runs/2026-11-29-h200-pairs-bound.csv):
-// the fused engine (its grid kernel: one system on the whole device, whole steps in one launch)
-// against ordered-split step by step, on periodic simple cubic lattices (N = 4 ... 24 576) and open
-// fcc lattices (N = 864 ... 23 328), no lubrication. Each bound is the largest measured N up to
-// which fused led at every measured N (tests/backends/hi_kernel_choice_test.cpp derives them from
-// the CSV). f32 led at every measured N. ds stops earlier: above N ~ 7000 its grid kernel costs
-// 2.0-2.8x its f32 (the adding lanes' float_float chain: 7 dependent operations an addition
+// `ci/gpu-hi-auto` on an NVIDIA H200 (cc 9.0 like the H100;
+// engine/docs/gpu-runs/2026-11-29-h200-two-targets-committed-bound.csv): the fused engine (its
+// grid kernel: one system on the whole device, whole steps in one launch) against ordered-split
+// step by step, on periodic simple cubic lattices (N = 4 ... 24 576) and open fcc lattices
+// (N = 864 ... 23 328), no lubrication. Each bound is the largest measured N up to which fused led
+// at every measured N (tests/backends/hi_kernel_choice_test.cpp derives them from the CSV). f32
+// led at every measured N, f64 in open boxes too. ds stops earlier: above N ~ 7000 its grid kernel
+// costs 2.0-2.8x its f32 (the adding lanes' float_float chain: 7 dependent operations an addition
 // against f32's one) and trails ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
@@ -91,7 +92,7 @@ constexpr table_row hopper_open_rows[] = {
 constexpr fused_bound hopper_fused[] = {
     {precision::f32, {24576, 23328}, {6912, 23328}},  // -, - / 8788 (1.18x), -
     {precision::ds, {6144, 6912}, {6912, 23328}},     // 8192 (1.12x), 10 976 (1.18x) / 8788 (1.05x), -
-    {precision::f64, {8192, 10976}, {4000, 23328}},   // 12 288 (1.34x), 16 384 (1.10x) / 5324 (1.10x), -
+    {precision::f64, {8192, 23328}, {4000, 23328}},   // 12 288 (1.34x), - / 5324 (1.10x), -
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -109,7 +110,7 @@ constexpr auto fallback_fused = [] {
 
 constexpr device_table tables[] = {
     {"9.0",
-     {"NVIDIA H200, 2026-11-29", "engine/docs/gpu-runs/2026-11-29-h200-pairs-bound.csv",
+     {"NVIDIA H200, 2026-11-29", "engine/docs/gpu-runs/2026-11-29-h200-two-targets-committed-bound.csv",
       "engine/docs/gpu-runs/2026-11-29-h200-fused-short-range-bound.csv", hopper_fused},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
