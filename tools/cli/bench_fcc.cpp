@@ -388,7 +388,8 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
                                    "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
                                    "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
     CLI::Option* backend = add_run_key_list_option(*c, "backend", o->backends, "default cpu,cuda: the GPU and the CPU");
-    add_run_key_list_option(*c, "hi_kernel", o->kernels, "GPU kernels timed; default small-tiling,tiling");
+    add_run_key_list_option(*c, "hi_kernel", o->kernels,
+                            "GPU kernels timed, fused by whole steps; default small-tiling,tiling");
     c->add_option("--cpu-kernel", o->cpu_kernel, "CPU HI loop: all-pairs | symmetric")->capture_default_str();
     add_precision_list_option(*c, o->modes, "default: the paper's four and f64");
     c->add_option(
