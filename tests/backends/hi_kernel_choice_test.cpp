@@ -20,9 +20,12 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
+#include "support/csv_fields.hpp"
 
 using namespace stokesian;
 using namespace stokesian::backends;
+using stokesian::test_support::csv_columns;
+using stokesian::test_support::csv_fields;
 
 namespace {
 
@@ -73,34 +76,6 @@ tuned_kernels tuned(std::size_t n, const std::string& exact, const std::string& 
     return t;
 }
 
-// Splits one CSV line without quotes inside fields other than the device name ("NVIDIA H200").
-std::vector<std::string> fields(const std::string& line) {
-    std::vector<std::string> out;
-    std::string field;
-    bool quoted = false;
-    for (char ch : line) {
-        if (ch == '"') {
-            quoted = !quoted;
-        } else if (ch == ',' && !quoted) {
-            out.push_back(field);
-            field.clear();
-        } else {
-            field += ch;
-        }
-    }
-    out.push_back(field);
-    return out;
-}
-
-// The header of a measurement CSV, after any comment lines ("# ..."): column name -> index.
-std::map<std::string, std::size_t> csv_columns(std::istream& csv) {
-    std::string line;
-    while (std::getline(csv, line) && (line.empty() || line[0] == '#')) {}
-    std::map<std::string, std::size_t> column;
-    for (const std::string& name : fields(line)) column.emplace(name, column.size());
-    return column;
-}
-
 }  // namespace
 
 TEST(HiKernelChoice, RequestsAreAutoByDefaultAndFast) {
@@ -132,7 +107,7 @@ void expect_rows_are_the_fastest_of_their_csv(const table_rows& t, const std::st
     const std::size_t ms_column = column.count("median_ms") ? column["median_ms"] : column.at("hi_median_ms");
     const bool has_boundary = column.count("boundary") != 0;
     while (std::getline(csv, line)) {
-        const std::vector<std::string> f = fields(line);
+        const std::vector<std::string> f = csv_fields(line);
         ASSERT_EQ(f.size(), column.size()) << line;
         if (has_boundary) ASSERT_EQ(f[column["boundary"]], box) << t.source;
         const std::string& kernel = f[column.at("kernel")];
@@ -179,7 +154,7 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
     // (periodic, hi) -> N -> kernel -> best ms per step
     std::map<std::pair<bool, std::string>, std::map<std::size_t, std::map<std::string, double>>> best;
     for (std::string line; std::getline(csv, line);) {
-        const std::vector<std::string> f = fields(line);
+        const std::vector<std::string> f = csv_fields(line);
         ASSERT_EQ(f.size(), column.size()) << line;
         if (f[kernel] != "fused" && f[kernel] != "ordered-split") continue;
         bool periodic = false;

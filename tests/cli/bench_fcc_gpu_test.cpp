@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/cli_process.hpp"
+#include "support/csv_fields.hpp"
 #include "support/require_device.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -26,34 +27,6 @@ class BenchFccGpu : public stokesian::test_support::scratch_directory_test {
 protected:
     BenchFccGpu() : scratch_directory_test("stokesian_bench_fcc_gpu") {}
 };
-
-// One CSV line's fields (a field in double quotes may hold commas: the precision modes do).
-std::vector<std::string> csv_fields(const std::string& line) {
-    std::vector<std::string> fields{""};
-    bool quoted = false;
-    for (char c : line) {
-        if (c == '"') quoted = !quoted;
-        else if (c == ',' && !quoted) fields.emplace_back();
-        else fields.back() += c;
-    }
-    return fields;
-}
-
-// The rows of a CSV file, each a map from the header's column names to the fields.
-std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    const std::vector<std::string> header = csv_fields(line);
-    std::vector<std::map<std::string, std::string>> rows;
-    while (std::getline(in, line)) {
-        const std::vector<std::string> fields = csv_fields(line);
-        std::map<std::string, std::string> row;
-        for (std::size_t k = 0; k < header.size() && k < fields.size(); ++k) row[header[k]] = fields[k];
-        rows.push_back(row);
-    }
-    return rows;
-}
 
 }  // namespace
 
@@ -72,7 +45,8 @@ TEST_F(BenchFccGpu, TheFusedEngineIsTimedByWholeStepsBesideTheStepByStepKernels)
               std::string::npos)
         << o.out;
     EXPECT_LT(o.out.find("not timed:"), o.out.find("step ms")) << "said before the first timing: " << o.out;
-    const auto rows = csv_rows(csv);
+    std::ifstream file(csv);
+    const auto rows = stokesian::test_support::csv_records(file);
     ASSERT_EQ(rows.size(), 5u);  // ordered-split at three sizes, fused at two
     std::map<std::string, int> per_kernel;
     for (const auto& r : rows) {
