@@ -6,6 +6,7 @@
 // step-by-step engine: named (--hi-kernel fused, a suite's cuda_hi_kernel) or chosen by auto where
 // it can run the configuration. A build without CUDA registers it as absent, so a request names what
 // is missing instead of "unknown backend".
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -64,17 +65,28 @@ capabilities fused_capabilities() {
 }
 
 // Why the fused engine cannot run `config` with `particles` particles on `device`; empty when it
-// can. It stays on one device and in one process.
+// can. It stays in one process: on one device, or with its grid kernel on several devices of this
+// host that reach each other's memory (peer access), at least one particle each.
 std::string fused_refusal(const engine_config& config, std::size_t particles, const device_context& device) {
     if (std::string why = fused_capabilities().refusal(config, particles); !why.empty()) return why;
-    // Beyond one block only the grid kernel runs a system.
-    if (particles > cuda::fused_block_max_particles)
+    const std::size_t devices = device.ordinals.size();
+    // Beyond one block, or on several devices, only the grid kernel runs a system.
+    if (particles > cuda::fused_block_max_particles || devices > 1)
         if (std::string why = cuda::fused_grid_refusal(config); !why.empty())
-            return "runs N = " + std::to_string(particles) + " (more than one block's " +
-                   std::to_string(cuda::fused_block_max_particles) + ") on the grid kernel, which " + why;
-    if (device.ordinals.size() > 1)
-        return "runs on one device, not " + std::to_string(device.ordinals.size()) + " (run.devices)";
+            return (devices > 1 ? std::string("runs one system on several devices")
+                                : "runs N = " + std::to_string(particles) + " (more than one block's " +
+                                      std::to_string(cuda::fused_block_max_particles) + ")") +
+                   " on the grid kernel, which " + why;
     if (spread(device.ranks)) return "does not run across MPI ranks";
+    if (devices > cuda::fused_max_devices)
+        return "runs on at most " + std::to_string(cuda::fused_max_devices) + " devices, not " +
+               std::to_string(devices) + " (run.devices)";
+    if (devices > particles)
+        return "runs at least one particle a device: N = " + std::to_string(particles) + " on " +
+               std::to_string(devices) + " devices (run.devices)";
+    if (devices > 1)
+        if (std::string why = cuda::peer_access_refusal(device.ordinals); !why.empty())
+            return "on several devices needs each to reach the others' memory: " + why;
     return "";
 }
 
@@ -144,6 +156,7 @@ kernel_choice choose_cuda(const engine_config& config, std::size_t particles, co
     kernel_query q =
         device_query(request, particles, config.precision.hi, config.system.box.periodic, device.primary_ordinal());
     q.fused_possible = fused_refusal(config, particles, device).empty();
+    q.devices = std::max<std::size_t>(1, device.ordinals.size());
     q.short_range = config.system.short_range_cutoff() > 0.0;
     const tuning_cache cache = user_tuning_cache();
     return choose_cuda_kernel(q, &cache);

@@ -76,14 +76,15 @@ kernel_choice choose_cuda_kernel(const kernel_query& q, const tuning_cache* cach
     // The fused engine is exact (bit for bit the step-by-step engine) and, for small systems, runs
     // whole steps in one launch: auto takes it wherever it applies up to the table's bound for this
     // HI precision and box kind.
-    if (const std::size_t bound = table.fused_up_to(q.hi, q.periodic, q.short_range);
+    if (const std::size_t bound = table.fused_up_to(q.hi, q.periodic, q.short_range, q.devices);
         !fast && q.fused_possible && q.particles <= bound) {
         const std::string source = table.compute_capability.empty()
                                        ? table_name(table, q)
                                        : "table cc " + std::string(table.compute_capability) +
                                              ", fused bound measured on " + std::string(table.fused.measured_on);
         return {"fused", word + ": fused (" + source + ": the fused engine up to N = " + std::to_string(bound) +
-                             (q.short_range ? " with short-range forces" : "") + "; " + what + ")"};
+                             (q.short_range ? " with short-range forces" : "") +
+                             (q.devices > 1 ? " on two devices" : "") + "; " + what + ")"};
     }
 
     if (cache != nullptr)

@@ -36,6 +36,14 @@
 // the step-by-step engine also scans every pair (short_range_kernels.cuh: a cell list needs a
 // periodic box), at every measured N.
 //
+// On two devices (the fused engine's grid kernel on each, a slice of the targets, against ordered-split
+// on the same two, its HI sum sliced and all-gathered with NCCL a step): measured by `ci/gpu-hi-auto` on
+// two NVIDIA H200 of one host (NVLink; engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-bound.csv),
+// the same lattices, open ones up to N = 42 592, no lubrication. The step-by-step engine's per-step
+// gather costs it ~40 us at every N, so the fused engine leads further: f32 and f64 in open boxes at
+// every measured N, f32 periodic too. With short-range forces and on more than two devices nothing was
+// measured: auto keeps the step-by-step engine there.
+//
 // Devices of no measured class, and precisions a device's table has not measured
 // (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
 // follows the device's SM count), and the fused engine only up to one warp (N <= 32), where any GPU
@@ -87,12 +95,15 @@ constexpr table_row hopper_open_rows[] = {
     {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.8 / 121.4
 };
 
-// {hi, {periodic, open}, {periodic, open with short-range forces}}; the comments: the next measured
-// N and fused's time there against ordered-split's (none: the largest measured N).
+// {hi, {periodic, open}, {periodic, open with short-range forces}, {periodic, open on two devices}};
+// the comments: the next measured N and fused's time there against ordered-split's (none: the
+// largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    {precision::f32, {24576, 23328}, {6912, 23328}},  // -, - / 8788 (1.18x), -
-    {precision::ds, {6144, 6912}, {6912, 23328}},     // 8192 (1.12x), 10 976 (1.18x) / 8788 (1.05x), -
-    {precision::f64, {8192, 23328}, {4000, 23328}},   // 12 288 (1.34x), - / 5324 (1.10x), -
+    {precision::f32, {24576, 23328}, {6912, 23328}, {24576, 42592}},  // -, - / 8788 (1.18x), - / -, -
+    {precision::ds, {6144, 6912}, {6912, 23328}, {12288, 6912}},      // 8192 (1.12x), 10 976 (1.18x) / 8788
+                                                                      // (1.05x), - / 16 384 (1.11x), 10 976 (1.02x)
+    {precision::f64, {8192, 23328}, {4000, 23328}, {8192, 42592}},    // 12 288 (1.34x), - / 5324 (1.10x), - /
+                                                                      // 12 288 (1.19x), -
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -104,20 +115,21 @@ constexpr auto fallback_rows = [] {
 }();
 constexpr auto fallback_fused = [] {
     std::array<fused_bound, precisions.size()> bounds{};
-    for (std::size_t k = 0; k < precisions.size(); ++k) bounds[k] = {precisions[k], {32, 32}, {32, 32}};
+    for (std::size_t k = 0; k < precisions.size(); ++k) bounds[k] = {precisions[k], {32, 32}, {32, 32}, {0, 0}};
     return bounds;
 }();
 
 constexpr device_table tables[] = {
     {"9.0",
      {"NVIDIA H200, 2026-11-29", "engine/docs/gpu-runs/2026-11-29-h200-two-targets-committed-bound.csv",
-      "engine/docs/gpu-runs/2026-11-29-h200-fused-short-range-bound.csv", hopper_fused},
+      "engine/docs/gpu-runs/2026-11-29-h200-fused-short-range-bound.csv",
+      "engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-bound.csv", hopper_fused},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
       hopper_open_rows}},
 };
 
-constexpr device_table fallback{"", {"", "", "", fallback_fused}, {"", "", fallback_rows}, {}};
+constexpr device_table fallback{"", {"", "", "", "", fallback_fused}, {"", "", fallback_rows}, {}};
 
 }  // namespace
 

@@ -33,7 +33,8 @@ device_phase_timing time_phases_on_devices(const engine_config& config, const in
                                            const phase_run& run, const std::vector<int>& ordinals) {
     if (runs_fused(config))
         throw std::invalid_argument(
-            "the fused engine runs on one device: time it without --devices (its whole steps, no phases)");
+            "the fused engine has no phases for the scaling table: time its whole steps on several devices with "
+            "bench steps --devices");
     check_device_ordinals(ordinals);
     device_context device;
     device.ordinals = ordinals.empty() ? std::vector<int>{0} : ordinals;

@@ -34,6 +34,38 @@ void check_device_ordinals(const std::vector<int>& ordinals) {
     }
 }
 
+std::string peer_access_refusal(const std::vector<int>& ordinals) {
+    for (const int from : ordinals)
+        for (const int to : ordinals) {
+            if (from == to) continue;
+            int can = 0;
+            check(cudaDeviceCanAccessPeer(&can, from, to), "cudaDeviceCanAccessPeer");
+            if (!can)
+                return "device " + std::to_string(from) + " cannot access the memory of device " + std::to_string(to) +
+                       " (no NVLink or PCIe peer access between them)";
+        }
+    return "";
+}
+
+void enable_peer_access(const std::vector<int>& ordinals) {
+    if (const std::string why = peer_access_refusal(ordinals); !why.empty()) throw cuda_error(why);
+    int current = 0;
+    check(cudaGetDevice(&current), "cudaGetDevice");
+    for (const int from : ordinals) {
+        use_device(from);
+        for (const int to : ordinals) {
+            if (from == to) continue;
+            const cudaError_t status = cudaDeviceEnablePeerAccess(to, 0);
+            if (status == cudaErrorPeerAccessAlreadyEnabled) {
+                cudaGetLastError();  // turned on before (another engine of this process): not an error
+                continue;
+            }
+            check(status, "cudaDeviceEnablePeerAccess");
+        }
+    }
+    use_device(current);
+}
+
 bool multi_device_build() noexcept {
 #if defined(STOKESIAN_HAVE_NCCL)
     return true;

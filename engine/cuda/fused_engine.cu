@@ -9,11 +9,11 @@
 #include "cuda_check.hpp"
 #include "device_failure.hpp"
 #include "fused_engine.cuh"
+#include "fused_kernel_choice.hpp"
 #include "stokesian/core/host_state.hpp"
 #include "stokesian/core/state_words.hpp"
+#include "stokesian/core/target_slices.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
-#include "stokesian/physics/tensor_registry.hpp"
-#include "stokesian/physics/tensors/far_form.hpp"
 
 namespace stokesian::cuda {
 
@@ -29,18 +29,6 @@ namespace {
 constexpr double pair_budget_per_launch = double(1u << 27);
 constexpr double grid_pair_budget_per_launch = double(std::uint64_t(1) << 33);
 constexpr std::uint64_t max_steps_per_launch = std::uint64_t(1) << 18;
-
-void check_particle_count(std::size_t n) {
-    if (n == 0) throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) needs at least one particle");
-    if (n > fused_max_particles)
-        throw std::invalid_argument("the fused CUDA path (--hi-kernel fused) runs at most " +
-                                    std::to_string(fused_max_particles) + " particles: N = " + std::to_string(n) +
-                                    " is too large (use the step-by-step kernels, e.g. --hi-kernel ordered-split)");
-}
-
-bool has_far_form(hydrodynamic_tensor key) {
-    return dispatch_tensor(key, [](auto t) { return far_form<decltype(t)>::available; });
-}
 
 unsigned round_up_to_warp(unsigned n) { return (n + 31u) / 32u * 32u; }
 
@@ -67,52 +55,6 @@ void upload_state(const host_state<Policy>& h, Position& position, Image& image,
     force.upload(h.force, first);
 }
 
-// The default kernel for N systems of n particles, from the H100 measurements of 2026-11-27
-// (engine/docs/fused-performance.md; stokesian_bench_small --kernels all): per
-// system the pair-warp kernel is 3-4.5x faster than one thread per system in every mode (one
-// system's step is a latency chain, which 16 pair lanes shorten and one thread lengthens), so it
-// stays the choice for N <= 5; only a large batch, where 32 systems share a warp's instruction
-// stream, gains from the thread kernel (8192 tetrahedra: 1.05-1.7x the pair-warp aggregate in
-// 8 of 9 modes). Batches between 1 and 8192 systems were not measured: they keep the per-system choice.
-// One system of fused_grid_from particles or more runs on the whole device (the grid kernel) where
-// it can: on an H200 the block kernel took 8.3 us a step at N = 32 (one SM walks the sources one
-// after the other), the grid kernel 2.8 us at N = 32 and 5.8 us at N = 128
-// (engine/docs/gpu-runs/2026-11-28-h200-fused-grid-vs-block.txt, -bound.csv). Below N = 32 nothing
-// was measured: the block kernel stays; the pair-warp kernel keeps N <= 5.
-constexpr unsigned fused_thread_min_batch = 8192;
-constexpr unsigned fused_grid_from = 32;
-fused_kernel_choice automatic_fused_kernel(unsigned n, unsigned systems, bool grid_possible) {
-    if (systems >= fused_thread_min_batch && n <= fused_thread_max_particles) return fused_kernel_choice::thread;
-    if (systems == 1 && grid_possible && (n >= fused_grid_from || n > fused_block_max_particles))
-        return fused_kernel_choice::grid;
-    return n <= fused_pair_max_particles ? fused_kernel_choice::pair_warp : fused_kernel_choice::block;
-}
-
-fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n, unsigned systems,
-                                         const std::string& grid_refusal) {
-    if (kernel == fused_kernel_choice::automatic) kernel = automatic_fused_kernel(n, systems, grid_refusal.empty());
-    if (kernel == fused_kernel_choice::grid) {
-        if (systems != 1)
-            throw std::invalid_argument("the fused grid kernel runs one system, not a batch of " +
-                                        std::to_string(systems));
-        if (!grid_refusal.empty()) throw std::invalid_argument("the fused grid kernel " + grid_refusal);
-        return kernel;
-    }
-    if (n > fused_block_max_particles)
-        throw std::invalid_argument(
-            "the fused CUDA path runs a batch member or the block kernel in one block of at most " +
-            std::to_string(fused_block_max_particles) + " threads: N = " + std::to_string(n) +
-            (grid_refusal.empty() ? std::string(" is too large")
-                                  : "; a larger system runs on the whole device, but that kernel " + grid_refusal));
-    if (kernel == fused_kernel_choice::thread && n > fused_thread_max_particles)
-        throw std::invalid_argument("the one-thread fused kernel runs N <= " +
-                                    std::to_string(fused_thread_max_particles) + ", not N = " + std::to_string(n));
-    if (kernel == fused_kernel_choice::pair_warp && n > fused_pair_max_particles)
-        throw std::invalid_argument("the pair-warp fused kernel runs N <= " + std::to_string(fused_pair_max_particles) +
-                                    ", not N = " + std::to_string(n));
-    return kernel;
-}
-
 }  // namespace
 
 template <class Policy>
@@ -120,9 +62,9 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
                                      const std::vector<const initial_state*>& states, const std::vector<double>& dt,
                                      fused_kernel_choice kernel)
     : config_(config),
-      device_(device.primary_ordinal()),
       params_(make_interaction_parameters<W>(config.system)),
-      dt_(dt) {
+      dt_(dt),
+      fault_(injected_fault_from_environment()) {
     if (states.empty()) throw std::invalid_argument("the fused CUDA path needs at least one system");
     check_particle_count(states.front()->size());
     if (states.size() > 0x7fffffffu) throw std::invalid_argument("the fused CUDA path runs at most 2^31 - 1 systems");
@@ -143,11 +85,12 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
                                     std::string(to_string(config.system.tensor)) +
                                     "' runs with the step-by-step kernels (backend 'cuda') or on the CPU");
     if (!device_available()) throw cuda_error("no CUDA device is available (backend 'cuda' was requested)");
-    use_device(device_);
-    device_name_of(device_);  // known before a fault could hide it (device_failure.hpp)
+    const std::vector<int> ordinals = device.ordinals.empty() ? std::vector<int>{0} : device.ordinals;
+    for (const int ordinal : ordinals) device_name_of(ordinal);  // known before a fault could hide it
     n_ = static_cast<unsigned>(states.front()->size());
     systems_ = static_cast<unsigned>(states.size());
-    kernel_ = resolve_fused_kernel(kernel, n_, systems_, fused_grid_refusal(config));
+    kernel_ =
+        resolve_fused_kernel(kernel, n_, systems_, static_cast<unsigned>(ordinals.size()), fused_grid_refusal(config));
     box_ = storage_box<P>(config.system.box);
 
     // Initial states, rounded and wrapped on the host exactly as the other engines do.
@@ -166,17 +109,27 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
         round_initial_positions(state.positions, box_, position.data() + base, image.data() + base);
         round_forces(state.external_forces, n_, external.data() + base);
     }
-    dt_device_.upload(dt_p);
-    position_.upload(position);
-    image_.upload(image);
-    external_force_.upload(external);
-    force_.upload(external);  // a defined "last force" before the first evaluation
-    if (kernel_ == fused_kernel_choice::grid) {
-        grid_position_w_.resize(2 * total, "fused grid positions");
-        grid_force_w_.resize(total, "fused grid forces");
+    for (std::size_t k = 0; k < ordinals.size(); ++k) {
+        use_device(ordinals[k]);
+        fused_part<Policy>& p = parts_.emplace_back();
+        p.device = ordinals[k];
+        p.index = static_cast<unsigned>(k);
+        p.slice = ordinals.size() == 1 ? target_range{0, n_}
+                                       : slice_of(n_, static_cast<unsigned>(ordinals.size()), static_cast<unsigned>(k));
+        p.dt.upload(dt_p);
+        p.position.upload(position);
+        p.image.upload(image);
+        p.external_force.upload(external);
+        p.force.upload(external);  // a defined "last force" before the first evaluation
+        if (kernel_ == fused_kernel_choice::grid) {
+            p.grid_position_w.resize(2 * total, "fused grid positions");
+            p.grid_force_w.resize(total, "fused grid forces");
+        }
+        p.velocity.resize(total, "velocities");
+        check(cudaMemset(p.velocity.data(), 0, total * sizeof(vec3<A>)), "cudaMemset velocities");
     }
-    velocity_.resize(total, "velocities");
-    check(cudaMemset(velocity_.data(), 0, total * sizeof(vec3<A>)), "cudaMemset velocities");
+    if (parts_.size() > 1) connect_parts(parts_);
+    use_device(parts_.front().device);
 
     if (kernel_ == fused_kernel_choice::block)
         shared_bytes_ = fused_block_shared_bytes<W>(n_, params_.short_range_cutoff > W(0));
@@ -185,10 +138,27 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
                                    static_cast<int>(shared_bytes_)),
               "cudaFuncSetAttribute (fused block kernel shared memory)");
     // Initial forces (zero previous velocities) and velocities, as the other engines' constructors.
-    launch(0, true, fused_samples<P, A, W>{nullptr, nullptr, nullptr, nullptr, 0, 0});
+    launch(0, true);
     // This thread's default stream only (per-thread with --default-stream=per-thread): a device-wide
     // synchronisation would wait for the kernels of every other run of a concurrent suite.
-    check(cudaStreamSynchronize(0), "initial velocities (fused)");
+    if (parts_.size() > 1) finish();
+    else check(cudaStreamSynchronize(0), "initial velocities (fused)");
+}
+
+template <class Policy>
+fused_systems<Policy>::~fused_systems() {
+    int current = 0;
+    cudaGetDevice(&current);
+    for (const fused_part<Policy>& p : parts_) {
+        cudaSetDevice(p.device);
+        cudaStreamSynchronize(cudaStreamPerThread);  // a destructor reports nothing: the error was thrown
+    }
+    for (fused_part<Policy>& p : parts_) {
+        cudaSetDevice(p.device);
+        p = fused_part<Policy>{};
+    }
+    cudaSetDevice(current);
+    cudaGetLastError();
 }
 
 template <class Policy>
@@ -201,24 +171,48 @@ std::uint64_t fused_systems<Policy>::steps_per_launch() const {
 }
 
 template <class Policy>
-void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, const fused_samples<P, A, W>& samples) {
+void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, std::uint64_t interval, std::uint64_t phase) {
+    // The test seam: the launch that runs step fault_.step begins with a trap on its device.
+    if (fault_.armed && fault_.step >= step_ && fault_.step - step_ < std::max<std::uint64_t>(steps, 1)) {
+        launch_trap(fault_.ordinal < 0 ? parts_.front().device : fault_.ordinal, parts_.front().device);
+        fault_.armed = false;
+    }
+    // Every device's launch is queued before any is waited for: on several devices each waits for
+    // the others at its first barrier.
+    for (fused_part<Policy>& p : parts_) launch_on(p, steps, initialise, interval, phase);
+    use_device(parts_.front().device);
+}
+
+template <class Policy>
+void fused_systems<Policy>::launch_on(fused_part<Policy>& on, std::uint64_t steps, bool initialise,
+                                      std::uint64_t interval, std::uint64_t phase) {
+    use_device(on.device);
     fused_arguments<P, A, W> a{};
-    a.position = position_.data();
-    a.image = image_.data();
-    a.velocity = velocity_.data();
-    a.force = force_.data();
-    a.external_force = external_force_.data();
-    a.dt = dt_device_.data();
+    a.position = on.position.data();
+    a.image = on.image.data();
+    a.velocity = on.velocity.data();
+    a.force = on.force.data();
+    a.external_force = on.external_force.data();
+    a.dt = on.dt.data();
     a.n = n_;
     a.systems = systems_;
     a.box = box_;
     a.params = params_;
     a.short_range = params_.short_range_cutoff > W(0);
-    a.samples = samples;
+    a.samples = {nullptr, nullptr, nullptr, nullptr, 0, 0};
+    if (interval != 0)
+        a.samples = {on.sample_position.data(),
+                     on.sample_image.data(),
+                     on.sample_velocity.data(),
+                     on.sample_force.data(),
+                     interval,
+                     phase};
     if (kernel_ == fused_kernel_choice::thread) {
         fused_thread_launcher<Policy>::launch(a, steps, initialise);
     } else if (kernel_ == fused_kernel_choice::grid) {
-        fused_grid_launcher<Policy>::launch(a, {grid_position_w_.data(), grid_force_w_.data()}, steps, initialise);
+        const fused_grid_slice<P, A, W> slice = on.grid_slice(parts_.size());
+        fused_grid_launcher<Policy>::launch(a, {on.grid_position_w.data(), on.grid_force_w.data()}, slice, steps,
+                                            initialise);
     } else if (kernel_ == fused_kernel_choice::pair_warp) {
         fused_pair_warp_kernel<P, A, W><<<blocks(), 32u * pair_warps_per_block()>>>(a, steps, initialise);
         check_launch("fused_pair_warp_kernel");
@@ -230,34 +224,54 @@ void fused_systems<Policy>::launch(std::uint64_t steps, bool initialise, const f
 
 template <class Policy>
 void fused_systems<Policy>::advance(std::uint64_t steps) {
-    use_device(device_);
+    use_device(parts_.front().device);
     const std::uint64_t chunk = steps_per_launch();
-    const fused_samples<P, A, W> none{nullptr, nullptr, nullptr, nullptr, 0, 0};
     for (std::uint64_t done = 0; done < steps;) {
         const std::uint64_t now = std::min(chunk, steps - done);
-        launch(now, false, none);
+        launch(now, false);
         done += now;
         step_ += now;
     }
+    finish();
+}
+
+template <class Policy>
+void fused_systems<Policy>::download_samples(std::uint64_t count, std::vector<vec3<P>>& position,
+                                             std::vector<vec3<int>>& image, std::vector<vec3<A>>& velocity,
+                                             std::vector<vec3<W>>& force) const {
+    if (parts_.size() == 1) {
+        const std::size_t records = static_cast<std::size_t>(count) * systems_ * n_;
+        const fused_part<Policy>& p = parts_.front();
+        p.sample_position.download(position, 0, records);
+        p.sample_image.download(image, 0, records);
+        p.sample_velocity.download(velocity, 0, records);
+        p.sample_force.download(force, 0, records);
+        return;
+    }
+    gather_samples(parts_, n_, count, position, image, velocity, force);  // one system on several devices
 }
 
 template <class Policy>
 void fused_systems<Policy>::advance_sampled(std::uint64_t samples, std::uint64_t interval, std::vector<frame>& out) {
     if (interval == 0) throw std::invalid_argument("advance_sampled: the sampling interval must be at least one step");
-    use_device(device_);
+    use_device(parts_.front().device);
     out.clear();
     if (samples == 0) return;
     // Launches of whole intervals when an interval fits the step budget of a launch (then `capacity`
     // intervals per launch), otherwise launches of at most the budget, each recording at most one
     // sample, an interval spanning several launches (the kernel resumes counting from `phase`).
-    // The device sample buffer holds one launch's samples; they are copied back after each launch.
+    // The device sample buffers hold one launch's samples; they are copied back after each launch.
     const std::uint64_t chunk = steps_per_launch();
     const std::uint64_t capacity = std::min(samples, std::max<std::uint64_t>(1, chunk / interval));
     const std::size_t records = static_cast<std::size_t>(capacity) * systems_ * n_;
-    sample_position_.resize(records, "fused samples");
-    sample_image_.resize(records, "fused samples");
-    sample_velocity_.resize(records, "fused samples");
-    sample_force_.resize(records, "fused samples");
+    for (fused_part<Policy>& p : parts_) {
+        use_device(p.device);
+        p.sample_position.resize(records, "fused samples");
+        p.sample_image.resize(records, "fused samples");
+        p.sample_velocity.resize(records, "fused samples");
+        p.sample_force.resize(records, "fused samples");
+    }
+    use_device(parts_.front().device);
     out.reserve(static_cast<std::size_t>(samples) * systems_);
     std::vector<vec3<P>> position;
     std::vector<vec3<int>> image;
@@ -268,18 +282,13 @@ void fused_systems<Policy>::advance_sampled(std::uint64_t samples, std::uint64_t
     while (recorded < samples) {
         const std::uint64_t now =
             interval <= chunk ? std::min(capacity, samples - recorded) * interval : std::min(chunk, interval - phase);
-        launch(now, false,
-               fused_samples<P, A, W>{sample_position_.data(), sample_image_.data(), sample_velocity_.data(),
-                                      sample_force_.data(), interval, phase});
+        launch(now, false, interval, phase);
         step_ += now;
+        finish();
         const std::uint64_t fresh = (phase + now) / interval;  // samples this launch recorded
         phase = (phase + now) % interval;
         if (fresh == 0) continue;
-        // download() copies the whole buffer; its first `fresh` samples are this launch's.
-        sample_position_.download(position);
-        sample_image_.download(image);
-        sample_velocity_.download(velocity);
-        sample_force_.download(force);
+        download_samples(fresh, position, image, velocity, force);
         for (std::uint64_t k = 0; k < fresh; ++k) {
             const std::uint64_t step = first_step + (recorded + k + 1) * interval;
             for (unsigned sys = 0; sys < systems_; ++sys) {
@@ -302,15 +311,18 @@ frame fused_systems<Policy>::make_frame(std::size_t system, std::uint64_t step, 
 
 template <class Policy>
 void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
-    use_device(device_);
+    // On several devices every one holds the whole state once all have finished (their stores).
+    finish();
+    const fused_part<Policy>& p = parts_.front();
+    use_device(p.device);
     std::vector<vec3<P>> position;
     std::vector<vec3<int>> image;
     std::vector<vec3<A>> velocity;
     std::vector<vec3<W>> force;
-    position_.download(position);
-    image_.download(image);
-    velocity_.download(velocity);
-    force_.download(force);
+    p.position.download(position);
+    p.image.download(image);
+    p.velocity.download(velocity);
+    p.force.download(force);
     out.resize(systems_);
     for (unsigned s = 0; s < systems_; ++s) {
         const std::size_t base = std::size_t(s) * n_;
@@ -322,7 +334,7 @@ void fused_systems<Policy>::read_frames(std::vector<frame>& out) const {
 template <class Policy>
 engine_description fused_systems<Policy>::description() const {
     // The CUDA backend's kernel "fused" (backends/cuda_registration.cpp).
-    engine_description description{"cuda", "fused", device_description(device_)};
+    engine_description description{"cuda", "fused", device_description(parts_.front().device)};
     auto& d = description.details;
     switch (kernel_) {
         case fused_kernel_choice::thread:
@@ -348,30 +360,52 @@ engine_description fused_systems<Policy>::description() const {
     d["systems"] = std::to_string(systems_);
     d["particles_per_system"] = std::to_string(n_);
     d["precision"] = to_string(Policy::mode);
+    if (parts_.size() > 1) {
+        std::string ordinals, names, slices;
+        for (std::size_t k = 0; k < parts_.size(); ++k) {
+            ordinals += (k ? "," : "") + std::to_string(parts_[k].device);
+            names += (k ? ", " : "") + device_name_of(parts_[k].device);
+            slices += (k ? " [" : "[") + std::to_string(parts_[k].slice.begin) + ", " +
+                      std::to_string(parts_[k].slice.end) + ")";
+        }
+        d["devices"] = ordinals;
+        d["device_count"] = std::to_string(parts_.size());
+        d["device_names"] = names;
+        d["hi_decomposition"] = "target slices " + slices +
+                                ", one per device, each device's state stored into every other through peer access, "
+                                "barriers across the devices (fused_grid_devices.cuh)";
+    }
     d["neighbour_search"] = params_.short_range_cutoff > W(0) ? "all pairs (fused)" : "none";
     return description;
 }
 
 template <class Policy>
 void fused_systems<Policy>::save_state(engine_state& out) const {
-    use_device(device_);
-    download_state<Policy>(position_, image_, velocity_, force_, step_, 0, std::size_t(n_) * systems_).save(out);
+    finish();
+    const fused_part<Policy>& p = parts_.front();
+    use_device(p.device);
+    download_state<Policy>(p.position, p.image, p.velocity, p.force, step_, 0, std::size_t(n_) * systems_).save(out);
 }
 
 template <class Policy>
 void fused_systems<Policy>::restore_state(const engine_state& state) {
     host_state<Policy> h;
     h.restore(state, std::size_t(n_) * systems_);
-    use_device(device_);
-    upload_state(h, position_, image_, velocity_, force_, 0);
+    finish();  // no launch still storing into a device
+    for (fused_part<Policy>& p : parts_) {
+        use_device(p.device);
+        upload_state(h, p.position, p.image, p.velocity, p.force, 0);
+    }
+    use_device(parts_.front().device);
     step_ = h.step;
 }
 
 template <class Policy>
 void fused_systems<Policy>::save_system_state(std::size_t system, engine_state& out) const {
     if (system >= systems_) throw std::invalid_argument("save_member_state: no member " + std::to_string(system));
-    use_device(device_);
-    download_state<Policy>(position_, image_, velocity_, force_, step_, system * n_, n_).save(out);
+    const fused_part<Policy>& p = parts_.front();  // a batch runs on one device
+    use_device(p.device);
+    download_state<Policy>(p.position, p.image, p.velocity, p.force, step_, system * n_, n_).save(out);
 }
 
 template <class Policy>
@@ -379,8 +413,9 @@ void fused_systems<Policy>::restore_system_state(std::size_t system, const engin
     if (system >= systems_) throw std::invalid_argument("restore_member_state: no member " + std::to_string(system));
     host_state<Policy> h;
     h.restore(state, n_);  // checks mode and size before the device is touched
-    use_device(device_);
-    upload_state(h, position_, image_, velocity_, force_, system * n_);
+    fused_part<Policy>& p = parts_.front();
+    use_device(p.device);
+    upload_state(h, p.position, p.image, p.velocity, p.force, system * n_);
 }
 
 template <class Policy>
@@ -413,13 +448,6 @@ fused_batch_engine<Policy>::fused_batch_engine(const engine_config& config, cons
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_systems)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_engine_impl)
 STOKESIAN_INSTANTIATE_FOR_EACH_PRECISION_MODE(fused_batch_engine)
-
-std::string fused_grid_refusal(const engine_config& config) {
-    if (!has_far_form(config.system.tensor))
-        return "needs a tensor with a far form (rotne-prager), not '" + std::string(to_string(config.system.tensor)) +
-               "'";
-    return "";
-}
 
 std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
                                                 const initial_state& state, fused_kernel_choice kernel) {

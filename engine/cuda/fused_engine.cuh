@@ -11,8 +11,10 @@
 
 #include "device_buffer.hpp"
 #include "device_failure.hpp"
+#include "fault_injection.hpp"
 #include "fused_grid_kernel.cuh"
 #include "fused_kernels.cuh"
+#include "fused_parts.cuh"
 #include "stokesian/core/batch.hpp"
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
@@ -35,8 +37,8 @@ struct fused_grid_launcher {
     using W = typename Policy::working;
     using A = typename Policy::accumulator;
     using P = typename Policy::position;
-    static void launch(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g, std::uint64_t steps,
-                       bool initialise);
+    static void launch(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g,
+                       const fused_grid_slice<P, A, W>& s, std::uint64_t steps, bool initialise);
 };
 
 template <class Policy>
@@ -47,11 +49,17 @@ public:
     using P = typename Policy::position;
 
     // One system per entry of `states` (all of the same N), with its own time step `dt[s]`.
-    // Computes the initial forces and velocities on device.primary_ordinal() (one launch).
+    // Computes the initial forces and velocities on the context's devices (one launch each): one
+    // device, or one system on several with the grid kernel (their slices of its targets).
     // `kernel`: automatic picks by N; another choice throws std::invalid_argument where it cannot run N.
     fused_systems(const engine_config& config, const device_context& device,
                   const std::vector<const initial_state*>& states, const std::vector<double>& dt,
                   fused_kernel_choice kernel);
+    // Frees each part's buffers on its own device, after its last launch (on several devices a late
+    // one may still store into the others).
+    ~fused_systems();
+    fused_systems(const fused_systems&) = delete;
+    fused_systems& operator=(const fused_systems&) = delete;
 
     void advance(std::uint64_t steps);
     // Frames after step() + (k + 1) interval steps, k < samples, system-major within a sample:
@@ -66,7 +74,9 @@ public:
     void restore_system_state(std::size_t system, const engine_state& state);
 
     std::uint64_t step() const { return step_; }
-    int device() const { return device_; }  // ordinal
+    // The device a CUDA error is put down to: the one device, or on several the current one when the
+    // error surfaced (-1, device_failure.hpp).
+    int device() const { return parts_.size() == 1 ? parts_.front().device : -1; }
     unsigned particles() const { return n_; }
     std::size_t systems() const { return systems_; }
     engine_description description() const;
@@ -83,12 +93,21 @@ private:
         const unsigned per_block = kernel_ == fused_kernel_choice::pair_warp ? pair_warps_per_block() : 1u;
         return (systems_ + per_block - 1) / per_block;
     }
-    void launch(std::uint64_t steps, bool initialise, const fused_samples<P, A, W>& samples);
+    // One launch on every device; `interval` 0: no samples.
+    void launch(std::uint64_t steps, bool initialise, std::uint64_t interval = 0, std::uint64_t phase = 0);
+    void launch_on(fused_part<Policy>& on, std::uint64_t steps, bool initialise, std::uint64_t interval,
+                   std::uint64_t phase);
+    // The first `count` samples of the last launch into the host arrays.
+    void download_samples(std::uint64_t count, std::vector<vec3<P>>& position, std::vector<vec3<int>>& image,
+                          std::vector<vec3<A>>& velocity, std::vector<vec3<W>>& force) const;
+    // Several devices: waits for every one (fused_parts.cuh); nothing on one.
+    void finish() const {
+        if (parts_.size() > 1) finish_on_every_device(parts_);
+    }
     frame make_frame(std::size_t system, std::uint64_t step, const vec3<P>* position, const vec3<int>* image,
                      const vec3<A>* velocity, const vec3<W>* force) const;
 
     engine_config config_;
-    int device_;  // ordinal
     interaction_parameters<W> params_;
     drift_box<P> box_{};
     unsigned n_ = 0;
@@ -96,22 +115,8 @@ private:
     fused_kernel_choice kernel_ = fused_kernel_choice::automatic;  // never automatic once constructed
     std::vector<double> dt_;                                       // per system, as given (frame times)
     std::size_t shared_bytes_ = 0;
-
-    device_buffer<P> dt_device_;
-    device_buffer<vec3<P>> position_;
-    device_buffer<vec3<int>> image_;
-    device_buffer<vec3<A>> velocity_;
-    device_buffer<vec3<W>> force_;
-    device_buffer<vec3<W>> external_force_;
-    // The grid kernel's working copies (fused_grid_buffers): 2n positions, n forces.
-    device_buffer<packed4<W>> grid_position_w_;
-    device_buffer<packed4<W>> grid_force_w_;
-
-    device_buffer<vec3<P>> sample_position_;
-    device_buffer<vec3<int>> sample_image_;
-    device_buffer<vec3<A>> sample_velocity_;
-    device_buffer<vec3<W>> sample_force_;
-
+    std::vector<fused_part<Policy>> parts_;  // in the order of the device context's ordinals
+    injected_fault fault_;                   // a test seam (fault_injection.hpp)
     std::uint64_t step_ = 0;
 };
 

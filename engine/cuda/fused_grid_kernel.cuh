@@ -35,7 +35,9 @@
 // t's velocity is written by lanes 3 i ... 3 i + 2 of an adding warp, whose lane i drifts t next
 // (after __syncwarp); the next drift writes r_w[b'], last read before this step's first barrier;
 // F, F_w and v are next written after the next step's first barrier, which no block passes before
-// every block has read them here. Every thread takes part in every grid barrier.
+// every block has read them here. Every thread takes part in every grid barrier. On several devices
+// (fused_grid_devices.cuh) each device takes a slice of the targets, every barrier spans the devices
+// and a target's state is stored into every device: the same argument holds across them.
 //
 // No __restrict__ and no read-only cache: the buffers are written during the launch by other blocks
 // (the grid barrier orders plain loads and stores, not the non-coherent read-only path).
@@ -44,6 +46,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fused_grid_devices.cuh"
 #include "fused_grid_shape.hpp"
 #include "fused_kernels.cuh"
 #include "stokesian/physics/far_pair.hpp"
@@ -307,9 +310,9 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
 // The short-range force on target t by one warp: 32 sources tested at a time; the few within the
 // cutoff are added by every lane in ascending j (lane order within a round, rounds ascending),
 // F_t = F_ext,t first: the block kernel's sum. Lane 0 writes.
-template <class P, class A, class W>
-__device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>& a, packed4<W>* force_w,
-                                                 const packed4<W>* r_w, unsigned t, W cutoff2) {
+template <bool OnDevices, class P, class A, class W>
+__device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>& a, const fused_grid_slice<P, A, W>& s,
+                                                 packed4<W>* force_w, const packed4<W>* r_w, unsigned t, W cutoff2) {
     const unsigned lane = threadIdx.x % 32u, n = a.n;
     const vec3<W> r_t = unpack(r_w[t]);
     const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
@@ -330,74 +333,99 @@ __device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>&
     if (lane == 0u) {
         a.force[t] = f_t;
         force_w[t] = pack(f_t);
+        if constexpr (OnDevices) share_force(s, t, f_t);
     }
 }
 
-template <class P, class A, class W, class Tensor, bool Periodic, unsigned TargetsAStep>
+// OnDevices: one of several devices (fused_grid_devices.cuh), the targets of slice s; otherwise the
+// only one, every target (s unused: the kernel is the one-device kernel instruction for instruction,
+// its parameters at the same offsets).
+template <class P, class A, class W, class Tensor, bool Periodic, unsigned TargetsAStep, bool OnDevices>
 __global__ void __launch_bounds__(fused_grid_block<W>)
     fused_grid_kernel(fused_arguments<P, A, W> a, fused_grid_buffers<W> g, unsigned tile, unsigned buffers,
-                      unsigned buffer, std::uint64_t steps, bool initialise) {
+                      unsigned buffer, std::uint64_t steps, bool initialise, fused_grid_slice<P, A, W> s) {
     extern __shared__ __align__(16) unsigned char fused_grid_shared[];
     const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
     const unsigned n = a.n;
+    const unsigned begin = OnDevices ? s.begin : 0u, end = OnDevices ? s.end : n;  // the targets
     const unsigned threads = gridDim.x * blockDim.x;
     const unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
-    // Block b's tiles start at b * tile, a grid's worth of tiles apart; lane i of adding warp a owns
-    // target fused_grid_adder_targets * a + i of each (drift, samples): the warp that adds its velocity.
-    const unsigned first_tile = blockIdx.x * tile, tile_stride = gridDim.x * tile;
+    // Block b's tiles start at begin + b * tile, a grid's worth of tiles apart; lane i of adding warp
+    // a owns target fused_grid_adder_targets * a + i of each (drift, samples, stores into the peers):
+    // the warp that adds its velocity.
+    const unsigned first_tile = begin + blockIdx.x * tile, tile_stride = gridDim.x * tile;
     const unsigned owned = fused_grid_adder_targets * warp + lane;
     const bool owns = warp < fused_grid_adders<W> && lane < fused_grid_adder_targets && owned < tile;
     const P dt = a.dt[0];
     const W cutoff2 = a.params.short_range_cutoff * a.params.short_range_cutoff;
+    std::uint64_t passed = 0;  // OnDevices: thread 0 of block 0's count of barriers across the devices
+    if constexpr (OnDevices)
+        if (blockIdx.x == 0 && threadIdx.x == 0) passed = s.barriers[0];
+    // False: the launch is abandoned (a peer late), leave it.
+    const auto barrier = [&] {
+        if constexpr (OnDevices) {
+            return fused_devices_meet(grid, s, passed);
+        } else {
+            grid.sync();
+            return true;
+        }
+    };
 
     for (unsigned i = me; i < n; i += threads) {
         g.position_w[i] = pack(value_cast<W>(a.position[i]));
         g.force_w[i] = pack(a.short_range ? a.force[i] : a.external_force[i]);
     }
-    grid.sync();
+    if (!barrier()) return;
 
     const auto forces = [&](const packed4<W>* r_w) {
-        if (!a.short_range) return;  // F_w holds F_ext (uniform over the launch)
-        for (unsigned first = first_tile; first < n; first += tile_stride)
-            for (unsigned i = warp; i < tile && first + i < n; i += fused_grid_warps<W>)
-                fused_grid_force(a, g.force_w, r_w, first + i, cutoff2);
-        grid.sync();
+        if (!a.short_range) return true;  // F_w holds F_ext (uniform over the launch)
+        for (unsigned first = first_tile; first < end; first += tile_stride)
+            for (unsigned i = warp; i < tile && first + i < end; i += fused_grid_warps<W>)
+                fused_grid_force<OnDevices>(a, s, g.force_w, r_w, first + i, cutoff2);
+        return barrier();
     };
     const auto velocities = [&](const packed4<W>* r_w) {
-        for (unsigned first = first_tile; first < n; first += tile_stride)
+        for (unsigned first = first_tile; first < end; first += tile_stride)
             fused_grid_velocities<Tensor, Periodic, TargetsAStep>(fused_grid_shared, r_w, g.force_w, a.velocity, first,
-                                                                  min(tile, n - first), n, buffers, buffer, a.params);
+                                                                  min(tile, end - first), n, buffers, buffer, a.params);
         __syncwarp();  // lanes 3 i ... 3 i + 2's velocities, before lane i reads them
+        if constexpr (OnDevices)
+            for (unsigned t = first_tile + owned; owns && t < end; t += tile_stride)
+                share_velocity(s, t, a.velocity[t]);
     };
     if (initialise) {
-        forces(g.position_w);
+        if (!forces(g.position_w)) return;
         velocities(g.position_w);
     }
     fused_launch_clock clock = make_launch_clock(a.samples.interval, a.samples.phase, steps);
     unsigned b = 0;
     unsigned sample = 0;  // samples recorded in this launch
-    for (unsigned s = 0; s < clock.steps; ++s) {
+    for (unsigned step = 0; step < clock.steps; ++step) {
         b ^= 1u;
         packed4<W>* const r_w = g.position_w + std::size_t(b) * n;
-        for (unsigned t = first_tile + owned; owns && t < n; t += tile_stride) {
+        for (unsigned t = first_tile + owned; owns && t < end; t += tile_stride) {
             vec3<P> r = a.position[t];
             vec3<int> m = a.image[t];
             drift_particle(r, m, a.velocity[t], dt, a.box);
             a.position[t] = r;
             a.image[t] = m;
-            r_w[t] = pack(value_cast<W>(r));
+            const packed4<W> r_t = pack(value_cast<W>(r));
+            r_w[t] = r_t;
+            if constexpr (OnDevices) share_drift(s, t, std::size_t(b) * n, r, m, r_t);
         }
-        grid.sync();
-        forces(r_w);
+        if (!barrier()) return;
+        if (!forces(r_w)) return;
         velocities(r_w);
         if (sample_due(clock)) {
-            for (unsigned t = first_tile + owned; owns && t < n; t += tile_stride)
+            for (unsigned t = first_tile + owned; owns && t < end; t += tile_stride)
                 record_sample(a.samples, std::size_t(sample) * n + t, a.position[t], a.image[t], a.velocity[t],
                               a.force[t]);
             ++sample;
         }
     }
+    if constexpr (OnDevices)
+        if (blockIdx.x == 0 && threadIdx.x == 0) s.barriers[0] = passed;
 }
 
 }  // namespace stokesian::cuda

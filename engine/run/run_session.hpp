@@ -51,10 +51,6 @@ enum class run_phase {
 // batch that its group advances (batched_runs.cpp). Empty: the session builds its own engine.
 using engine_source = std::function<std::unique_ptr<engine>()>;
 
-// The engine of a fresh run alone in this process (not resumed, not across MPI ranks), as
-// run_session builds it: the backend and kernel `requested` resolves to, on run.devices.
-std::unique_ptr<engine> build_run_engine(const engine_config& requested, const scenario& s);
-
 class run_session {
 public:
     // `request` must outlive the session. With `source`, the engine is the one it gives.

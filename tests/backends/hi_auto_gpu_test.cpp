@@ -126,8 +126,9 @@ TEST_F(HiAutoGpu, Fcc4000AutoIsBitwiseTheNamedKernel) {
     }
 }
 
-// Several devices: the fused engine drives one, so auto picks a step-by-step kernel there.
-TEST_F(HiAutoGpu, AutoOnSeveralDevicesIsAStepKernel) {
+// Two devices: the fused engine within its bounds measured on two (hi_kernel_table.cpp), a
+// step-by-step kernel with short-range forces (not measured there).
+TEST_F(HiAutoGpu, AutoOnTwoDevicesIsFusedWithinItsBoundAndStepByStepWithShortRangeForces) {
     REQUIRE_DEVICE();
     const scenario s =
         load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
@@ -141,8 +142,15 @@ TEST_F(HiAutoGpu, AutoOnSeveralDevicesIsAStepKernel) {
     EXPECT_EQ(r.config.hi_kernel, "fused");
     EXPECT_EQ(r.chosen->name, "cuda");
     if (cuda::device_count() < 2) GTEST_SKIP() << "one device: the several-device choice needs two";
+    if (const std::string why = cuda::peer_access_refusal({0, 1}); !why.empty())
+        GTEST_SKIP() << why << ": the fused engine cannot run on these two";
     const backends::registry::resolved several =
         backends::backend_registry().resolve_on(c, s.particles.size(), "the run", two);
-    EXPECT_NE(several.config.hi_kernel, "fused");
+    EXPECT_EQ(several.config.hi_kernel, "fused");
     EXPECT_EQ(several.chosen->name, "cuda");
+    c.system.lubrication.enabled = true;
+    const backends::registry::resolved lubricated =
+        backends::backend_registry().resolve_on(c, s.particles.size(), "the run", two);
+    EXPECT_NE(lubricated.config.hi_kernel, "fused");
+    EXPECT_EQ(lubricated.chosen->name, "cuda");
 }

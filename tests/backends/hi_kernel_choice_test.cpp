@@ -141,10 +141,12 @@ TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsvs) {
 // which fused was at least as fast at every measured N (each size's best of its repeats; a tie goes
 // to fused, which is the same bits). Every precision the rows measure has a bound. Without
 // short-range forces the CSV is bench steps' (scenarios "cubic_N" periodic, "open-fcc..." open;
-// ms_per_step), with them bench fcc's (its boundary column; step_median_ms: the fused engine's
-// whole step, ordered-split's phases' sum).
-void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range) {
-    const std::string_view source = short_range ? t.fused.short_range_source : t.fused.source;
+// ms_per_step; on two devices its devices column "0,1"), with them bench fcc's (its boundary column;
+// step_median_ms: the fused engine's whole step, ordered-split's phases' sum).
+void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range, std::size_t devices) {
+    const std::string_view source = devices == 2  ? t.fused.two_devices_source
+                                    : short_range ? t.fused.short_range_source
+                                                  : t.fused.source;
     std::ifstream csv(std::string(::stokesian::test_support::project_source_dir) + "/" + std::string(source));
     ASSERT_TRUE(csv) << source;
     const std::map<std::string, std::size_t> column = csv_columns(csv);
@@ -169,6 +171,7 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
             ASSERT_TRUE(periodic || scenario.rfind("open-fcc", 0) == 0) << scenario;
             const std::string& mode = f[column.at("precision")];
             hi = mode.substr(3, mode.find(',') - 3);  // "hi=f32,int=f32" -> f32
+            if (devices == 2) EXPECT_EQ(f[column.at("devices")], "0,1") << line;
         }
         double& b = best[{periodic, hi}][std::stoul(f[particles])][f[kernel]];
         const double value = std::stod(f[ms]);
@@ -189,13 +192,27 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
                 if (by_kernel.at("fused") > by_kernel.at("ordered-split")) break;
                 led_up_to = n;
             }
-            EXPECT_EQ(t.fused_up_to(hi, periodic, short_range), led_up_to)
-                << to_string(hi) << (periodic ? " periodic" : " open") << (short_range ? ", short-range forces" : "");
+            EXPECT_EQ(t.fused_up_to(hi, periodic, short_range, devices), led_up_to)
+                << to_string(hi) << (periodic ? " periodic" : " open") << (short_range ? ", short-range forces" : "")
+                << " on " << devices << " device(s)";
         }
 }
 
 TEST(HiKernelChoice, TheHopperFusedBoundsAreWhereTheFusedEngineLedInTheirCsvs) {
-    for (const bool short_range : {false, true}) expect_fused_bounds_where_fused_led(table_for("9.0"), short_range);
+    for (const bool short_range : {false, true}) expect_fused_bounds_where_fused_led(table_for("9.0"), short_range, 1);
+    expect_fused_bounds_where_fused_led(table_for("9.0"), false, 2);
+}
+
+// Where nothing was measured auto keeps the step-by-step engine: short-range forces on two devices,
+// more than two devices, and several devices of no measured class.
+TEST(HiKernelChoice, TheFusedEngineOnSeveralDevicesOnlyWhereMeasured) {
+    const device_table& hopper = table_for("9.0");
+    for (const precision hi : precisions)
+        for (const bool periodic : {true, false}) {
+            EXPECT_EQ(hopper.fused_up_to(hi, periodic, true, 2), 0u) << to_string(hi);
+            EXPECT_EQ(hopper.fused_up_to(hi, periodic, false, 3), 0u) << to_string(hi);
+            EXPECT_EQ(fallback_table().fused_up_to(hi, periodic, false, 2), 0u) << to_string(hi);
+        }
 }
 
 // With the CUDA build: every kernel a table names is a kernel of the class it stands for.
@@ -259,27 +276,33 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
     EXPECT_EQ(c.kernel, "fused");
     EXPECT_TRUE(contains(c.reason, "auto: fused (table cc 9.0")) << c.reason;
     EXPECT_TRUE(contains(c.reason, "N = 4, hi=f64, periodic box")) << c.reason;
-    // Each HI precision, box kind and presence of short-range forces has its own bound: fused up to
-    // it, a step-by-step kernel past it.
-    for (const bool short_range : {false, true})
-        for (const bool periodic : {true, false})
-            for (const precision hi : {precision::f32, precision::ds, precision::f64}) {
-                kernel_query at = hopper(table_for("9.0").fused_up_to(hi, periodic, short_range), hi);
-                at.periodic = periodic;
-                at.short_range = short_range;
-                at.fused_possible = true;
-                ASSERT_GT(at.particles, 32u);
-                const kernel_choice inside = choose_cuda_kernel(at, nullptr);
-                EXPECT_EQ(inside.kernel, "fused") << to_string(hi) << " N = " << at.particles;
-                EXPECT_TRUE(contains(inside.reason,
-                                     "table cc 9.0, fused bound measured on NVIDIA H200, 2026-11-29: the "
-                                     "fused engine up to N = " +
-                                         std::to_string(at.particles) +
-                                         (short_range ? " with short-range forces;" : ";")))
-                    << inside.reason;
-                at.particles += 1;
-                EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused") << to_string(hi) << " N = " << at.particles;
-            }
+    // Each HI precision, box kind, presence of short-range forces and device count measured has its
+    // own bound: fused up to it, a step-by-step kernel past it.
+    for (const std::size_t devices : {1u, 2u})
+        for (const bool short_range : {false, true})
+            for (const bool periodic : {true, false})
+                for (const precision hi : {precision::f32, precision::ds, precision::f64}) {
+                    if (devices == 2 && short_range) continue;  // not measured: TheFusedEngineOnSeveralDevices...
+                    kernel_query at = hopper(table_for("9.0").fused_up_to(hi, periodic, short_range, devices), hi);
+                    at.periodic = periodic;
+                    at.short_range = short_range;
+                    at.devices = devices;
+                    at.fused_possible = true;
+                    ASSERT_GT(at.particles, 32u);
+                    const kernel_choice inside = choose_cuda_kernel(at, nullptr);
+                    EXPECT_EQ(inside.kernel, "fused") << to_string(hi) << " N = " << at.particles;
+                    EXPECT_TRUE(contains(inside.reason,
+                                         "table cc 9.0, fused bound measured on NVIDIA H200, "
+                                         "2026-11-29: the fused engine up to N = " +
+                                             std::to_string(at.particles) +
+                                             (short_range    ? " with short-range forces;"
+                                              : devices == 2 ? " on two devices;"
+                                                             : ";")))
+                        << inside.reason;
+                    at.particles += 1;
+                    EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused")
+                        << to_string(hi) << " N = " << at.particles;
+                }
     // The paper's fcc benchmark at N = 10 976 with lubrication, periodic: ordered-split's steps are
     // 0.79 ms (f32, median) against the fused engine's 0.96 (2026-11-29-h200-fused-short-range-bound.csv).
     kernel_query lubricated = hopper(10976, precision::f32);
@@ -288,7 +311,7 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
     lubricated.short_range = true;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "ordered-split");
     q.particles = 4;
-    q.fused_possible = false;  // another integrator, the implicit scheme, several devices
+    q.fused_possible = false;  // another integrator, the implicit scheme, MPI ranks
     EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");
     q.fused_possible = true;
     q.request = kernel_request::fastest;  // fused is exact: fast picks a fast kernel

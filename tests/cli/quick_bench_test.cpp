@@ -160,7 +160,8 @@ TEST_F(BenchCli, ADeviceListThatCannotBeTimedIsOneLineOfBadInput) {
                  {{"--backend", "cuda", "--devices", "0", "--write-velocities", (dir_ / "v.h5").string()},
                   "not available with --devices"},
 #if defined(STOKESIAN_HAVE_CUDA)
-                 {{"--backend", "cuda", "--devices", "0", "--hi-kernel", "tiling,fused"}, "runs on one device"},
+                 {{"--backend", "cuda", "--devices", "0", "--hi-kernel", "tiling,fused"},
+                  "has no phases for the scaling"},
                  {{"--backend", "cuda", "--devices", "0,1000"}, " is not present ("}
 #else
              {{"--backend", "cuda", "--devices", "0,1000"}, "this build has no CUDA backend"}

@@ -95,7 +95,7 @@ TEST_P(BenchGpuPaperModes, WholeStepTimerTimesTheFusedEngine) {
     EXPECT_FALSE(t.description.at("device_name").empty());
 }
 
-// ... and runs on one device: the strong-scaling table (several devices) refuses it.
+// ... and has no phases: the strong-scaling table (several devices) refuses it.
 TEST(BenchGpu, DeviceScalingRefusesTheFusedKernel) {
     REQUIRE_DEVICE();
     phase_bench b;

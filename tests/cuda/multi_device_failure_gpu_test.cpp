@@ -4,7 +4,8 @@
 // mid-run (a real fault, injected through STOKESIAN_TEST_DEVICE_FAULT: cuda/fault_injection.hpp)
 // stops the run with exit code 1 and one line naming the device, after writing the last good state
 // as the checkpoint, from which --resume completes the run bit for bit; on two devices a fault on the
-// second stops the process naming it, without hanging the first in its collective.
+// second stops the process naming it, without hanging the first in its collective (the step-by-step
+// engine) or at its barrier across the devices (the fused engine).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -150,5 +151,22 @@ TEST_F(MultiDeviceFailureGpu, AFaultOnOneOfTwoDevicesStopsTheProcessNamingItWith
     EXPECT_EQ(r.exit_code, 1) << "(137: killed after 120 s, a hang) " << r.err;
     EXPECT_NE(r.err.find("stokesian: error: device 1 (" + cuda::device_description(1).at("device_name") + "): "),
               std::string::npos)
+        << r.err;
+}
+
+// The fused engine on two devices: the second faults. The first, which stores into the second's
+// memory, fails with it (or, were it left waiting at a barrier across the devices, would give up
+// after 10 s): the process stops with exit code 1 in one line that names the second device, not a hang.
+TEST_F(MultiDeviceFailureGpu, AFaultOnOneOfTwoDevicesStopsTheFusedEngineNamingItWithoutHanging) {
+    REQUIRE_TWO_DEVICES();
+    if (const std::string why = cuda::peer_access_refusal({0, 1}); !why.empty())
+        GTEST_SKIP() << why << ": the fused engine cannot run on these two";
+    const cli_outcome r = cli(
+        {"bench", "steps", (fs::path(project_source_dir) / "scenarios" / "tetrahedron.toml").string(), "--backend",
+         "cuda", "--hi-kernel", "fused", "--devices", "0,1", "--precision", "f64", "--steps", "100", "--warmup", "0"},
+        "10:1", 120.0);
+    EXPECT_EQ(r.exit_code, 1) << "(137: killed after 120 s, a hang) " << r.err;
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find("device 1 (" + cuda::device_description(1).at("device_name") + ")"), std::string::npos)
         << r.err;
 }

@@ -241,7 +241,8 @@ int bench_fcc_on_devices(const fcc_options& o) {
     for (const std::string& kernel : o.kernels)
         if (kernel == "fused")
             throw input_error("command line", "--hi-kernel", kernel,
-                              "runs on one device: time it without --devices (its whole steps, no phases)");
+                              "has no phases for the scaling table: time its whole steps on several devices "
+                              "with bench steps --devices");
     scaling_request r;
     r.devices = o.devices;
     r.kernels = o.kernels;

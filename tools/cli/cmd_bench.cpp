@@ -26,6 +26,7 @@
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/scenario.hpp"
+#include "stokesian/run/run.hpp"
 #include "stokesian/settings/run_overrides.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #if defined(STOKESIAN_HAVE_CUDA)
@@ -46,22 +47,29 @@ struct steps_options {
     std::optional<std::uint64_t> warmup;  // none: a tenth of the timed steps
     unsigned threads = 0;
     bool force = false;
-    std::shared_ptr<const run_key_options> run_keys;  // --backend, --hi-kernel, --steps: over the scenario's
+    std::shared_ptr<const run_key_options> run_keys;  // --backend, --hi-kernel, --steps, --devices: over the scenario's
 };
+
+// The devices an engine ran on ("0,1"); "" for one that names none (the CPU, one device).
+std::string text_of_devices(const std::map<std::string, std::string>& description) {
+    const auto it = description.find("devices");
+    return it == description.end() ? "" : it->second;
+}
 
 int bench_steps(const steps_options& o) {
     scenario s = load_scenario(o.scenario, o.case_name);
     settings::apply_run_overrides(s.run, o.run_keys->overrides());
     const secondary_output csv_file(o.csv, o.force, {o.scenario}, "--csv");
     std::ostringstream csv;
-    csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step\n";
+    csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step,"
+           "devices\n";
     std::printf("%-18s %8s %-6s %-13s %-16s %10s %12s %12s\n", "scenario", "N", "backend", "hi-kernel", "precision",
                 "steps", "steps/s", "ms/step");
     for (const precision_mode m : o.modes) {
         engine_config c = make_engine_config(s);
         c.precision = m;
         c.threads = o.threads;
-        auto e = make_engine(c, s.particles);
+        auto e = build_run_engine(c, s);  // as `run` would: its backend, kernel and devices
         const std::uint64_t steps = s.run.total_steps();
         e->advance(o.warmup.value_or(std::max<std::uint64_t>(1, steps / 10)));
         frame f;
@@ -78,7 +86,7 @@ int bench_steps(const steps_options& o) {
                     static_cast<unsigned long long>(steps), double(steps) / seconds, 1e3 * seconds / double(steps));
         csv << s.name << ',' << s.particles.size() << ',' << d.at("backend") << ',' << kernel << ',' << threads << ",\""
             << to_string(m) << "\"," << steps << ',' << seconds << ',' << double(steps) / seconds << ','
-            << 1e3 * seconds / double(steps) << '\n';
+            << 1e3 * seconds / double(steps) << ",\"" << text_of_devices(d) << "\"\n";
     }
     if (csv_file) csv_file.write(csv.str());
     return 0;
@@ -165,8 +173,8 @@ action register_bench(CLI::App& app) {
     add_case_option(*steps, so->case_name);
     add_precision_list_option(*steps, so->modes, "default: the paper's four and f64");
     so->run_keys = add_run_key_options(
-        *steps, "The backend, HI kernel and timed steps: the scenario's, or these (overriding its [run] keys)",
-        {"backend", "hi_kernel", "steps"});
+        *steps, "The backend, HI kernel, timed steps and devices: the scenario's, or these (overriding its [run] keys)",
+        {"backend", "hi_kernel", "steps", "devices"});
     steps->add_option("--warmup", so->warmup, "untimed steps first (default: a tenth; 0: none)")
         ->check(step_count_check("none"));
     add_threads_option(*steps, so->threads);

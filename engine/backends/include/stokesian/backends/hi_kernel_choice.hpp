@@ -48,9 +48,10 @@ struct kernel_query {
     bool periodic = false;
     std::string device_name;         // "NVIDIA H200"
     std::string compute_capability;  // "9.0"
-    // The fused engine (the CUDA kernel "fused") can run this configuration: its capabilities allow it
-    // and the run drives one device.
+    // The fused engine (the CUDA kernel "fused") can run this configuration on the run's devices.
     bool fused_possible = false;
+    // The devices the run drives: the fused bounds were measured on one and on two.
+    std::size_t devices = 1;
     // Short-range forces (lubrication or a pair force): the fused engine tests every pair for them,
     // the step-by-step engine a cell list in a periodic box, so the fused bound is another.
     bool short_range = false;
@@ -84,18 +85,22 @@ struct box_bounds {
     std::size_t periodic_up_to, open_up_to;
 };
 
-// The fused engine's bounds for one HI precision: without short-range forces and with them.
+// The fused engine's bounds for one HI precision: without short-range forces and with them on one
+// device, and without them on two (with them on two, and on more devices, nothing was measured: the
+// step-by-step engine).
 struct fused_bound {
     precision hi;
-    box_bounds alone, short_range;
+    box_bounds alone, short_range, on_two_devices;
 };
 
 // The fused bounds of one device class, from the `ci/gpu-hi-auto` CSVs: `source` (bench steps, no
-// short-range forces) and `short_range_source` (bench fcc, lubrication on).
+// short-range forces), `short_range_source` (bench fcc, lubrication on) and `two_devices_source`
+// (bench steps on devices 0,1, no short-range forces).
 struct fused_bounds {
     std::string_view measured_on;  // "NVIDIA H200, 2026-11-29"
     std::string_view source;
     std::string_view short_range_source;
+    std::string_view two_devices_source;
     std::span<const fused_bound> bounds;  // one per HI precision the rows measure
 };
 
@@ -108,12 +113,13 @@ struct device_table {
 
     const table_rows& rows_for(bool periodic_box) const { return periodic_box || open.rows.empty() ? periodic : open; }
     // The largest N the fused engine runs under auto at HI precision `hi` in this box kind, with or
-    // without short-range forces; 0 where the table has no bound for hi (the unit test requires one
-    // for every precision it has rows of).
-    std::size_t fused_up_to(precision hi, bool periodic_box, bool short_range) const {
+    // without short-range forces, on `devices` devices; 0 where the table has no bound for them (the
+    // unit test requires one for every precision it has rows of).
+    std::size_t fused_up_to(precision hi, bool periodic_box, bool short_range, std::size_t devices = 1) const {
+        if (devices > 2 || (devices == 2 && short_range)) return 0;
         for (const fused_bound& b : fused.bounds)
             if (b.hi == hi) {
-                const box_bounds& box = short_range ? b.short_range : b.alone;
+                const box_bounds& box = devices == 2 ? b.on_two_devices : short_range ? b.short_range : b.alone;
                 return periodic_box ? box.periodic_up_to : box.open_up_to;
             }
         return 0;

@@ -21,6 +21,12 @@ unsigned device_count() noexcept;
 // check_ordinals, core/device_selection.hpp). An empty list means device 0.
 void check_device_ordinals(const std::vector<int>& ordinals);
 
+// Why the devices of `ordinals` cannot each read and write the others' memory (NVLink or PCIe peer
+// access; the fused engine on several devices needs it), empty when they can. Existing ordinals.
+std::string peer_access_refusal(const std::vector<int>& ordinals);
+// Turns peer access on between every two of `ordinals`; throws cuda_error where it cannot.
+void enable_peer_access(const std::vector<int>& ordinals);
+
 // Whether this build runs one engine on several devices: built with NCCL's header (the library
 // itself is loaded when first needed; engine/docs/multi-gpu.md).
 bool multi_device_build() noexcept;

@@ -27,6 +27,9 @@ inline constexpr std::size_t fused_block_max_particles = 1024;
 // beyond where it pays (engine/docs/performance.md, "Whole steps in one launch"), a bound on its
 // all-pairs sums per launch, not on memory.
 inline constexpr std::size_t fused_max_particles = 65536;
+// The most devices of one host that one system's grid kernel spreads over (fused_grid_devices.cuh):
+// the devices a node usually holds.
+inline constexpr unsigned fused_max_devices = 8;
 
 // The single-system fused engine: the CUDA backend's kernel "fused" (--hi-kernel fused).
 class fused_engine : public engine {
@@ -60,7 +63,8 @@ enum class fused_kernel_choice {
 // pairs, with no neighbour list: auto takes it only where that was measured to pay.)
 std::string fused_grid_refusal(const engine_config& config);
 
-// On device.primary_ordinal(). Throws std::invalid_argument for N = 0 or N > fused_max_particles, or
+// On the context's device, or one system on its several devices of this host (the grid kernel, a
+// slice of the targets each; the devices need peer access). Throws std::invalid_argument for N = 0 or N > fused_max_particles, or
 // an N or configuration the chosen kernel does not run; cuda_error without a device.
 std::unique_ptr<fused_engine> make_fused_engine(const engine_config& config, const device_context& device,
                                                 const initial_state& state,

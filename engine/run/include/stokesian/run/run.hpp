@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,7 @@
 
 #include "stokesian/core/communicator.hpp"
 #include "stokesian/core/digest.hpp"
+#include "stokesian/core/engine.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
@@ -102,5 +104,10 @@ scenario scenario_from_checkpoint(const io::run_checkpoint& c, const std::filesy
 
 // Digest of a frame's positions, images and velocities, bit for bit (core/digest.hpp, hex).
 std::string state_digest(const frame& f);
+
+// The engine of a fresh run alone in this process (not resumed, not across MPI ranks), as
+// run_session builds it: the backend and kernel `requested` resolves to, on run.devices (bench
+// steps times what a run would run).
+std::unique_ptr<engine> build_run_engine(const engine_config& requested, const scenario& s);
 
 }  // namespace stokesian
