@@ -3,16 +3,15 @@
 // whole state, and what several shares of one system do together -- peer access and each share's
 // table of the others (fused_grid_devices.cuh), waiting for all of them, gathering their samples.
 // On one device the one share steps every target.
-#include <algorithm>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_failure.hpp"
+#include "device_rows.hpp"
 #include "fused_grid_devices.cuh"
 #include "stokesian/cuda/cuda_backend.hpp"
 #include "stokesian/physics/target_range.hpp"
@@ -130,20 +129,13 @@ void gather_samples(const std::vector<fused_part<Policy>>& parts, std::size_t n,
     image.resize(records);
     velocity.resize(records);
     force.resize(records);
-    const auto copy_slice = [](const auto& from, auto& into, std::size_t first, std::size_t size) {
-        std::remove_cvref_t<decltype(into)> piece;
-        from.download(piece, first, size);
-        std::copy(piece.begin(), piece.end(), into.begin() + static_cast<std::ptrdiff_t>(first));
-    };
     for (const fused_part<Policy>& p : parts) {
         use_device(p.device);
-        for (std::uint64_t k = 0; k < count; ++k) {
-            const std::size_t first = static_cast<std::size_t>(k) * n + p.slice.begin, size = p.slice.size();
-            copy_slice(p.sample_position, position, first, size);
-            copy_slice(p.sample_image, image, first, size);
-            copy_slice(p.sample_velocity, velocity, first, size);
-            copy_slice(p.sample_force, force, first, size);
-        }
+        const std::size_t first = p.slice.begin, size = p.slice.size();
+        download_rows(p.sample_position, position, first, size, count, n);
+        download_rows(p.sample_image, image, first, size, count, n);
+        download_rows(p.sample_velocity, velocity, first, size, count, n);
+        download_rows(p.sample_force, force, first, size, count, n);
     }
     use_device(parts.front().device);
 }
