@@ -28,7 +28,8 @@
 
 namespace stokesian::cuda {
 
-// A phase of the largest system (N = 65 536, f64) takes ~40 ms; a peer late by ten seconds is gone.
+// Far above any step: a whole step at N = 42 592 in f64 takes 4.8 ms on two H200
+// (engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-bound.csv); a peer late by ten seconds is gone.
 inline constexpr std::uint64_t fused_peer_wait_ns = 10'000'000'000ull;
 
 // One peer's copies of the state, written by this device for its own targets.
