@@ -132,6 +132,19 @@ TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {
     }
 }
 
+// bench steps builds the engine `run` would, on the devices `run` would: a device list it cannot take
+// is the key's one line of bad input (exit code 2), nothing printed before it, on any host.
+TEST_F(BenchCli, StepsTakesTheRunsDeviceListAndItsRefusals) {
+    const bench_outcome o = run_cli({"bench", "steps", stokesian::test_support::tetrahedron_toml, "--backend", "cpu",
+                                     "--devices", "0", "--csv", (dir_ / "s.csv").string()},
+                                    dir_);
+    EXPECT_EQ(o.exit_code, 2) << o.err;
+    EXPECT_EQ(o.err.find('\n'), o.err.size() - 1) << o.err;  // one line
+    EXPECT_NE(o.err.find("key 'run.devices' = 0: the CPU backend runs on the host"), std::string::npos) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
+    EXPECT_FALSE(fs::exists(dir_ / "s.csv"));
+}
+
 #if defined(STOKESIAN_HAVE_CUDA)
 // The fused engine runs N <= 65 536 (cuda::fused_max_particles): a list of sizes it cannot run is
 // said before the device is asked for and anything timed or written, on any host.

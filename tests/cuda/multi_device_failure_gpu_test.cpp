@@ -161,10 +161,9 @@ TEST_F(MultiDeviceFailureGpu, AFaultOnOneOfTwoDevicesStopsTheFusedEngineNamingIt
     REQUIRE_TWO_DEVICES();
     if (const std::string why = cuda::peer_access_refusal({0, 1}); !why.empty())
         GTEST_SKIP() << why << ": the fused engine cannot run on these two";
-    const cli_outcome r = cli(
-        {"bench", "steps", (fs::path(project_source_dir) / "scenarios" / "tetrahedron.toml").string(), "--backend",
-         "cuda", "--hi-kernel", "fused", "--devices", "0,1", "--precision", "f64", "--steps", "100", "--warmup", "0"},
-        "10:1", 120.0);
+    const cli_outcome r = cli({"bench", "steps", tetrahedron_toml, "--backend", "cuda", "--hi-kernel", "fused",
+                               "--devices", "0,1", "--precision", "f64", "--steps", "100", "--warmup", "0"},
+                              "10:1", 120.0);
     EXPECT_EQ(r.exit_code, 1) << "(137: killed after 120 s, a hang) " << r.err;
     EXPECT_TRUE(one_line(r.err)) << r.err;
     EXPECT_NE(r.err.find("device 1 (" + cuda::device_description(1).at("device_name") + ")"), std::string::npos)

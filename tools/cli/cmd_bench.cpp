@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <utility>
 
 #include "bench/support/bench_inputs.hpp"
 #include "bench/support/timed_backends.hpp"
@@ -63,13 +64,15 @@ int bench_steps(const steps_options& o) {
     std::ostringstream csv;
     csv << "scenario,particles,backend,hi_kernel,threads,precision,steps,seconds,steps_per_second,ms_per_step,"
            "devices\n";
-    std::printf("%-18s %8s %-6s %-13s %-16s %10s %12s %12s\n", "scenario", "N", "backend", "hi-kernel", "precision",
-                "steps", "steps/s", "ms/step");
+    bool header = false;  // printed once the first engine is built: bad input prints nothing but its line
     for (const precision_mode m : o.modes) {
         engine_config c = make_engine_config(s);
         c.precision = m;
         c.threads = o.threads;
         auto e = build_run_engine(c, s);  // as `run` would: its backend, kernel and devices
+        if (!std::exchange(header, true))
+            std::printf("%-18s %8s %-6s %-13s %-16s %10s %12s %12s\n", "scenario", "N", "backend", "hi-kernel",
+                        "precision", "steps", "steps/s", "ms/step");
         const std::uint64_t steps = s.run.total_steps();
         e->advance(o.warmup.value_or(std::max<std::uint64_t>(1, steps / 10)));
         frame f;
