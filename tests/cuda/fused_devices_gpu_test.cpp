@@ -39,9 +39,10 @@ struct devices_case {
     initial_state state;
 };
 
-// Open (several rounds of tiles on two devices: N = 6000) and periodic boxes, pairs below 2a (the
-// far form's vote failing), and the short-range forces (lubrication and the exponential repulsion,
-// whose second barrier a step spans the devices); N odd, so the slices differ by one.
+// An open box with pairs below 2a (the far form's vote failing; in f64 each device's 3000 targets
+// take several rounds of tiles, two targets a step), a periodic box, and the short-range forces
+// (lubrication and the exponential repulsion, whose second barrier a step spans the devices); N
+// odd, so the slices differ by one.
 std::vector<devices_case> devices_cases(precision_mode mode) {
     std::vector<devices_case> cases;
     engine_config c;
