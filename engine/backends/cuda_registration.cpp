@@ -78,12 +78,7 @@ std::string fused_refusal(const engine_config& config, std::size_t particles, co
                                       std::to_string(cuda::fused_block_max_particles) + ")") +
                    " on the grid kernel, which " + why;
     if (spread(device.ranks)) return "does not run across MPI ranks";
-    if (devices > cuda::fused_max_devices)
-        return "runs on at most " + std::to_string(cuda::fused_max_devices) + " devices, not " +
-               std::to_string(devices) + " (run.devices)";
-    if (devices > particles)
-        return "runs at least one particle a device: N = " + std::to_string(particles) + " on " +
-               std::to_string(devices) + " devices (run.devices)";
+    if (std::string why = cuda::fused_devices_refusal(particles, devices); !why.empty()) return why + " (run.devices)";
     if (devices > 1)
         if (std::string why = cuda::peer_access_refusal(device.ordinals); !why.empty())
             return "on several devices needs each to reach the others' memory: " + why;

@@ -114,8 +114,7 @@ fused_systems<Policy>::fused_systems(const engine_config& config, const device_c
         fused_part<Policy>& p = parts_.emplace_back();
         p.device = ordinals[k];
         p.index = static_cast<unsigned>(k);
-        p.slice = ordinals.size() == 1 ? target_range{0, n_}
-                                       : slice_of(n_, static_cast<unsigned>(ordinals.size()), static_cast<unsigned>(k));
+        p.slice = slice_of(n_, static_cast<unsigned>(ordinals.size()), static_cast<unsigned>(k));
         p.dt.upload(dt_p);
         p.position.upload(position);
         p.image.upload(image);

@@ -46,6 +46,15 @@ fused_kernel_choice automatic_fused_kernel(unsigned n, unsigned systems, bool gr
 
 }  // namespace
 
+std::string fused_devices_refusal(std::size_t particles, std::size_t devices) {
+    if (devices > fused_max_devices)
+        return "runs on at most " + std::to_string(fused_max_devices) + " devices, not " + std::to_string(devices);
+    if (devices > particles)
+        return "runs at least one particle a device: N = " + std::to_string(particles) + " on " +
+               std::to_string(devices) + " devices";
+    return "";
+}
+
 fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n, unsigned systems, unsigned devices,
                                          const std::string& grid_refusal) {
     if (devices > 1) {
@@ -53,10 +62,8 @@ fused_kernel_choice resolve_fused_kernel(fused_kernel_choice kernel, unsigned n,
         if (kernel != fused_kernel_choice::automatic && kernel != fused_kernel_choice::grid)
             throw std::invalid_argument(
                 "the fused engine runs one system on several devices with its grid kernel only");
-        if (devices > fused_max_devices || n < devices)
-            throw std::invalid_argument("the fused engine runs on at most " + std::to_string(fused_max_devices) +
-                                        " devices, at least one particle each: N = " + std::to_string(n) + " on " +
-                                        std::to_string(devices));
+        if (const std::string why = fused_devices_refusal(n, devices); !why.empty())
+            throw std::invalid_argument("the fused engine " + why);
         kernel = fused_kernel_choice::grid;
     }
     if (kernel == fused_kernel_choice::automatic) kernel = automatic_fused_kernel(n, systems, grid_refusal.empty());

@@ -27,6 +27,7 @@
 #include "bench/support/timed_backends.hpp"
 #include "bench_commands.hpp"
 #include "bench_fcc_scaling.hpp"
+#include "map_text.hpp"
 #include "option_values.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
@@ -76,12 +77,6 @@ struct fcc_options {
 struct device_peak {
     std::optional<double> fp32_gflops, fp64_gflops;
 };
-
-std::string text_or(const std::map<std::string, std::string>& d, const std::string& key,
-                    const std::string& fallback = "") {
-    const auto found = d.find(key);
-    return found == d.end() ? fallback : found->second;
-}
 
 device_peak peak_of(const std::map<std::string, std::string>& device) {
     device_peak p;

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "commands.hpp"
+#include "map_text.hpp"
 #include "option_values.hpp"
 #include "secondary_output.hpp"
 #include "stokesian/core/device_selection.hpp"
@@ -88,11 +89,6 @@ void add_scaling_point(bench::results_table& table, const scaling_point& p, doub
 #if defined(STOKESIAN_HAVE_CUDA)
 namespace {
 
-std::string text_of(const std::map<std::string, std::string>& d, const std::string& key, const std::string& fallback) {
-    const auto found = d.find(key);
-    return found == d.end() ? fallback : found->second;
-}
-
 bench::results_table time_scaling(const scaling_request& r, const std::vector<int>& ordinals,
                                   const std::vector<bench::benchmark_system>& systems) {
     bench::results_table table = scaling_table();
@@ -106,12 +102,12 @@ bench::results_table time_scaling(const scaling_request& r, const std::vector<in
                     const cuda::device_phase_timing t =
                         cuda::time_phases_on_devices(r.config(kernel, mode, s), s.state, r.run, used);
                     scaling_point p;
-                    p.device = text_of(t.phases.description, "device_name", "");
+                    p.device = text_or(t.phases.description, "device_name");
                     for (std::size_t k = 0; k < used.size(); ++k) {
                         if (k > 0) p.ordinals += ',';
                         p.ordinals += std::to_string(used[k]);
                     }
-                    p.kernel = text_of(t.phases.description, "hi_kernel", kernel);
+                    p.kernel = text_or(t.phases.description, "hi_kernel", kernel);
                     p.precision = to_string(mode);
                     p.particles = double(s.state.size());
                     p.cells = s.cells ? double(s.cells) : NAN;

@@ -17,6 +17,7 @@
 #include "bench/support/timed_backends.hpp"
 #include "bench_commands.hpp"
 #include "commands.hpp"
+#include "map_text.hpp"
 #include "option_values.hpp"
 #include "options_common.hpp"
 #include "options_precision.hpp"
@@ -51,12 +52,6 @@ struct steps_options {
     std::shared_ptr<const run_key_options> run_keys;  // --backend, --hi-kernel, --steps, --devices: over the scenario's
 };
 
-// The devices an engine ran on ("0,1"); "" for one that names none (the CPU, one device).
-std::string text_of_devices(const std::map<std::string, std::string>& description) {
-    const auto it = description.find("devices");
-    return it == description.end() ? "" : it->second;
-}
-
 int bench_steps(const steps_options& o) {
     scenario s = load_scenario(o.scenario, o.case_name);
     settings::apply_run_overrides(s.run, o.run_keys->overrides());
@@ -89,7 +84,7 @@ int bench_steps(const steps_options& o) {
                     static_cast<unsigned long long>(steps), double(steps) / seconds, 1e3 * seconds / double(steps));
         csv << s.name << ',' << s.particles.size() << ',' << d.at("backend") << ',' << kernel << ',' << threads << ",\""
             << to_string(m) << "\"," << steps << ',' << seconds << ',' << double(steps) / seconds << ','
-            << 1e3 * seconds / double(steps) << ",\"" << text_of_devices(d) << "\"\n";
+            << 1e3 * seconds / double(steps) << ",\"" << text_or(d, "devices") << "\"\n";
     }
     if (csv_file) csv_file.write(csv.str());
     return 0;

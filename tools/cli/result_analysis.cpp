@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "lubrication_flags.hpp"
+#include "map_text.hpp"
 #include "stokesian/io/h5md.hpp"
 
 namespace stokesian::cli {
@@ -116,11 +117,6 @@ std::map<std::string, std::string> attributes_if_present(const io::h5md_file& fi
     return file.exists(path) ? file.parameter_attributes(path) : std::map<std::string, std::string>{};
 }
 
-std::string attribute(const std::map<std::string, std::string>& m, const std::string& key) {
-    const auto it = m.find(key);
-    return it == m.end() ? std::string() : it->second;
-}
-
 }  // namespace
 
 std::span<const headline> headlines() { return headline_table; }
@@ -172,16 +168,16 @@ array_summary summarise_array(const std::vector<double>& v) {
 
 io::json result_json(const result_file& f) {
     io::json document{{"file", f.path},
-                      {"scenario", attribute(f.scenario, "name")},
-                      {"case", attribute(f.scenario, "case")},
-                      {"precision", attribute(f.run, "precision")},
-                      {"backend", attribute(f.engine, "backend")},
-                      {"integrator", attribute(f.run, "integrator")},
-                      {"lubrication_scheme", attribute(f.engine, "lubrication_scheme")},
-                      {"status", attribute(f.run, "status")},
+                      {"scenario", text_or(f.scenario, "name")},
+                      {"case", text_or(f.scenario, "case")},
+                      {"precision", text_or(f.run, "precision")},
+                      {"backend", text_or(f.engine, "backend")},
+                      {"integrator", text_or(f.run, "integrator")},
+                      {"lubrication_scheme", text_or(f.engine, "lubrication_scheme")},
+                      {"status", text_or(f.run, "status")},
                       {"flags", f.flags}};
     auto number_field = [&](const char* key, const std::map<std::string, std::string>& m, const std::string& name) {
-        document[key] = io::json_number_from_text(attribute(m, name));
+        document[key] = io::json_number_from_text(text_or(m, name));
     };
     number_field("dt", f.run, "dt");
     number_field("steps", f.run, "steps");

@@ -63,6 +63,10 @@ enum class fused_kernel_choice {
 // pairs, with no neighbour list: auto takes it only where that was measured to pay.)
 std::string fused_grid_refusal(const engine_config& config);
 
+// Why the fused engine cannot spread one system of `particles` over `devices` devices (more than
+// fused_max_devices, fewer particles than devices), after "the fused engine "; empty when it can.
+std::string fused_devices_refusal(std::size_t particles, std::size_t devices);
+
 // On the context's device, or one system on its several devices of this host (the grid kernel, a
 // slice of the targets each; the devices need peer access). Throws std::invalid_argument for N = 0 or N > fused_max_particles, or
 // an N or configuration the chosen kernel does not run; cuda_error without a device.
