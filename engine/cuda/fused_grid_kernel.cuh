@@ -107,7 +107,7 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
-// Whether two targets a step pay (measured on an H200,
+// Whether several targets a step pay (measured on an H200,
 // engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt and -two-targets-*bound.csv):
 // in open boxes in f32 and f64, 3-15 % faster from N = 4000 to 23 328. Not with float_float
 // accumulators (ds): their adding lanes' chains set the pace, and two a step gained at most 1 %.
@@ -129,8 +129,9 @@ inline constexpr unsigned fused_grid_most = (fused_grid_tile_max<W> + fused_grid
 // with a pair near 2a, tied or the self pair takes the targets one by one as for 1): the K pairs'
 // square roots, reciprocals and far terms are one basic block of K independent chains. The f64
 // kernel is latency-bound and gains most (engine/docs/performance.md); with the small tiles of one
-// round a producing warp's odd target leaves half of its last step idle, so the launch takes two a
-// step only for systems of several rounds (fused_grid_shape_for), in open boxes and not in ds
+// round a producing warp's odd target leaves half of its last step idle, so the launch takes
+// several a step only for systems of several rounds, two or three (f64: fused_grid_most_a_step) as
+// its tile's groups divide best (fused_grid_targets_a_step), in open boxes and not in ds
 // (fused_grid_pairs_pay).
 template <class Tensor, bool Periodic, unsigned TargetsAStep, class W>
 __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,

@@ -17,6 +17,11 @@ inline constexpr unsigned fused_grid_adder_targets = 10;
 template <class W>
 inline constexpr unsigned fused_grid_tile_max = fused_grid_adders<W>* fused_grid_adder_targets;
 inline constexpr unsigned fused_grid_buffers_max = 4;  // chunk buffers between producing and adding warps
+// The most targets a producing warp evaluates at a time (fused_grid_terms): three in f64, whose
+// kernel is latency-bound and holds three within its 128 registers (126, no spill; four spill);
+// two in f32, whose 64 registers a thread spill more with each (engine/docs/performance.md).
+template <class W>
+inline constexpr unsigned fused_grid_most_a_step = sizeof(W) == 4 ? 2 : 3;
 
 // The chunk buffers of `buffer_bytes` each that fit a block's `shared_per_block` bytes of shared
 // memory beside `fixed_bytes`, at most fused_grid_buffers_max; 0 when not even one fits. (Four
@@ -71,18 +76,40 @@ struct fused_grid_shape {
     unsigned targets_a_step;  // targets a producing warp evaluates at a time (fused_grid_terms)
 };
 
+// The producing warps' side of the launch: their `groups` take the tile's targets in turn
+// (fused_grid_role_of), and a warp evaluates at most `most_a_step` targets at a time.
+struct fused_grid_producing {
+    unsigned groups;
+    unsigned most_a_step;
+};
+
+// Targets a step, K >= 2, for a tile whose largest group has g = ceil(tile / groups) targets: the K
+// up to most_a_step whose steps evaluate the fewest targets, ceil(g / K) K (a last step past the
+// group's targets evaluates a repeated one and stores nothing), the smaller K at a tie. Measured on
+// an H200 in f64 (open fcc, N = 2916 ... 42 592, engine/docs/gpu-runs/2026-11-29-h200-fused-grid-three-targets.csv):
+// three a step are 5-7 % faster than two where g = 9 (9 evaluations for 10) and 1-12 % slower
+// elsewhere (g = 6, 7, 8, 10: as many evaluations or more), which this rule picks at all eleven sizes.
+constexpr unsigned fused_grid_targets_a_step(unsigned tile, fused_grid_producing producing) {
+    const unsigned g = (tile + producing.groups - 1) / producing.groups;
+    unsigned best = 2;
+    for (unsigned k = 3; k <= producing.most_a_step; ++k)
+        if ((g + k - 1) / k * k < (g + best - 1) / best * best) best = k;
+    return best;
+}
+
 // `resident`: the blocks the device holds at once (blocks a multiprocessor times multiprocessors);
 // every block of a cooperative launch must be resident. `tile_max`: the largest tile whose buffers
 // fit (fused_grid_tile_fitting). A system of at most tile_max targets a
 // multiprocessor gets one block on each: the grid barrier's cost grows with the number of blocks,
 // and a block's chain of n additions takes as long for one target as for tile_max. Larger systems
 // fill every resident block with tiles of equal size, in as few rounds as they allow, and their
-// producing warps may take two targets a step (where that pays: fused_grid_pairs_pay): on an H200
-// in open boxes 5-10 % faster at N = 4000 and 10 976 (f32, f64), 0-10 % slower in one round
-// (N = 864 ... 2048), whose few targets a warp leave the second of a step idle
+// producing warps may take several targets a step (where that pays: fused_grid_pairs_pay;
+// fused_grid_targets_a_step): on an H200 in open boxes two a step are 5-10 % faster than one at
+// N = 4000 and 10 976 (f32, f64), 0-10 % slower in one round (N = 864 ... 2048), whose few targets
+// a warp leave the second of a step idle
 // (engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt).
 constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiprocessors, unsigned resident,
-                                                unsigned tile_max) {
+                                                unsigned tile_max, fused_grid_producing producing) {
     unsigned tile = 0;
     if (n <= tile_max * multiprocessors) {
         tile = (n + multiprocessors - 1) / multiprocessors;
@@ -91,7 +118,8 @@ constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiproces
         tile = (n + rounds * resident - 1) / (rounds * resident);
     }
     const unsigned tiles = (n + tile - 1) / tile;
-    return {tile, tiles < resident ? tiles : resident, n <= tile_max * multiprocessors ? 1u : 2u};
+    return {tile, tiles < resident ? tiles : resident,
+            n <= tile_max * multiprocessors ? 1u : fused_grid_targets_a_step(tile, producing)};
 }
 
 }  // namespace stokesian::cuda

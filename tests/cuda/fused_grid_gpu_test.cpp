@@ -70,19 +70,26 @@ TEST_P(FusedGridKernel, IsBitwiseTheCpuWithoutShortRangeForces) {
     }
 }
 
-// Systems of several rounds (N = 6000: more targets than one round of full tiles holds on a device
-// of up to 200 multiprocessors), whose producing warps take two targets a step under one vote on
-// r^2 (fused_grid_terms): bit for bit the CPU, with pairs near and below 2a (the per-target
-// fallback) in the open box and without them in the periodic one.
+// Systems of several rounds (N = 6000 and 6912: more targets than one round of full tiles holds on a
+// device of up to 200 multiprocessors), whose producing warps take several targets a step under one
+// vote on r^2 (fused_grid_terms): bit for bit the CPU, with pairs near and below 2a (the per-target
+// fallback) in the open box and without them in the periodic one. On a device of 132
+// multiprocessors (H100, H200) f64 takes two a step at N = 6000 (tiles of 16: groups of 8) and
+// three at 6912 (tiles of 18: groups of 9, fused_grid_targets_a_step); f32 two at both.
 TEST_P(FusedGridKernel, SystemsOfSeveralRoundsAreBitwiseTheCpu) {
     REQUIRE_DEVICE();
     engine_config c;
     c.dt = 0.01;
     c.precision = GetParam();
-    for (const bool periodic : {true, false}) {
-        c.system.box = {periodic, {60, 60, 60}};
-        const initial_state s = random_spheres(6000, 60.0, periodic ? 2.2 : 1.5, periodic ? 11 : 12);
-        const std::string what = std::string(periodic ? "periodic" : "open") + " N = 6000, " + to_string(c.precision);
+    struct system_case {
+        bool periodic;
+        unsigned n;
+    };
+    for (const system_case k : {system_case{true, 6000}, system_case{false, 6000}, system_case{false, 6912}}) {
+        c.system.box = {k.periodic, {60, 60, 60}};
+        const initial_state s = random_spheres(k.n, 60.0, k.periodic ? 2.2 : 1.5, k.periodic ? 11 : 12);
+        const std::string what = std::string(k.periodic ? "periodic" : "open") + " N = " + std::to_string(k.n) + ", " +
+                                 to_string(c.precision);
         c.backend = "";
         const frame grid = run_fused(c, s, 4, fused_kernel_choice::grid);
         c.backend = "cpu";

@@ -3,21 +3,28 @@
 // no block of the cooperative launch lies beyond what the device holds at once or idles, tiles hold
 // at most tile_max targets, a system of at most tile_max targets a multiprocessor takes one round
 // with at most one block a multiprocessor, and a larger one takes the fewest rounds possible; the
-// chunk buffers a block's shared memory holds and the largest tile of which two fit; and the
-// producing warps' roles.
+// chunk buffers a block's shared memory holds and the largest tile of which two fit; the producing
+// warps' roles; and how many targets a step they take, against the measurement that chose it.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "cuda/fused_grid_shape.hpp"
+#include "support/build_paths.hpp"
+#include "support/csv_fields.hpp"
 
 using stokesian::cuda::fused_grid_buffer_bytes;
 using stokesian::cuda::fused_grid_buffers_fitting;
 using stokesian::cuda::fused_grid_buffers_max;
+using stokesian::cuda::fused_grid_producing;
 using stokesian::cuda::fused_grid_role;
 using stokesian::cuda::fused_grid_role_of;
 using stokesian::cuda::fused_grid_shape;
 using stokesian::cuda::fused_grid_shape_for;
+using stokesian::cuda::fused_grid_targets_a_step;
 using stokesian::cuda::fused_grid_tile_fitting;
 using stokesian::cuda::fused_grid_tile_max;
 
@@ -25,11 +32,22 @@ namespace {
 
 unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 
-void check_shape(unsigned n, unsigned multiprocessors, unsigned per_multiprocessor, unsigned tile_max) {
+// The kernels' producing warps: f32 four groups, at most two targets a step; f64 two, at most three.
+constexpr fused_grid_producing f32_producing{4, 2}, f64_producing{2, 3};
+
+// The targets a producing warp of the tile's largest group evaluates with k a step, counting a last
+// step's repeated targets.
+unsigned evaluations(unsigned tile, fused_grid_producing producing, unsigned k) {
+    return ceil_div(ceil_div(tile, producing.groups), k) * k;
+}
+
+void check_shape(unsigned n, unsigned multiprocessors, unsigned per_multiprocessor, unsigned tile_max,
+                 fused_grid_producing producing) {
     const unsigned resident = multiprocessors * per_multiprocessor;
-    const fused_grid_shape s = fused_grid_shape_for(n, multiprocessors, resident, tile_max);
+    const fused_grid_shape s = fused_grid_shape_for(n, multiprocessors, resident, tile_max, producing);
     const std::string what = "n = " + std::to_string(n) + ", " + std::to_string(multiprocessors) + " x " +
-                             std::to_string(per_multiprocessor) + ", tiles of at most " + std::to_string(tile_max);
+                             std::to_string(per_multiprocessor) + ", tiles of at most " + std::to_string(tile_max) +
+                             ", " + std::to_string(producing.groups) + " groups";
     ASSERT_GE(s.tile, 1u) << what;
     ASSERT_LE(s.tile, tile_max) << what;
     ASSERT_GE(s.blocks, 1u) << what;
@@ -50,8 +68,15 @@ void check_shape(unsigned n, unsigned multiprocessors, unsigned per_multiprocess
         EXPECT_EQ(s.targets_a_step, 1u) << what;
     } else {
         EXPECT_EQ(rounds, ceil_div(n, tile_max * resident)) << what;
-        // Two targets a step only for large tiles (a producing warp's last step then rarely half idle).
-        EXPECT_EQ(s.targets_a_step, 2u) << what;
+        // Several targets a step only for large tiles (a producing warp's last step then rarely half
+        // idle): of 2 ... most_a_step, one with the fewest evaluations, and no smaller one with as few.
+        ASSERT_GE(s.targets_a_step, 2u) << what;
+        ASSERT_LE(s.targets_a_step, producing.most_a_step) << what;
+        for (unsigned k = 2; k <= producing.most_a_step; ++k) {
+            EXPECT_LE(evaluations(s.tile, producing, s.targets_a_step), evaluations(s.tile, producing, k)) << what;
+            if (k < s.targets_a_step)
+                EXPECT_LT(evaluations(s.tile, producing, s.targets_a_step), evaluations(s.tile, producing, k)) << what;
+        }
         if (resident == multiprocessors) EXPECT_GE(2 * s.tile, tile_max) << what;
     }
 }
@@ -61,32 +86,75 @@ void check_shape(unsigned n, unsigned multiprocessors, unsigned per_multiprocess
 TEST(FusedGridShape, EveryTargetOnceInTheFewestRounds) {
     // An H100 / H200 (132 SMs) with one or two blocks a multiprocessor, an A100 (108), a small GPU (20), one SM.
     // Tiles of at most 30 (f32 and ds) and 20 (f64) on an H200, fewer where less shared memory holds them.
-    for (const unsigned tile_max : {30u, 20u, 9u})
-        for (const unsigned multiprocessors : {132u, 108u, 20u, 1u})
-            for (const unsigned per_multiprocessor : {1u, 2u})
-                for (unsigned n = 1; n <= 3000; n += n < 200 ? 1 : 37)
-                    check_shape(n, multiprocessors, per_multiprocessor, tile_max);
-    for (const unsigned n : {10976u, 42592u, 65536u}) check_shape(n, 132, 1, 30);
+    for (const fused_grid_producing producing : {f32_producing, f64_producing})
+        for (const unsigned tile_max : {30u, 20u, 9u})
+            for (const unsigned multiprocessors : {132u, 108u, 20u, 1u})
+                for (const unsigned per_multiprocessor : {1u, 2u})
+                    for (unsigned n = 1; n <= 3000; n += n < 200 ? 1 : 37)
+                        check_shape(n, multiprocessors, per_multiprocessor, tile_max, producing);
+    for (const unsigned n : {10976u, 42592u, 65536u}) {
+        check_shape(n, 132, 1, 30, f32_producing);
+        check_shape(n, 132, 1, 20, f64_producing);
+    }
+}
+
+TEST(FusedGridShape, TargetsAStepByTheLargestGroup) {
+    // f32 takes two at most: two wherever a system has several rounds.
+    for (unsigned tile = 1; tile <= 30; ++tile) EXPECT_EQ(fused_grid_targets_a_step(tile, f32_producing), 2u) << tile;
+    // f64: three where the larger of the two groups has 3 or 9 targets (3 for 4, 9 for 10
+    // evaluations), two elsewhere (at a tie too: 6 and 6, 12 and 12).
+    for (unsigned tile = 1; tile <= 20; ++tile) {
+        const unsigned largest = ceil_div(tile, 2);
+        EXPECT_EQ(fused_grid_targets_a_step(tile, f64_producing), largest == 3 || largest == 9 ? 3u : 2u) << tile;
+    }
+}
+
+TEST(FusedGridShape, ThreeTargetsAStepWhereTheyWereMeasuredFaster) {
+    // engine/docs/gpu-runs/2026-11-29-h200-fused-grid-three-targets.csv: the f64 grid kernel with two
+    // ('k2') or three ('k3') targets a step forced, the open fcc lattice on an H200 (132
+    // multiprocessors, tiles of at most 20 in f64), two rounds each. At every measured N the launch
+    // takes the form that was faster in its better round.
+    std::ifstream csv(std::string(stokesian::test_support::project_source_dir) +
+                      "/engine/docs/gpu-runs/2026-11-29-h200-fused-grid-three-targets.csv");
+    ASSERT_TRUE(csv);
+    std::map<unsigned, std::map<unsigned, double>> fastest;  // N -> targets a step -> ms a step
+    for (const auto& row : stokesian::test_support::csv_records(csv)) {
+        const unsigned n = static_cast<unsigned>(std::stoul(row.at("particles")));
+        const unsigned k = row.at("form round")[1] == '3' ? 3u : 2u;
+        const double ms = std::stod(row.at("ms_per_step"));
+        auto [at, fresh] = fastest[n].emplace(k, ms);
+        if (!fresh && ms < at->second) at->second = ms;
+    }
+    ASSERT_EQ(fastest.size(), 11u);
+    for (const auto& [n, by_k] : fastest) {
+        ASSERT_EQ(by_k.size(), 2u) << n;
+        const unsigned faster = by_k.at(3) < by_k.at(2) ? 3u : 2u;
+        EXPECT_EQ(fused_grid_shape_for(n, 132, 132, 20, f64_producing).targets_a_step, faster) << "N = " << n;
+    }
 }
 
 TEST(FusedGridShape, TheOpenFccBenchmarkOnAnH200) {
     // N = 864 on 132 SMs: tiles of 7 on 124 blocks, one adding warp busy (engine/docs/performance.md,
     // "the grid kernel in tiles"); N = 10 976 with tiles of at most 30 (f32): 3 rounds of
     // ceil(10976 / 396) = 28 targets, 132 blocks.
-    const fused_grid_shape small = fused_grid_shape_for(864, 132, 132, 30);
+    const fused_grid_shape small = fused_grid_shape_for(864, 132, 132, 30, f32_producing);
     EXPECT_EQ(small.tile, 7u);
     EXPECT_EQ(small.blocks, 124u);
-    const fused_grid_shape large = fused_grid_shape_for(10976, 132, 132, 30);
+    const fused_grid_shape large = fused_grid_shape_for(10976, 132, 132, 30, f32_producing);
     EXPECT_EQ(large.tile, 28u);
     EXPECT_EQ(large.blocks, 132u);
     // One target a step in one round, two from the second: f32's tiles of 30 hold 3960 targets on
     // 132 multiprocessors, f64's of 20 hold 2640.
     EXPECT_EQ(small.targets_a_step, 1u);
     EXPECT_EQ(large.targets_a_step, 2u);
-    EXPECT_EQ(fused_grid_shape_for(3960, 132, 132, 30).targets_a_step, 1u);
-    EXPECT_EQ(fused_grid_shape_for(3961, 132, 132, 30).targets_a_step, 2u);
-    EXPECT_EQ(fused_grid_shape_for(2640, 132, 132, 20).targets_a_step, 1u);
-    EXPECT_EQ(fused_grid_shape_for(2641, 132, 132, 20).targets_a_step, 2u);
+    EXPECT_EQ(fused_grid_shape_for(3960, 132, 132, 30, f32_producing).targets_a_step, 1u);
+    EXPECT_EQ(fused_grid_shape_for(3961, 132, 132, 30, f32_producing).targets_a_step, 2u);
+    EXPECT_EQ(fused_grid_shape_for(2640, 132, 132, 20, f64_producing).targets_a_step, 1u);
+    EXPECT_EQ(fused_grid_shape_for(2641, 132, 132, 20, f64_producing).targets_a_step, 2u);
+    // f64 at N = 10 976: 5 rounds of ceil(10976 / 660) = 17 targets, groups of 9 and 8: three a step.
+    const fused_grid_shape f64_large = fused_grid_shape_for(10976, 132, 132, 20, f64_producing);
+    EXPECT_EQ(f64_large.tile, 17u);
+    EXPECT_EQ(f64_large.targets_a_step, 3u);
 }
 
 TEST(FusedGridShape, AsManyBuffersAsTheSharedMemoryHolds) {
