@@ -18,8 +18,9 @@ template <class W>
 inline constexpr unsigned fused_grid_tile_max = fused_grid_adders<W>* fused_grid_adder_targets;
 inline constexpr unsigned fused_grid_buffers_max = 4;  // chunk buffers between producing and adding warps
 // The most targets a producing warp evaluates at a time (fused_grid_terms): three in f64, whose
-// kernel is latency-bound and holds three within its 128 registers (126, no spill; four spill);
-// two in f32, whose 64 registers a thread spill more with each (engine/docs/performance.md).
+// kernel is latency-bound and holds three within its 128 registers (CUDA 13.0: 126 on sm_90, 128
+// on sm_80, 112-114 on sm_100 and sm_120, no spill; four spill on sm_90); two in f32, whose 64
+// registers a thread spill more with each (engine/docs/performance.md).
 template <class W>
 inline constexpr unsigned fused_grid_most_a_step = sizeof(W) == 4 ? 2 : 3;
 
