@@ -41,8 +41,13 @@
 // two NVIDIA H200 of one host (NVLink; engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-bound.csv),
 // the same lattices, open ones up to N = 42 592, no lubrication. The step-by-step engine's per-step
 // gather costs it ~40 us at every N, so the fused engine leads further: f32 and f64 in open boxes at
-// every measured N, f32 periodic too. With short-range forces and on more than two devices nothing was
-// measured: auto keeps the step-by-step engine there.
+// every measured N, f32 periodic too. With short-range forces on two devices (the same lattices with a
+// pair force, the exponential repulsion of scenarios/random_suspension.toml;
+// engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-short-range-bound.csv) the fused engine leads
+// in open boxes at every measured N (N = 864 ... 23 328: the step-by-step engine scans every pair for
+// them there too, and gathers a step) and in periodic ones up to N = 16 384 (f32, ds) and 8192 (f64),
+// where the step-by-step engine's cell list pays. On more than two devices nothing was measured: auto
+// keeps the step-by-step engine there.
 //
 // Devices of no measured class, and precisions a device's table has not measured
 // (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
@@ -95,15 +100,16 @@ constexpr table_row hopper_open_rows[] = {
     {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.8 / 121.4
 };
 
-// {hi, {periodic, open}, {periodic, open with short-range forces}, {periodic, open on two devices}};
-// the comments: the next measured N and fused's time there against ordered-split's (none: the
-// largest measured N).
+// {hi, {periodic, open}, {periodic, open with short-range forces}, {periodic, open on two devices},
+// {the same with short-range forces}}; the comments: the next measured N and fused's time there
+// against ordered-split's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    {precision::f32, {24576, 23328}, {6912, 23328}, {24576, 42592}},  // -, - / 8788 (1.18x), - / -, -
-    {precision::ds, {6144, 6912}, {6912, 23328}, {12288, 6912}},      // 8192 (1.12x), 10 976 (1.18x) / 8788
-                                                                      // (1.05x), - / 16 384 (1.11x), 10 976 (1.02x)
-    {precision::f64, {8192, 23328}, {4000, 23328}, {8192, 42592}},    // 12 288 (1.34x), - / 5324 (1.10x), - /
-                                                                      // 12 288 (1.19x), -
+    // -, - / 8788 (1.18x), - / -, - / 24 576 (1.09x), -
+    {precision::f32, {24576, 23328}, {6912, 23328}, {24576, 42592}, {16384, 23328}},
+    // 8192 (1.12x), 10 976 (1.18x) / 8788 (1.05x), - / 16 384 (1.11x), 10 976 (1.02x) / 24 576 (1.24x), -
+    {precision::ds, {6144, 6912}, {6912, 23328}, {12288, 6912}, {16384, 23328}},
+    // 12 288 (1.34x), - / 5324 (1.10x), - / 12 288 (1.19x), - / 12 288 (1.19x), -
+    {precision::f64, {8192, 23328}, {4000, 23328}, {8192, 42592}, {8192, 23328}},
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -115,7 +121,8 @@ constexpr auto fallback_rows = [] {
 }();
 constexpr auto fallback_fused = [] {
     std::array<fused_bound, precisions.size()> bounds{};
-    for (std::size_t k = 0; k < precisions.size(); ++k) bounds[k] = {precisions[k], {32, 32}, {32, 32}, {0, 0}};
+    for (std::size_t k = 0; k < precisions.size(); ++k)
+        bounds[k] = {precisions[k], {32, 32}, {32, 32}, {0, 0}, {0, 0}};
     return bounds;
 }();
 
@@ -123,13 +130,14 @@ constexpr device_table tables[] = {
     {"9.0",
      {"NVIDIA H200, 2026-11-29", "engine/docs/gpu-runs/2026-11-29-h200-two-targets-committed-bound.csv",
       "engine/docs/gpu-runs/2026-11-29-h200-fused-short-range-bound.csv",
-      "engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-bound.csv", hopper_fused},
+      "engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-bound.csv",
+      "engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
      {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
       hopper_open_rows}},
 };
 
-constexpr device_table fallback{"", {"", "", "", "", fallback_fused}, {"", "", fallback_rows}, {}};
+constexpr device_table fallback{"", {"", "", "", "", "", fallback_fused}, {"", "", fallback_rows}, {}};
 
 }  // namespace
 

@@ -126,9 +126,9 @@ TEST_F(HiAutoGpu, Fcc4000AutoIsBitwiseTheNamedKernel) {
     }
 }
 
-// Two devices: the fused engine within its bounds measured on two (hi_kernel_table.cpp), a
-// step-by-step kernel with short-range forces (not measured there).
-TEST_F(HiAutoGpu, AutoOnTwoDevicesIsFusedWithinItsBoundAndStepByStepWithShortRangeForces) {
+// Two devices: the fused engine within its bounds measured on two (hi_kernel_table.cpp), with and
+// without short-range forces; a step-by-step kernel past them.
+TEST_F(HiAutoGpu, AutoOnTwoDevicesIsFusedWithinItsBoundsWithAndWithoutShortRangeForces) {
     REQUIRE_DEVICE();
     const scenario s =
         load_scenario(std::string(::stokesian::test_support::project_source_dir) + "/scenarios/tetrahedron.toml");
@@ -151,6 +151,10 @@ TEST_F(HiAutoGpu, AutoOnTwoDevicesIsFusedWithinItsBoundAndStepByStepWithShortRan
     c.system.lubrication.enabled = true;
     const backends::registry::resolved lubricated =
         backends::backend_registry().resolve_on(c, s.particles.size(), "the run", two);
-    EXPECT_NE(lubricated.config.hi_kernel, "fused");
+    EXPECT_EQ(lubricated.config.hi_kernel, "fused");
     EXPECT_EQ(lubricated.chosen->name, "cuda");
+    // Past every bound of the table (hi_kernel_table.cpp: at most 42 592): the step-by-step engine.
+    const backends::registry::resolved large = backends::backend_registry().resolve_on(c, 100000, "the run", two);
+    EXPECT_NE(large.config.hi_kernel, "fused");
+    EXPECT_EQ(large.chosen->name, "cuda");
 }

@@ -139,20 +139,22 @@ TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsvs) {
 // Every fused bound of the cc 9.0 table is where the fused engine led ordered-split step by step in
 // the `ci/gpu-hi-auto` CSV it cites: the largest measured N of its precision and box kind up to
 // which fused was at least as fast at every measured N (each size's best of its repeats; a tie goes
-// to fused, which is the same bits). Every precision the rows measure has a bound. Without
-// short-range forces the CSV is bench steps' (scenarios "cubic_N" periodic, "open-fcc..." open;
-// ms_per_step; on two devices its devices column "0,1"), with them bench fcc's (its boundary column;
-// step_median_ms: the fused engine's whole step, ordered-split's phases' sum).
+// to fused, which is the same bits). Every precision the rows measure has a bound. The CSV is bench
+// steps' (scenarios "cubic_N" periodic, "open-fcc..." open; ms_per_step; on two devices its devices
+// column "0,1", with short-range forces a pair force) but with short-range forces on one device,
+// where it is bench fcc's (lubrication on; its boundary column; step_median_ms: the fused engine's
+// whole step, ordered-split's phases' sum).
 void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range, std::size_t devices) {
-    const std::string_view source = devices == 2  ? t.fused.two_devices_source
-                                    : short_range ? t.fused.short_range_source
-                                                  : t.fused.source;
+    const std::string_view source =
+        devices == 2 ? (short_range ? t.fused.two_devices_short_range_source : t.fused.two_devices_source)
+                     : (short_range ? t.fused.short_range_source : t.fused.source);
+    const bool bench_fcc = short_range && devices == 1;
     std::ifstream csv(std::string(::stokesian::test_support::project_source_dir) + "/" + std::string(source));
     ASSERT_TRUE(csv) << source;
     const std::map<std::string, std::size_t> column = csv_columns(csv);
     const std::size_t particles = column.at("particles");
-    const std::size_t kernel = short_range ? column.at("kernel") : column.at("hi_kernel");
-    const std::size_t ms = short_range ? column.at("step_median_ms") : column.at("ms_per_step");
+    const std::size_t kernel = bench_fcc ? column.at("kernel") : column.at("hi_kernel");
+    const std::size_t ms = bench_fcc ? column.at("step_median_ms") : column.at("ms_per_step");
     // (periodic, hi) -> N -> kernel -> best ms per step
     std::map<std::pair<bool, std::string>, std::map<std::size_t, std::map<std::string, double>>> best;
     for (std::string line; std::getline(csv, line);) {
@@ -161,7 +163,7 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
         if (f[kernel] != "fused" && f[kernel] != "ordered-split") continue;
         bool periodic = false;
         std::string hi;
-        if (short_range) {
+        if (bench_fcc) {
             ASSERT_EQ(f[column.at("lubrication")], "on") << line;
             periodic = f[column.at("boundary")] == "periodic";
             hi = f[column.at("hi_precision")];
@@ -199,20 +201,21 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
 }
 
 TEST(HiKernelChoice, TheHopperFusedBoundsAreWhereTheFusedEngineLedInTheirCsvs) {
-    for (const bool short_range : {false, true}) expect_fused_bounds_where_fused_led(table_for("9.0"), short_range, 1);
-    expect_fused_bounds_where_fused_led(table_for("9.0"), false, 2);
+    for (const std::size_t devices : {1u, 2u})
+        for (const bool short_range : {false, true})
+            expect_fused_bounds_where_fused_led(table_for("9.0"), short_range, devices);
 }
 
-// Where nothing was measured auto keeps the step-by-step engine: short-range forces on two devices,
-// more than two devices, and several devices of no measured class.
+// Where nothing was measured auto keeps the step-by-step engine: more than two devices, and several
+// devices of no measured class.
 TEST(HiKernelChoice, TheFusedEngineOnSeveralDevicesOnlyWhereMeasured) {
     const device_table& hopper = table_for("9.0");
     for (const precision hi : precisions)
-        for (const bool periodic : {true, false}) {
-            EXPECT_EQ(hopper.fused_up_to(hi, periodic, true, 2), 0u) << to_string(hi);
-            EXPECT_EQ(hopper.fused_up_to(hi, periodic, false, 3), 0u) << to_string(hi);
-            EXPECT_EQ(fallback_table().fused_up_to(hi, periodic, false, 2), 0u) << to_string(hi);
-        }
+        for (const bool periodic : {true, false})
+            for (const bool short_range : {false, true}) {
+                EXPECT_EQ(hopper.fused_up_to(hi, periodic, short_range, 3), 0u) << to_string(hi);
+                EXPECT_EQ(fallback_table().fused_up_to(hi, periodic, short_range, 2), 0u) << to_string(hi);
+            }
 }
 
 // With the CUDA build: every kernel a table names is a kernel of the class it stands for.
@@ -282,7 +285,6 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
         for (const bool short_range : {false, true})
             for (const bool periodic : {true, false})
                 for (const precision hi : {precision::f32, precision::ds, precision::f64}) {
-                    if (devices == 2 && short_range) continue;  // not measured: TheFusedEngineOnSeveralDevices...
                     kernel_query at = hopper(table_for("9.0").fused_up_to(hi, periodic, short_range, devices), hi);
                     at.periodic = periodic;
                     at.short_range = short_range;
@@ -295,9 +297,8 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                                          "table cc 9.0, fused bound measured on NVIDIA H200, "
                                          "2026-11-29: the fused engine up to N = " +
                                              std::to_string(at.particles) +
-                                             (short_range    ? " with short-range forces;"
-                                              : devices == 2 ? " on two devices;"
-                                                             : ";")))
+                                             (short_range ? " with short-range forces" : "") +
+                                             (devices == 2 ? " on two devices;" : ";")))
                         << inside.reason;
                     at.particles += 1;
                     EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused")

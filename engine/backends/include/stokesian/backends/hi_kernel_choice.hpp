@@ -85,22 +85,23 @@ struct box_bounds {
     std::size_t periodic_up_to, open_up_to;
 };
 
-// The fused engine's bounds for one HI precision: without short-range forces and with them on one
-// device, and without them on two (with them on two, and on more devices, nothing was measured: the
-// step-by-step engine).
+// The fused engine's bounds for one HI precision: without short-range forces and with them, on one
+// device and on two (on more devices nothing was measured: the step-by-step engine).
 struct fused_bound {
     precision hi;
-    box_bounds alone, short_range, on_two_devices;
+    box_bounds alone, short_range, on_two_devices, on_two_devices_short_range;
 };
 
 // The fused bounds of one device class, from the `ci/gpu-hi-auto` CSVs: `source` (bench steps, no
-// short-range forces), `short_range_source` (bench fcc, lubrication on) and `two_devices_source`
-// (bench steps on devices 0,1, no short-range forces).
+// short-range forces), `short_range_source` (bench fcc, lubrication on), `two_devices_source` (bench
+// steps on devices 0,1, no short-range forces) and `two_devices_short_range_source` (the same with a
+// pair force).
 struct fused_bounds {
     std::string_view measured_on;  // "NVIDIA H200, 2026-11-29"
     std::string_view source;
     std::string_view short_range_source;
     std::string_view two_devices_source;
+    std::string_view two_devices_short_range_source;
     std::span<const fused_bound> bounds;  // one per HI precision the rows measure
 };
 
@@ -116,10 +117,11 @@ struct device_table {
     // without short-range forces, on `devices` devices; 0 where the table has no bound for them (the
     // unit test requires one for every precision it has rows of).
     std::size_t fused_up_to(precision hi, bool periodic_box, bool short_range, std::size_t devices = 1) const {
-        if (devices > 2 || (devices == 2 && short_range)) return 0;
+        if (devices > 2) return 0;
         for (const fused_bound& b : fused.bounds)
             if (b.hi == hi) {
-                const box_bounds& box = devices == 2 ? b.on_two_devices : short_range ? b.short_range : b.alone;
+                const box_bounds& box = devices == 2 ? (short_range ? b.on_two_devices_short_range : b.on_two_devices)
+                                                     : (short_range ? b.short_range : b.alone);
                 return periodic_box ? box.periodic_up_to : box.open_up_to;
             }
         return 0;
