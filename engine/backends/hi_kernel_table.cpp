@@ -121,8 +121,7 @@ constexpr auto fallback_rows = [] {
 }();
 constexpr auto fallback_fused = [] {
     std::array<fused_bound, precisions.size()> bounds{};
-    for (std::size_t k = 0; k < precisions.size(); ++k)
-        bounds[k] = {precisions[k], {32, 32}, {32, 32}, {0, 0}, {0, 0}};
+    for (std::size_t k = 0; k < precisions.size(); ++k) bounds[k] = {precisions[k], {32, 32}, {32, 32}, {0, 0}, {0, 0}};
     return bounds;
 }();
 
