@@ -28,21 +28,20 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     // One block a multiprocessor: a block's warps hold nearly all of its registers (f32: 31 warps of
     // 64, f64: 16 of ~120), so a second one never fits; the occupancy query below checks the first.
     // The device's slice of the targets is cut into tiles; the sources are all n.
-    const fused_grid_shape shape =
-        fused_grid_shape_for(s.end - s.begin, sms, sms, tile_max, {fused_grid_groups<W>, fused_grid_most_a_step<W>});
     // One device, or one of several (fused_grid_devices.cuh): a kernel each, so that the one-device
-    // kernel carries none of the several devices' code.
+    // kernel carries none of the several devices' code. Several take at most two targets a step,
+    // with which their bounds were measured (hi_kernel_table.cpp).
     const bool on_devices = s.peers != 0;
+    const fused_grid_producing producing{fused_grid_groups<W>, on_devices ? 2u : fused_grid_most_a_step<W>};
+    const fused_grid_shape shape = fused_grid_shape_for(s.end - s.begin, sms, sms, tile_max, producing);
     auto kernel = on_devices ? fused_grid_kernel<P, A, W, Tensor, Periodic, 1, true>
                              : fused_grid_kernel<P, A, W, Tensor, Periodic, 1, false>;
     if constexpr (fused_grid_pairs_pay<A, Periodic>) {
-        if (shape.targets_a_step >= 2)
+        if (shape.targets_a_step == 2)
             kernel = on_devices ? fused_grid_kernel<P, A, W, Tensor, Periodic, 2, true>
                                 : fused_grid_kernel<P, A, W, Tensor, Periodic, 2, false>;
-        // Three a step on one device; several keep two, with which their bounds were measured.
         if constexpr (fused_grid_most_a_step<W> >= 3)
-            if (shape.targets_a_step == 3 && !on_devices)
-                kernel = fused_grid_kernel<P, A, W, Tensor, Periodic, 3, false>;
+            if (shape.targets_a_step == 3) kernel = fused_grid_kernel<P, A, W, Tensor, Periodic, 3, false>;
     }
     unsigned tile = shape.tile;
     const std::size_t buffer_bytes = fused_grid_buffer_bytes(tile, fused_grid_row<W>, sizeof(W));
