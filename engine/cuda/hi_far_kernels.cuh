@@ -105,6 +105,13 @@ __device__ __forceinline__ interaction_parameters<W> general_parameters(const in
     return general;
 }
 
+// Steps whose float terms the ds fast kernel adds in float before one double-word addition
+// (hi_far_kernel), 1 where it adds every term at once. A partial sum never spans two tiles, so a
+// launch whose tiles (blockDim sources, 2G a step) hold a multiple of these steps sums in groups of
+// this many steps from the first, whatever its block (far_split_shape.hpp).
+template <bool Fast, class W, class A>
+inline constexpr unsigned far_presum_steps = Fast && !std::is_same_v<A, W> ? 4u : 1u;
+
 // hi_split_kernel's summation (G = 1: hi_tiling_kernel's), two sources per lane and step: lane l
 // of a group takes k0 = kk + l and then k1 = kk + G + l, so each target still sums its sources in
 // the same order. Every lane of the warp runs every step (targets past the range and sources past
@@ -123,8 +130,8 @@ __global__ void hi_far_kernel(const packed4<W>* __restrict__ position, const pac
     // (30 flops) adds their sum: ~4 instead of 30 flops per term. Each term gains at most 7 float
     // roundings (gamma_7(u_w) over the 8): the fast per-term count 65u becomes 72u, within
     // port-check's k = 80 (far-kernels.md, "The rounding bound").
-    constexpr bool presum = Fast && !std::is_same_v<A, W>;
-    constexpr unsigned presum_steps = 4;
+    constexpr unsigned presum_steps = far_presum_steps<Fast, W, A>;
+    constexpr bool presum = presum_steps > 1;
     vec3<W> part{};
     unsigned pending = 0;
     for (unsigned start = 0; start < n; start += blockDim.x) {

@@ -3,11 +3,14 @@
 // kernels are compiled in each with that file's floating-point flags): for one tensor evaluator,
 // the exact kernels (launch_exact_hi_kernel) and the fast ones (launch_fast_hi_kernel). A test may
 // instantiate them with a tensor of its own (tests/cuda).
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
 #include "cuda_check.hpp"
+#include "far_split_shape.hpp"
 #include "hi_far_kernels.cuh"
 #include "hi_kernels.cuh"
 #include "hi_launch.cuh"
@@ -67,26 +70,66 @@ void launch_split(const hi_launch<W, A>& l, const interaction_parameters<W>& p) 
 }
 
 template <class Tensor, class W, class A, bool Fast, bool Periodic, int G>
-void launch_far_group(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
-    const std::size_t tile_bytes = 2 * sizeof(packed4<W>) * far_tile_slots(l.block, G);
+void launch_far_group(const hi_launch<W, A>& l, unsigned block, const interaction_parameters<W>& p) {
+    const std::size_t tile_bytes = 2 * sizeof(packed4<W>) * far_tile_slots(block, G);
     hi_far_kernel<Tensor, W, A, Fast, Periodic, G>
-        <<<blocks_for(static_cast<unsigned long long>(l.targets()) * G, l.block), l.block, tile_bytes, l.stream>>>(
+        <<<blocks_for(static_cast<unsigned long long>(l.targets()) * G, block), block, tile_bytes, l.stream>>>(
             l.position, l.force, l.velocity, l.first, l.last, l.n, p);
 }
 
-// Split: G lanes per target from N (fast-far-split), else one (far-tiling).
+// The most threads a block of hi_far_kernel with G lanes a target may have: its registers' limit and
+// the shared tiles (far_tile_slots) that fit the dynamic shared memory it may use without opting in.
+template <class Tensor, class W, class A, bool Fast, bool Periodic, int G>
+unsigned far_kernel_max_threads() {
+    cudaFuncAttributes attributes{};
+    check(cudaFuncGetAttributes(&attributes, hi_far_kernel<Tensor, W, A, Fast, Periodic, G>),
+          "cudaFuncGetAttributes(hi_far_kernel)");
+    const std::size_t slots = attributes.maxDynamicSharedSizeBytes / (2 * sizeof(packed4<W>));
+    const unsigned by_shared = slots > 2u * G ? static_cast<unsigned>(slots - 2u * G) / 32u * 32u : 0u;
+    const unsigned by_registers = static_cast<unsigned>(attributes.maxThreadsPerBlock);
+    return by_shared < by_registers ? by_shared : by_registers;
+}
+
+// far_split_shape.hpp's limits of the current device, read once per device.
+template <class Tensor, class W, class A, bool Fast, bool Periodic>
+far_split_limits far_split_limits_here() {
+    static std::mutex mutex;
+    static std::map<int, far_split_limits> by_device;
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto [it, fresh] = by_device.try_emplace(device);
+    if (fresh)
+        it->second = {device_sm_count(),
+                      far_presum_steps<Fast, W, A>,
+                      {far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 1>(),
+                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 2>(),
+                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 4>(),
+                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 8>(),
+                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 16>(),
+                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 32>()}};
+    return it->second;
+}
+
+// far-tiling (Split = false): one lane a target, the caller's block. fast-far-split (Split): G and
+// the block of far_split_shape.hpp where one block a multiprocessor holds its share of the targets,
+// else split_group_size's G (from N, as fast-split's) and the caller's block.
 template <class Tensor, class W, class A, bool Fast, bool Split, bool Periodic>
 void launch_far_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
     if constexpr (!Split) {
-        launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, p);
+        launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, l.block, p);
     } else {
-        switch (split_group_size(l.n)) {
-            case 1: launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, p); break;
-            case 2: launch_far_group<Tensor, W, A, Fast, Periodic, 2>(l, p); break;
-            case 4: launch_far_group<Tensor, W, A, Fast, Periodic, 4>(l, p); break;
-            case 8: launch_far_group<Tensor, W, A, Fast, Periodic, 8>(l, p); break;
-            case 16: launch_far_group<Tensor, W, A, Fast, Periodic, 16>(l, p); break;
-            default: launch_far_group<Tensor, W, A, Fast, Periodic, 32>(l, p); break;
+        const far_split_limits limits = far_split_limits_here<Tensor, W, A, Fast, Periodic>();
+        const unsigned balanced = far_split_group(l.n, limits);
+        const unsigned group = balanced != 0 ? balanced : split_group_size(l.n);
+        const unsigned block = balanced != 0 ? far_split_block(l.targets(), group, limits) : l.block;
+        switch (group) {
+            case 1: launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, block, p); break;
+            case 2: launch_far_group<Tensor, W, A, Fast, Periodic, 2>(l, block, p); break;
+            case 4: launch_far_group<Tensor, W, A, Fast, Periodic, 4>(l, block, p); break;
+            case 8: launch_far_group<Tensor, W, A, Fast, Periodic, 8>(l, block, p); break;
+            case 16: launch_far_group<Tensor, W, A, Fast, Periodic, 16>(l, block, p); break;
+            default: launch_far_group<Tensor, W, A, Fast, Periodic, 32>(l, block, p); break;
         }
     }
 }

@@ -149,14 +149,15 @@ TEST(FarKernelsGpu, FastFarSplitIsWithinThePortCheckBoundAndDeterministic) {
     }
 }
 
-// Larger fcc systems (open box), so that the split kernels run with fewer lanes per target:
-// split_group_size gives G = 8, 2 and 1 for N = 23 328, 78 732 and 143 748 on a GPU of 132 SMs
-// (the systems above all run G = 32). far-tiling against tiling bit for bit over all targets;
+// Larger fcc systems (open box), so that fast-far-split runs with fewer lanes per target and blocks
+// of other sizes: on a GPU of 132 SMs N = 23 328 and 42 592 take one block a multiprocessor with
+// G = 4 and 2 (cuda/far_split_shape.hpp), 78 732 and 143 748 blocks of 128 with split_group_size's
+// G = 2 and 1 (the systems above all run G = 32). far-tiling against tiling bit for bit over all targets;
 // fast-far-split within port-check's bound on every 997th target (the CPU sums M_ic for those) and
 // the same bits twice.
 TEST(FarKernelsGpu, LargerSystemsWithFewerLanesPerTargetKeepTheirBitsAndBounds) {
     REQUIRE_DEVICE();
-    for (const int cells : {18, 27, 33}) {
+    for (const int cells : {18, 22, 27, 33}) {
         named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
         s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
         s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
