@@ -41,6 +41,8 @@ bool sums_in_cpu_order(hi_kernel k) {
 
 bool uses_fast_math(hi_kernel k) { return k == hi_kernel::fast_split || k == hi_kernel::fast_far_split; }
 
+bool sizes_its_blocks(hi_kernel k) { return k == hi_kernel::fast_far_split; }
+
 std::vector<std::string> step_kernel_names() {
     std::vector<std::string> out{to_string(parse_hi_kernel(""))};
     for (const auto& n : names)

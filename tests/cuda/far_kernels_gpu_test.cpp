@@ -149,6 +149,23 @@ TEST(FarKernelsGpu, FastFarSplitIsWithinThePortCheckBoundAndDeterministic) {
     }
 }
 
+// A run's provenance says which block the HI kernel took: fast-far-split sizes its own
+// (cuda/far_split_shape.hpp), the others take the engine's 128.
+TEST(FarKernelsGpu, TheProvenanceSaysWhichKernelSizesItsOwnBlocks) {
+    REQUIRE_DEVICE();
+    const named_system s = fcc_open();
+    for (const std::string kernel : {"fast-far-split", "far-tiling"}) {
+        engine_config c;
+        c.system = s.system;
+        c.dt = 0.001;
+        c.backend = "cuda";
+        c.hi_kernel = kernel;
+        const std::string block = make_engine(c, s.state)->description().provenance().at("block_size");
+        if (kernel == "fast-far-split") EXPECT_NE(block.find("far_split_shape.hpp"), std::string::npos) << block;
+        else EXPECT_EQ(block, "128") << kernel;
+    }
+}
+
 // Larger fcc systems (open box), so that fast-far-split runs with fewer lanes per target and blocks
 // of other sizes: on a GPU of 132 SMs N = 23 328 and 42 592 take one block a multiprocessor with
 // G = 4 and 2 (cuda/far_split_shape.hpp), 78 732 and 143 748 blocks of 128 with split_group_size's
