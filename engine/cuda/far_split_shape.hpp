@@ -9,7 +9,7 @@
 // launch takes exactly that, with the largest such G: 0.439 ms there, 9-42 % faster than blocks of
 // 128 from N = 2 048 to 23 328 in every precision, 0-1 % at 42 592
 // (engine/docs/gpu-runs/2026-11-30-h200-fast-far-split-shape.csv; engine/docs/performance.md).
-// Larger systems keep blocks of 128 and split_group_size's G (hi_launch.cuh): balanced blocks of
+// Larger systems keep blocks of 128 and fast-split's G (split_group_for): balanced blocks of
 // one lane a target, measured there, were slower at N = 70 304 and 108 000 in five of six cases
 // (by 1-8 %) and faster at 202 612 (by 7-13 %), so no rule was drawn from them.
 //
@@ -52,11 +52,35 @@ constexpr unsigned far_split_block(unsigned targets, unsigned group, const far_s
 }
 
 // G for a system of n particles: the largest G >= 2 whose block of all n targets (far_split_block)
-// the kernel holds; 0 where none does (then split_group_size's G and blocks of 128).
+// the kernel holds; 0 where none does (then split_group_for's G and the caller's blocks).
 constexpr unsigned far_split_group(unsigned n, const far_split_limits& limits) {
     for (unsigned group = far_split_group_max; group >= 2; group /= 2)
         if (far_split_block(n, group, limits) <= limits.for_group(group)) return group;
     return 0;
+}
+
+// fast-split's lanes a target (split_group_size, hi_launch.cuh): the smallest power of two up to 32
+// with n G >= 1024 threads a multiprocessor (32 warps, a quarter of an H100's), so that a small
+// system fills the device.
+constexpr unsigned split_group_for(unsigned n, unsigned multiprocessors) {
+    unsigned group = 1;
+    while (group < far_split_group_max && static_cast<unsigned long long>(n) * group < multiprocessors * 1024ull)
+        group *= 2;
+    return group;
+}
+
+struct far_split_shape {
+    unsigned group;  // G, lanes a target
+    unsigned block;  // threads a block
+};
+
+// A launch over `targets` of a system of n: one block a multiprocessor with far_split_group's G
+// where that fits, else split_group_for's G in the caller's blocks of `default_block`.
+constexpr far_split_shape far_split_shape_for(unsigned n, unsigned targets, const far_split_limits& limits,
+                                              unsigned default_block) {
+    const unsigned group = far_split_group(n, limits);
+    if (group == 0) return {split_group_for(n, limits.multiprocessors), default_block};
+    return {group, far_split_block(targets, group, limits)};
 }
 
 }  // namespace stokesian::cuda

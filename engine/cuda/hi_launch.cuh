@@ -49,8 +49,7 @@ unsigned device_sm_count();
 // once per device ordinal (48 KiB, what every device gives, when it cannot be read).
 unsigned device_shared_memory_per_block();
 
-// Lanes per target for the split kernels: the smallest power of two (<= 32) that gives at least
-// about two resident warps' worth of threads per scheduler on every multiprocessor.
+// Lanes per target for the split kernels on the current device (far_split_shape.hpp, split_group_for).
 unsigned split_group_size(unsigned n);
 
 }  // namespace stokesian::cuda

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "cuda_check.hpp"
 #include "far_split_shape.hpp"
@@ -48,6 +49,24 @@ bool make_hi_launch(hi_launch<W, A>& out, unsigned block, const packed4<W>* posi
     return targets.end > targets.begin;
 }
 
+// Calls f(std::integral_constant<int, G>{}) for the lanes a target g, G = Least, 2 Least, ..., 32 (32
+// for any g not among them): a launch's run-time G picks its kernel instantiation.
+template <int Least = 1, class F>
+void with_group(unsigned g, F&& f) {
+    const auto take = [&]<int G>(std::integral_constant<int, G> group) {
+        if constexpr (G < Least) {
+            return false;
+        } else {
+            if (g != G && G != far_split_group_max) return false;
+            f(group);
+            return true;
+        }
+    };
+    (void)(take(std::integral_constant<int, 1>{}) || take(std::integral_constant<int, 2>{}) ||
+           take(std::integral_constant<int, 4>{}) || take(std::integral_constant<int, 8>{}) ||
+           take(std::integral_constant<int, 16>{}) || take(std::integral_constant<int, 32>{}));
+}
+
 template <class Tensor, class W, class A, bool Fast, int G>
 void launch_split_group(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
     const std::size_t tile_bytes = 2 * sizeof(packed4<W>) * l.block;
@@ -59,14 +78,8 @@ void launch_split_group(const hi_launch<W, A>& l, const interaction_parameters<W
 // G from the number of sources N, not from the range: every range of a system sums alike.
 template <class Tensor, class W, class A, bool Fast>
 void launch_split(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
-    switch (split_group_size(l.n)) {
-        case 1: launch_split_group<Tensor, W, A, Fast, 1>(l, p); break;
-        case 2: launch_split_group<Tensor, W, A, Fast, 2>(l, p); break;
-        case 4: launch_split_group<Tensor, W, A, Fast, 4>(l, p); break;
-        case 8: launch_split_group<Tensor, W, A, Fast, 8>(l, p); break;
-        case 16: launch_split_group<Tensor, W, A, Fast, 16>(l, p); break;
-        default: launch_split_group<Tensor, W, A, Fast, 32>(l, p); break;
-    }
+    with_group(split_group_size(l.n),
+               [&](auto g) { launch_split_group<Tensor, W, A, Fast, decltype(g)::value>(l, p); });
 }
 
 template <class Tensor, class W, class A, bool Fast, bool Periodic, int G>
@@ -99,38 +112,27 @@ far_split_limits far_split_limits_here() {
     check(cudaGetDevice(&device), "cudaGetDevice");
     const std::lock_guard<std::mutex> lock(mutex);
     auto [it, fresh] = by_device.try_emplace(device);
-    if (fresh)
-        it->second = {device_sm_count(),
-                      far_presum_steps<Fast, W, A>,
-                      {far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 1>(),
-                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 2>(),
-                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 4>(),
-                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 8>(),
-                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 16>(),
-                       far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 32>()}};
+    if (fresh) it->second = [&]<int... I>(std::integer_sequence<int, I...>) {
+            return far_split_limits{device_sm_count(),
+                                    far_presum_steps<Fast, W, A>,
+                                    {far_kernel_max_threads<Tensor, W, A, Fast, Periodic, 1 << I>()...}};
+        }
+    (std::make_integer_sequence<int, 6>{});
     return it->second;
 }
 
-// far-tiling (Split = false): one lane a target, the caller's block. fast-far-split (Split): G and
-// the block of far_split_shape.hpp where one block a multiprocessor holds its share of the targets,
-// else split_group_size's G (from N, as fast-split's) and the caller's block.
+// far-tiling (Split = false): one lane a target, the caller's block. fast-far-split (Split): the
+// lanes a target and block of far_split_shape.hpp.
 template <class Tensor, class W, class A, bool Fast, bool Split, bool Periodic>
 void launch_far_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
     if constexpr (!Split) {
         launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, l.block, p);
     } else {
-        const far_split_limits limits = far_split_limits_here<Tensor, W, A, Fast, Periodic>();
-        const unsigned balanced = far_split_group(l.n, limits);
-        const unsigned group = balanced != 0 ? balanced : split_group_size(l.n);
-        const unsigned block = balanced != 0 ? far_split_block(l.targets(), group, limits) : l.block;
-        switch (group) {
-            case 1: launch_far_group<Tensor, W, A, Fast, Periodic, 1>(l, block, p); break;
-            case 2: launch_far_group<Tensor, W, A, Fast, Periodic, 2>(l, block, p); break;
-            case 4: launch_far_group<Tensor, W, A, Fast, Periodic, 4>(l, block, p); break;
-            case 8: launch_far_group<Tensor, W, A, Fast, Periodic, 8>(l, block, p); break;
-            case 16: launch_far_group<Tensor, W, A, Fast, Periodic, 16>(l, block, p); break;
-            default: launch_far_group<Tensor, W, A, Fast, Periodic, 32>(l, block, p); break;
-        }
+        const far_split_shape shape =
+            far_split_shape_for(l.n, l.targets(), far_split_limits_here<Tensor, W, A, Fast, Periodic>(), l.block);
+        with_group(shape.group, [&](auto g) {
+            launch_far_group<Tensor, W, A, Fast, Periodic, decltype(g)::value>(l, shape.block, p);
+        });
     }
 }
 
@@ -165,12 +167,7 @@ void launch_ordered_group(const hi_launch<W, A>& l, const interaction_parameters
 
 template <class Tensor, class W, class A, bool Periodic>
 void launch_ordered_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p, unsigned g) {
-    switch (g) {
-        case 4: launch_ordered_group<Tensor, W, A, Periodic, 4>(l, p); break;
-        case 8: launch_ordered_group<Tensor, W, A, Periodic, 8>(l, p); break;
-        case 16: launch_ordered_group<Tensor, W, A, Periodic, 16>(l, p); break;
-        default: launch_ordered_group<Tensor, W, A, Periodic, 32>(l, p); break;
-    }
+    with_group<4>(g, [&](auto group) { launch_ordered_group<Tensor, W, A, Periodic, decltype(group)::value>(l, p); });
 }
 
 // ordered-split (hi_ordered_kernel.cuh): G lanes per target from the number of targets and the

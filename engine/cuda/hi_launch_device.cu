@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "far_split_shape.hpp"
 #include "hi_launch.cuh"
 
 namespace stokesian::cuda {
@@ -42,11 +43,6 @@ unsigned device_shared_memory_per_block() {
     return cached_device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024);
 }
 
-unsigned split_group_size(unsigned n) {
-    const unsigned wanted_threads = device_sm_count() * 1024u;  // 32 warps per SM, a quarter of an H100's capacity
-    unsigned g = 1;
-    while (g < 32 && static_cast<unsigned long long>(n) * g < wanted_threads) g *= 2;
-    return g;
-}
+unsigned split_group_size(unsigned n) { return split_group_for(n, device_sm_count()); }
 
 }  // namespace stokesian::cuda

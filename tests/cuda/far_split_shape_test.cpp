@@ -2,7 +2,8 @@
 // on the host, for devices of several sizes: where the rule takes a G, its blocks are whole warps
 // and multiples of 2G, within the kernel's limit, at most one a multiprocessor, and twice the G
 // would not fit; every range of the system takes the same G in blocks no larger; where no G >= 2
-// fits the rule says so (the launch keeps split_group_size's G and blocks of 128). And against the
+// fits the launch keeps fast-split's G (the smallest giving 1024 threads a multiprocessor) and the
+// caller's blocks of 128. And against the
 // measurement that chose it: on an H200 the rule's shape is the fastest measured in f64 at
 // N = 10 976 and 23 328, and faster than blocks of 128 at every size where it applies.
 #include <gtest/gtest.h>
@@ -21,6 +22,9 @@ using stokesian::cuda::far_split_block;
 using stokesian::cuda::far_split_group;
 using stokesian::cuda::far_split_group_max;
 using stokesian::cuda::far_split_limits;
+using stokesian::cuda::far_split_shape;
+using stokesian::cuda::far_split_shape_for;
+using stokesian::cuda::split_group_for;
 
 namespace {
 
@@ -76,12 +80,32 @@ TEST(FarSplitShape, OneBlockAMultiprocessorHoldsItsShareWithTheLargestGroupThatF
     }
 }
 
-TEST(FarSplitShape, SystemsBeyondOneBlockAMultiprocessorKeepTheBlocksOf128) {
+TEST(FarSplitShape, SystemsBeyondOneBlockAMultiprocessorKeepFastSplitsGroupAndTheCallersBlocks) {
     // On 132 SMs G = 2 needs the share rounded to 16 targets: 368 (f64) or 512 (f32) at most.
     EXPECT_EQ(far_split_group(132 * 368, f64_limits(132)), 2u);
     EXPECT_EQ(far_split_group(132 * 368 + 1, f64_limits(132)), 0u);
     EXPECT_EQ(far_split_group(132 * 512, f32_limits(132)), 2u);
     EXPECT_EQ(far_split_group(132 * 512 + 1, f32_limits(132)), 0u);
+    for (const unsigned n : {132u * 368 + 1, 70304u, 108000u, 202612u, 1000000u}) {
+        const far_split_shape shape = far_split_shape_for(n, n / 2, f64_limits(132), 128);
+        EXPECT_EQ(shape.group, split_group_for(n, 132)) << n;
+        EXPECT_EQ(shape.block, 128u) << n;
+    }
+    const far_split_shape balanced = far_split_shape_for(10976, 10976, f64_limits(132), 128);
+    EXPECT_EQ(balanced.group, far_split_group(10976, f64_limits(132)));
+    EXPECT_EQ(balanced.block, far_split_block(10976, balanced.group, f64_limits(132)));
+}
+
+TEST(FarSplitShape, FastSplitsGroupIsTheSmallestThatGivesEachMultiprocessor1024Threads) {
+    for (const unsigned multiprocessors : {20u, 132u, 170u})
+        for (unsigned n = 1; n <= 1000000; n += n / 5 + 1) {
+            const unsigned group = split_group_for(n, multiprocessors);
+            const unsigned long long wanted = 1024ull * multiprocessors;
+            EXPECT_EQ(group & (group - 1), 0u) << n;
+            EXPECT_LE(group, far_split_group_max) << n;
+            EXPECT_TRUE(group == far_split_group_max || 1ull * n * group >= wanted) << n << " SMs " << multiprocessors;
+            EXPECT_TRUE(group == 1 || 1ull * n * (group / 2) < wanted) << n << " SMs " << multiprocessors;
+        }
 }
 
 namespace {
