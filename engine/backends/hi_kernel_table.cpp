@@ -3,20 +3,19 @@
 //
 // Compute capability 9.0 (Hopper: H100, H200, GH200; 132 SMs on the SXM parts), the fastest kernel of
 // each class at each N and HI precision of a measured file (tests/backends/hi_kernel_choice_test.cpp
-// recomputes every row from its CSV and fails on a difference). Exact: among naive, tiling,
-// small-tiling, far-tiling and ordered-split (the kernels that sum in the CPU's order; naive is in
+// recomputes every row from its CSV and fails on a difference). Exact: among tiling, small-tiling,
+// far-tiling, ordered-split and adding-warps (the kernels that sum in the CPU's order; naive is in
 // neither file: it was 1.1-1.7x slower than tiling at every N and mode of
-// 2026-11-26-h200-bench-hi.csv). Fast: among fast-split and fast-far-split. The files also time
-// kernels since removed (multi-target, fast-tiling, fast-multi-target: never the fastest of their
-// class at any row; split, far-split: another order than the CPU's, no candidates).
-//  - periodic boxes: engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv (`stokesian bench hi`,
-//    uniform random positions at n = 0.1 a^-3, periodic box, block 128, median of 5, NVIDIA H100
-//    80GB HBM3);
-//  - open boxes: engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv (`ci/gpu-bench-peers`:
-//    `bench fcc`, the fcc lattice at n = 0.1 a^-3, open box, median, NVIDIA H100 80GB HBM3).
-// ordered-split leads the exact kernels up to N ~ 3e4-1e5 (periodic: 9.4x tiling at N = 1000, 1.4x at
-// 30 000; open: 8.9x far-tiling at 864, 2.9x at 10 976); above, where it runs far-tiling itself, the
-// exact kernels are within 1-2 % of each other.
+// 2026-11-26-h200-bench-hi.csv). Fast: among fast-split and fast-far-split. Both files in one
+// sitting on one NVIDIA H200 (the build of issue #32's adding-warps, engine/docs/performance.md):
+//  - periodic boxes: engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels.csv (`stokesian bench hi`,
+//    uniform random positions at n = 0.1 a^-3, periodic box, block 128, median of 5);
+//  - open boxes: engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open.csv (`bench fcc`, the
+//    fcc lattice at n = 0.1 a^-3, open box, median; the steps of ci/gpu-bench-peers).
+// adding-warps leads the exact kernels up to N ~ 3e4-4e4 in f32 and f64 (open: 1.17x ordered-split at
+// 864 in f32, 1.43x at 10 976, 1.16x at 42 592) and up to ~1e4 in ds, whose float_float chains set
+// its pace; above, where its rounds of N-long chains add up, ordered-split (which runs far-tiling
+// itself there), far-tiling and (ds, periodic) small-tiling lead, within 1-4 % of each other.
 //
 // The fused bounds (the fused engine under auto), per HI precision and box kind: measured by
 // `ci/gpu-hi-auto` on an NVIDIA H200 (cc 9.0 like the H100;
@@ -28,6 +27,9 @@
 // led at every measured N, f64 in open boxes too. ds stops earlier: above N ~ 7000 its grid kernel
 // costs 2.0-2.8x its f32 (the adding lanes' float_float chain: 7 dependent operations an addition
 // against f32's one) and trails ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
+// The bounds were measured against ordered-split, the step-by-step exact kernel auto took then; up to
+// N ~ 3e4 it now takes adding-warps, the grid kernel's velocity phase alone (a step of it costs about
+// what the fused engine's does; not yet measured against it as a bound).
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
 // `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle;
@@ -62,42 +64,42 @@ namespace stokesian::backends {
 namespace {
 
 constexpr table_row hopper_rows[] = {
-    {precision::f32, 1000, "ordered-split", "fast-split"},        // 0.02192 / 0.01507 ms
-    {precision::f32, 3000, "ordered-split", "fast-far-split"},    // 0.08048 / 0.03965
-    {precision::f32, 10000, "ordered-split", "fast-far-split"},   // 0.5671 / 0.3127
-    {precision::f32, 30000, "ordered-split", "fast-far-split"},   // 4.726 / 2.47
-    {precision::f32, 100000, "small-tiling", "fast-far-split"},   // 40.83 / 25.6
-    {precision::f32, 200000, "small-tiling", "fast-far-split"},   // 151.7 / 105.8
-    {precision::ds, 1000, "ordered-split", "fast-far-split"},     // 0.04896 / 0.01619
-    {precision::ds, 3000, "ordered-split", "fast-far-split"},     // 0.1664 / 0.04685
-    {precision::ds, 10000, "ordered-split", "fast-far-split"},    // 1.066 / 0.3637
-    {precision::ds, 30000, "ordered-split", "fast-far-split"},    // 6.735 / 2.792
-    {precision::ds, 100000, "tiling", "fast-far-split"},          // 55.39 / 28.93
-    {precision::ds, 200000, "small-tiling", "fast-far-split"},    // 207.1 / 114.6
-    {precision::f64, 1000, "ordered-split", "fast-split"},        // 0.02998 / 0.02013
-    {precision::f64, 3000, "ordered-split", "fast-far-split"},    // 0.1194 / 0.07046
-    {precision::f64, 10000, "ordered-split", "fast-far-split"},   // 1.06 / 0.6017
-    {precision::f64, 30000, "ordered-split", "fast-far-split"},   // 6.988 / 4.482
-    {precision::f64, 100000, "ordered-split", "fast-far-split"},  // 61.87 / 45.47
-    {precision::f64, 200000, "ordered-split", "fast-far-split"},  // 231.9 / 171.4
+    {precision::f32, 1000, "adding-warps", "fast-far-split"},     // 0.0159 / 0.01462 ms
+    {precision::f32, 3000, "adding-warps", "fast-far-split"},     // 0.05222 / 0.03565
+    {precision::f32, 10000, "adding-warps", "fast-far-split"},    // 0.4706 / 0.2804
+    {precision::f32, 30000, "adding-warps", "fast-far-split"},    // 3.958 / 2.344
+    {precision::f32, 100000, "far-tiling", "fast-far-split"},     // 37.37 / 25.77
+    {precision::f32, 200000, "far-tiling", "fast-far-split"},     // 141.7 / 106
+    {precision::ds, 1000, "adding-warps", "fast-far-split"},      // 0.03494 / 0.01702
+    {precision::ds, 3000, "adding-warps", "fast-far-split"},      // 0.09821 / 0.04093
+    {precision::ds, 10000, "adding-warps", "fast-far-split"},     // 0.911 / 0.3252
+    {precision::ds, 30000, "ordered-split", "fast-far-split"},    // 6.316 / 2.702
+    {precision::ds, 100000, "small-tiling", "fast-far-split"},    // 50.92 / 28.98
+    {precision::ds, 200000, "small-tiling", "fast-far-split"},    // 191.9 / 115.1
+    {precision::f64, 1000, "adding-warps", "fast-far-split"},     // 0.01952 / 0.0209
+    {precision::f64, 3000, "adding-warps", "fast-far-split"},     // 0.09238 / 0.07075
+    {precision::f64, 10000, "adding-warps", "fast-far-split"},    // 0.791 / 0.4918
+    {precision::f64, 30000, "ordered-split", "fast-far-split"},   // 6.681 / 4.688
+    {precision::f64, 100000, "ordered-split", "fast-far-split"},  // 59.6 / 45.44
+    {precision::f64, 200000, "far-tiling", "fast-far-split"},     // 224 / 171.4
 };
 
 constexpr table_row hopper_open_rows[] = {
-    {precision::f32, 864, "ordered-split", "fast-far-split"},     // 0.01501 / 0.008368 ms
-    {precision::f32, 10976, "ordered-split", "fast-far-split"},   // 0.5494 / 0.2269
-    {precision::f32, 42592, "ordered-split", "fast-far-split"},   // 6.628 / 3.048
-    {precision::f32, 108000, "far-tiling", "fast-far-split"},     // 35.6 / 17.53
-    {precision::f32, 202612, "far-tiling", "fast-far-split"},     // 110.8 / 61.56
-    {precision::ds, 864, "ordered-split", "fast-far-split"},      // 0.03738 / 0.00976
-    {precision::ds, 10976, "ordered-split", "fast-far-split"},    // 0.9581 / 0.2907
-    {precision::ds, 42592, "ordered-split", "fast-far-split"},    // 10.31 / 3.647
-    {precision::ds, 108000, "ordered-split", "fast-far-split"},   // 54.73 / 20.55
-    {precision::ds, 202612, "far-tiling", "fast-far-split"},      // 167.5 / 72.69
-    {precision::f64, 864, "ordered-split", "fast-far-split"},     // 0.02125 / 0.01355
-    {precision::f64, 10976, "ordered-split", "fast-far-split"},   // 0.8969 / 0.6642
-    {precision::f64, 42592, "ordered-split", "fast-far-split"},   // 9.928 / 6.376
-    {precision::f64, 108000, "ordered-split", "fast-far-split"},  // 57.32 / 37.1
-    {precision::f64, 202612, "ordered-split", "fast-far-split"},  // 174.8 / 121.4
+    {precision::f32, 864, "adding-warps", "fast-far-split"},      // 0.01254 / 0.01098 ms
+    {precision::f32, 10976, "adding-warps", "fast-far-split"},    // 0.3504 / 0.2059
+    {precision::f32, 42592, "adding-warps", "fast-far-split"},    // 5.09 / 3.008
+    {precision::f32, 108000, "ordered-split", "fast-far-split"},  // 31.57 / 17.53
+    {precision::f32, 202612, "far-tiling", "fast-far-split"},     // 98.06 / 63.39
+    {precision::ds, 864, "adding-warps", "fast-far-split"},       // 0.02395 / 0.0128
+    {precision::ds, 10976, "ordered-split", "fast-far-split"},    // 0.7824 / 0.2441
+    {precision::ds, 42592, "ordered-split", "fast-far-split"},    // 9.425 / 3.627
+    {precision::ds, 108000, "far-tiling", "fast-far-split"},      // 50.11 / 20.99
+    {precision::ds, 202612, "far-tiling", "fast-far-split"},      // 155.2 / 75.74
+    {precision::f64, 864, "adding-warps", "fast-split"},          // 0.01429 / 0.01435
+    {precision::f64, 10976, "adding-warps", "fast-far-split"},    // 0.6444 / 0.4368
+    {precision::f64, 42592, "adding-warps", "fast-far-split"},    // 9.166 / 6.368
+    {precision::f64, 108000, "ordered-split", "fast-far-split"},  // 53.66 / 37.07
+    {precision::f64, 202612, "far-tiling", "fast-far-split"},     // 165 / 122.2
 };
 
 // {hi, {periodic, open}, {periodic, open with short-range forces}, {periodic, open on two devices},
@@ -131,9 +133,8 @@ constexpr device_table tables[] = {
       "engine/docs/gpu-runs/2026-11-29-h200-fused-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-11-29-h200x2-fused-two-devices-short-range-bound.csv", hopper_fused},
-     {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-hi-far.csv", hopper_rows},
-     {"NVIDIA H100 80GB HBM3, 2026-11-27", "engine/docs/gpu-runs/2026-11-27-h100-bench-peers-ordered.csv",
-      hopper_open_rows}},
+     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels.csv", hopper_rows},
+     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open.csv", hopper_open_rows}},
 };
 
 constexpr device_table fallback{"", {"", "", "", "", "", fallback_fused}, {"", "", fallback_rows}, {}};

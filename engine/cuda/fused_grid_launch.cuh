@@ -9,6 +9,7 @@
 #include "cuda_check.hpp"
 #include "fused_engine.cuh"
 #include "fused_grid_kernel.cuh"
+#include "fused_grid_plan.cuh"
 #include "hi_launch.cuh"
 #include "stokesian/physics/tensor_registry.hpp"
 #include "stokesian/physics/tensors/far_form.hpp"
@@ -20,52 +21,39 @@ namespace fused_grid_detail {
 template <class P, class A, class W, class Tensor, bool Periodic>
 void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& g, const fused_grid_slice<P, A, W>& s,
                 std::uint64_t steps, bool initialise) {
-    const unsigned sms = device_sm_count();
-    const std::size_t shared_per_block = device_shared_memory_per_block();
-    const unsigned tile_max = fused_grid_tile_fitting(shared_per_block, fused_grid_targets_bytes<W>, fused_grid_row<W>,
-                                                      sizeof(W), fused_grid_tile_max<W>);
-    if (tile_max < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
-    // One block a multiprocessor: a block's warps hold nearly all of its registers (f32: 31 warps of
-    // 64, f64: 16 of ~120), so a second one never fits; the occupancy query below checks the first.
-    // The device's slice of the targets is cut into tiles; the sources are all n.
-    // One device, or one of several (fused_grid_devices.cuh): a kernel each, so that the one-device
-    // kernel carries none of the several devices' code. Several take at most two targets a step,
-    // with which their bounds were measured (hi_kernel_table.cpp).
+    // The device's slice of the targets is cut into tiles; the sources are all n. One device, or one
+    // of several (fused_grid_devices.cuh): a kernel each, so that the one-device kernel carries none
+    // of the several devices' code. Several take at most two targets a step, with which their bounds
+    // were measured (hi_kernel_table.cpp).
     const bool on_devices = s.peers != 0;
-    const fused_grid_producing producing{fused_grid_groups<W>, on_devices ? 2u : fused_grid_most_a_step<W>};
-    const fused_grid_shape shape = fused_grid_shape_for(s.end - s.begin, sms, sms, tile_max, producing);
-    auto kernel = on_devices ? fused_grid_kernel<P, A, W, Tensor, Periodic, 1, true>
-                             : fused_grid_kernel<P, A, W, Tensor, Periodic, 1, false>;
-    if constexpr (fused_grid_pairs_pay<A, Periodic>) {
-        if (shape.targets_a_step == 2)
-            kernel = on_devices ? fused_grid_kernel<P, A, W, Tensor, Periodic, 2, true>
-                                : fused_grid_kernel<P, A, W, Tensor, Periodic, 2, false>;
-        if constexpr (fused_grid_most_a_step<W> >= 3)
-            if (shape.targets_a_step == 3) kernel = fused_grid_kernel<P, A, W, Tensor, Periodic, 3, false>;
-    }
-    unsigned tile = shape.tile;
-    const std::size_t buffer_bytes = fused_grid_buffer_bytes(tile, fused_grid_row<W>, sizeof(W));
-    unsigned buffers = fused_grid_buffers_fitting(shared_per_block, fused_grid_targets_bytes<W>, buffer_bytes);
-    const std::size_t shared = fused_grid_targets_bytes<W> + buffers * buffer_bytes;
-    if (shared > 48 * 1024)
-        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
-              "cudaFuncSetAttribute (fused grid kernel shared memory)");
-    int per_sm = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(fused_grid_block<W>), shared),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fused grid kernel)");
-    if (per_sm < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
+    const fused_grid_plan plan = fused_grid_plan_for<W>(s.end - s.begin, on_devices ? 2u : fused_grid_most_a_step<W>);
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> working = g;
     fused_grid_slice<P, A, W> slice = s;
+    unsigned tile = plan.shape.tile, buffers = plan.buffers;
     // A chunk buffer's values: a kernel parameter, which the kernel reads from the constant bank,
     // rather than 3 * tile * row computed in the kernel and held in a register of its producing
     // warps, which have 64 in f32 (1-2 % faster at N >= 2048 in f32 on an H200: forms a3 and a3p of
     // engine/docs/gpu-runs/2026-11-29-h200-fused-grid-adders.txt).
-    unsigned buffer = static_cast<unsigned>(buffer_bytes / sizeof(W));
-    void* parameters[] = {&args, &working, &tile, &buffers, &buffer, &steps, &initialise, &slice};
-    check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(shape.blocks),
-                                      dim3(fused_grid_block<W>), parameters, shared, cudaStreamPerThread),
-          "cudaLaunchCooperativeKernel (fused grid kernel)");
+    unsigned buffer = plan.buffer;
+    const auto launch = [&](auto kernel) {
+        fused_grid_prepare(reinterpret_cast<const void*>(kernel), plan.shared, fused_grid_block<W>,
+                           "fused grid kernel");
+        void* parameters[] = {&args, &working, &tile, &buffers, &buffer, &steps, &initialise, &slice};
+        check(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), dim3(plan.shape.blocks),
+                                          dim3(fused_grid_block<W>), parameters, plan.shared, cudaStreamPerThread),
+              "cudaLaunchCooperativeKernel (fused grid kernel)");
+    };
+    constexpr unsigned most = fused_grid_pairs_pay<A, Periodic> ? fused_grid_most_a_step<W> : 1u;
+    constexpr unsigned most_on_devices = most < 2u ? most : 2u;
+    if (on_devices)
+        with_targets_a_step<most_on_devices>(plan.shape.targets_a_step, [&](auto k) {
+            launch(fused_grid_kernel<P, A, W, Tensor, Periodic, decltype(k)::value, true>);
+        });
+    else
+        with_targets_a_step<most>(plan.shape.targets_a_step, [&](auto k) {
+            launch(fused_grid_kernel<P, A, W, Tensor, Periodic, decltype(k)::value, false>);
+        });
 }
 
 }  // namespace fused_grid_detail

@@ -16,6 +16,7 @@ constexpr named names[] = {{hi_kernel::naive, "naive"},
                            {hi_kernel::far_tiling, "far-tiling"},
                            {hi_kernel::fast_far_split, "fast-far-split"},
                            {hi_kernel::ordered_split, "ordered-split"},
+                           {hi_kernel::adding_warps, "adding-warps"},
                            {hi_kernel::fused, "fused"}};
 }  // namespace
 
@@ -36,12 +37,13 @@ const char* to_string(hi_kernel k) {
 
 bool sums_in_cpu_order(hi_kernel k) {
     return k == hi_kernel::naive || k == hi_kernel::tiling || k == hi_kernel::small_tiling ||
-           k == hi_kernel::far_tiling || k == hi_kernel::ordered_split || k == hi_kernel::fused;
+           k == hi_kernel::far_tiling || k == hi_kernel::ordered_split || k == hi_kernel::adding_warps ||
+           k == hi_kernel::fused;
 }
 
 bool uses_fast_math(hi_kernel k) { return k == hi_kernel::fast_split || k == hi_kernel::fast_far_split; }
 
-bool sizes_its_blocks(hi_kernel k) { return k == hi_kernel::fast_far_split; }
+bool sizes_its_blocks(hi_kernel k) { return k == hi_kernel::fast_far_split || k == hi_kernel::adding_warps; }
 
 std::vector<std::string> step_kernel_names() {
     std::vector<std::string> out{to_string(parse_hi_kernel(""))};

@@ -12,6 +12,8 @@
 
 #include "cuda_check.hpp"
 #include "far_split_shape.hpp"
+#include "fused_grid_plan.cuh"
+#include "hi_adding_warps_kernel.cuh"
 #include "hi_far_kernels.cuh"
 #include "hi_kernels.cuh"
 #include "hi_launch.cuh"
@@ -187,6 +189,31 @@ void launch_ordered(const hi_launch<W, A>& l, const interaction_parameters<W>& p
     launch_far<Tensor, W, A, false, false>(l, p);
 }
 
+template <class Tensor, class W, class A, bool Periodic>
+void launch_adding_warps_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    const fused_grid_plan plan = fused_grid_plan_for<W>(l.targets(), fused_grid_most_a_step<W>);
+    constexpr unsigned most = fused_grid_pairs_pay<A, Periodic> ? fused_grid_most_a_step<W> : 1u;
+    with_targets_a_step<most>(plan.shape.targets_a_step, [&](auto k) {
+        const auto kernel = hi_adding_warps_kernel<Tensor, Periodic, decltype(k)::value, A, W>;
+        fused_grid_prepare(reinterpret_cast<const void*>(kernel), plan.shared, fused_grid_block<W>,
+                           "adding-warps kernel");
+        kernel<<<plan.shape.blocks, fused_grid_block<W>, plan.shared, l.stream>>>(
+            l.position, l.force, l.velocity, l.first, l.last, l.n, plan.shape.tile, plan.buffers, plan.buffer, p);
+    });
+}
+
+// adding-warps (hi_adding_warps_kernel.cuh): one team a multiprocessor, the grid kernel's shape for
+// the launch's targets. Tensors without a far form run tiling (the same bits).
+template <class Tensor, class W, class A>
+void launch_adding_warps(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    if constexpr (far_form<Tensor>::available) {
+        if (p.box.periodic) launch_adding_warps_box<Tensor, W, A, true>(l, p);
+        else launch_adding_warps_box<Tensor, W, A, false>(l, p);
+    } else {
+        launch_far<Tensor, W, A, false, false>(l, p);
+    }
+}
+
 // The exact kernels (Fast = false); false for a kernel that is not one of them.
 template <class Tensor, class W, class A>
 bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
@@ -209,6 +236,7 @@ bool launch_exact_hi_kernel(hi_kernel kernel, const hi_launch<W, A>& l, const in
             return true;
         case hi_kernel::far_tiling: launch_far<Tensor, W, A, false, false>(l, p); return true;
         case hi_kernel::ordered_split: launch_ordered<Tensor, W, A>(l, p); return true;
+        case hi_kernel::adding_warps: launch_adding_warps<Tensor, W, A>(l, p); return true;
         default: return false;
     }
 }

@@ -36,7 +36,8 @@ namespace fs = std::filesystem;
 kernel_candidates candidates() {
     kernel_candidates c = cuda_kernel_candidates();
     if (c.exact.empty())
-        c = {{"naive", "tiling", "small-tiling", "far-tiling", "ordered-split"}, {"fast-split", "fast-far-split"}};
+        c = {{"naive", "tiling", "small-tiling", "far-tiling", "ordered-split", "adding-warps"},
+             {"fast-split", "fast-far-split"}};
     return c;
 }
 
@@ -237,27 +238,28 @@ TEST(HiKernelChoice, TableKernelsAreOfTheirClass) {
 
 TEST(HiKernelChoice, TableLookupsAcrossSizesModesAndBoxes) {
     // Nearest measured N on a log scale: 4000 is nearer 3000 (1.33x) than 10 000 (2.5x).
-    EXPECT_EQ(choose_cuda_kernel(hopper(4000, precision::f64), nullptr).kernel, "ordered-split");
-    EXPECT_EQ(choose_cuda_kernel(hopper(50, precision::f32), nullptr).kernel, "ordered-split");
-    EXPECT_EQ(choose_cuda_kernel(hopper(300000, precision::f32), nullptr).kernel, "small-tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(4000, precision::f64), nullptr).kernel, "adding-warps");
+    EXPECT_EQ(choose_cuda_kernel(hopper(50, precision::f32), nullptr).kernel, "adding-warps");
+    EXPECT_EQ(choose_cuda_kernel(hopper(300000, precision::f32), nullptr).kernel, "far-tiling");
     // The geometric mean of 30 000 and 100 000 is 54 772.3: below it the smaller row, above the larger.
     EXPECT_EQ(choose_cuda_kernel(hopper(54772, precision::ds), nullptr).kernel, "ordered-split");
-    EXPECT_EQ(choose_cuda_kernel(hopper(54773, precision::ds), nullptr).kernel, "tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(54773, precision::ds), nullptr).kernel, "small-tiling");
     EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::ds), nullptr).kernel, "small-tiling");
     EXPECT_EQ(choose_cuda_kernel(hopper(200000, precision::ds, kernel_request::fastest), nullptr).kernel,
               "fast-far-split");
-    EXPECT_EQ(choose_cuda_kernel(hopper(864, precision::f32, kernel_request::fastest), nullptr).kernel, "fast-split");
+    EXPECT_EQ(choose_cuda_kernel(hopper(864, precision::f32, kernel_request::fastest), nullptr).kernel,
+              "fast-far-split");
     const kernel_choice periodic = choose_cuda_kernel(hopper(4000, precision::f32), nullptr);
-    EXPECT_TRUE(contains(periodic.reason,
-                         "auto: ordered-split (table cc 9.0, measured on NVIDIA H100 80GB HBM3, 2026-11-27, nearest"))
+    EXPECT_TRUE(
+        contains(periodic.reason, "auto: adding-warps (table cc 9.0, measured on NVIDIA H200, 2026-11-30, nearest"))
         << periodic.reason;
-    // Open boxes have rows of their own (the peers' benchmark, an H100).
+    // Open boxes have rows of their own (the peers' benchmark's lattice).
     kernel_query open = hopper(4000, precision::f32);
     open.periodic = false;
     const kernel_choice c = choose_cuda_kernel(open, nullptr);
-    EXPECT_EQ(c.kernel, "ordered-split");
+    EXPECT_EQ(c.kernel, "adding-warps");
     EXPECT_TRUE(contains(c.reason,
-                         "auto: ordered-split (table cc 9.0, measured on NVIDIA H100 80GB HBM3, 2026-11-27 in an "
+                         "auto: adding-warps (table cc 9.0, measured on NVIDIA H200, 2026-11-30 in an "
                          "open box, nearest measured N = 10976"))
         << c.reason;
     EXPECT_TRUE(contains(c.reason, "N = 4000, hi=f32, open box")) << c.reason;
@@ -304,19 +306,20 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                     EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused")
                         << to_string(hi) << " N = " << at.particles;
                 }
-    // The paper's fcc benchmark at N = 10 976 with lubrication, periodic: ordered-split's steps are
-    // 0.79 ms (f32, median) against the fused engine's 0.96 (2026-11-29-h200-fused-short-range-bound.csv).
+    // The paper's fcc benchmark at N = 10 976 with lubrication, periodic: ordered-split's steps were
+    // 0.79 ms (f32, median) against the fused engine's 0.96 (2026-11-29-h200-fused-short-range-bound.csv);
+    // past the bound auto takes the table's exact kernel, adding-warps at N ~ 1e4.
     kernel_query lubricated = hopper(10976, precision::f32);
     lubricated.fused_possible = true;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "fused");
     lubricated.short_range = true;
-    EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "ordered-split");
+    EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "adding-warps");
     q.particles = 4;
     q.fused_possible = false;  // another integrator, the implicit scheme, MPI ranks
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "ordered-split");
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "adding-warps");
     q.fused_possible = true;
     q.request = kernel_request::fastest;  // fused is exact: fast picks a fast kernel
-    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-split");
+    EXPECT_EQ(choose_cuda_kernel(q, nullptr).kernel, "fast-far-split");
 }
 
 TEST(HiKernelChoice, UnknownDevicesFallBack) {
@@ -381,7 +384,7 @@ TEST(HiKernelChoice, AnEntryOfTheWrongClassIsNotTrusted) {
     kernel_query q = hopper(4000, precision::f32);
     q.device_name = "NVIDIA H100 80GB HBM3";
     q.periodic = false;
-    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "ordered-split");
+    EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "adding-warps");
     EXPECT_TRUE(contains(choose_cuda_kernel(q, &cache).reason, "table cc 9.0"));
     q.request = kernel_request::fastest;
     EXPECT_EQ(choose_cuda_kernel(q, &cache).kernel, "fast-far-split");

@@ -25,7 +25,7 @@ trap 'rm -rf "$work"' EXIT
 report_exit="$(cd "$(dirname "$0")" && pwd)/report_exit.sh"
 
 status=0
-for kernel in naive tiling small-tiling fast-split far-tiling fast-far-split ordered-split fused; do
+for kernel in naive tiling small-tiling fast-split far-tiling fast-far-split ordered-split adding-warps fused; do
   for tool in memcheck racecheck; do
     for run in "tetrahedron.toml --sample-every 0.1" "approaching_pairs.toml --sample-every 0.01"; do
       set -- $run

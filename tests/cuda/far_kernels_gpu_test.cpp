@@ -1,6 +1,7 @@
 // The far-field HI kernels (cuda/hi_far_kernels.cuh, issue #13), label gpu:
-//  - far-tiling and ordered-split (cuda/hi_ordered_kernel.cuh) reproduce the CPU bit for bit in all
-//    nine precision modes, ordered-split with every group size it takes, on configurations that
+//  - far-tiling, ordered-split (cuda/hi_ordered_kernel.cuh) and adding-warps
+//    (cuda/hi_adding_warps_kernel.cuh) reproduce the CPU bit for bit in all nine precision modes,
+//    ordered-split with every group size it takes, adding-warps in every shape, on configurations that
 //    send warps down both paths: the fcc lattice of `bench fcc` in an open box (nearly every warp far; the self pairs
 //    take the general path), uniform random positions with overlapping pairs (r < 2a) in an open
 //    box, and spheres in a periodic box with a tied pair (a separation of exactly L/2);
@@ -89,7 +90,7 @@ using test_support::expect_bitwise_equal;
 
 }  // namespace
 
-TEST(FarKernelsGpu, FarTilingAndOrderedSplitAreBitwiseTheCpuInEveryMode) {
+TEST(FarKernelsGpu, TheExactFarKernelsAreBitwiseTheCpuInEveryMode) {
     REQUIRE_DEVICE();
     for (const named_system& s : systems())
         for (precision hi : precisions)
@@ -101,6 +102,8 @@ TEST(FarKernelsGpu, FarTilingAndOrderedSplitAreBitwiseTheCpuInEveryMode) {
                 expect_bitwise_equal(cpu, kernel_frame(s, mode, "cuda", "far-tiling", 2), "far-tiling vs cpu, " + what);
                 expect_bitwise_equal(cpu, kernel_frame(s, mode, "cuda", "ordered-split", 2),
                                      "ordered-split vs cpu, " + what);
+                expect_bitwise_equal(cpu, kernel_frame(s, mode, "cuda", "adding-warps", 2),
+                                     "adding-warps vs cpu, " + what);
             }
 }
 
@@ -232,4 +235,39 @@ TEST(FarKernelsGpu, OrderedSplitGivesTheCpusBitsWithEveryGroupSize) {
                                  kernel_frame(s, mode, "cuda", "ordered-split", 0), "ordered-split vs tiling, " + what);
         }
     }
+}
+
+// adding-warps takes the fused grid kernel's shape for its targets (cuda/fused_grid_shape.hpp; on a
+// GPU of 132 SMs): one round of tiles of ceil(N / 132) up to N = 3960 in f32 and ds and 2640 in f64
+// (fcc m = 6, 9: N = 864, 2 916), several rounds of equal tiles beyond, with two targets a step in
+// open boxes (f32 and f64 at N = 10 976 and 42 592: m = 14, 22) or three (f64 where a group has 9:
+// m = 12, N = 6 912) and one in ds and periodic boxes; the last tile of a round may be short. Each
+// shape must give tiling's bits, i.e. the CPU's (first test). Periodic: random centres with pairs
+// below 2a and one tied at L/2 (several rounds, one target a step).
+TEST(FarKernelsGpu, AddingWarpsGivesTheCpusBitsInEveryShape) {
+    REQUIRE_DEVICE();
+    std::vector<named_system> list;
+    for (const int cells : {6, 9, 12, 14, 22}) {
+        named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
+        s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
+        s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
+        s.system.box = {false, {0, 0, 0}};
+        list.push_back(s);
+    }
+    named_system periodic = tied_periodic();
+    periodic.name = "tied periodic N=7001";
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(-20, 20), g(-1, 1);
+    while (periodic.state.positions.size() < 7001) {
+        periodic.state.positions.push_back({u(rng), u(rng), u(rng)});
+        periodic.state.external_forces.push_back({0.3 * g(rng), 0.3 * g(rng), -1.0});
+    }
+    list.push_back(periodic);
+    for (const named_system& s : list)
+        for (precision hi : precisions) {
+            const precision_mode mode{hi, hi};
+            const std::string what = s.name + " " + to_string(mode);
+            expect_bitwise_equal(kernel_frame(s, mode, "cuda", "tiling", 0),
+                                 kernel_frame(s, mode, "cuda", "adding-warps", 0), "adding-warps vs tiling, " + what);
+        }
 }

@@ -23,9 +23,6 @@ using namespace stokesian::cuda;
 
 namespace {
 
-const char* const all_pairs_kernels[] = {"naive",      "tiling",         "small-tiling", "fast-split",
-                                         "far-tiling", "fast-far-split", "ordered-split"};
-
 // Bit for bit (so -0 differs from +0 and a NaN equals only itself), component by component.
 bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 bool same_bits(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
@@ -84,7 +81,7 @@ void check_ranges(hi_kernel kernel, system_parameters system) {
 
 TEST(HiRangesGpu, EveryKernelOverRangesGivesTheWholeRangeVelocitiesBitwise) {
     REQUIRE_DEVICE();
-    for (const char* name : all_pairs_kernels) {
+    for (const std::string& name : step_kernel_names()) {
         const hi_kernel k = parse_hi_kernel(name);
         for_each_tensor([&](hydrodynamic_tensor key, auto) {
             system_parameters system;
@@ -99,7 +96,7 @@ TEST(HiRangesGpu, ATestOnlyTensorRunsThroughEveryKernelAsItsClosedForm) {
     REQUIRE_DEVICE();
     const test_support::integer_system s = test_support::make_integer_system(300);
     const std::vector<vec3<double>> expected = test_support::squared_distance_velocities(s);
-    for (const char* name : all_pairs_kernels)
+    for (const std::string& name : step_kernel_names())
         for (precision hi : {precision::f32, precision::ds, precision::f64}) {
             const std::vector<vec3<double>> v = test_support::squared_distance_velocities_on_device(name, hi, s);
             for (std::size_t i = 0; i < s.positions.size(); ++i)

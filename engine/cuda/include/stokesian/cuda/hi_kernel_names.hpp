@@ -13,6 +13,7 @@ enum class hi_kernel {
     far_tiling,      // tiling with the box as a template and a warp-uniform far-field path (hi_far_kernels.cuh)
     fast_far_split,  // fast-split's lanes and order with far-tiling's far-field path, fast math
     ordered_split,   // several lanes per target, the sum in the CPU's order (hi_ordered_kernel.cuh)
+    adding_warps,    // producing warps and adding warps, the sum in the CPU's order (hi_adding_warps_kernel.cuh)
     fused,           // the fused small-system engine (many steps per launch)
 };
 
@@ -23,7 +24,8 @@ const char* to_string(hi_kernel k);
 bool sums_in_cpu_order(hi_kernel k);
 bool uses_fast_math(hi_kernel k);
 // Kernels that size their blocks themselves (fast-far-split: one a multiprocessor up to a bound,
-// cuda/far_split_shape.hpp) rather than taking the engine's block size.
+// cuda/far_split_shape.hpp; adding-warps: one team a multiprocessor, cuda/fused_grid_plan.cuh)
+// rather than taking the engine's block size.
 bool sizes_its_blocks(hi_kernel k);
 // The kernels of the step-by-step engine, the default first (fused is an engine of its own, which
 // the CUDA backend runs for the kernel name "fused": backends/cuda_registration.cpp).
