@@ -335,10 +335,7 @@ engine_description cuda_engine<Policy>::description() const {
         sums_in_cpu_order(kernel_) ? "index order (as the CPU backend)" : "split over lanes, fixed tree";
     d["hi_math"] = uses_fast_math(kernel_) ? "fast (hardware rsqrt, FMA contraction)"
                                            : "exact (IEEE sqrt and division, no contraction)";
-    d["block_size"] =
-        sizes_its_blocks(kernel_)
-            ? "one block a multiprocessor up to a bound (cuda/far_split_shape.hpp), else " + std::to_string(block_size_)
-            : std::to_string(block_size_);
+    d["block_size"] = block_size_description(kernel_, block_size_);
     d["precision"] = to_string(Policy::mode);
     d["neighbour_search"] = !short_range_ ? "none" : use_cells_ ? "cell list" : "all pairs";
     solver_statistics_.describe(d, config_.system.lubrication, lubrication_tolerance<W>());

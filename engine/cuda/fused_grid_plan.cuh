@@ -30,7 +30,10 @@ fused_grid_plan fused_grid_plan_for(unsigned targets, unsigned most_a_step) {
     const std::size_t shared_per_block = device_shared_memory_per_block();
     const unsigned tile_max = fused_grid_tile_fitting(shared_per_block, fused_grid_targets_bytes<W>, fused_grid_row<W>,
                                                       sizeof(W), fused_grid_tile_max<W>);
-    if (tile_max < 1) throw std::runtime_error("the fused grid kernel does not fit a multiprocessor of this device");
+    if (tile_max < 1)
+        throw std::runtime_error(
+            "a team of producing and adding warps (the fused grid kernel, adding-warps) does not "
+            "fit a multiprocessor of this device");
     const fused_grid_shape shape =
         fused_grid_shape_for(targets, sms, sms, tile_max, {fused_grid_groups<W>, most_a_step});
     const std::size_t buffer_bytes = fused_grid_buffer_bytes(shape.tile, fused_grid_row<W>, sizeof(W));

@@ -43,7 +43,16 @@ bool sums_in_cpu_order(hi_kernel k) {
 
 bool uses_fast_math(hi_kernel k) { return k == hi_kernel::fast_split || k == hi_kernel::fast_far_split; }
 
-bool sizes_its_blocks(hi_kernel k) { return k == hi_kernel::fast_far_split || k == hi_kernel::adding_warps; }
+std::string block_size_description(hi_kernel k, unsigned engine_block) {
+    switch (k) {
+        case hi_kernel::fast_far_split:
+            return "one block a multiprocessor up to a bound (cuda/far_split_shape.hpp), else " +
+                   std::to_string(engine_block);
+        case hi_kernel::adding_warps:
+            return "one team of producing and adding warps a multiprocessor (cuda/fused_grid_plan.cuh)";
+        default: return std::to_string(engine_block);
+    }
+}
 
 std::vector<std::string> step_kernel_names() {
     std::vector<std::string> out{to_string(parse_hi_kernel(""))};

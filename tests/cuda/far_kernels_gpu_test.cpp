@@ -32,10 +32,9 @@ struct named_system {
     initial_state state;
 };
 
-// bench fcc's input: m = 6 (N = 864) at n = 0.1, open box, F = (0, 0, -1).
-named_system fcc_open() {
-    named_system s{"fcc open", {}, {}};
-    const int cells = 6;
+// bench fcc's input: m cells a side (m = 6: N = 864) at n = 0.1, open box, F = (0, 0, -1).
+named_system fcc_open(int cells = 6) {
+    named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
     s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
     s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
     s.system.box = {false, {0, 0, 0}};
@@ -56,16 +55,16 @@ named_system overlapping_open() {
     return s;
 }
 
-// 700 random centres in a periodic box of edge 40, particles 0 and 1 exactly L/2 apart along x.
-named_system tied_periodic() {
-    named_system s{"tied periodic", {}, {}};
+// n random centres in a periodic box of edge 40, particles 0 and 1 exactly L/2 apart along x.
+named_system tied_periodic(std::size_t n = 700) {
+    named_system s{"tied periodic N=" + std::to_string(n), {}, {}};
     const double edge = 40;
     s.system.box = {true, {edge, edge, edge}};
     s.state.positions = {{-edge / 4, 1.0, 2.0}, {edge / 4, 1.0, 2.0}};
     s.state.external_forces = {{0.2, 0.1, -1.0}, {-0.1, 0.3, -1.0}};
     std::mt19937_64 rng(3);
     std::uniform_real_distribution<double> u(-edge / 2, edge / 2), g(-1, 1);
-    while (s.state.positions.size() < 700) {
+    while (s.state.positions.size() < n) {
         s.state.positions.push_back({u(rng), u(rng), u(rng)});
         s.state.external_forces.push_back({0.3 * g(rng), 0.3 * g(rng), -1.0});
     }
@@ -152,12 +151,12 @@ TEST(FarKernelsGpu, FastFarSplitIsWithinThePortCheckBoundAndDeterministic) {
     }
 }
 
-// A run's provenance says which block the HI kernel took: fast-far-split sizes its own
-// (cuda/far_split_shape.hpp), the others take the engine's 128.
+// A run's provenance says which block the HI kernel took: fast-far-split and adding-warps size their
+// own (cuda/far_split_shape.hpp, cuda/fused_grid_plan.cuh), the others take the engine's 128.
 TEST(FarKernelsGpu, TheProvenanceSaysWhichKernelSizesItsOwnBlocks) {
     REQUIRE_DEVICE();
     const named_system s = fcc_open();
-    for (const std::string kernel : {"fast-far-split", "far-tiling"}) {
+    for (const std::string kernel : {"fast-far-split", "adding-warps", "far-tiling"}) {
         engine_config c;
         c.system = s.system;
         c.dt = 0.001;
@@ -165,6 +164,7 @@ TEST(FarKernelsGpu, TheProvenanceSaysWhichKernelSizesItsOwnBlocks) {
         c.hi_kernel = kernel;
         const std::string block = make_engine(c, s.state)->description().provenance().at("block_size");
         if (kernel == "fast-far-split") EXPECT_NE(block.find("far_split_shape.hpp"), std::string::npos) << block;
+        else if (kernel == "adding-warps") EXPECT_NE(block.find("fused_grid_plan.cuh"), std::string::npos) << block;
         else EXPECT_EQ(block, "128") << kernel;
     }
 }
@@ -178,10 +178,7 @@ TEST(FarKernelsGpu, TheProvenanceSaysWhichKernelSizesItsOwnBlocks) {
 TEST(FarKernelsGpu, LargerSystemsWithFewerLanesPerTargetKeepTheirBitsAndBounds) {
     REQUIRE_DEVICE();
     for (const int cells : {18, 22, 27, 33}) {
-        named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
-        s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
-        s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
-        s.system.box = {false, {0, 0, 0}};
+        const named_system s = fcc_open(cells);
         const std::size_t n = s.state.size();
         const auto p = make_interaction_parameters<double>(s.system);
         std::vector<std::size_t> sample;
@@ -224,10 +221,7 @@ TEST(FarKernelsGpu, LargerSystemsWithFewerLanesPerTargetKeepTheirBitsAndBounds) 
 TEST(FarKernelsGpu, OrderedSplitGivesTheCpusBitsWithEveryGroupSize) {
     REQUIRE_DEVICE();
     for (const int cells : {6, 9, 11, 14, 22, 27}) {
-        named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
-        s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
-        s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
-        s.system.box = {false, {0, 0, 0}};
+        const named_system s = fcc_open(cells);
         for (precision hi : precisions) {
             const precision_mode mode{hi, hi};
             const std::string what = s.name + " " + to_string(mode);
@@ -247,22 +241,8 @@ TEST(FarKernelsGpu, OrderedSplitGivesTheCpusBitsWithEveryGroupSize) {
 TEST(FarKernelsGpu, AddingWarpsGivesTheCpusBitsInEveryShape) {
     REQUIRE_DEVICE();
     std::vector<named_system> list;
-    for (const int cells : {6, 9, 12, 14, 22}) {
-        named_system s{"fcc open m=" + std::to_string(cells), {}, {}};
-        s.state.positions = fcc_lattice(cells, fcc_lattice_constant(0.1));
-        s.state.external_forces.assign(s.state.positions.size(), {0, 0, -1});
-        s.system.box = {false, {0, 0, 0}};
-        list.push_back(s);
-    }
-    named_system periodic = tied_periodic();
-    periodic.name = "tied periodic N=7001";
-    std::mt19937_64 rng(5);
-    std::uniform_real_distribution<double> u(-20, 20), g(-1, 1);
-    while (periodic.state.positions.size() < 7001) {
-        periodic.state.positions.push_back({u(rng), u(rng), u(rng)});
-        periodic.state.external_forces.push_back({0.3 * g(rng), 0.3 * g(rng), -1.0});
-    }
-    list.push_back(periodic);
+    for (const int cells : {6, 9, 12, 14, 22}) list.push_back(fcc_open(cells));
+    list.push_back(tied_periodic(7001));
     for (const named_system& s : list)
         for (precision hi : precisions) {
             const precision_mode mode{hi, hi};

@@ -23,10 +23,10 @@ const char* to_string(hi_kernel k);
 // Exact kernels sum in the CPU's order and reproduce the CPU backend bit for bit.
 bool sums_in_cpu_order(hi_kernel k);
 bool uses_fast_math(hi_kernel k);
-// Kernels that size their blocks themselves (fast-far-split: one a multiprocessor up to a bound,
-// cuda/far_split_shape.hpp; adding-warps: one team a multiprocessor, cuda/fused_grid_plan.cuh)
-// rather than taking the engine's block size.
-bool sizes_its_blocks(hi_kernel k);
+// The block size a kernel launches with, for a run's provenance: the engine's `engine_block`, or the
+// rule of a kernel that sizes its blocks itself (fast-far-split: one a multiprocessor up to a bound,
+// cuda/far_split_shape.hpp; adding-warps: one team a multiprocessor, cuda/fused_grid_plan.cuh).
+std::string block_size_description(hi_kernel k, unsigned engine_block);
 // The kernels of the step-by-step engine, the default first (fused is an engine of its own, which
 // the CUDA backend runs for the kernel name "fused": backends/cuda_registration.cpp).
 std::vector<std::string> step_kernel_names();
