@@ -185,6 +185,15 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
         b = b == 0 ? value : std::min(b, value);
     }
     ASSERT_FALSE(best.empty()) << source;
+    // The rivals are every exact kernel the table's rows name within the sweep's sizes: past a bound
+    // auto takes the row's kernel, so a row naming another would make the bound unmeasured.
+    std::size_t largest = 0;
+    for (const auto& [key, sizes] : best) largest = std::max(largest, sizes.rbegin()->first);
+    for (const bool periodic : {true, false})
+        for (const table_row& r : t.rows_for(periodic).rows)
+            if (r.particles <= largest)
+                EXPECT_NE(std::find(rivals.begin(), rivals.end(), r.exact), rivals.end())
+                    << r.exact << " at N = " << r.particles << " is no rival in " << source;
     for (const bool periodic : {true, false})
         for (const precision hi : precisions) {
             const bool measured = std::any_of(t.rows_for(periodic).rows.begin(), t.rows_for(periodic).rows.end(),

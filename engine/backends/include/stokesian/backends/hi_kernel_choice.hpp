@@ -80,7 +80,8 @@ struct table_rows {
 };
 
 // The largest N at which the fused engine runs a system under auto, in a periodic and in an open box
-// (where it led ordered-split step by step at every measured N up to there).
+// (where it was at least as fast as each exact kernel auto takes step by step there, at every measured N
+// up to there).
 struct box_bounds {
     std::size_t periodic_up_to, open_up_to;
 };
