@@ -205,11 +205,12 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
             std::size_t led_up_to = 0;
             for (const auto& [n, by_kernel] : sizes->second) {
                 ASSERT_TRUE(by_kernel.count("fused")) << source << ": N = " << n;
-                const bool fused_led = std::all_of(rivals.begin(), rivals.end(), [&](std::string_view rival) {
+                bool fused_led = true;
+                for (const std::string_view rival : rivals) {
                     const auto time = by_kernel.find(std::string(rival));
                     EXPECT_NE(time, by_kernel.end()) << source << ": N = " << n << " has no " << rival;
-                    return time != by_kernel.end() && by_kernel.at("fused") <= time->second;
-                });
+                    fused_led = fused_led && time != by_kernel.end() && by_kernel.at("fused") <= time->second;
+                }
                 if (!fused_led) break;
                 led_up_to = n;
             }
