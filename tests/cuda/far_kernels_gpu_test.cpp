@@ -237,12 +237,18 @@ TEST(FarKernelsGpu, OrderedSplitGivesTheCpusBitsWithEveryGroupSize) {
 // open boxes (f32 and f64 at N = 10 976 and 42 592: m = 14, 22) or three (f64 where a group has 9:
 // m = 12, N = 6 912) and one in ds and periodic boxes; the last tile of a round may be short. Each
 // shape must give tiling's bits, i.e. the CPU's (first test). Periodic: random centres with pairs
-// below 2a and one tied at L/2 (several rounds, one target a step).
+// below 2a and one tied at L/2 (several rounds, one target a step). mu0 = 1 and another.
 TEST(FarKernelsGpu, AddingWarpsGivesTheCpusBitsInEveryShape) {
     REQUIRE_DEVICE();
     std::vector<named_system> list;
     for (const int cells : {6, 9, 12, 14, 22}) list.push_back(fcc_open(cells));
     list.push_back(tied_periodic(7001));
+    // A mobility mu0 other than 1 (each far term's last product), in one and in several rounds.
+    for (named_system s : {fcc_open(6), fcc_open(14), tied_periodic(7001)}) {
+        s.system.self_mobility = 0.6;
+        s.name += " mu0=0.6";
+        list.push_back(s);
+    }
     for (const named_system& s : list)
         for (precision hi : precisions) {
             const precision_mode mode{hi, hi};
