@@ -185,15 +185,6 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
         b = b == 0 ? value : std::min(b, value);
     }
     ASSERT_FALSE(best.empty()) << source;
-    // The rivals are every exact kernel the table's rows name within the sweep's sizes: past a bound
-    // auto takes the row's kernel, so a row naming another would make the bound unmeasured.
-    std::size_t largest = 0;
-    for (const auto& [key, sizes] : best) largest = std::max(largest, sizes.rbegin()->first);
-    for (const bool periodic : {true, false})
-        for (const table_row& r : t.rows_for(periodic).rows)
-            if (r.particles <= largest)
-                EXPECT_NE(std::find(rivals.begin(), rivals.end(), r.exact), rivals.end())
-                    << r.exact << " at N = " << r.particles << " is no rival in " << source;
     for (const bool periodic : {true, false})
         for (const precision hi : precisions) {
             const bool measured = std::any_of(t.rows_for(periodic).rows.begin(), t.rows_for(periodic).rows.end(),
@@ -205,6 +196,10 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
             std::size_t led_up_to = 0;
             for (const auto& [n, by_kernel] : sizes->second) {
                 ASSERT_TRUE(by_kernel.count("fused")) << source << ": N = " << n;
+                // Past a bound auto takes the nearest row's exact kernel: it must be one the sweep timed.
+                const std::string_view exact = nearest_row(t.rows_for(periodic), hi, n).exact;
+                EXPECT_NE(std::find(rivals.begin(), rivals.end(), exact), rivals.end())
+                    << exact << " (the row nearest N = " << n << ") was not timed in " << source;
                 bool fused_led = true;
                 for (const std::string_view rival : rivals) {
                     const auto time = by_kernel.find(std::string(rival));
