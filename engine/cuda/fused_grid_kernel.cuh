@@ -129,8 +129,9 @@ __global__ void __launch_bounds__(fused_grid_block<W>)
     };
     const auto velocities = [&](const packed4<W>* r_w) {
         for (unsigned first = first_tile; first < end; first += tile_stride)
-            fused_grid_velocities<Tensor, Periodic, TargetsAStep>(fused_grid_shared, r_w, g.force_w, a.velocity, first,
-                                                                  min(tile, end - first), n, buffers, buffer, a.params);
+            fused_grid_velocities<Tensor, Periodic, TargetsAStep, false>(fused_grid_shared, r_w, g.force_w, a.velocity,
+                                                                         first, min(tile, end - first), n, buffers,
+                                                                         buffer, a.params);
         __syncwarp();  // lanes 3 i ... 3 i + 2's velocities, before lane i reads them
         if constexpr (OnDevices)
             for (unsigned t = first_tile + owned; owns && t < end; t += tile_stride)

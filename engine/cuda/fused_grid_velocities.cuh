@@ -100,12 +100,17 @@ inline constexpr unsigned fused_grid_most = (fused_grid_tile_max<W> + fused_grid
 // several a step only for systems of several rounds, two or three (f64: fused_grid_most_a_step) as
 // its tile's groups divide best (fused_grid_targets_a_step), in open boxes and not in ds
 // (fused_grid_pairs_pay).
-template <class Tensor, bool Periodic, unsigned TargetsAStep, class W>
+// UnitMobility: mu0 = 1 known at compile time (1 x = x, the same bits), three multiplications a term
+// fewer. adding-warps takes it where mu0 = 1, the paper's units: 4-6 % faster at N = 10 976 on an H200;
+// the fused grid kernel keeps its one form, which the second made 5-8 % slower in f32
+// (engine/docs/gpu-runs/2026-11-30-h200-unit-mobility.txt).
+template <class Tensor, bool Periodic, unsigned TargetsAStep, bool UnitMobility, class W>
 __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* targets, unsigned first, unsigned tile,
                                                  unsigned group, vec3<W> r_j, vec3<W> f_j, unsigned j, bool use,
                                                  unsigned k, const interaction_parameters<W>& p) {
     constexpr unsigned row = fused_grid_row<W>, groups = fused_grid_groups<W>, K = TargetsAStep;
     W* const column = terms + 3 * group * row + k;
+    const W mu0 = UnitMobility ? W(1) : p.mobility.self_mobility;
 #pragma unroll
     for (unsigned u = 0; u < fused_grid_most<W>; u += K) {
         const unsigned i0 = group + u * groups;
@@ -125,7 +130,7 @@ __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* tar
             }
             const bool all_far = __all_sync(0xffffffffu, far);
             if (!use) continue;
-            const vec3<W> term = all_far ? far_term<Tensor>(q, f_j, p.mobility, p.mobility.self_mobility)
+            const vec3<W> term = all_far ? far_term<Tensor>(q, f_j, p.mobility, mu0)
                                          : hydrodynamic_contribution<Tensor, false>(j == first + i0, r_t, r_j, f_j, p);
             W* const component = column + 3 * u * groups * row;
             component[0] = term.x;
@@ -154,7 +159,7 @@ __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* tar
                     if (i0 + m * groups >= tile) break;
                     q[m].r = r[m];
                     q[m].inv_r = inv_r[m];
-                    const vec3<W> term = far_term<Tensor>(q[m], f_j, p.mobility, p.mobility.self_mobility);
+                    const vec3<W> term = far_term<Tensor>(q[m], f_j, p.mobility, mu0);
                     W* const component = column + 3 * (u + m) * groups * row;
                     component[0] = term.x;
                     component[row] = term.y;
@@ -176,7 +181,7 @@ __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* tar
                     const bool all_far = __all_sync(0xffffffffu, far);
                     if (!use) continue;
                     const vec3<W> term =
-                        all_far ? far_term<Tensor>(one, f_j, p.mobility, p.mobility.self_mobility)
+                        all_far ? far_term<Tensor>(one, f_j, p.mobility, mu0)
                                 : hydrodynamic_contribution<Tensor, false>(j == first + i, r_t[m], r_j, f_j, p);
                     W* const component = column + 3 * (u + m) * groups * row;
                     component[0] = term.x;
@@ -191,7 +196,7 @@ __device__ __forceinline__ void fused_grid_terms(W* terms, const packed4<W>* tar
 // The velocities of the tile's targets first ... first + tile - 1 (see the file's comment), through
 // `buffers` chunk buffers of `buffer` values; lane 3 i + c of adding warp a (warp a) writes
 // component c of target 10 a + i. Every thread of the block calls it (block barriers).
-template <class Tensor, bool Periodic, unsigned TargetsAStep, class A, class W>
+template <class Tensor, bool Periodic, unsigned TargetsAStep, bool UnitMobility, class A, class W>
 __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, const packed4<W>* r_w,
                                                       const packed4<W>* f_w, vec3<A>* velocity, unsigned first,
                                                       unsigned tile, unsigned n, unsigned buffers, unsigned buffer,
@@ -223,8 +228,8 @@ __device__ __forceinline__ void fused_grid_velocities(unsigned char* shared, con
                 f_next = unpack(f_w[j + chunk]);
             }
             if (c >= buffers) fused_grid_wait(fused_grid_emptied + slot, fused_grid_block<W>);
-            fused_grid_terms<Tensor, Periodic, TargetsAStep>(terms + slot * buffer, targets, first, tile, group, r_j,
-                                                             f_j, j, j < n, k, p);
+            fused_grid_terms<Tensor, Periodic, TargetsAStep, UnitMobility>(terms + slot * buffer, targets, first, tile,
+                                                                           group, r_j, f_j, j, j < n, k, p);
             fused_grid_signal(fused_grid_filled + slot, fused_grid_block<W>);
         }
         return;

@@ -189,17 +189,23 @@ void launch_ordered(const hi_launch<W, A>& l, const interaction_parameters<W>& p
     launch_far<Tensor, W, A, false, false>(l, p);
 }
 
-template <class Tensor, class W, class A, bool Periodic>
-void launch_adding_warps_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+template <class Tensor, class W, class A, bool Periodic, bool UnitMobility>
+void launch_adding_warps_form(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
     const fused_grid_plan plan = fused_grid_plan_for<W>(l.targets(), fused_grid_most_a_step<W>);
     constexpr unsigned most = fused_grid_pairs_pay<A, Periodic> ? fused_grid_most_a_step<W> : 1u;
     with_targets_a_step<most>(plan.shape.targets_a_step, [&](auto k) {
-        const auto kernel = hi_adding_warps_kernel<Tensor, Periodic, decltype(k)::value, A, W>;
+        const auto kernel = hi_adding_warps_kernel<Tensor, Periodic, decltype(k)::value, UnitMobility, A, W>;
         fused_grid_prepare(reinterpret_cast<const void*>(kernel), plan.shared, fused_grid_block<W>,
                            "adding-warps kernel");
         kernel<<<plan.shape.blocks, fused_grid_block<W>, plan.shared, l.stream>>>(
             l.position, l.force, l.velocity, l.first, l.last, l.n, plan.shape.tile, plan.buffers, plan.buffer, p);
     });
+}
+
+template <class Tensor, class W, class A, bool Periodic>
+void launch_adding_warps_box(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
+    if (p.mobility.self_mobility == W(1)) launch_adding_warps_form<Tensor, W, A, Periodic, true>(l, p);
+    else launch_adding_warps_form<Tensor, W, A, Periodic, false>(l, p);
 }
 
 // adding-warps (hi_adding_warps_kernel.cuh): one team a multiprocessor, the grid kernel's shape for

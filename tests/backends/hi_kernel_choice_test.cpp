@@ -321,7 +321,7 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                         << to_string(hi) << " N = " << at.particles;
                 }
     // The paper's fcc benchmark at N = 10 976 with lubrication, periodic: adding-warps' steps were
-    // 0.64 ms (f32, median) against the fused engine's 0.96 (2026-11-30-h200-adding-warps-short-range-bound.csv);
+    // 0.64 ms (f32, median) against the fused engine's 0.96 (2026-11-30-h200-unit-mobility-short-range-bound.csv);
     // past the bound auto takes the table's exact kernel, adding-warps at N ~ 1e4.
     kernel_query lubricated = hopper(10976, precision::f32);
     lubricated.fused_possible = true;
