@@ -12,6 +12,7 @@ void register_cpu_backend(registry& r) {
     b.name = "cpu";
     b.title = "the CPU backend";
     b.can.hi_kernels = {"all-pairs", "symmetric"};
+    b.can.cpu_order_kernels = {"all-pairs"};  // symmetric adds each pair's two terms in another order
     b.can.batches = b.can.batches_runs = true;
     b.can.ranks = true;
     b.auto_preference = 0;  // the fallback: runs everywhere

@@ -189,6 +189,8 @@ void register_cuda_backends(registry& r) {
 #if defined(STOKESIAN_HAVE_CUDA)
     step.can.hi_kernels = cuda::step_kernel_names();
     step.can.hi_kernels.emplace_back(fused_kernel);
+    step.can.cpu_order_kernels = cuda_kernel_candidates().exact;
+    step.can.cpu_order_kernels.emplace_back(fused_kernel);
     if (cuda::multi_device_build()) {
         step.can.devices = any_device_count;
         step.can.ranks = true;  // one device per MPI rank, gathered with NCCL (engine/docs/multi-gpu.md)

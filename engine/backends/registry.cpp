@@ -40,6 +40,10 @@ availability check_availability(const backend& b) {
     return {};
 }
 
+bool capabilities::sums_in_cpu_order(std::string_view hi_kernel) const {
+    return std::find(cpu_order_kernels.begin(), cpu_order_kernels.end(), hi_kernel) != cpu_order_kernels.end();
+}
+
 std::string capabilities::refusal(const engine_config& config, std::size_t particles) const {
     if (!allows(integrators, config.integrator))
         return "does not run the " + std::string(to_string(config.integrator)) + " integrator";

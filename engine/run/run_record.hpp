@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "stokesian/run/run.hpp"
 
@@ -15,8 +16,10 @@ void record_engine(std::map<std::string, std::string>& record, const std::map<st
 // The scenario text, case, N, precision, dt, integrator, run length, sampling, trajectory,
 // min_separation and the requested backend and kernel must be the checkpoint's.
 void check_same_run(const scenario& s, const io::run_checkpoint& c, const std::filesystem::path& checkpoint_path);
-// The engine that continues must be the kind that wrote the checkpoint (backend, kernel, device flags).
+// The engine that continues must be the kind that wrote the checkpoint (backend, kernel, device
+// flags); two kernels of `cpu_order_kernels` (the backend's kernels that give the CPU's bits) are
+// the same kind.
 void check_same_engine(const std::map<std::string, std::string>& description, const io::run_checkpoint& c,
-                       const std::filesystem::path& checkpoint_path);
+                       const std::filesystem::path& checkpoint_path, const std::vector<std::string>& cpu_order_kernels);
 
 }  // namespace stokesian

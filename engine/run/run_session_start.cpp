@@ -119,14 +119,20 @@ void run_session::build_engine() {
     const bool alone = !s_.run.devices.given() && !spread(req_.ranks);
     backends::registry::resolved chosen = registry.resolve(requested, n, "the run", alone);
     if (!pinned_backend.empty()) chosen.backend_choice = pinned_backend;
-    // A resumed run continues on the kernel its checkpoint's engine ran, whatever auto or fast would
+    // A resumed run of fast continues on the kernel its checkpoint's engine ran, whatever fast would
     // pick now (a tuning cache written since): fast kernels differ from each other in the last bits.
+    // So does a run of auto, unless that kernel gives the CPU's bits: then auto takes the kernel it
+    // takes now, which gives the same bits, and runs where that one cannot (the fused engine's
+    // checkpoint across MPI ranks).
+    const std::string checkpoint_kernel = ran("engine_hi_kernel");
+    const backends::kernel_request request = backends::request_of(chosen.config.hi_kernel);
+    const bool any_cpu_order_kernel =
+        request == backends::kernel_request::automatic && chosen.chosen->can.sums_in_cpu_order(checkpoint_kernel);
     std::string pinned_kernel;
-    if (backends::request_of(chosen.config.hi_kernel) != backends::kernel_request::named &&
-        !ran("engine_hi_kernel").empty()) {
+    if (request != backends::kernel_request::named && !checkpoint_kernel.empty() && !any_cpu_order_kernel) {
         pinned_kernel = (chosen.config.hi_kernel.empty() ? std::string("auto") : chosen.config.hi_kernel) + ": " +
-                        ran("engine_hi_kernel") + " (the kernel of the checkpoint's engine)";
-        chosen.config.hi_kernel = ran("engine_hi_kernel");
+                        checkpoint_kernel + " (the kernel of the checkpoint's engine)";
+        chosen.config.hi_kernel = checkpoint_kernel;
     }
     const device_context device = backends::device_context_for(*chosen.chosen, s_.run.devices, req_.ranks);
     // Across ranks the kernel is chosen here, on rank 0's device, and sent: auto and fast are never
@@ -134,6 +140,8 @@ void run_session::build_engine() {
     // (cuda/device_group.hpp) and whose tuning cache may pick another kernel.
     chosen = registry.choose_kernel(std::move(chosen), n, device);
     if (!pinned_kernel.empty()) chosen.hi_kernel_choice = pinned_kernel;
+    if (any_cpu_order_kernel && chosen.config.hi_kernel != checkpoint_kernel)
+        chosen.hi_kernel_choice += "; the checkpoint's engine ran " + checkpoint_kernel + ", the same bits";
     if (!spread(req_.ranks)) {
         eng_ = backends::make_engine(chosen, device, s_.particles);
         return;
@@ -160,7 +168,10 @@ std::optional<run_result> run_session::resume_output() {
                           "expected a step after the checkpoint's, step " + std::to_string(resumed_->engine.step) +
                               " ('" + checkpoint_path_.string() + "'): the run stands there already");
     build_engine();
-    check_same_engine(eng_->description().provenance(), *resumed_, checkpoint_path_);
+    const engine_description engine = eng_->description();
+    const backends::backend* const backend = backends::backend_registry().find(engine.backend);
+    check_same_engine(engine.provenance(), *resumed_, checkpoint_path_,
+                      backend ? backend->can.cpu_order_kernels : std::vector<std::string>{});
     try {
         eng_->restore_state(resumed_->engine);
     } catch (const std::invalid_argument& e) {

@@ -50,9 +50,15 @@ struct capabilities {
     // Runs only tensors of the pair form mu0 [A I + B r r] (not block evaluators such as rpy-ewald;
     // physics/tensor_registry.hpp is_block_tensor), so that auto never picks it for one.
     bool pair_tensors_only = false;
+    // The HI kernels whose runs are the CPU's bits whatever the device, the device count or the
+    // split over MPI ranks (they sum in the CPU's order): any of them continues another's checkpoint
+    // bit for bit, so a resumed run of auto takes the one auto takes now (the fused engine's
+    // checkpoint resumed across MPI ranks, where it does not run).
+    std::vector<std::string> cpu_order_kernels;
 
     // Why this backend cannot run `config` with `particles` particles; empty when it can.
     std::string refusal(const engine_config& config, std::size_t particles) const;
+    bool sums_in_cpu_order(std::string_view hi_kernel) const;
 };
 
 // Whether a registered backend can run here and now (a device present, a build that has it).
