@@ -13,7 +13,6 @@
 #include <memory>
 #include <string>
 
-#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/device_error.hpp"
 #include "stokesian/core/scenario.hpp"
@@ -21,6 +20,7 @@
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
+#include "support/cpu_engine_underneath.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/stoppable_run.hpp"
@@ -34,35 +34,23 @@ constexpr std::uint64_t no_fault = ~std::uint64_t{0};
 std::atomic<std::uint64_t> fault_at_step{no_fault};  // the step whose start fails (no_fault: none)
 
 // The CPU engine on a pretend device.
-class failing_device_engine final : public engine {
+class failing_device_engine final : public test_support::cpu_engine_underneath {
 public:
-    failing_device_engine(const engine_config& config, const initial_state& state) {
-        engine_config cpu = config;
-        cpu.backend = "cpu";
-        inner_ = make_engine(cpu, state);
-    }
+    using cpu_engine_underneath::cpu_engine_underneath;
     void advance(std::uint64_t steps) override {
         for (std::uint64_t k = 0; k < steps; ++k) {
-            if (inner_->step() == fault_at_step.load())
+            if (inner().step() == fault_at_step.load())
                 throw device_error(3, "Test Device", "CUDA error in a step: injected (cudaErrorLaunchFailure)");
-            inner_->advance(1);
+            inner().advance(1);
         }
     }
-    std::uint64_t step() const override { return inner_->step(); }
-    std::size_t size() const override { return inner_->size(); }
-    void read_frame(frame& out) const override { inner_->read_frame(out); }
-    void save_state(engine_state& out) const override { inner_->save_state(out); }
-    void restore_state(const engine_state& state) override { inner_->restore_state(state); }
     // No device named in the details: the run holds its last good state because the backend
     // computes on a device (capabilities::devices), whatever the engine describes.
     engine_description description() const override {
-        engine_description d = inner_->description();
+        engine_description d = cpu_engine_underneath::description();
         d.backend = "test-device";
         return d;
     }
-
-private:
-    std::unique_ptr<engine> inner_;
 };
 
 void register_failing_device_once() {

@@ -10,12 +10,12 @@
 #include <memory>
 #include <string>
 
-#include "stokesian/backends/engine_factory.hpp"
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/run/run.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
+#include "support/cpu_engine_underneath.hpp"
 #include "support/scratch_directory.hpp"
 #include "support/stoppable_run.hpp"
 
@@ -30,23 +30,12 @@ std::string auto_takes = "exact-a";
 std::string fast_takes = "fast-c";
 
 // The CPU engine, described as the test backend's kernel `hi_kernel`.
-class described_kernel_engine final : public engine {
+class described_kernel_engine final : public test_support::cpu_engine_underneath {
 public:
-    described_kernel_engine(const engine_config& config, const device_context& device, const initial_state& state)
-        : hi_kernel_(config.hi_kernel) {
-        engine_config cpu = config;
-        cpu.backend = "cpu";
-        cpu.hi_kernel.clear();
-        inner_ = backends::make_engine(cpu, device, state);
-    }
-    void advance(std::uint64_t steps) override { inner_->advance(steps); }
-    std::uint64_t step() const override { return inner_->step(); }
-    std::size_t size() const override { return inner_->size(); }
-    void read_frame(frame& out) const override { inner_->read_frame(out); }
-    void save_state(engine_state& out) const override { inner_->save_state(out); }
-    void restore_state(const engine_state& state) override { inner_->restore_state(state); }
+    described_kernel_engine(const engine_config& config, const initial_state& state)
+        : cpu_engine_underneath(config, state), hi_kernel_(config.hi_kernel) {}
     engine_description description() const override {
-        engine_description d = inner_->description();
+        engine_description d = cpu_engine_underneath::description();
         d.backend = cpu_order_backend_name;
         d.hi_kernel = hi_kernel_;
         return d;
@@ -54,7 +43,6 @@ public:
 
 private:
     std::string hi_kernel_;
-    std::unique_ptr<engine> inner_;
 };
 
 const backends::backend& cpu_order_backend() {
@@ -70,8 +58,8 @@ const backends::backend& cpu_order_backend() {
             const std::string& kernel = fast ? fast_takes : auto_takes;
             return backends::kernel_choice{kernel, std::string(fast ? "fast: " : "auto: ") + kernel + " (the test's)"};
         };
-        t.make_engine = [](const engine_config& config, const device_context& device, const initial_state& state) {
-            return std::make_unique<described_kernel_engine>(config, device, state);
+        t.make_engine = [](const engine_config& config, const device_context&, const initial_state& state) {
+            return std::make_unique<described_kernel_engine>(config, state);
         };
         backends::backend_registry().add(std::move(t));
         return *backends::backend_registry().find(cpu_order_backend_name);
