@@ -2,7 +2,6 @@
 // with it, and the settings that rebuild the scenario without the scenario file.
 #include "run_record.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -115,15 +114,12 @@ void check_same_run(const scenario& s, const io::run_checkpoint& c, const std::f
 }
 
 void check_same_engine(const std::map<std::string, std::string>& description, const io::run_checkpoint& c,
-                       const std::filesystem::path& path, const std::vector<std::string>& cpu_order_kernels) {
+                       const std::filesystem::path& path, const backends::capabilities& can) {
     std::map<std::string, std::string> mine;
     record_engine(mine, description);
-    const auto cpu_order = [&](const std::string& kernel) {
-        return std::find(cpu_order_kernels.begin(), cpu_order_kernels.end(), kernel) != cpu_order_kernels.end();
-    };
     for (const auto& [key, ours] : mine) {
         const std::string& theirs = entry(c, path, key);
-        if (key == "engine_hi_kernel" && cpu_order(theirs) && cpu_order(ours)) continue;
+        if (key == "engine_hi_kernel" && can.sums_in_cpu_order(theirs) && can.sums_in_cpu_order(ours)) continue;
         if (theirs != ours)
             throw input_error(path.string(), key, theirs,
                               "the checkpoint was written by an engine with " + key + " = '" + echoed(theirs) +

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <map>
 #include <string>
-#include <vector>
 
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/run/run.hpp"
 
 namespace stokesian {
@@ -17,9 +17,9 @@ void record_engine(std::map<std::string, std::string>& record, const std::map<st
 // min_separation and the requested backend and kernel must be the checkpoint's.
 void check_same_run(const scenario& s, const io::run_checkpoint& c, const std::filesystem::path& checkpoint_path);
 // The engine that continues must be the kind that wrote the checkpoint (backend, kernel, device
-// flags); two kernels of `cpu_order_kernels` (the backend's kernels that give the CPU's bits) are
+// flags); two kernels of the CPU's bits (`can`: the backend's capabilities::cpu_order_kernels) are
 // the same kind.
 void check_same_engine(const std::map<std::string, std::string>& description, const io::run_checkpoint& c,
-                       const std::filesystem::path& checkpoint_path, const std::vector<std::string>& cpu_order_kernels);
+                       const std::filesystem::path& checkpoint_path, const backends::capabilities& can);
 
 }  // namespace stokesian

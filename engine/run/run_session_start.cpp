@@ -171,7 +171,7 @@ std::optional<run_result> run_session::resume_output() {
     const engine_description engine = eng_->description();
     const backends::backend* const backend = backends::backend_registry().find(engine.backend);
     check_same_engine(engine.provenance(), *resumed_, checkpoint_path_,
-                      backend ? backend->can.cpu_order_kernels : std::vector<std::string>{});
+                      backend ? backend->can : backends::capabilities{});
     try {
         eng_->restore_state(resumed_->engine);
     } catch (const std::invalid_argument& e) {
