@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "stokesian/backends/registry.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/run/run.hpp"

@@ -5,8 +5,11 @@
 #include <map>
 #include <string>
 
-#include "stokesian/backends/registry.hpp"
 #include "stokesian/run/run.hpp"
+
+namespace stokesian::backends {
+struct capabilities;
+}
 
 namespace stokesian {
 
