@@ -26,11 +26,15 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
     // of the several devices' code. Several take at most two targets a step, with which their bounds
     // were measured (hi_kernel_table.cpp).
     const bool on_devices = s.peers != 0;
-    const fused_grid_plan plan = fused_grid_plan_for<W>(s.end - s.begin, on_devices ? 2u : fused_grid_most_a_step<W>);
+    constexpr unsigned most = fused_grid_pairs_pay<A, Periodic> ? fused_grid_most_a_step<W> : 1u;
+    constexpr unsigned most_on_devices = most < 2u ? most : 2u;
+    // Tiles of one size (the kernel's loops take one; a last round of its own made it spill).
+    const fused_grid_plan plan =
+        fused_grid_plan_for<W>(s.end - s.begin, on_devices ? most_on_devices : most, fused_grid_tiles::equal);
     fused_arguments<P, A, W> args = a;
     fused_grid_buffers<W> working = g;
     fused_grid_slice<P, A, W> slice = s;
-    unsigned tile = plan.shape.tile, buffers = plan.buffers;
+    unsigned tile = plan.shape.tiling.tile, buffers = plan.buffers;
     // A chunk buffer's values: a kernel parameter, which the kernel reads from the constant bank,
     // rather than 3 * tile * row computed in the kernel and held in a register of its producing
     // warps, which have 64 in f32 (1-2 % faster at N >= 2048 in f32 on an H200: forms a3 and a3p of
@@ -44,8 +48,6 @@ void launch_box(const fused_arguments<P, A, W>& a, const fused_grid_buffers<W>& 
                                           dim3(fused_grid_block<W>), parameters, plan.shared, cudaStreamPerThread),
               "cudaLaunchCooperativeKernel (fused grid kernel)");
     };
-    constexpr unsigned most = fused_grid_pairs_pay<A, Periodic> ? fused_grid_most_a_step<W> : 1u;
-    constexpr unsigned most_on_devices = most < 2u ? most : 2u;
     if (on_devices)
         with_targets_a_step<most_on_devices>(plan.shape.targets_a_step, [&](auto k) {
             launch(fused_grid_kernel<P, A, W, Tensor, Periodic, decltype(k)::value, true>);

@@ -21,11 +21,12 @@ struct fused_grid_plan {
 };
 
 // `targets` consecutive targets (the device's, against all the sources) whose producing warps take at
-// most `most_a_step` targets at a time. One block a multiprocessor: a block's warps hold nearly all
+// most `most_a_step` targets at a time (the most the launch's kernels are compiled for), in tiles as
+// `tiles` says (fused_grid_shape_for). One block a multiprocessor: a block's warps hold nearly all
 // of its registers (f32: 31 warps of 64, f64: 16 of ~120), so a second one never fits
 // (fused_grid_prepare checks the first).
 template <class W>
-fused_grid_plan fused_grid_plan_for(unsigned targets, unsigned most_a_step) {
+fused_grid_plan fused_grid_plan_for(unsigned targets, unsigned most_a_step, fused_grid_tiles tiles) {
     const unsigned sms = device_sm_count();
     const std::size_t shared_per_block = device_shared_memory_per_block();
     const unsigned tile_max = fused_grid_tile_fitting(shared_per_block, fused_grid_targets_bytes<W>, fused_grid_row<W>,
@@ -34,9 +35,10 @@ fused_grid_plan fused_grid_plan_for(unsigned targets, unsigned most_a_step) {
         throw std::runtime_error(
             "a team of producing and adding warps (the fused grid kernel, adding-warps) does not "
             "fit a multiprocessor of this device");
+    const unsigned full_tile = tiles == fused_grid_tiles::full_rounds ? fused_grid_full_tile(sizeof(W), most_a_step) : 0u;
     const fused_grid_shape shape =
-        fused_grid_shape_for(targets, sms, sms, tile_max, {fused_grid_groups<W>, most_a_step});
-    const std::size_t buffer_bytes = fused_grid_buffer_bytes(shape.tile, fused_grid_row<W>, sizeof(W));
+        fused_grid_shape_for(targets, sms, sms, tile_max, full_tile, {fused_grid_groups<W>, most_a_step});
+    const std::size_t buffer_bytes = fused_grid_buffer_bytes(shape.tiling.tile, fused_grid_row<W>, sizeof(W));
     const unsigned buffers = fused_grid_buffers_fitting(shared_per_block, fused_grid_targets_bytes<W>, buffer_bytes);
     return {shape, buffers, static_cast<unsigned>(buffer_bytes / sizeof(W)),
             fused_grid_targets_bytes<W> + buffers * buffer_bytes};

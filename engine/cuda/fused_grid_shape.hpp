@@ -71,26 +71,38 @@ constexpr unsigned fused_grid_tile_fitting(std::size_t shared_per_block, std::si
     return 0;
 }
 
+// How a launch cuts its targets into tiles: full_tiles tiles of `tile` targets (rounds of one on
+// every block), then the rest in one round of tiles of last_tile <= tile; block b takes the b-th
+// tile of each round (fused_grid_each_tile).
+struct fused_grid_tiling {
+    unsigned tile;
+    unsigned full_tiles;
+    unsigned last_tile;
+};
+
 struct fused_grid_shape {
-    unsigned tile;            // targets a block takes at a time
-    unsigned blocks;          // blocks of the launch; block b takes tiles b, b + blocks, ...
+    fused_grid_tiling tiling;
+    unsigned blocks;          // blocks of the launch
     unsigned targets_a_step;  // targets a producing warp evaluates at a time (fused_grid_terms)
 };
 
 // The producing warps' side of the launch: their `groups` take the tile's targets in turn
-// (fused_grid_role_of), and a warp evaluates at most `most_a_step` targets at a time.
+// (fused_grid_role_of), and a warp evaluates at most `most_a_step` targets at a time (1: one after
+// the other, where several a step do not pay: fused_grid_pairs_pay).
 struct fused_grid_producing {
     unsigned groups;
     unsigned most_a_step;
 };
 
-// Targets a step, K >= 2, for a tile whose largest group has g = ceil(tile / groups) targets: the K
-// up to most_a_step whose steps evaluate the fewest targets, ceil(g / K) K (a last step past the
-// group's targets evaluates a repeated one and stores nothing), the smaller K at a tie. Measured on
-// an H200 in f64 (open fcc, N = 2916 ... 42 592, engine/docs/gpu-runs/2026-11-29-h200-fused-grid-three-targets.csv):
-// three a step are 5-7 % faster than two where g = 9 (9 evaluations for 10) and 1-12 % slower
-// elsewhere (g = 6, 7, 8, 10: as many evaluations or more), which this rule picks at all eleven sizes.
+// Targets a step for a tile whose largest group has g = ceil(tile / groups) targets: 1 where the
+// warps take at most one; else the K of 2 ... most_a_step whose steps evaluate the fewest targets,
+// ceil(g / K) K (a last step past the group's targets evaluates a repeated one and stores nothing),
+// the smaller K at a tie. Measured on an H200 in f64 (open fcc, N = 2916 ... 42 592,
+// engine/docs/gpu-runs/2026-11-29-h200-fused-grid-three-targets.csv): three a step are 5-7 % faster
+// than two where g = 9 (9 evaluations for 10) and 1-12 % slower elsewhere (g = 6, 7, 8, 10: as many
+// evaluations or more), which this rule picks at all eleven sizes.
 constexpr unsigned fused_grid_targets_a_step(unsigned tile, fused_grid_producing producing) {
+    if (producing.most_a_step < 2) return 1;
     const unsigned g = (tile + producing.groups - 1) / producing.groups;
     unsigned best = 2;
     for (unsigned k = 3; k <= producing.most_a_step; ++k)
@@ -98,29 +110,59 @@ constexpr unsigned fused_grid_targets_a_step(unsigned tile, fused_grid_producing
     return best;
 }
 
+// The tile of a large system's full rounds (fused_grid_tiles::full_rounds) for the producing warps
+// of f32 (value_bytes 4) and f64 (8): the tile that was fastest over N = 5324 ... 42 592 on an H200,
+// open and periodic fcc, adding-warps with every tile of 12 ... 30 (f32) and 8 ... 20 (f64) in full
+// rounds and the rest in one last round (engine/docs/gpu-runs/2026-11-30-h200-full-tiles.csv; a CPU
+// test derives the table from it). Several targets a step (open boxes): f32 30 (groups of 8, 8, 7, 7:
+// four steps of two), f64 18 (two groups of 9: three steps of three; 20 takes five steps of two and
+// was 2-7 % slower). One a step: f32 28 (groups of 7; 30's groups of 8 and 7 leave warps idle), f64 20.
+constexpr unsigned fused_grid_full_tile(std::size_t value_bytes, unsigned most_a_step) {
+    if (value_bytes == 4) return most_a_step > 1 ? 30u : 28u;
+    return most_a_step > 1 ? 18u : 20u;
+}
+
+// How a system of several rounds is cut (fused_grid_shape_for).
+enum class fused_grid_tiles {
+    equal,        // tiles of one size, in as few rounds as possible
+    full_rounds,  // rounds of the full tile (fused_grid_full_tile), then one round of the rest
+};
+
 // `resident`: the blocks the device holds at once (blocks a multiprocessor times multiprocessors);
 // every block of a cooperative launch must be resident. `tile_max`: the largest tile whose buffers
-// fit (fused_grid_tile_fitting). A system of at most tile_max targets a
-// multiprocessor gets one block on each: the grid barrier's cost grows with the number of blocks,
-// and a block's chain of n additions takes as long for one target as for tile_max. Larger systems
-// fill every resident block with tiles of equal size, in as few rounds as they allow, and their
-// producing warps may take several targets a step (where that pays: fused_grid_pairs_pay;
-// fused_grid_targets_a_step): on an H200 in open boxes two a step are 5-10 % faster than one at
-// N = 4000 and 10 976 (f32, f64), 0-10 % slower in one round (N = 864 ... 2048), whose few targets
-// a warp leave the second of a step idle
-// (engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt).
+// fit (fused_grid_tile_fitting). A system of at most tile_max targets a multiprocessor gets one
+// block on each, in one round: the grid barrier's cost grows with the number of blocks, and a
+// block's chain of n additions takes as long for one target as for tile_max. A larger one fills
+// every resident block, its producing warps taking several targets a step where they may
+// (fused_grid_targets_a_step of its tile), in one of two ways:
+//   - full_tile 0 (fused_grid_tiles::equal): tiles of one size in as few rounds as possible. The
+//     grid kernel's: its loops take one tile size (a last round of its own made it spill);
+//   - otherwise rounds of tiles of min(full_tile, tile_max) on every block, as many as the system
+//     fills, and one last round of the rest in tiles as equal as they come. adding-warps' (not in
+//     ds): its full tiles fill the producing warps' groups and steps however the division falls, on
+//     average 3-5 % faster than equal tiles on an H200 from N = 5324 to 42 592 (f32, f64; open and
+//     periodic boxes; engine/docs/gpu-runs/2026-11-30-h200-full-tiles.csv).
+// On an H200 in open boxes two a step are 5-10 % faster than one at N = 4000 and 10 976 (f32, f64),
+// 0-10 % slower in one round (N = 864 ... 2048), whose few targets a warp leave the second of a
+// step idle (engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt).
 constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiprocessors, unsigned resident,
-                                                unsigned tile_max, fused_grid_producing producing) {
-    unsigned tile = 0;
+                                                unsigned tile_max, unsigned full_tile, fused_grid_producing producing) {
     if (n <= tile_max * multiprocessors) {
-        tile = (n + multiprocessors - 1) / multiprocessors;
-    } else {
-        const unsigned rounds = (n + tile_max * resident - 1) / (tile_max * resident);
-        tile = (n + rounds * resident - 1) / (rounds * resident);
+        const unsigned tile = (n + multiprocessors - 1) / multiprocessors;
+        return {{tile, 0u, tile}, (n + tile - 1) / tile, 1u};
     }
-    const unsigned tiles = (n + tile - 1) / tile;
-    return {tile, tiles < resident ? tiles : resident,
-            n <= tile_max * multiprocessors ? 1u : fused_grid_targets_a_step(tile, producing)};
+    if (full_tile == 0) {
+        const unsigned rounds = (n + tile_max * resident - 1) / (tile_max * resident);
+        const unsigned tile = (n + rounds * resident - 1) / (rounds * resident);
+        const unsigned tiles = (n + tile - 1) / tile;
+        return {{tile, 0u, tile}, tiles < resident ? tiles : resident, fused_grid_targets_a_step(tile, producing)};
+    }
+    const unsigned tile = full_tile < tile_max ? full_tile : tile_max;
+    const unsigned rounds = (n + tile * resident - 1) / (tile * resident);
+    const unsigned full_tiles = (rounds - 1) * resident, rest = n - full_tiles * tile;
+    const unsigned last_tile = (rest + resident - 1) / resident;
+    return {{tile, full_tiles, last_tile}, rounds > 1 ? resident : (rest + last_tile - 1) / last_tile,
+            fused_grid_targets_a_step(tile, producing)};
 }
 
 }  // namespace stokesian::cuda

@@ -4,8 +4,8 @@
 // which evaluate the pair terms of a tile of targets chunk by chunk, and adding warps, which add them
 // one after the other in source order while the next chunk is evaluated: the CPU's sum, bit for bit,
 // without ordered-split's cost of adding lanes inside the producing warps (hi_ordered_kernel.cuh).
-// Block b takes the tiles of the launch's targets b, b + gridDim.x, ...; the shape (tile, blocks,
-// targets a step, chunk buffers) is the grid kernel's for as many targets (fused_grid_plan.cuh);
+// Block b takes the b-th tile of each round of the launch's targets (fused_grid_each_tile); the shape
+// (tiles, blocks, targets a step, chunk buffers) is the grid kernel's for as many targets (fused_grid_plan.cuh);
 // UnitMobility: the launch's mu0 is 1 (fused_grid_terms).
 #include "fused_grid_velocities.cuh"
 
@@ -14,12 +14,13 @@ namespace stokesian::cuda {
 template <class Tensor, bool Periodic, unsigned TargetsAStep, bool UnitMobility, class A, class W>
 __global__ void __launch_bounds__(fused_grid_block<W>)
     hi_adding_warps_kernel(const packed4<W>* position, const packed4<W>* force, vec3<A>* velocity, unsigned first,
-                           unsigned last, unsigned n, unsigned tile, unsigned buffers, unsigned buffer,
+                           unsigned last, unsigned n, fused_grid_tiling tiling, unsigned buffers, unsigned buffer,
                            interaction_parameters<W> p) {
     extern __shared__ __align__(16) unsigned char hi_adding_warps_shared[];
-    for (unsigned t = first + blockIdx.x * tile; t < last; t += gridDim.x * tile)
-        fused_grid_velocities<Tensor, Periodic, TargetsAStep, UnitMobility>(
-            hi_adding_warps_shared, position, force, velocity, t, min(tile, last - t), n, buffers, buffer, p);
+    fused_grid_each_tile(tiling, first, last, [&](unsigned t, unsigned size) {
+        fused_grid_velocities<Tensor, Periodic, TargetsAStep, UnitMobility>(hi_adding_warps_shared, position, force,
+                                                                            velocity, t, size, n, buffers, buffer, p);
+    });
 }
 
 }  // namespace stokesian::cuda

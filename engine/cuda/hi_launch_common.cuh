@@ -191,14 +191,19 @@ void launch_ordered(const hi_launch<W, A>& l, const interaction_parameters<W>& p
 
 template <class Tensor, class W, class A, bool Periodic, bool UnitMobility>
 void launch_adding_warps_form(const hi_launch<W, A>& l, const interaction_parameters<W>& p) {
-    const fused_grid_plan plan = fused_grid_plan_for<W>(l.targets(), fused_grid_most_a_step<W>);
     constexpr unsigned most = fused_grid_pairs_pay<A, Periodic> ? fused_grid_most_a_step<W> : 1u;
+    // Full rounds and a last one (fused_grid_shape_for), except with float_float accumulators, whose
+    // adding lanes' chains set the pace: a round costs its chains whatever its tile, and equal tiles
+    // in the fewest rounds were faster (engine/docs/gpu-runs/2026-11-30-h200-full-tiles.csv).
+    constexpr fused_grid_tiles tiles =
+        std::is_same_v<A, float_float> ? fused_grid_tiles::equal : fused_grid_tiles::full_rounds;
+    const fused_grid_plan plan = fused_grid_plan_for<W>(l.targets(), most, tiles);
     with_targets_a_step<most>(plan.shape.targets_a_step, [&](auto k) {
         const auto kernel = hi_adding_warps_kernel<Tensor, Periodic, decltype(k)::value, UnitMobility, A, W>;
         fused_grid_prepare(reinterpret_cast<const void*>(kernel), plan.shared, fused_grid_block<W>,
                            "adding-warps kernel");
         kernel<<<plan.shape.blocks, fused_grid_block<W>, plan.shared, l.stream>>>(
-            l.position, l.force, l.velocity, l.first, l.last, l.n, plan.shape.tile, plan.buffers, plan.buffer, p);
+            l.position, l.force, l.velocity, l.first, l.last, l.n, plan.shape.tiling, plan.buffers, plan.buffer, p);
     });
 }
 

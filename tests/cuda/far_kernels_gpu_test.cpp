@@ -231,13 +231,14 @@ TEST(FarKernelsGpu, OrderedSplitGivesTheCpusBitsWithEveryGroupSize) {
     }
 }
 
-// adding-warps takes the fused grid kernel's shape for its targets (cuda/fused_grid_shape.hpp; on a
-// GPU of 132 SMs): one round of tiles of ceil(N / 132) up to N = 3960 in f32 and ds and 2640 in f64
-// (fcc m = 6, 9: N = 864, 2 916), several rounds of equal tiles beyond, with two targets a step in
-// open boxes (f32 and f64 at N = 10 976 and 42 592: m = 14, 22) or three (f64 where a group has 9:
-// m = 12, N = 6 912) and one in ds and periodic boxes; the last tile of a round may be short. Each
-// shape must give tiling's bits, i.e. the CPU's (first test). Periodic: random centres with pairs
-// below 2a and one tied at L/2 (several rounds, one target a step). mu0 = 1 and another.
+// adding-warps takes the team kernels' shape for its targets (cuda/fused_grid_shape.hpp; on a GPU of
+// 132 SMs): one round of tiles of ceil(N / 132) up to N = 3960 in f32 and ds and 2640 in f64 (fcc
+// m = 6, 9: N = 864, 2 916); beyond, full rounds of 30 (f32) or 18 (f64) targets a tile in open boxes,
+// two targets a step in f32 and three in f64, and 28 or 20 one a step in periodic ones, then one last
+// round of shorter tiles (fcc m = 12, 14, 22: N = 6 912, 10 976, 42 592; periodic N = 7 001: f32 one
+// full round and tiles of 26, f64 two and tiles of 14), and equal tiles in ds. Each shape must give
+// tiling's bits, i.e. the CPU's (first test). Periodic: random centres with pairs below 2a and one
+// tied at L/2. mu0 = 1 and another.
 TEST(FarKernelsGpu, AddingWarpsGivesTheCpusBitsInEveryShape) {
     REQUIRE_DEVICE();
     std::vector<named_system> list;
