@@ -70,18 +70,16 @@ __device__ __forceinline__ void fused_grid_wait(unsigned barrier, unsigned threa
     asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
 }
 // Calls f(first, size) for each of this block's tiles (tiling: fused_grid_shape.hpp) of the targets
-// begin ... end - 1, in order: the k-th tile of the launch for k = blockIdx.x, + gridDim.x, ... A full
-// round's tiles are whole (full_tiles is a multiple of the launch's blocks). One loop, so that the
-// kernel holds one copy of f (two loops, one a tile size, made the grid kernel spill).
+// begin ... end - 1, in order: its tile of each full round (whole: full_tiles is a multiple of the
+// launch's blocks), then of the last. Two loops, one a tile size: as one loop over the launch's tile
+// index adding-warps was 2 % (f64) and 5 % (f32) slower at N = 10 976 on an H200
+// (engine/docs/gpu-runs/2026-11-30-h200-full-tiles-verify.txt).
 template <class F>
 __device__ __forceinline__ void fused_grid_each_tile(const fused_grid_tiling& t, unsigned begin, unsigned end, F&& f) {
     const unsigned rest = begin + t.full_tiles * t.tile;
-    for (unsigned k = blockIdx.x;; k += gridDim.x) {
-        const bool full = k < t.full_tiles;
-        const unsigned first = full ? begin + k * t.tile : rest + (k - t.full_tiles) * t.last_tile;
-        if (first >= end) return;
-        f(first, full ? t.tile : min(t.last_tile, end - first));
-    }
+    for (unsigned first = begin + blockIdx.x * t.tile; first < rest; first += gridDim.x * t.tile) f(first, t.tile);
+    for (unsigned first = rest + blockIdx.x * t.last_tile; first < end; first += gridDim.x * t.last_tile)
+        f(first, min(t.last_tile, end - first));
 }
 
 // The buffer that chunk c + 1 uses, after chunk c's `slot` (chunk c in buffer c % buffers).
