@@ -19,7 +19,7 @@
 //
 // The fused bounds (the fused engine under auto), per HI precision and box kind: measured by
 // `ci/gpu-hi-auto` on an NVIDIA H200 (cc 9.0 like the H100;
-// engine/docs/gpu-runs/2026-11-30-h200-unit-mobility-bound.csv): the fused engine (its grid kernel: one
+// engine/docs/gpu-runs/2026-11-30-h200-full-tiles-bound.csv): the fused engine (its grid kernel: one
 // system on the whole device, whole steps in one launch) against the exact kernels auto takes step by
 // step at these sizes, ordered-split and adding-warps, on periodic simple cubic lattices
 // (N = 4 ... 24 576) and open fcc lattices (N = 864 ... 23 328), no lubrication. Each bound is the
@@ -27,16 +27,17 @@
 // (tests/backends/hi_kernel_choice_test.cpp derives them from the CSV). adding-warps is the grid
 // kernel's velocity phase alone, and with mu0 = 1 (every scenario of the sweeps, the paper's units)
 // it takes its unit-mobility form, three multiplications a pair term fewer than the grid kernel's
-// one form: where one step's arithmetic dominates it is 2-6 % faster step by step, so the fused engine
-// stops at N ~ 4000 in open boxes (f32, f64) and 4096 in periodic ones (f64); in periodic boxes f32
-// led by 1-3 % at every measured N. ds stops at N ~ 6000-7000 for another reason: above its grid kernel
+// one form, and for large systems full rounds of its measured tile (cuda/fused_grid_shape.hpp), where
+// the grid kernel keeps equal tiles: where one step's arithmetic dominates it is faster step by step,
+// so the fused engine stops at N ~ 4000 in open boxes (f32, f64) and at 6144 (f32) and 4096 (f64) in
+// periodic ones (adding-warps 9 % ahead at 8192 in f32). ds stops at N ~ 6000-7000 for another reason: above its grid kernel
 // costs 2.0-2.8x its f32 (the adding lanes' float_float chain: 7 dependent operations an addition
 // against f32's one) and trails ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
 // `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle;
-// engine/docs/gpu-runs/2026-11-30-h200-unit-mobility-short-range-bound.csv), N = 256 ... 23 328, the
-// fused engine leads in a periodic box up to N = 5324 (f32, ds) and 2048 (f64); in an open box, where
+// engine/docs/gpu-runs/2026-11-30-h200-full-tiles-short-range-bound.csv), N = 256 ... 23 328, the
+// fused engine leads in a periodic box up to N = 5324 (ds), 4000 (f32) and 2048 (f64); in an open box, where
 // the step-by-step engine also scans every pair (short_range_kernels.cuh: a cell list needs a
 // periodic box), at every measured N.
 //
@@ -110,11 +111,11 @@ constexpr table_row hopper_open_rows[] = {
 // {the same with short-range forces}}; the comments: the next measured N and the fastest step-by-step
 // kernel's time there against fused's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    // -, 6912 (0.97x) / 6912 (0.87x), - / -, 10 976 (0.99x) / 16 384 (0.81x), -
-    {precision::f32, {24576, 4000}, {5324, 23328}, {24576, 6912}, {12288, 23328}},
-    // 8192 (0.89x), 10 976 (0.85x) / 6912 (0.98x), - / 16 384 (0.90x), 10 976 (0.98x) / 24 576 (0.81x), -
+    // 8192 (0.91x), 6912 (0.92x) / 5324 (0.95x), - / -, 10 976 (0.99x) / 16 384 (0.81x), -
+    {precision::f32, {6144, 4000}, {4000, 23328}, {24576, 6912}, {12288, 23328}},
+    // 8192 (0.89x), 10 976 (0.85x) / 6912 (0.97x), - / 16 384 (0.90x), 10 976 (0.98x) / 24 576 (0.81x), -
     {precision::ds, {6144, 6912}, {5324, 23328}, {12288, 6912}, {16384, 23328}},
-    // 6144 (0.98x), 6912 (0.97x) / 4000 (0.90x), - / 8192 (0.999x), 16 384 (0.99x) / 12 288 (0.82x), -
+    // 6144 (0.97x), 6912 (0.96x) / 4000 (0.90x), - / 8192 (0.999x), 16 384 (0.99x) / 12 288 (0.82x), -
     {precision::f64, {4096, 4000}, {2048, 23328}, {4096, 10976}, {8192, 23328}},
 };
 
@@ -133,8 +134,8 @@ constexpr auto fallback_fused = [] {
 
 constexpr device_table tables[] = {
     {"9.0",
-     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-unit-mobility-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200-unit-mobility-short-range-bound.csv",
+     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-full-tiles-bound.csv",
+      "engine/docs/gpu-runs/2026-11-30-h200-full-tiles-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-unit-mobility-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-unit-mobility-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels.csv", hopper_rows},

@@ -320,13 +320,19 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                     EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused")
                         << to_string(hi) << " N = " << at.particles;
                 }
-    // The paper's fcc benchmark at N = 10 976 with lubrication, periodic: adding-warps' steps were
-    // 0.64 ms (f32, median) against the fused engine's 0.96 (2026-11-30-h200-unit-mobility-short-range-bound.csv);
-    // past the bound auto takes the table's exact kernel, adding-warps at N ~ 1e4.
-    kernel_query lubricated = hopper(10976, precision::f32);
+    // The paper's fcc benchmark at N = 4000, periodic (f32): within both bounds, with lubrication
+    // too. At N = 10 976 with lubrication adding-warps' steps were 0.63 ms (f32, median) against the
+    // fused engine's 0.96 (2026-11-30-h200-full-tiles-short-range-bound.csv), and without it it led
+    // from N = 8192 (…-full-tiles-bound.csv): past the bounds auto takes the table's exact kernel,
+    // adding-warps at N ~ 1e4.
+    kernel_query lubricated = hopper(4000, precision::f32);
     lubricated.fused_possible = true;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "fused");
     lubricated.short_range = true;
+    EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "fused");
+    lubricated.particles = 10976;
+    EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "adding-warps");
+    lubricated.short_range = false;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "adding-warps");
     q.particles = 4;
     q.fused_possible = false;  // another integrator, the implicit scheme, MPI ranks
