@@ -35,7 +35,8 @@ fused_grid_plan fused_grid_plan_for(unsigned targets, unsigned most_a_step, fuse
         throw std::runtime_error(
             "a team of producing and adding warps (the fused grid kernel, adding-warps) does not "
             "fit a multiprocessor of this device");
-    const unsigned full_tile = tiles == fused_grid_tiles::full_rounds ? fused_grid_full_tile(sizeof(W), most_a_step) : 0u;
+    const unsigned full_tile =
+        tiles == fused_grid_tiles::full_rounds ? fused_grid_full_tile(sizeof(W), most_a_step) : 0u;
     const fused_grid_shape shape =
         fused_grid_shape_for(targets, sms, sms, tile_max, full_tile, {fused_grid_groups<W>, most_a_step});
     const std::size_t buffer_bytes = fused_grid_buffer_bytes(shape.tiling.tile, fused_grid_row<W>, sizeof(W));

@@ -161,7 +161,8 @@ constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiproces
     const unsigned rounds = (n + tile * resident - 1) / (tile * resident);
     const unsigned full_tiles = (rounds - 1) * resident, rest = n - full_tiles * tile;
     const unsigned last_tile = (rest + resident - 1) / resident;
-    return {{tile, full_tiles, last_tile}, rounds > 1 ? resident : (rest + last_tile - 1) / last_tile,
+    return {{tile, full_tiles, last_tile},
+            rounds > 1 ? resident : (rest + last_tile - 1) / last_tile,
             fused_grid_targets_a_step(tile, producing)};
 }
 

@@ -22,11 +22,11 @@
 using stokesian::cuda::fused_grid_buffer_bytes;
 using stokesian::cuda::fused_grid_buffers_fitting;
 using stokesian::cuda::fused_grid_buffers_max;
+using stokesian::cuda::fused_grid_full_tile;
 using stokesian::cuda::fused_grid_producing;
 using stokesian::cuda::fused_grid_role;
 using stokesian::cuda::fused_grid_role_of;
 using stokesian::cuda::fused_grid_shape;
-using stokesian::cuda::fused_grid_full_tile;
 using stokesian::cuda::fused_grid_shape_for;
 using stokesian::cuda::fused_grid_targets_a_step;
 using stokesian::cuda::fused_grid_tile_fitting;
