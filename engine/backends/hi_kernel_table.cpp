@@ -30,16 +30,17 @@
 // one form, and for large systems full rounds of its measured tile (cuda/fused_grid_shape.hpp), where
 // the grid kernel keeps equal tiles: where one step's arithmetic dominates it is faster step by step,
 // so the fused engine stops at N ~ 4000 in open boxes (f32, f64) and at 6144 (f32) and 4096 (f64) in
-// periodic ones (adding-warps 9 % ahead at 8192 in f32). ds stops at N ~ 6000-7000 for another reason: above its grid kernel
-// costs 2.0-2.8x its f32 (the adding lanes' float_float chain: 7 dependent operations an addition
-// against f32's one) and trails ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
+// periodic ones (adding-warps 9 % ahead at 8192 in f32). ds stops at N ~ 6000-7000 for another
+// reason: above its grid kernel costs 2.0-2.8x its f32 (the adding lanes' float_float chain: 7
+// dependent operations an addition against f32's one) and trails ordered-split, whose ds costs
+// 1.4-2.0x its f32, by up to 1.5x.
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
 // `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle;
 // engine/docs/gpu-runs/2026-11-30-h200-full-tiles-short-range-bound.csv), N = 256 ... 23 328, the
-// fused engine leads in a periodic box up to N = 5324 (ds), 4000 (f32) and 2048 (f64); in an open box, where
-// the step-by-step engine also scans every pair (short_range_kernels.cuh: a cell list needs a
-// periodic box), at every measured N.
+// fused engine leads in a periodic box up to N = 5324 (ds), 4000 (f32) and 2048 (f64); in an open
+// box, where the step-by-step engine also scans every pair (short_range_kernels.cuh: a cell list
+// needs a periodic box), at every measured N.
 //
 // On two devices (the fused engine's grid kernel on each, a slice of the targets, against
 // ordered-split and adding-warps on the same two, their HI sum sliced and all-gathered with NCCL a

@@ -116,7 +116,8 @@ constexpr unsigned fused_grid_targets_a_step(unsigned tile, fused_grid_producing
 // rounds and the rest in one last round (engine/docs/gpu-runs/2026-11-30-h200-full-tiles.csv; a CPU
 // test derives the table from it). Several targets a step (open boxes): f32 30 (groups of 8, 8, 7, 7:
 // four steps of two), f64 18 (two groups of 9: three steps of three; 20 takes five steps of two and
-// was 2-7 % slower). One a step: f32 28 (groups of 7; 30's groups of 8 and 7 leave warps idle), f64 20.
+// was 1-7 % slower). One a step: f32 28 (groups of 7; 30's groups of 8 and 7 leave warps idle: up to
+// 6 % slower), f64 20.
 constexpr unsigned fused_grid_full_tile(std::size_t value_bytes, unsigned most_a_step) {
     if (value_bytes == 4) return most_a_step > 1 ? 30u : 28u;
     return most_a_step > 1 ? 18u : 20u;
@@ -140,7 +141,7 @@ enum class fused_grid_tiles {
 //   - otherwise rounds of tiles of min(full_tile, tile_max) on every block, as many as the system
 //     fills, and one last round of the rest in tiles as equal as they come. adding-warps' (not in
 //     ds): its full tiles fill the producing warps' groups and steps however the division falls, on
-//     average 3-5 % faster than equal tiles on an H200 from N = 5324 to 42 592 (f32, f64; open and
+//     average 2.8-4.6 % faster than equal tiles on an H200 from N = 5324 to 42 592 (f32, f64; open and
 //     periodic boxes; engine/docs/gpu-runs/2026-11-30-h200-full-tiles.csv).
 // On an H200 in open boxes two a step are 5-10 % faster than one at N = 4000 and 10 976 (f32, f64),
 // 0-10 % slower in one round (N = 864 ... 2048), whose few targets a warp leave the second of a
