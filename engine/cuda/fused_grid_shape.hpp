@@ -73,7 +73,7 @@ constexpr unsigned fused_grid_tile_fitting(std::size_t shared_per_block, std::si
 
 // How a launch cuts its targets into tiles: full_tiles tiles of `tile` targets (rounds of one on
 // every block), then the rest in one round of tiles of last_tile <= tile; block b takes the b-th
-// tile of each round (fused_grid_each_tile).
+// tile of each round (adding-warps: fused_grid_each_tile, hi_adding_warps_kernel.cuh).
 struct fused_grid_tiling {
     unsigned tile;
     unsigned full_tiles;

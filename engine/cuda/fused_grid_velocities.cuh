@@ -69,19 +69,6 @@ __device__ __forceinline__ void fused_grid_signal(unsigned barrier, unsigned thr
 __device__ __forceinline__ void fused_grid_wait(unsigned barrier, unsigned threads) {
     asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
 }
-// Calls f(first, size) for each of this block's tiles (tiling: fused_grid_shape.hpp) of the targets
-// begin ... end - 1, in order: its tile of each full round (whole: full_tiles is a multiple of the
-// launch's blocks), then of the last. Two loops, one a tile size: as one loop over the launch's tile
-// index adding-warps was 2 % (f64) and 5 % (f32) slower at N = 10 976 on an H200
-// (engine/docs/gpu-runs/2026-11-30-h200-full-tiles-verify.txt).
-template <class F>
-__device__ __forceinline__ void fused_grid_each_tile(const fused_grid_tiling& t, unsigned begin, unsigned end, F&& f) {
-    const unsigned rest = begin + t.full_tiles * t.tile;
-    for (unsigned first = begin + blockIdx.x * t.tile; first < rest; first += gridDim.x * t.tile) f(first, t.tile);
-    for (unsigned first = rest + blockIdx.x * t.last_tile; first < end; first += gridDim.x * t.last_tile)
-        f(first, min(t.last_tile, end - first));
-}
-
 // The buffer that chunk c + 1 uses, after chunk c's `slot` (chunk c in buffer c % buffers).
 __device__ __forceinline__ unsigned fused_grid_next_slot(unsigned slot, unsigned buffers) {
     return slot + 1u == buffers ? 0u : slot + 1u;
