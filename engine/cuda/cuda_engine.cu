@@ -240,8 +240,10 @@ template <class Policy>
 void cuda_engine<Policy>::update_forces() {
     solve_pending_ = false;
     if (!short_range_) {
+        if (force_is_external_) return;
         external_force_kernel<W><<<blocks_for(n_, 256), 256>>>(external_force_.data(), n_, force_.data());
         check_launch("external_force_kernel");
+        force_is_external_ = true;
         return;
     }
     build_neighbour_list();
@@ -319,6 +321,7 @@ void cuda_engine<Policy>::restore_state(const engine_state& state) {
     image_.upload(h.image);
     velocity_.upload(h.velocity);
     force_.upload(force);
+    force_is_external_ = false;
     has_history_ = h.has_history;
     if (has_history_) previous_velocity_.upload(h.history);
     step_ = h.step;

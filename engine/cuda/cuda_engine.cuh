@@ -94,6 +94,9 @@ private:
     device_buffer<packed4<W>> position_w_;
     device_buffer<packed4<W>> force_;
     device_buffer<vec3<W>> external_force_;
+    // Without short-range forces F = F_ext, which no step changes: once force_ holds it, a step's
+    // forces phase has nothing to do (until a restore writes force_).
+    bool force_is_external_ = false;
     // Integrator storage: r_n and its images, the stages k[0..3], Adams-Bashforth's v_{n-1}.
     device_buffer<vec3<P>> start_position_;
     device_buffer<vec3<int>> start_image_;
