@@ -36,11 +36,11 @@
 // 1.4-2.0x its f32, by up to 1.5x.
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
-// `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle;
-// engine/docs/gpu-runs/2026-11-30-h200-full-tiles-short-range-bound.csv), N = 256 ... 23 328, the
-// fused engine leads in a periodic box up to N = 5324 (ds), 4000 (f32) and 2048 (f64); in an open
-// box, where the step-by-step engine also scans every pair (short_range_kernels.cuh: a cell list
-// needs a periodic box), at every measured N.
+// `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle; whole steps timed
+// without phase events, engine/docs/gpu-runs/2026-11-30-h200-whole-steps-short-range-bound.csv),
+// N = 256 ... 23 328, the fused engine leads in a periodic box up to N = 5324 (f32, ds) and 4000
+// (f64); in an open box, where the step-by-step engine also scans every pair
+// (short_range_kernels.cuh: a cell list needs a periodic box), at every measured N.
 //
 // On two devices (the fused engine's grid kernel on each, a slice of the targets, against
 // ordered-split and adding-warps on the same two, their HI sum sliced and all-gathered with NCCL a
@@ -112,12 +112,12 @@ constexpr table_row hopper_open_rows[] = {
 // {the same with short-range forces}}; the comments: the next measured N and the fastest step-by-step
 // kernel's time there against fused's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    // 8192 (0.91x), 6912 (0.92x) / 5324 (0.95x), - / 16 384 (0.94x), 10 976 (0.98x) / 16 384 (0.81x), -
-    {precision::f32, {6144, 4000}, {4000, 23328}, {12288, 6912}, {12288, 23328}},
-    // 8192 (0.89x), 10 976 (0.85x) / 6912 (0.97x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
+    // 8192 (0.91x), 6912 (0.92x) / 6912 (0.93x), - / 16 384 (0.94x), 10 976 (0.98x) / 16 384 (0.81x), -
+    {precision::f32, {6144, 4000}, {5324, 23328}, {12288, 6912}, {12288, 23328}},
+    // 8192 (0.89x), 10 976 (0.85x) / 6912 (0.975x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
     {precision::ds, {6144, 6912}, {5324, 23328}, {12288, 6912}, {16384, 23328}},
-    // 6144 (0.97x), 6912 (0.96x) / 4000 (0.90x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.82x), -
-    {precision::f64, {4096, 4000}, {2048, 23328}, {4096, 6912}, {8192, 23328}},
+    // 6144 (0.97x), 6912 (0.96x) / 5324 (0.91x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.82x), -
+    {precision::f64, {4096, 4000}, {4000, 23328}, {4096, 6912}, {8192, 23328}},
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -136,7 +136,7 @@ constexpr auto fallback_fused = [] {
 constexpr device_table tables[] = {
     {"9.0",
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-full-tiles-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200-full-tiles-short-range-bound.csv",
+      "engine/docs/gpu-runs/2026-11-30-h200-whole-steps-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-unit-mobility-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels.csv", hopper_rows},

@@ -146,8 +146,8 @@ TEST(HiKernelChoice, TheHopperTableIsTheFastestOfEachClassInItsCsvs) {
 // a tie goes to fused, which is the same bits). Every precision the rows measure has a bound. The CSV is bench
 // steps' (scenarios "cubic_N" periodic, "open-fcc..." open; ms_per_step; on two devices its devices
 // column "0,1", with short-range forces a pair force) but with short-range forces on one device,
-// where it is bench fcc's (lubrication on; its boundary column; step_median_ms: the fused engine's
-// whole step, a step-by-step kernel's phases' sum).
+// where it is bench fcc's (lubrication on; its boundary column; whole_step_median_ms: whole steps
+// timed without the phase events, of both engines).
 void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range, std::size_t devices) {
     const std::string_view source =
         devices == 2 ? (short_range ? t.fused.two_devices_short_range_source : t.fused.two_devices_source)
@@ -158,7 +158,7 @@ void expect_fused_bounds_where_fused_led(const device_table& t, bool short_range
     const std::map<std::string, std::size_t> column = csv_columns(csv);
     const std::size_t particles = column.at("particles");
     const std::size_t kernel = bench_fcc ? column.at("kernel") : column.at("hi_kernel");
-    const std::size_t ms = bench_fcc ? column.at("step_median_ms") : column.at("ms_per_step");
+    const std::size_t ms = bench_fcc ? column.at("whole_step_median_ms") : column.at("ms_per_step");
     constexpr std::array<std::string_view, 2> rivals{"ordered-split", "adding-warps"};
     // (periodic, hi) -> N -> kernel -> best ms per step
     std::map<std::pair<bool, std::string>, std::map<std::size_t, std::map<std::string, double>>> best;
@@ -321,8 +321,8 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                         << to_string(hi) << " N = " << at.particles;
                 }
     // The paper's fcc benchmark at N = 4000, periodic (f32): within both bounds, with lubrication
-    // too. At N = 10 976 with lubrication adding-warps' steps were 0.63 ms (f32, median) against the
-    // fused engine's 0.96 (2026-11-30-h200-full-tiles-short-range-bound.csv), and without it it led
+    // too. At N = 10 976 with lubrication adding-warps' whole steps were 0.71 ms (f32, median) against
+    // the fused engine's 0.96 (2026-11-30-h200-whole-steps-short-range-bound.csv), and without it it led
     // from N = 8192 (…-full-tiles-bound.csv): past the bounds auto takes the table's exact kernel,
     // adding-warps at N ~ 1e4.
     kernel_query lubricated = hopper(4000, precision::f32);

@@ -52,9 +52,14 @@ TEST_F(BenchFccGpu, TheFusedEngineIsTimedByWholeStepsBesideTheStepByStepKernels)
     for (const auto& r : rows) {
         ++per_kernel[r.at("kernel")];
         const double step = std::stod(r.at("step_median_ms")), hi = std::stod(r.at("hi_median_ms"));
+        const double whole = std::stod(r.at("whole_step_median_ms"));
         EXPECT_GT(step, 0.0);
         EXPECT_LE(std::stod(r.at("step_min_ms")), step);
+        EXPECT_GT(whole, 0.0);
+        EXPECT_LE(std::stod(r.at("whole_step_min_ms")), whole);
+        EXPECT_LE(whole, std::stod(r.at("whole_step_max_ms")));
         if (r.at("kernel") == "fused") {
+            EXPECT_EQ(whole, step) << "no phase timer: the whole step is the step";
             EXPECT_NE(r.at("particles"), "70304");
             EXPECT_TRUE(std::isnan(hi)) << "no phases: " << r.at("hi_median_ms");
             EXPECT_TRUE(std::isnan(std::stod(r.at("hi_gpairs_per_second"))));

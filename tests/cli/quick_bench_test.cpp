@@ -39,7 +39,8 @@ const char* const measurement_columns =
     "steps,warmup,"
     "reset_every,step_ms,step_median_ms,step_min_ms,step_max_ms,hi_ms,hi_median_ms,hi_min_ms,hi_max_ms,forces_ms,"
     "forces_median_ms,forces_min_ms,forces_max_ms,drift_ms,drift_median_ms,drift_min_ms,drift_max_ms,"
-    "hi_gpairs_per_second,flops_per_pair,hi_gflops,peak_gflops,peak_fraction,speedup_vs_cpu,arithmetic_unit";
+    "hi_gpairs_per_second,flops_per_pair,hi_gflops,peak_gflops,peak_fraction,speedup_vs_cpu,arithmetic_unit,"
+    "whole_step_ms,whole_step_median_ms,whole_step_min_ms,whole_step_max_ms";
 
 }  // namespace
 

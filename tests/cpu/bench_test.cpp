@@ -362,6 +362,49 @@ TEST(PhaseTiming, WholeStepLoopTimesChunksAndSharesTheirTimeByTheirSteps) {
     EXPECT_EQ(clocked_run(run, 0.0).chunks, (std::vector<std::uint64_t>{4, 4, 4}));
 }
 
+// An engine whose phase timer costs time of its own (CUDA events): the phases from a phase run, the
+// whole step from a second run without the timer, begun at the same state. The counting engine's
+// phases take 0.1 + 0.2 + 0.3 ms a step; the clock gives a chunk of k steps k ms (1 ms a step).
+TEST(PhaseTiming, PhasesAndWholeStepsAreTwoRunsFromTheSameState) {
+    phase_run run;
+    run.warmup = 3;
+    run.steps = 12;
+    run.reset_every = 5;
+    counting_engine e;
+    counting_engine::clock c;
+    std::vector<std::uint64_t> chunks;
+    const phase_timing t = run_phase_and_whole_step_benchmark(
+        e, c,
+        [&](auto&& advance) {
+            const std::uint64_t before = e.advanced;
+            advance();
+            chunks.push_back(e.advanced - before);
+            return double(chunks.back());
+        },
+        run);
+    EXPECT_TRUE(t.phases_timed);
+    EXPECT_EQ(t.steps, 12u);
+    EXPECT_NEAR(t.step.median_ms, 0.6, 1e-15);  // the phases' sum
+    EXPECT_NEAR(t.of(step_phase::hi).median_ms, 0.3, 1e-15);
+    EXPECT_DOUBLE_EQ(t.whole_step.median_ms, 1.0);  // the clock's
+    EXPECT_DOUBLE_EQ(t.whole_step.max_ms, 1.0);
+    EXPECT_EQ(e.timed, 12u);                                   // only the first run's steps were timed by phase
+    EXPECT_EQ(chunks, (std::vector<std::uint64_t>{5, 5, 2}));  // the second run's timed chunks
+    EXPECT_EQ(e.advanced, 2u * 15u);                           // each run: 3 warm-up steps and 12 timed
+    EXPECT_EQ(e.restores, (1u + 3u) + 1u + (1u + 3u));         // each run's resets and one between them
+    EXPECT_EQ(e.timer, nullptr);
+
+    // One run each: the whole step is the step where the timer costs nothing measurable or there are
+    // no phases.
+    counting_engine once;
+    const phase_timing phases = run_phase_benchmark(once, c, run);
+    EXPECT_DOUBLE_EQ(phases.whole_step.median_ms, phases.step.median_ms);
+    EXPECT_DOUBLE_EQ(phases.whole_step.mean_ms, phases.step.mean_ms);
+    const clocked_run whole(run, 2.0);
+    EXPECT_DOUBLE_EQ(whole.timing.whole_step.median_ms, whole.timing.step.median_ms);
+    EXPECT_DOUBLE_EQ(whole.timing.whole_step.max_ms, whole.timing.step.max_ms);
+}
+
 TEST(PhaseTiming, CpuEngineIsTimedPhaseByPhase) {
     const bench::benchmark_system s = bench::fcc_system(2, 0.1, true, true);
     engine_config c;

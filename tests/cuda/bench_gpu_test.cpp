@@ -73,6 +73,11 @@ TEST_P(BenchGpuPaperModes, PhaseTimerTimesEveryStepOfTheFccBenchmark) {
         EXPECT_NEAR(t.step.mean_ms,
                     t.of(step_phase::drift).mean_ms + t.of(step_phase::forces).mean_ms + t.of(step_phase::hi).mean_ms,
                     1e-9 * t.step.mean_ms + 1e-12);
+        // The whole steps again without the events: a chunk of steps between resets is far above
+        // the events' resolution.
+        EXPECT_GT(t.whole_step.min_ms, 0.0);
+        EXPECT_LE(t.whole_step.min_ms, t.whole_step.median_ms);
+        EXPECT_LE(t.whole_step.median_ms, t.whole_step.max_ms);
         EXPECT_EQ(t.description.at("hi_kernel"), kernel);
         EXPECT_FALSE(t.description.at("device_name").empty());
     }
@@ -91,6 +96,7 @@ TEST_P(BenchGpuPaperModes, WholeStepTimerTimesTheFusedEngine) {
     EXPECT_GT(t.step.min_ms, 0.0);  // a launch of two steps or more is far above the events' resolution
     EXPECT_LE(t.step.min_ms, t.step.median_ms);
     EXPECT_LE(t.step.median_ms, t.step.max_ms);
+    EXPECT_EQ(t.whole_step.median_ms, t.step.median_ms);  // no phase timer to leave out
     EXPECT_EQ(t.description.at("hi_kernel"), "fused");
     EXPECT_FALSE(t.description.at("device_name").empty());
 }

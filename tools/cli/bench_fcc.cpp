@@ -168,6 +168,7 @@ bench::fcc_measurement measure(const std::string& backend, const std::string& ke
     put("hi", t.of(step_phase::hi));
     put("forces", t.of(step_phase::forces));
     put("drift", t.of(step_phase::drift));
+    put("whole_step", t.whole_step);
     r["hi_gpairs_per_second"] = gpairs;
     r["flops_per_pair"] = double(flops);
     r["hi_gflops"] = gflops;
@@ -364,7 +365,9 @@ int bench_fcc(const fcc_options& o) {
         attributes["method"] =
             "engine steps timed phase by phase (CUDA events / steady_clock), after warm-up steps; engine reset to the "
             "initial state every reset_every steps outside the timed region; *_ms means (they add up), *_median_ms, "
-            "*_min_ms, *_max_ms over the timed steps; G pair/s = N^2 / hi_median_ms; fits on the medians; kernel "
+            "*_min_ms, *_max_ms over the timed steps; whole_step_*: whole steps timed without the phase events (a "
+            "second run from the same state; the CPU's step); G pair/s = N^2 / hi_median_ms; fits on the medians; "
+            "kernel "
             "fused: whole steps only (each chunk of steps between resets one timed launch sequence, its time shared "
             "by its steps; hi, forces and drift NaN); engine/docs/performance.md";
         attributes["flops_per_pair"] = "41 (hi=f32, hi=f64), 68 (hi=ds): engine/docs/performance.md";

@@ -56,6 +56,12 @@ struct phase_timing {
     std::uint64_t steps = 0;
     std::array<duration_statistics, step_phase_count> phase{};  // indexed by step_phase
     duration_statistics step;  // per step: the sum of the phases, or the whole step timed (phases_timed false)
+    // Per step, whole steps timed with no phase timer: what a run's step costs. The step's own
+    // statistics where its timer costs nothing measurable (steady_clock reads, or no phases); for an
+    // engine whose phase timer does (CUDA events: ~1.3 us a phase on an H200,
+    // engine/docs/gpu-runs/2026-11-30-h200-whole-steps.txt), a second timed run
+    // (run_phase_and_whole_step_benchmark).
+    duration_statistics whole_step;
     std::map<std::string, std::string> description;  // engine::description().provenance()
     // false: whole steps timed only (run_whole_step_benchmark), the phases' statistics NaN.
     bool phases_timed = true;
@@ -141,6 +147,7 @@ phase_timing run_phase_benchmark(Engine& engine, Timer& timer, const phase_run& 
         [&](std::uint64_t k) { engine.advance(k); });
     engine.set_phase_timer(nullptr);
     phase_timing t = summarise_phases(timer.take());
+    t.whole_step = t.step;
     t.description = engine.description().provenance();
     return t;
 }
@@ -168,7 +175,21 @@ phase_timing run_whole_step_benchmark(Engine& engine, TimeMs&& time_ms, const ph
     const double nan = std::numeric_limits<double>::quiet_NaN();
     t.phase.fill({nan, nan, nan, nan});
     t.step = summarise_durations(std::move(per_step));
+    t.whole_step = t.step;
     t.description = engine.description().provenance();
+    return t;
+}
+
+// Phase by phase, then whole steps without the timer from the same initial state, for an engine
+// whose phase timer costs time of its own (whole_step above): the phases from the first run, the
+// whole step from the second (each as run_phase_benchmark and run_whole_step_benchmark).
+template <class Engine, class Timer, class TimeMs>
+phase_timing run_phase_and_whole_step_benchmark(Engine& engine, Timer& timer, TimeMs&& time_ms, const phase_run& run) {
+    engine_state initial;
+    engine.save_state(initial);
+    phase_timing t = run_phase_benchmark(engine, timer, run);
+    engine.restore_state(initial);
+    t.whole_step = run_whole_step_benchmark(engine, time_ms, run).step;
     return t;
 }
 
