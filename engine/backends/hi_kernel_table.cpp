@@ -50,11 +50,10 @@
 // every N, so the fused engine leads further: periodic boxes up to 12 288 (f32, ds) and 4096 (f64,
 // where the two tie (0.2 %) at 8192), open boxes up to 6912. With short-range forces on two devices
 // (the same lattices with a pair force, the exponential repulsion of scenarios/random_suspension.toml;
-// engine/docs/gpu-runs/2026-11-30-h200x2-unit-mobility-two-devices-short-range-bound.csv, measured
-// before adding-warps took full rounds of its tile: not measured again yet) the fused
+// engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-short-range-bound.csv) the fused
 // engine leads in open boxes at every measured N (N = 864 ... 23 328: the step-by-step engine scans
-// every pair for them there too, and gathers a step) and in periodic ones up to N = 16 384 (ds),
-// 12 288 (f32) and 8192 (f64), where the step-by-step engine's cell list pays. On more than two
+// every pair for them there too, and gathers a step) and in periodic ones up to N = 16 384 (ds) and
+// 8192 (f32, f64; f32 ties within 0.4 % at 12 288), where the step-by-step engine's cell list pays. On more than two
 // devices nothing was measured: auto keeps the step-by-step engine there.
 //
 // Devices of no measured class, and precisions a device's table has not measured
@@ -112,11 +111,11 @@ constexpr table_row hopper_open_rows[] = {
 // {the same with short-range forces}}; the comments: the next measured N and the fastest step-by-step
 // kernel's time there against fused's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    // 8192 (0.91x), 6912 (0.92x) / 6912 (0.93x), - / 16 384 (0.94x), 10 976 (0.98x) / 16 384 (0.81x), -
-    {precision::f32, {6144, 4000}, {5324, 23328}, {12288, 6912}, {12288, 23328}},
+    // 8192 (0.91x), 6912 (0.92x) / 6912 (0.93x), - / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.996x), -
+    {precision::f32, {6144, 4000}, {5324, 23328}, {12288, 6912}, {8192, 23328}},
     // 8192 (0.89x), 10 976 (0.85x) / 6912 (0.975x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
     {precision::ds, {6144, 6912}, {5324, 23328}, {12288, 6912}, {16384, 23328}},
-    // 6144 (0.97x), 6912 (0.96x) / 5324 (0.91x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.82x), -
+    // 6144 (0.97x), 6912 (0.96x) / 5324 (0.91x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.88x), -
     {precision::f64, {4096, 4000}, {4000, 23328}, {4096, 6912}, {8192, 23328}},
 };
 
@@ -138,7 +137,7 @@ constexpr device_table tables[] = {
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-full-tiles-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200-whole-steps-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200x2-unit-mobility-two-devices-short-range-bound.csv", hopper_fused},
+      "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels.csv", hopper_rows},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open.csv", hopper_open_rows}},
 };

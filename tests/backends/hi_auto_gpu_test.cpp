@@ -23,6 +23,7 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/build_paths.hpp"
 #include "support/frames.hpp"
+#include "support/multi_device.hpp"
 #include "support/require_device.hpp"
 
 using namespace stokesian;
@@ -141,6 +142,7 @@ TEST_F(HiAutoGpu, AutoOnTwoDevicesIsFusedWithinItsBoundsWithAndWithoutShortRange
         backends::backend_registry().resolve_on(c, s.particles.size(), "the run", device_context{});
     EXPECT_EQ(r.config.hi_kernel, "fused");
     EXPECT_EQ(r.chosen->name, "cuda");
+    FAIL_IF_GPUS_WITHHELD(2);
     if (cuda::device_count() < 2) GTEST_SKIP() << "one device: the several-device choice needs two";
     if (const std::string why = cuda::peer_access_refusal({0, 1}); !why.empty())
         GTEST_SKIP() << why << ": the fused engine cannot run on these two";

@@ -19,6 +19,7 @@
 #include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
+#include "support/ctest_gpu_groups.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/kill_resume.hpp"
 #include "support/mpi_launch.hpp"
@@ -39,6 +40,9 @@ protected:
         if (!a.available) GTEST_SKIP() << b->title << ": " << a.refusal;
         if (!b->can.ranks) GTEST_SKIP() << b->title << " does not run across MPI ranks in this build";
         on_devices_ = b->can.devices > 0;
+        if (const std::string withheld = stokesian::test_support::gpus_withheld(2, a.devices_present);
+            on_devices_ && !withheld.empty())
+            GTEST_FAIL() << withheld;  // a skip would hide the test on every host (ctest_gpu_groups.hpp)
         if (on_devices_ && a.devices_present < 2)
             GTEST_SKIP() << "fewer than 2 devices (" << a.devices_present << "): MPI rank test skipped";
         scratch_directory_test::SetUp();

@@ -63,9 +63,7 @@ protected:
     void SetUp() override {
         if (mpiexec.empty()) GTEST_SKIP() << "this build has no MPI (install libopenmpi-dev openmpi-bin, reconfigure)";
         if (!fs::exists(mpiexec)) GTEST_SKIP() << mpiexec << " is not on this host (install openmpi-bin)";
-        if (cuda::device_count() < 2)
-            GTEST_SKIP() << "fewer than 2 CUDA devices (" << cuda::device_count() << "): MPI rank test skipped";
-        if (!cuda::multi_device_build()) GTEST_SKIP() << "this build has no NCCL: MPI rank test skipped";
+        REQUIRE_TWO_DEVICES();
         scratch_directory_test::SetUp();
     }
 };

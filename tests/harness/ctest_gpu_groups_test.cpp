@@ -42,3 +42,26 @@ TEST(CtestGpuGroups, NoAllocationNoGpusOneGroupOneGpuSeveralGroupsEveryDistinctG
     EXPECT_TRUE(
         ctest_gpu_ids(from({{"CTEST_RESOURCE_GROUP_COUNT", "1"}, {"CTEST_RESOURCE_GROUP_0", "threads"}})).empty());
 }
+
+// A test that needs two GPUs fails, not skips, only where CTest's allocation gave it fewer than the
+// host has (tests/gpu_resources.cmake.in sets STOKESIAN_HOST_GPUS for the resource groups).
+TEST(CtestGpuGroups, ATestNeedingTwoGpusFailsOnlyWhereItsAllocationWithheldOne) {
+    using stokesian::test_support::gpus_withheld;
+    const std::map<std::string, std::string> one_of_two{{"STOKESIAN_HOST_GPUS", "2"},
+                                                        {"CTEST_RESOURCE_GROUP_COUNT", "1"},
+                                                        {"CTEST_RESOURCE_GROUP_0_GPUS", "id:1,slots:1"}};
+    const std::string why = gpus_withheld(2, 1, from(one_of_two));
+    EXPECT_NE(why.find("gave it 1"), std::string::npos) << why;
+    EXPECT_NE(why.find("tests/gpu_resources.cmake.in"), std::string::npos) << why;
+    // Given both: nothing withheld.
+    EXPECT_EQ(gpus_withheld(2, 2, from(one_of_two)), "");
+    // A host of one GPU: the test skips as anywhere else.
+    std::map<std::string, std::string> one_gpu_host = one_of_two;
+    one_gpu_host["STOKESIAN_HOST_GPUS"] = "1";
+    EXPECT_EQ(gpus_withheld(2, 1, from(one_gpu_host)), "");
+    // No allocation (ctest without resource groups, or a test binary run by hand), or no host count.
+    EXPECT_EQ(gpus_withheld(2, 1, from({{"STOKESIAN_HOST_GPUS", "2"}})), "");
+    std::map<std::string, std::string> no_count = one_of_two;
+    no_count.erase("STOKESIAN_HOST_GPUS");
+    EXPECT_EQ(gpus_withheld(2, 1, from(no_count)), "");
+}

@@ -41,4 +41,24 @@ inline std::string visible_devices(const std::vector<std::string>& ids) {
     return text;
 }
 
+// Why a test that needs `needed` GPUs and sees `visible` must fail rather than skip: CTest's resource
+// allocation pinned it to fewer GPUs than the host has (STOKESIAN_HOST_GPUS, set for the resource
+// groups by tests/gpu_resources.cmake.in), so it is missing from that file's every-GPU pattern and a
+// skip would hide it on every multi-GPU host. Empty where a skip is right (no allocation, or a host
+// of fewer GPUs).
+inline std::string gpus_withheld(int needed, int visible, const std::function<const char*(const std::string&)>& get) {
+    const char* host = get("STOKESIAN_HOST_GPUS");
+    if (host == nullptr || ctest_gpu_ids(get).empty()) return {};
+    const int on_host = std::atoi(host);
+    if (on_host < needed || visible >= needed) return {};
+    return "this test needs " + std::to_string(needed) + " GPUs and the host has " + std::to_string(on_host) +
+           ", but its CTest resource group gave it " + std::to_string(visible) +
+           ": add it to the every-GPU pattern of tests/gpu_resources.cmake.in";
+}
+
+// The same, from this process's environment.
+inline std::string gpus_withheld(int needed, int visible) {
+    return gpus_withheld(needed, visible, [](const std::string& name) { return std::getenv(name.c_str()); });
+}
+
 }  // namespace stokesian::test_support

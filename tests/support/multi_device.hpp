@@ -14,9 +14,19 @@
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "support/ctest_gpu_groups.hpp"
+
+// Fails where CTest's resource allocation withheld the host's second GPU from a test that needs two
+// (support/ctest_gpu_groups.hpp, gpus_withheld): a skip there would hide the test on every host.
+#define FAIL_IF_GPUS_WITHHELD(needed)                                                            \
+    if (const std::string withheld =                                                             \
+            ::stokesian::test_support::gpus_withheld(needed, ::stokesian::cuda::device_count()); \
+        !withheld.empty())                                                                       \
+    GTEST_FAIL() << withheld
 
 // Skips, with the reason, where one engine cannot run on two devices here.
 #define REQUIRE_TWO_DEVICES()                                                              \
+    FAIL_IF_GPUS_WITHHELD(2);                                                              \
     if (::stokesian::cuda::device_count() < 2)                                             \
         GTEST_SKIP() << "fewer than 2 CUDA devices (" << ::stokesian::cuda::device_count() \
                      << "): multi-device test skipped";                                    \
