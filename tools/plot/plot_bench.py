@@ -7,7 +7,8 @@ fcc results (paper, Fig. 2) give three PNG files:
   fcc_runtime.png    HI time per step vs N (log-log), GPU kernels and CPU, one panel per precision
                      mode, with the fitted regimes t = a N + b (small N) and t = c N^2 (large N); a
                      kernel timed by whole steps only (fused: no phases) shows its whole step, open
-                     triangles, beside the others' HI (M F) times
+                     triangles, beside the others' HI (M F) times and, on a GPU, their whole steps
+                     (open triangles, dashed: timed without the phase events)
   fcc_breakdown.png  relative contributions of HI, forces + lubrication and integration to the GPU
                      step at three N: the smallest (linear regime), the one nearest the fitted
                      crossover, the largest (quadratic regime); one panel per kernel timed phase by
@@ -132,6 +133,12 @@ def plot_fcc_runtime(data, fits, out, attrs):
                 fit = fit_row(fits, backend, kernel, precision, quantity)
                 if fit is not None:
                     draw_fit(ax, fit, n.min(), n.max(), colour)
+                if not whole and on_device(data, backend) and "whole_step_median_ms" in data:
+                    # The same kernel's whole step (timed without phase events), beside the fused
+                    # engine's: what a run's step costs.
+                    steps = data["whole_step_median_ms"][mask].astype(float)
+                    ax.plot(n[order], steps[order], "^--", color=colour, lw=0.6, ms=4, mfc="none",
+                            label=place_of(data, backend) + " " + kernel + " (whole step)")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("particles N")
@@ -144,7 +151,8 @@ def plot_fcc_runtime(data, fits, out, attrs):
     whole = any(whole_steps_only(data, select(data, backend=b, kernel=kernel))
                 for b in backends_by_place(data) for kernel, _ in series_keys(data, b))
     fig.suptitle("fcc benchmark, n = 0.1 a^-3: HI runtime per step%s (%s)"
-                 % ("; fused: the whole step" if whole else "", attrs.get("device_device_name", "CPU")), fontsize=11)
+                 % ("; triangles: whole steps" if whole or "whole_step_median_ms" in data else "",
+                    attrs.get("device_device_name", "CPU")), fontsize=11)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "fcc_runtime.png"), dpi=150)
     plt.close(fig)
