@@ -7,7 +7,8 @@
 // peak arithmetic rate, GPU vs CPU (Fig. 2a) with the linear and quadratic regimes fitted
 // (bench/support/regime_fit.hpp). The fused CUDA engine (--hi-kernel fused) runs many steps a
 // launch and is timed by whole steps, so its rows stand beside the step-by-step kernels' HI (M F)
-// times. Method and columns: engine/docs/performance.md.
+// times and their whole steps (on a GPU timed again without the phase events, which cost a step
+// time of their own). Method and columns: engine/docs/performance.md.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -383,9 +384,10 @@ int bench_fcc(const fcc_options& o) {
 
 bench_subcommand register_bench_fcc(CLI::App& bench) {
     auto o = std::make_shared<fcc_options>();
-    auto* c = bench.add_subcommand("fcc",
-                                   "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
-                                   "ms per step per phase, G pair/s, GPU vs CPU with fitted regimes");
+    auto* c =
+        bench.add_subcommand("fcc",
+                             "The paper's benchmark (Sec. 3.3, Fig. 2): fcc lattice at n = 0.1, "
+                             "ms per step per phase and per whole step, G pair/s, GPU vs CPU with fitted regimes");
     CLI::Option* backend = add_run_key_list_option(*c, "backend", o->backends, "default cpu,cuda: the GPU and the CPU");
     add_run_key_list_option(*c, "hi_kernel", o->kernels,
                             "GPU kernels timed, fused by whole steps; default small-tiling,tiling");
