@@ -1,6 +1,7 @@
 #include "bench/support/fcc_results.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -31,16 +32,16 @@ results_table measurement_table() {
         {"precision", k::text},   {"hi_precision", k::text}, {"source", k::text},       {"boundary", k::text},
         {"lubrication", k::text}, {"particles", k::number},  {"cells", k::number},      {"threads", k::number},
         {"steps", k::number},     {"warmup", k::number},     {"reset_every", k::number}};
+    // A duration's columns: mean, median, min, max (bench_fcc.cpp writes them).
+    const std::array<std::string, 4> statistics{"_ms", "_median_ms", "_min_ms", "_max_ms"};
     for (const std::string phase : {"step", "hi", "forces", "drift"})
-        for (const std::string stat : {"_ms", "_median_ms", "_min_ms", "_max_ms"})
-            c.push_back({phase + stat, k::number});
+        for (const std::string& stat : statistics) c.push_back({phase + stat, k::number});
     for (const std::string name :
          {"hi_gpairs_per_second", "flops_per_pair", "hi_gflops", "peak_gflops", "peak_fraction", "speedup_vs_cpu"})
         c.push_back({name, k::number});
     c.push_back({"arithmetic_unit", k::text});
     // Whole steps timed without the phase timer (phase_timing::whole_step): what a run's step costs.
-    for (const std::string stat : {"_ms", "_median_ms", "_min_ms", "_max_ms"})
-        c.push_back({"whole_step" + stat, k::number});
+    for (const std::string& stat : statistics) c.push_back({"whole_step" + stat, k::number});
     return results_table(c);
 }
 
