@@ -7,15 +7,19 @@
 // far-tiling, ordered-split and adding-warps (the kernels that sum in the CPU's order; naive is in
 // neither file: it was 1.1-1.7x slower than tiling at every N and mode of
 // 2026-11-26-h200-bench-hi.csv). Fast: among fast-split and fast-far-split. Both files in one
-// sitting on one NVIDIA H200 (the build of issue #32's adding-warps, engine/docs/performance.md):
-//  - periodic boxes: engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels.csv (`stokesian bench hi`,
-//    uniform random positions at n = 0.1 a^-3, periodic box, block 128, median of 5);
-//  - open boxes: engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open.csv (`bench fcc`, the
-//    fcc lattice at n = 0.1 a^-3, open box, median; the steps of ci/gpu-bench-peers).
-// adding-warps leads the exact kernels up to N ~ 3e4-4e4 in f32 and f64 (open: 1.17x ordered-split at
-// 864 in f32, 1.43x at 10 976, 1.16x at 42 592) and up to ~1e4 in ds, whose float_float chains set
-// its pace; above, where its rounds of N-long chains add up, ordered-split (which runs far-tiling
-// itself there), far-tiling and (ds, periodic) small-tiling lead, within 1-4 % of each other.
+// sitting on one NVIDIA H200 (the build of 658de23: adding-warps in its unit-mobility form and in
+// full rounds of a measured tile, engine/docs/performance.md "2026-11-30 (seventh)"):
+//  - periodic boxes: engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels-full-rounds.csv
+//    (`stokesian bench hi`, uniform random positions at n = 0.1 a^-3, periodic box, block 128,
+//    median of 5);
+//  - open boxes: engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open-full-rounds.csv
+//    (`bench fcc`, the fcc lattice at n = 0.1 a^-3, open box, median; the steps of ci/gpu-bench-peers).
+// adding-warps leads the exact kernels up to N ~ 3e4 in periodic boxes and ~1e5 in open ones in f32
+// and f64 (open, against ordered-split: 1.12x / 1.63x at N = 864 in f32 / f64, 1.55x / 1.40x at
+// 10 976, 1.26x / 1.14x at 42 592, 1.05x / 1.01x at 108 000) and up to ~1e4 in ds, whose float_float
+// chains set its pace; above, where its rounds of N-long chains add up, ordered-split (which runs
+// far-tiling itself there), far-tiling and (ds, periodic) small-tiling lead, within 1-4 % of each
+// other.
 //
 // The fused bounds (the fused engine under auto), per HI precision and box kind: measured by
 // `ci/gpu-hi-auto` on an NVIDIA H200 (cc 9.0 like the H100;
@@ -69,42 +73,42 @@ namespace stokesian::backends {
 namespace {
 
 constexpr table_row hopper_rows[] = {
-    {precision::f32, 1000, "adding-warps", "fast-far-split"},     // 0.0159 / 0.01462 ms
-    {precision::f32, 3000, "adding-warps", "fast-far-split"},     // 0.05222 / 0.03565
-    {precision::f32, 10000, "adding-warps", "fast-far-split"},    // 0.4706 / 0.2804
-    {precision::f32, 30000, "adding-warps", "fast-far-split"},    // 3.958 / 2.344
-    {precision::f32, 100000, "far-tiling", "fast-far-split"},     // 37.37 / 25.77
-    {precision::f32, 200000, "far-tiling", "fast-far-split"},     // 141.7 / 106
-    {precision::ds, 1000, "adding-warps", "fast-far-split"},      // 0.03494 / 0.01702
-    {precision::ds, 3000, "adding-warps", "fast-far-split"},      // 0.09821 / 0.04093
-    {precision::ds, 10000, "adding-warps", "fast-far-split"},     // 0.911 / 0.3252
-    {precision::ds, 30000, "ordered-split", "fast-far-split"},    // 6.316 / 2.702
-    {precision::ds, 100000, "small-tiling", "fast-far-split"},    // 50.92 / 28.98
-    {precision::ds, 200000, "small-tiling", "fast-far-split"},    // 191.9 / 115.1
-    {precision::f64, 1000, "adding-warps", "fast-far-split"},     // 0.01952 / 0.0209
-    {precision::f64, 3000, "adding-warps", "fast-far-split"},     // 0.09238 / 0.07075
-    {precision::f64, 10000, "adding-warps", "fast-far-split"},    // 0.791 / 0.4918
-    {precision::f64, 30000, "ordered-split", "fast-far-split"},   // 6.681 / 4.688
-    {precision::f64, 100000, "ordered-split", "fast-far-split"},  // 59.6 / 45.44
-    {precision::f64, 200000, "far-tiling", "fast-far-split"},     // 224 / 171.4
+    {precision::f32, 1000, "adding-warps", "fast-far-split"},     // 0.01424 / 0.01466 ms
+    {precision::f32, 3000, "adding-warps", "fast-far-split"},     // 0.04931 / 0.03494
+    {precision::f32, 10000, "adding-warps", "fast-far-split"},    // 0.4155 / 0.2785
+    {precision::f32, 30000, "adding-warps", "fast-far-split"},    // 3.615 / 2.346
+    {precision::f32, 100000, "far-tiling", "fast-far-split"},     // 37.32 / 25.78
+    {precision::f32, 200000, "small-tiling", "fast-far-split"},   // 141.8 / 105.8
+    {precision::ds, 1000, "adding-warps", "fast-far-split"},      // 0.03427 / 0.01542
+    {precision::ds, 3000, "adding-warps", "fast-far-split"},      // 0.09955 / 0.03962
+    {precision::ds, 10000, "adding-warps", "fast-far-split"},     // 0.9077 / 0.3224
+    {precision::ds, 30000, "ordered-split", "fast-far-split"},    // 6.318 / 2.717
+    {precision::ds, 100000, "small-tiling", "fast-far-split"},    // 50.84 / 29.05
+    {precision::ds, 200000, "small-tiling", "fast-far-split"},    // 192 / 115.1
+    {precision::f64, 1000, "adding-warps", "fast-far-split"},     // 0.01952 / 0.01994
+    {precision::f64, 3000, "adding-warps", "fast-far-split"},     // 0.09152 / 0.06954
+    {precision::f64, 10000, "adding-warps", "fast-far-split"},    // 0.7448 / 0.4884
+    {precision::f64, 30000, "adding-warps", "fast-far-split"},    // 6.401 / 4.702
+    {precision::f64, 100000, "ordered-split", "fast-far-split"},  // 59.55 / 45.47
+    {precision::f64, 200000, "far-tiling", "fast-far-split"},     // 224.3 / 171.5
 };
 
 constexpr table_row hopper_open_rows[] = {
-    {precision::f32, 864, "adding-warps", "fast-far-split"},      // 0.01254 / 0.01098 ms
-    {precision::f32, 10976, "adding-warps", "fast-far-split"},    // 0.3504 / 0.2059
-    {precision::f32, 42592, "adding-warps", "fast-far-split"},    // 5.09 / 3.008
-    {precision::f32, 108000, "ordered-split", "fast-far-split"},  // 31.57 / 17.53
-    {precision::f32, 202612, "far-tiling", "fast-far-split"},     // 98.06 / 63.39
-    {precision::ds, 864, "adding-warps", "fast-far-split"},       // 0.02395 / 0.0128
-    {precision::ds, 10976, "ordered-split", "fast-far-split"},    // 0.7824 / 0.2441
-    {precision::ds, 42592, "ordered-split", "fast-far-split"},    // 9.425 / 3.627
-    {precision::ds, 108000, "far-tiling", "fast-far-split"},      // 50.11 / 20.99
-    {precision::ds, 202612, "far-tiling", "fast-far-split"},      // 155.2 / 75.74
-    {precision::f64, 864, "adding-warps", "fast-split"},          // 0.01429 / 0.01435
-    {precision::f64, 10976, "adding-warps", "fast-far-split"},    // 0.6444 / 0.4368
-    {precision::f64, 42592, "adding-warps", "fast-far-split"},    // 9.166 / 6.368
-    {precision::f64, 108000, "ordered-split", "fast-far-split"},  // 53.66 / 37.07
-    {precision::f64, 202612, "far-tiling", "fast-far-split"},     // 165 / 122.2
+    {precision::f32, 864, "adding-warps", "fast-far-split"},      // 0.01299 / 0.01144 ms
+    {precision::f32, 10976, "adding-warps", "fast-far-split"},    // 0.3224 / 0.2062
+    {precision::f32, 42592, "adding-warps", "fast-far-split"},    // 4.689 / 3.01
+    {precision::f32, 108000, "adding-warps", "fast-far-split"},   // 30.17 / 17.53
+    {precision::f32, 202612, "ordered-split", "fast-far-split"},  // 98.09 / 63.44
+    {precision::ds, 864, "adding-warps", "fast-far-split"},       // 0.02778 / 0.01168
+    {precision::ds, 10976, "ordered-split", "fast-far-split"},    // 0.7824 / 0.2452
+    {precision::ds, 42592, "ordered-split", "fast-far-split"},    // 9.429 / 3.63
+    {precision::ds, 108000, "far-tiling", "fast-far-split"},      // 50.13 / 21.04
+    {precision::ds, 202612, "far-tiling", "fast-far-split"},      // 155.2 / 75.78
+    {precision::f64, 864, "adding-warps", "fast-far-split"},      // 0.01259 / 0.01334
+    {precision::f64, 10976, "adding-warps", "fast-far-split"},    // 0.5841 / 0.4376
+    {precision::f64, 42592, "adding-warps", "fast-far-split"},    // 8.328 / 6.383
+    {precision::f64, 108000, "adding-warps", "fast-far-split"},   // 53.1 / 37.12
+    {precision::f64, 202612, "far-tiling", "fast-far-split"},     // 165.3 / 122.4
 };
 
 // {hi, {periodic, open}, {periodic, open with short-range forces}, {periodic, open on two devices},
@@ -138,8 +142,9 @@ constexpr device_table tables[] = {
       "engine/docs/gpu-runs/2026-11-30-h200-whole-steps-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-short-range-bound.csv", hopper_fused},
-     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels.csv", hopper_rows},
-     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open.csv", hopper_open_rows}},
+     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels-full-rounds.csv", hopper_rows},
+     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open-full-rounds.csv",
+      hopper_open_rows}},
 };
 
 constexpr device_table fallback{"", {"", "", "", "", "", fallback_fused}, {"", "", fallback_rows}, {}};

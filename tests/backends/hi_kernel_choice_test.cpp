@@ -254,7 +254,7 @@ TEST(HiKernelChoice, TableLookupsAcrossSizesModesAndBoxes) {
     // Nearest measured N on a log scale: 4000 is nearer 3000 (1.33x) than 10 000 (2.5x).
     EXPECT_EQ(choose_cuda_kernel(hopper(4000, precision::f64), nullptr).kernel, "adding-warps");
     EXPECT_EQ(choose_cuda_kernel(hopper(50, precision::f32), nullptr).kernel, "adding-warps");
-    EXPECT_EQ(choose_cuda_kernel(hopper(300000, precision::f32), nullptr).kernel, "far-tiling");
+    EXPECT_EQ(choose_cuda_kernel(hopper(300000, precision::f32), nullptr).kernel, "small-tiling");
     // The geometric mean of 30 000 and 100 000 is 54 772.3: below it the smaller row, above the larger.
     EXPECT_EQ(choose_cuda_kernel(hopper(54772, precision::ds), nullptr).kernel, "ordered-split");
     EXPECT_EQ(choose_cuda_kernel(hopper(54773, precision::ds), nullptr).kernel, "small-tiling");
@@ -278,7 +278,7 @@ TEST(HiKernelChoice, TableLookupsAcrossSizesModesAndBoxes) {
         << c.reason;
     EXPECT_TRUE(contains(c.reason, "N = 4000, hi=f32, open box")) << c.reason;
     open.particles = 300000;
-    EXPECT_EQ(choose_cuda_kernel(open, nullptr).kernel, "far-tiling");
+    EXPECT_EQ(choose_cuda_kernel(open, nullptr).kernel, "ordered-split");
     open.request = kernel_request::fastest;
     open.particles = 500000;
     open.hi = precision::ds;
