@@ -135,7 +135,8 @@ enum class fused_grid_tiles {
 // block on each, in one round: the grid barrier's cost grows with the number of blocks, and a
 // block's chain of n additions takes as long for one target as for tile_max. A larger one fills
 // every resident block, its producing warps taking several targets a step where they may
-// (fused_grid_targets_a_step of its tile), in one of two ways:
+// (fused_grid_targets_a_step of its tile; in one round only where the largest group holds at least
+// twice the most a step), in one of two ways:
 //   - full_tile 0 (fused_grid_tiles::equal): tiles of one size in as few rounds as possible. The
 //     grid kernel's: its loops take one tile size (a last round of its own made it spill);
 //   - otherwise rounds of tiles of min(full_tile, tile_max) on every block, as many as the system
@@ -143,14 +144,19 @@ enum class fused_grid_tiles {
 //     ds): its full tiles fill the producing warps' groups and steps however the division falls, on
 //     average 2.8-4.6 % faster than equal tiles on an H200 from N = 5324 to 42 592 (f32, f64; open and
 //     periodic boxes; engine/docs/gpu-runs/2026-11-30-h200-full-tiles.csv).
-// On an H200 in open boxes two a step are 5-10 % faster than one at N = 4000 and 10 976 (f32, f64),
-// 0-10 % slower in one round (N = 864 ... 2048), whose few targets a warp leave the second of a
-// step idle (engine/docs/gpu-runs/2026-11-29-h200-fused-grid-two-targets.txt).
+// On an H200 in open boxes two a step are 5-10 % faster than one at N = 4000 and 10 976 (f32, f64).
+// In one round a warp has few targets, and several a step pay only where its group holds at least
+// two steps of the most: open fcc, the grid kernel (engine/docs/gpu-runs/2026-11-30-h200-one-round-
+// targets-a-step.csv, three rounds): f32 2-5 % faster at N = 2048 and 2916 (groups of 4 and 6), 5-10 %
+// slower from 32 to 1372 (at most 3); f64 2-3 % faster at 1372 and 2048 (6 and 8), 1-19 % slower from
+// 32 to 864 (at most 4).
 constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiprocessors, unsigned resident,
                                                 unsigned tile_max, unsigned full_tile, fused_grid_producing producing) {
     if (n <= tile_max * multiprocessors) {
         const unsigned tile = (n + multiprocessors - 1) / multiprocessors;
-        return {{tile, 0u, tile}, (n + tile - 1) / tile, 1u};
+        const unsigned largest = (tile + producing.groups - 1) / producing.groups;
+        const unsigned k = largest >= 2 * producing.most_a_step ? fused_grid_targets_a_step(tile, producing) : 1u;
+        return {{tile, 0u, tile}, (n + tile - 1) / tile, k};
     }
     if (full_tile == 0) {
         const unsigned rounds = (n + tile_max * resident - 1) / (tile_max * resident);

@@ -97,9 +97,9 @@ inline constexpr unsigned fused_grid_most = (fused_grid_tile_max<W> + fused_grid
 // square roots, reciprocals and far terms are one basic block of K independent chains. The f64
 // kernel is latency-bound and gains most (engine/docs/performance.md); with the small tiles of one
 // round a producing warp's odd target leaves half of its last step idle, so the launch takes
-// several a step only for systems of several rounds, two or three (f64: fused_grid_most_a_step) as
-// its tile's groups divide best (fused_grid_targets_a_step), in open boxes and not in ds
-// (fused_grid_pairs_pay).
+// several a step only where a warp's group holds at least two steps of them (fused_grid_shape_for),
+// two or three (f64: fused_grid_most_a_step) as its tile's groups divide best
+// (fused_grid_targets_a_step), in open boxes and not in ds (fused_grid_pairs_pay).
 // UnitMobility: mu0 = 1 known at compile time (1 x = x, the same bits), three multiplications a term
 // fewer. adding-warps takes it where mu0 = 1, the paper's units: 4-6 % faster at N = 10 976 on an H200;
 // the fused grid kernel keeps its one form, which the second made 5-8 % slower in f32

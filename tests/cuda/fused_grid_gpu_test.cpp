@@ -37,8 +37,10 @@ struct grid_case {
 };
 
 // Sizes around the kernel's edges: fewer targets than a block holds (N = 3), N not a multiple of
-// the targets per block (333), beyond one block of the block kernel (1500); open and periodic
-// boxes; overlapping pairs (the Rotne-Prager-Yamakawa overlap form, the far path's vote failing).
+// the targets per block (333), beyond one block of the block kernel (1500), one round whose
+// producing warps take several targets a step (2200: tiles of 17, two a step in f32, three in f64;
+// 1500 in f64: two); open and periodic boxes; overlapping pairs (the Rotne-Prager-Yamakawa overlap
+// form, the far path's vote failing).
 std::vector<grid_case> grid_cases() {
     std::vector<grid_case> cases;
     engine_config c;
@@ -48,6 +50,8 @@ std::vector<grid_case> grid_cases() {
     cases.push_back({"N = 333 periodic", c, random_spheres(333, 30.0, 2.2, 2)});
     c.system.box = {false, {40, 40, 40}};
     cases.push_back({"N = 1500 open", c, random_spheres(1500, 40.0, 2.2, 3)});
+    c.system.box = {false, {46, 46, 46}};
+    cases.push_back({"N = 2200 open", c, random_spheres(2200, 46.0, 2.2, 5)});
     c.system.box = {true, {16, 16, 16}};
     c.dt = 0.002;
     cases.push_back({"N = 200 overlapping", c, random_spheres(200, 16.0, 1.5, 4)});
