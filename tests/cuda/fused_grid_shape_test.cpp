@@ -209,7 +209,7 @@ TEST(FusedGridShape, OneRoundTakesSeveralAStepOnlyWhereTheyWereMeasuredFaster) {
         const auto& [hi, n] = key;
         const bool f32 = hi == "f32";
         const unsigned tile_max = f32 ? 30u : 20u;
-        if (n > tile_max * 132) continue;  // several rounds: FusedGridShape.ThreeTargetsAStep...
+        if (n > tile_max * 132) continue;  // several rounds: ThreeTargetsAStepWhereTheyWereMeasuredFaster
         ++one_round_sizes;
         const unsigned chosen =
             fused_grid_shape_for(n, 132, 132, tile_max, 0, f32 ? f32_producing : f64_producing).targets_a_step;
