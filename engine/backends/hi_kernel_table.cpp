@@ -23,9 +23,10 @@
 //
 // The fused bounds (the fused engine under auto), per HI precision and box kind: measured by
 // `ci/gpu-hi-auto` on an NVIDIA H200 (cc 9.0 like the H100;
-// engine/docs/gpu-runs/2026-11-30-h200-full-tiles-bound.csv): the fused engine (its grid kernel: one
-// system on the whole device, whole steps in one launch) against the exact kernels auto takes step by
-// step at these sizes, ordered-split and adding-warps, on periodic simple cubic lattices
+// engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv, the build with several
+// targets a step in one round): the fused engine (its grid kernel: one system on the whole device,
+// whole steps in one launch) against the exact kernels auto takes step by step at these sizes,
+// ordered-split and adding-warps, on periodic simple cubic lattices
 // (N = 4 ... 24 576) and open fcc lattices (N = 864 ... 23 328), no lubrication. Each bound is the
 // largest measured N up to which fused was at least as fast as each of them at every measured N
 // (tests/backends/hi_kernel_choice_test.cpp derives them from the CSV). adding-warps is the grid
@@ -33,11 +34,11 @@
 // it takes its unit-mobility form, three multiplications a pair term fewer than the grid kernel's
 // one form, and for large systems full rounds of its measured tile (cuda/fused_grid_shape.hpp), where
 // the grid kernel keeps equal tiles: where one step's arithmetic dominates it is faster step by step,
-// so the fused engine stops at N ~ 4000 in open boxes (f32, f64) and at 6144 (f32) and 4096 (f64) in
-// periodic ones (adding-warps 9 % ahead at 8192 in f32). ds stops at N ~ 6000-7000 for another
-// reason: above its grid kernel costs 2.0-2.8x its f32 (the adding lanes' float_float chain: 7
-// dependent operations an addition against f32's one) and trails ordered-split, whose ds costs
-// 1.4-2.0x its f32, by up to 1.5x.
+// so the fused engine stops at N ~ 4000 in open boxes (f32, f64) and at 6144 (f32) and 3072 (f64) in
+// periodic ones (adding-warps 10 % ahead at 8192 in f32, 1.3 % at 4096 in f64). ds stops at
+// N ~ 6000-7000 for another reason: above its grid kernel costs 2.0-2.8x its f32 (the adding lanes'
+// float_float chain: 7 dependent operations an addition against f32's one) and trails
+// ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
 // `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle; whole steps timed
@@ -115,12 +116,12 @@ constexpr table_row hopper_open_rows[] = {
 // {the same with short-range forces}}; the comments: the next measured N and the fastest step-by-step
 // kernel's time there against fused's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    // 8192 (0.91x), 6912 (0.92x) / 6912 (0.93x), - / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.996x), -
+    // 8192 (0.90x), 6912 (0.90x) / 6912 (0.93x), - / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.996x), -
     {precision::f32, {6144, 4000}, {5324, 23328}, {12288, 6912}, {8192, 23328}},
-    // 8192 (0.89x), 10 976 (0.85x) / 6912 (0.975x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
+    // 8192 (0.89x), 10 976 (0.84x) / 6912 (0.975x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
     {precision::ds, {6144, 6912}, {5324, 23328}, {12288, 6912}, {16384, 23328}},
-    // 6144 (0.97x), 6912 (0.96x) / 5324 (0.91x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.88x), -
-    {precision::f64, {4096, 4000}, {4000, 23328}, {4096, 6912}, {8192, 23328}},
+    // 4096 (0.99x), 6912 (0.95x) / 5324 (0.91x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.88x), -
+    {precision::f64, {3072, 4000}, {4000, 23328}, {4096, 6912}, {8192, 23328}},
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -138,7 +139,7 @@ constexpr auto fallback_fused = [] {
 
 constexpr device_table tables[] = {
     {"9.0",
-     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-full-tiles-bound.csv",
+     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200-whole-steps-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-short-range-bound.csv", hopper_fused},
