@@ -101,9 +101,14 @@ struct fused_grid_producing {
 // engine/docs/gpu-runs/2026-11-29-h200-fused-grid-three-targets.csv): three a step are 5-7 % faster
 // than two where g = 9 (9 evaluations for 10) and 1-12 % slower elsewhere (g = 6, 7, 8, 10: as many
 // evaluations or more), which this rule picks at all eleven sizes.
+// The targets of a tile's largest group (the groups take the tile's targets in turn).
+constexpr unsigned fused_grid_largest_group(unsigned tile, fused_grid_producing producing) {
+    return (tile + producing.groups - 1) / producing.groups;
+}
+
 constexpr unsigned fused_grid_targets_a_step(unsigned tile, fused_grid_producing producing) {
     if (producing.most_a_step < 2) return 1;
-    const unsigned g = (tile + producing.groups - 1) / producing.groups;
+    const unsigned g = fused_grid_largest_group(tile, producing);
     unsigned best = 2;
     for (unsigned k = 3; k <= producing.most_a_step; ++k)
         if ((g + k - 1) / k * k < (g + best - 1) / best * best) best = k;
@@ -154,8 +159,8 @@ constexpr fused_grid_shape fused_grid_shape_for(unsigned n, unsigned multiproces
                                                 unsigned tile_max, unsigned full_tile, fused_grid_producing producing) {
     if (n <= tile_max * multiprocessors) {
         const unsigned tile = (n + multiprocessors - 1) / multiprocessors;
-        const unsigned largest = (tile + producing.groups - 1) / producing.groups;
-        const unsigned k = largest >= 2 * producing.most_a_step ? fused_grid_targets_a_step(tile, producing) : 1u;
+        const bool two_steps = fused_grid_largest_group(tile, producing) >= 2 * producing.most_a_step;
+        const unsigned k = two_steps ? fused_grid_targets_a_step(tile, producing) : 1u;
         return {{tile, 0u, tile}, (n + tile - 1) / tile, k};
     }
     if (full_tile == 0) {

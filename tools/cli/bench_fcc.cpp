@@ -368,9 +368,8 @@ int bench_fcc(const fcc_options& o) {
             "initial state every reset_every steps outside the timed region; *_ms means (they add up), *_median_ms, "
             "*_min_ms, *_max_ms over the timed steps; whole_step_*: whole steps timed without the phase events (a "
             "second run from the same state; the CPU's step); G pair/s = N^2 / hi_median_ms; fits on the medians; "
-            "kernel "
-            "fused: whole steps only (each chunk of steps between resets one timed launch sequence, its time shared "
-            "by its steps; hi, forces and drift NaN); engine/docs/performance.md";
+            "kernel fused: whole steps only (each chunk of steps between resets one timed launch sequence, its "
+            "time shared by its steps; hi, forces and drift NaN); engine/docs/performance.md";
         attributes["flops_per_pair"] = "41 (hi=f32, hi=f64), 68 (hi=ds): engine/docs/performance.md";
         attributes["peak"] =
             "SMs x lanes per SM (FP32 128, FP64 64 on Hopper) x 2 (FMA) x cudaDevAttrClockRate (the "
