@@ -42,7 +42,8 @@
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
 // `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle; whole steps timed
-// without phase events, engine/docs/gpu-runs/2026-11-30-h200-whole-steps-short-range-bound.csv),
+// without phase events; engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-short-range-bound.csv,
+// the build with several targets a step in one round: the same bounds as the build before),
 // N = 256 ... 23 328, the fused engine leads in a periodic box up to N = 5324 (f32, ds) and 4000
 // (f64); in an open box, where the step-by-step engine also scans every pair
 // (short_range_kernels.cuh: a cell list needs a periodic box), at every measured N.
@@ -118,7 +119,7 @@ constexpr table_row hopper_open_rows[] = {
 constexpr fused_bound hopper_fused[] = {
     // 8192 (0.90x), 6912 (0.90x) / 6912 (0.93x), - / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.996x), -
     {precision::f32, {6144, 4000}, {5324, 23328}, {12288, 6912}, {8192, 23328}},
-    // 8192 (0.89x), 10 976 (0.84x) / 6912 (0.975x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
+    // 8192 (0.89x), 10 976 (0.84x) / 6912 (0.97x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
     {precision::ds, {6144, 6912}, {5324, 23328}, {12288, 6912}, {16384, 23328}},
     // 4096 (0.99x), 6912 (0.95x) / 5324 (0.91x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.88x), -
     {precision::f64, {3072, 4000}, {4000, 23328}, {4096, 6912}, {8192, 23328}},
@@ -140,7 +141,7 @@ constexpr auto fallback_fused = [] {
 constexpr device_table tables[] = {
     {"9.0",
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200-whole-steps-short-range-bound.csv",
+      "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels-full-rounds.csv", hopper_rows},

@@ -1,4 +1,4 @@
-#include "blow_up.hpp"
+#include "stokesian/run/blow_up.hpp"
 
 #include <cmath>
 

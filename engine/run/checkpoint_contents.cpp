@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "blow_up.hpp"
 #include "stokesian/core/errors.hpp"
+#include "stokesian/run/blow_up.hpp"
 
 namespace stokesian {
 

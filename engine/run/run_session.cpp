@@ -4,12 +4,12 @@
 
 #include <algorithm>
 
-#include "blow_up.hpp"
 #include "checkpoint_contents.hpp"
 #include "completion_order.hpp"
 #include "run_files.hpp"
 #include "run_provenance.hpp"
 #include "stokesian/core/lubrication_solver.hpp"
+#include "stokesian/run/blow_up.hpp"
 
 namespace stokesian {
 

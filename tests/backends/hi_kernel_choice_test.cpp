@@ -322,7 +322,7 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                 }
     // The paper's fcc benchmark at N = 4000, periodic (f32): within both bounds, with lubrication
     // too. At N = 10 976 with lubrication adding-warps' whole steps were 0.71 ms (f32, median) against
-    // the fused engine's 0.96 (2026-11-30-h200-whole-steps-short-range-bound.csv), and without it it led
+    // the fused engine's 0.96 (2026-11-30-h200-one-round-targets-a-step-short-range-bound.csv), and without it it led
     // from N = 8192 (…-one-round-targets-a-step-bound.csv): past the bounds auto takes the table's exact kernel,
     // adding-warps at N ~ 1e4.
     kernel_query lubricated = hopper(4000, precision::f32);

@@ -98,6 +98,42 @@ TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
     EXPECT_NE(again_lines[1].find(velocities.string() + ",periodic,on,32,"), std::string::npos) << again_lines[1];
 }
 
+// The paper's explicit lubrication tears the lattice apart within a few dozen steps (in f32 at
+// N = 256 on the CPU within ten): with resets further apart than that, bench fcc times chunks that
+// end before the first blown-up step, says so, and puts the steps it took in reset_every. The found
+// count is checked against itself: resets that far apart blow up no state, one step more does.
+TEST_F(BenchCli, FccResetsBeforeTheLatticeBlowsUp) {
+    const auto bench = [&](const std::string& reset_every, const std::string& name) {
+        const fs::path csv = dir_ / name;
+        const bench_outcome o =
+            run_cli({"bench", "fcc", "--backend", "cpu", "--sizes-cells", "4", "--precision", "f32", "--reset-every",
+                     reset_every, "--cpu-steps", "12", "--cpu-warmup", "0", "--threads", "1", "--csv", csv.string()},
+                    dir_);
+        EXPECT_EQ(o.exit_code, 0) << o.err;
+        const std::vector<std::string> lines = csv_lines(csv);
+        EXPECT_EQ(lines.size(), 2u);
+        // reset_every: the 15th column (measurement_columns).
+        std::stringstream row(lines.size() > 1 ? lines[1] : "");
+        std::string cell;
+        std::vector<std::string> cells;
+        while (std::getline(row, cell, ',')) cells.push_back(cell);
+        EXPECT_GT(cells.size(), 16u);  // the precision's quoted comma splits one column in two
+        return std::pair{cells.size() > 16 ? std::stoull(cells[15]) : 0ull, o.out};
+    };
+    const auto [reset, out] = bench("40", "far.csv");
+    EXPECT_GT(reset, 0u);
+    EXPECT_LT(reset, 40u);
+    EXPECT_NE(out.find("the state blew up in step " + std::to_string(reset + 1) + " after a reset ("),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("timed with a reset every " + std::to_string(reset) + " steps, not 40"), std::string::npos)
+        << out;
+    const auto [as_found, quiet] = bench(std::to_string(reset), "found.csv");
+    EXPECT_EQ(as_found, reset);
+    EXPECT_EQ(quiet.find("blew up"), std::string::npos) << quiet;
+    EXPECT_EQ(bench(std::to_string(reset + 1), "one_more.csv").first, reset);
+}
+
 TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {
     const bench_outcome o = run_cli({"bench", "fcc", "--backend", "cpu", "--sizes-cells", "x"}, dir_);
     EXPECT_EQ(o.exit_code, 2);

@@ -25,6 +25,7 @@
 #include "bench/support/device_peak.hpp"
 #include "bench/support/fcc_results.hpp"
 #include "bench/support/results_table.hpp"
+#include "bench/support/state_check.hpp"
 #include "bench/support/timed_backends.hpp"
 #include "bench_commands.hpp"
 #include "bench_fcc_scaling.hpp"
@@ -134,6 +135,7 @@ bench::fcc_measurement measure(const std::string& backend, const std::string& ke
     run.steps = on_device ? o.steps : o.cpu_steps;
     run.min_steps = on_device ? std::min(o.min_steps, o.steps) : std::min<std::uint64_t>(3, o.cpu_steps);
     run.warmup = on_device ? o.warmup : o.cpu_warmup;
+    run.blow_up = bench::state_check(s, o.dt);
     const phase_timing t = b->time_phases(c, s.state, run);
     bench::fcc_measurement m{backend, kernel, mode, s.state.size(), t, {}};
     const double n = double(s.state.size());
@@ -158,7 +160,7 @@ bench::fcc_measurement measure(const std::string& backend, const std::string& ke
     r["threads"] = on_device ? NAN : as_number(t.description, "threads");
     r["steps"] = double(t.steps);
     r["warmup"] = double(run.warmup);
-    r["reset_every"] = double(run.reset_every);
+    r["reset_every"] = double(t.reset_every);
     auto put = [&](const std::string& name, const duration_statistics& d) {
         r[name + "_ms"] = d.mean_ms;
         r[name + "_median_ms"] = d.median_ms;
@@ -344,6 +346,8 @@ int bench_fcc(const fcc_options& o) {
     for (const configuration& c : plan) {
         all.push_back(measure(c.backend->name, c.kernel, c.mode, *c.system, o, peak));
         bench::print_row(all.back());
+        if (const std::string note = bench::fewer_resets_note(o.reset_every, all.back().timing); !note.empty())
+            std::printf("  %s\n", note.c_str());
     }
 
     bench::results_table fits = bench::fit_table();
@@ -365,7 +369,8 @@ int bench_fcc(const fcc_options& o) {
         attributes["dt"] = std::to_string(o.dt);
         attributes["method"] =
             "engine steps timed phase by phase (CUDA events / steady_clock), after warm-up steps; engine reset to the "
-            "initial state every reset_every steps outside the timed region; *_ms means (they add up), *_median_ms, "
+            "initial state every reset_every steps outside the timed region (with lubrication fewer than asked "
+            "where a state within them blew up); *_ms means (they add up), *_median_ms, "
             "*_min_ms, *_max_ms over the timed steps; whole_step_*: whole steps timed without the phase events (a "
             "second run from the same state; the CPU's step); G pair/s = N^2 / hi_median_ms; fits on the medians; "
             "kernel fused: whole steps only (each chunk of steps between resets one timed launch sequence, its "
@@ -425,7 +430,8 @@ bench_subcommand register_bench_fcc(CLI::App& bench) {
         ->capture_default_str();
     c->add_option("--reset-every", o->reset_every,
                   "back to the initial state every this many steps, outside the timed region (the explicit "
-                  "lubrication scheme is unstable on the lattice; 0: never)")
+                  "lubrication scheme is unstable on the lattice; with lubrication fewer where a state within them "
+                  "blew up, said under the row and in the CSV's reset_every; 0: never)")
         ->check(step_count_check("never"))
         ->capture_default_str();
     c->add_option("--cpu-steps", o->cpu_steps, "CPU: timed steps at most")

@@ -5,6 +5,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "bench/support/state_check.hpp"
 #include "commands.hpp"
 #include "map_text.hpp"
 #include "option_values.hpp"
@@ -99,8 +100,10 @@ bench::results_table time_scaling(const scaling_request& r, const std::vector<in
                 double one_device = NAN;
                 for (const std::size_t count : scaling_counts(ordinals.size())) {
                     const std::vector<int> used(ordinals.begin(), ordinals.begin() + std::ptrdiff_t(count));
-                    const cuda::device_phase_timing t =
-                        cuda::time_phases_on_devices(r.config(kernel, mode, s), s.state, r.run, used);
+                    const engine_config config = r.config(kernel, mode, s);
+                    phase_run run = r.run;
+                    run.blow_up = bench::state_check(s, config.dt);
+                    const cuda::device_phase_timing t = cuda::time_phases_on_devices(config, s.state, run, used);
                     scaling_point p;
                     p.device = text_or(t.phases.description, "device_name");
                     for (std::size_t k = 0; k < used.size(); ++k) {
@@ -119,6 +122,8 @@ bench::results_table time_scaling(const scaling_request& r, const std::vector<in
                     p.communication_ms = t.communication_ms;
                     if (count == 1) one_device = p.hi_median_ms;
                     add_scaling_point(table, p, one_device);
+                    if (const std::string note = bench::fewer_resets_note(r.run.reset_every, t.phases); !note.empty())
+                        std::printf("  %s\n", note.c_str());
                 }
             }
     return table;

@@ -1,5 +1,6 @@
 #pragma once
-// Numerical blow-up of a run, detected at every sample (run/run.hpp).
+// Numerical blow-up of a run, detected at every sample (run/run.hpp), and of the benchmarks' states
+// (core/phase_timing.hpp, phase_run::blow_up).
 #include <string>
 
 #include "stokesian/core/engine.hpp"
