@@ -159,7 +159,7 @@ sane_resets run_benchmark_chunks(Engine& engine, const phase_run& run, ChunkSize
                                  BeforeTimed&& before_timed, TimedChunk&& timed_chunk) {
     engine_state initial;
     engine.save_state(initial);
-    const sane_resets resets = sane_resets_for(engine, run, initial);
+    sane_resets resets = sane_resets_for(engine, run, initial);
     const std::uint64_t chunk_size = chunk_size_for(resets.reset_every);
     // Runs up to `steps` steps in chunks (resetting before each when asked); `stop` is asked after
     // each chunk.
