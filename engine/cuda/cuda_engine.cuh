@@ -111,6 +111,9 @@ private:
     device_buffer<unsigned char> sort_scratch_;
     bool use_cells_ = false;
     int cells_[3] = {0, 0, 0};
+    // The cell indices' significant bits: the radix sort passes over these only (every index is
+    // below the cell count), so a small grid takes fewer of its digit passes than 32-bit keys would.
+    int cell_bits_ = 32;
 
     // Implicit lubrication: solve pending after update_forces(), the solver's vectors (solution is
     // force_), the mobility's accumulator-precision output, dot-product partials, statistics.
