@@ -100,8 +100,10 @@ TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
 
 // The paper's explicit lubrication tears the lattice apart within a few dozen steps (in f32 at
 // N = 256 on the CPU within ten): with resets further apart than that, bench fcc times chunks that
-// end before the first blown-up step, says so, and puts the steps it took in reset_every. The found
-// count is checked against itself: resets that far apart blow up no state, one step more does.
+// end with the first blown-up state, says so, and puts the steps it took in reset_every. The found
+// count is checked against itself: resets that far apart or one step more give it again, one step
+// less is quiet. And a system that blows up in its first step (uniform random positions, overlapping
+// pairs with lubrication) is timed a step at a time.
 TEST_F(BenchCli, FccResetsBeforeTheLatticeBlowsUp) {
     const auto bench = [&](const std::string& reset_every, const std::string& name) {
         const fs::path csv = dir_ / name;
@@ -123,7 +125,7 @@ TEST_F(BenchCli, FccResetsBeforeTheLatticeBlowsUp) {
     const auto [reset, out] = bench("40", "far.csv");
     EXPECT_GT(reset, 0u);
     EXPECT_LT(reset, 40u);
-    EXPECT_NE(out.find("the state blew up in step " + std::to_string(reset + 1) + " after a reset ("),
+    EXPECT_NE(out.find("the state after step " + std::to_string(reset) + " from the initial one blew up ("),
               std::string::npos)
         << out;
     EXPECT_NE(out.find("timed with a reset every " + std::to_string(reset) + " steps, not 40"), std::string::npos)
@@ -132,6 +134,21 @@ TEST_F(BenchCli, FccResetsBeforeTheLatticeBlowsUp) {
     EXPECT_EQ(as_found, reset);
     EXPECT_EQ(quiet.find("blew up"), std::string::npos) << quiet;
     EXPECT_EQ(bench(std::to_string(reset + 1), "one_more.csv").first, reset);
+    const auto [one_less, also_quiet] = bench(std::to_string(reset - 1), "one_less.csv");
+    EXPECT_EQ(one_less, reset - 1);
+    EXPECT_EQ(also_quiet.find("blew up"), std::string::npos) << also_quiet;
+
+    const fs::path uniform = dir_ / "uniform.csv";
+    const bench_outcome o =
+        run_cli({"bench", "fcc", "--backend", "cpu", "--generator", "uniform", "--sizes-cells", "4", "--precision",
+                 "f32", "--cpu-steps", "3", "--threads", "1", "--csv", uniform.string()},
+                dir_);
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_NE(o.out.find("the state after step 1 from the initial one blew up ("), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("timed with a reset every step, not 5"), std::string::npos) << o.out;
+    const std::vector<std::string> rows = csv_lines(uniform);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_NE(rows[1].find(",uniform,periodic,on,256,4,1,3,1,1,"), std::string::npos) << rows[1];
 }
 
 TEST_F(BenchCli, BadOptionsAndMissingDevicesFailWithOneLine) {

@@ -97,8 +97,8 @@ TEST(PhaseTiming, BenchmarkLoopWarmsUpResetsAndTimes) {
     EXPECT_EQ(never.restores, 0u);
 }
 
-// A state check that finds the state blown up in the b-th step from the initial state makes the
-// loop reset every b - 1 steps: no timed step then lies beyond the sane ones. Every state of the
+// A state check that finds the state after the b-th step from the initial state blown up makes the
+// loop reset every b steps: no timed step then starts from a blown-up state. Every state of the
 // probe is checked, so a blow-up that looks sane again by the fifth step is found too. The probing
 // steps count as warm-up.
 TEST(PhaseTiming, ResetsComeSoonerWhereTheStateBlewUpWithinThem) {
@@ -108,18 +108,20 @@ TEST(PhaseTiming, ResetsComeSoonerWhereTheStateBlewUpWithinThem) {
     run.reset_every = 5;
     run.blow_up = [](const frame& f) { return std::isfinite(f.velocity.at(0).x) ? "" : "infinite velocity"; };
     counting_engine::clock c;
-    for (const std::uint64_t sane : {100u, 5u, 4u, 2u, 1u}) {
+    for (const std::uint64_t sane : {100u, 5u, 4u, 2u, 1u, 0u}) {
         counting_engine e;
         e.sane_steps = sane;
-        const std::uint64_t expected = std::min<std::uint64_t>(sane, 5);
+        // The state after step sane + 1 is the first blown up; the fifth may be, not the fourth.
+        const std::uint64_t expected = std::min<std::uint64_t>(sane + 1, 5);
         const phase_timing t = run_phase_benchmark(e, c, run);
         EXPECT_EQ(t.reset_every, expected) << "sane for " << sane << " steps";
-        EXPECT_EQ(t.blown_up_by, sane >= 5 ? "" : "infinite velocity") << sane;
+        EXPECT_EQ(t.blown_up_by, sane + 1 < 5 ? "infinite velocity" : "") << sane;
         EXPECT_EQ(t.steps, 12u) << sane;
-        for (const std::uint64_t k : e.timed_since_reset) EXPECT_LE(k, expected) << sane;
+        // No timed step starts from a state after more than `sane` steps.
+        for (const std::uint64_t k : e.timed_since_reset) EXPECT_LE(k - 1, std::min<std::uint64_t>(sane, 4)) << sane;
         // The probe: one frame a step up to the first blown-up one, at most five; then what is left
         // of the three warm-up steps, then the twelve timed ones.
-        const std::uint64_t probed = std::min<std::uint64_t>(sane + 1, 5);
+        const std::uint64_t probed = expected;
         EXPECT_EQ(e.frames_read, probed) << sane;
         EXPECT_EQ(e.advanced, probed + (3 - std::min<std::uint64_t>(probed, 3)) + 12u) << sane;
     }
@@ -136,13 +138,9 @@ TEST(PhaseTiming, ResetsComeSoonerWhereTheStateBlewUpWithinThem) {
             return 1.0;
         },
         run);
-    EXPECT_EQ(both.reset_every, 2u);
-    EXPECT_EQ(chunks, std::vector<std::uint64_t>(6, 2u));
+    EXPECT_EQ(both.reset_every, 3u);
+    EXPECT_EQ(chunks, std::vector<std::uint64_t>(4, 3u));
     EXPECT_EQ(twice.frames_read, 3u);  // three steps, in the first run only
-    // A state that blows up in its first step leaves nothing to time.
-    counting_engine e;
-    e.sane_steps = 0;
-    EXPECT_THROW(run_phase_benchmark(e, c, run), std::runtime_error);
     // Without resets, or without a check, nothing is probed.
     run.reset_every = 0;
     counting_engine unreset;

@@ -15,8 +15,9 @@ std::function<std::string(const frame&)> state_check(const benchmark_system& s, 
 
 std::string fewer_resets_note(std::uint64_t requested, const phase_timing& t) {
     if (t.blown_up_by.empty()) return {};
-    return "the state blew up in step " + std::to_string(t.reset_every + 1) + " after a reset (" + t.blown_up_by +
-           "): timed with a reset every " + std::to_string(t.reset_every) + " steps, not " + std::to_string(requested);
+    return "the state after step " + std::to_string(t.reset_every) + " from the initial one blew up (" + t.blown_up_by +
+           "): timed with a reset every " + (t.reset_every == 1 ? "step" : std::to_string(t.reset_every) + " steps") +
+           ", not " + std::to_string(requested);
 }
 
 }  // namespace stokesian::bench

@@ -15,7 +15,6 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -115,15 +114,15 @@ inline phase_timing summarise_phases(const std::vector<phase_durations>& per_ste
 // The steps between resets a benchmark takes, and how many it ran to find them. With resets every k
 // steps every timed chunk starts at the initial state, so its states are those of the first k steps
 // from it, the same in each chunk (the engines are deterministic). So where run.blow_up is set, up to
-// k steps are run from the initial state one at a time, each state checked; where the b-th blew up,
-// the chunks take b - 1 steps. Every state is checked, not only the k-th: a lattice torn apart can
-// look sane again a few steps later (particles flung apart, velocities back to ~mu0 F). A state
-// that blows up in its first step has nothing sane to time: std::runtime_error. The steps run count
-// as warm-up.
+// k steps are run from the initial state one at a time, each resulting state checked; where the
+// state after step b blew up, the chunks take b steps: no timed step starts from a blown-up state
+// (a step that ends in one costs what any other does). Every state is checked, not only the k-th: a
+// lattice torn apart can look sane again a few steps later (particles flung apart, velocities back
+// to ~mu0 F). The steps run count as warm-up.
 struct sane_resets {
     std::uint64_t reset_every = 0;
     std::uint64_t steps_run = 0;
-    std::string blown_up_by;  // the blow-up found, "" where none
+    std::string blown_up_by;  // the blow-up that made the chunks shorter, "" where none
 };
 
 template <class Engine>
@@ -137,11 +136,10 @@ sane_resets sane_resets_for(Engine& engine, const phase_run& run, const engine_s
         ++r.steps_run;
         engine.read_frame(f);
         if (std::string why = run.blow_up(f); !why.empty()) {
-            if (r.steps_run == 1)
-                throw std::runtime_error("the state blows up in the first step from the initial one (" + why +
-                                         "): no step to time");
-            r.reset_every = r.steps_run - 1;
-            r.blown_up_by = std::move(why);
+            if (r.steps_run < run.reset_every) {
+                r.reset_every = r.steps_run;
+                r.blown_up_by = std::move(why);
+            }
             break;
         }
     }
