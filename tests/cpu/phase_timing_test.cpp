@@ -73,6 +73,17 @@ struct counting_engine {
     engine_description description() const { return {"test", "", {}}; }
 };
 
+// A clock for the whole-step runs of a counting engine: records each timed chunk's length in
+// `chunks` and gives a chunk of k steps k + launch_ms milliseconds.
+auto chunk_clock(counting_engine& e, std::vector<std::uint64_t>& chunks, double launch_ms = 0.0) {
+    return [&e, &chunks, launch_ms](auto&& advance) {
+        const std::uint64_t before = e.advanced;
+        advance();
+        chunks.push_back(e.advanced - before);
+        return double(chunks.back()) + launch_ms;
+    };
+}
+
 }  // namespace
 
 TEST(PhaseTiming, BenchmarkLoopWarmsUpResetsAndTimes) {
@@ -129,15 +140,7 @@ TEST(PhaseTiming, ResetsComeSoonerWhereTheStateBlewUpWithinThem) {
     counting_engine twice;
     twice.sane_steps = 2;
     std::vector<std::uint64_t> chunks;
-    const phase_timing both = run_phase_and_whole_step_benchmark(
-        twice, c,
-        [&](auto&& advance) {
-            const std::uint64_t before = twice.advanced;
-            advance();
-            chunks.push_back(twice.advanced - before);
-            return 1.0;
-        },
-        run);
+    const phase_timing both = run_phase_and_whole_step_benchmark(twice, c, chunk_clock(twice, chunks), run);
     EXPECT_EQ(both.reset_every, 3u);
     EXPECT_EQ(chunks, std::vector<std::uint64_t>(4, 3u));
     EXPECT_EQ(twice.frames_read, 3u);  // three steps, in the first run only
@@ -162,15 +165,7 @@ struct clocked_run {
     std::vector<std::uint64_t> chunks;
     phase_timing timing;
     clocked_run(const phase_run& run, double launch_ms) {
-        timing = run_whole_step_benchmark(
-            engine,
-            [&](auto&& advance) {
-                const std::uint64_t before = engine.advanced;
-                advance();
-                chunks.push_back(engine.advanced - before);
-                return double(chunks.back()) + launch_ms;
-            },
-            run);
+        timing = run_whole_step_benchmark(engine, chunk_clock(engine, chunks, launch_ms), run);
     }
 };
 
@@ -222,15 +217,7 @@ TEST(PhaseTiming, PhasesAndWholeStepsAreTwoRunsFromTheSameState) {
     counting_engine e;
     counting_engine::clock c;
     std::vector<std::uint64_t> chunks;
-    const phase_timing t = run_phase_and_whole_step_benchmark(
-        e, c,
-        [&](auto&& advance) {
-            const std::uint64_t before = e.advanced;
-            advance();
-            chunks.push_back(e.advanced - before);
-            return double(chunks.back());
-        },
-        run);
+    const phase_timing t = run_phase_and_whole_step_benchmark(e, c, chunk_clock(e, chunks), run);
     EXPECT_TRUE(t.phases_timed);
     EXPECT_EQ(t.steps, 12u);
     EXPECT_NEAR(t.step.median_ms, 0.6, 1e-15);  // the phases' sum
