@@ -2,7 +2,6 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <stdexcept>
 
@@ -85,10 +84,9 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_conte
                 sorted_index_.resize(n_, "cell list");
                 cell_start_.resize(cells, "cell list");
                 cell_end_.resize(cells, "cell list");
-                cell_bits_ = std::max(1, static_cast<int>(std::bit_width(cells - 1)));
                 std::size_t scratch = 0;
                 check(cub::DeviceRadixSort::SortPairs(nullptr, scratch, cell_.data(), sorted_cell_.data(),
-                                                      index_.data(), sorted_index_.data(), int(n_), 0, cell_bits_),
+                                                      index_.data(), sorted_index_.data(), int(n_), 0, cell_bits()),
                       "cub::DeviceRadixSort (size query)");
                 sort_scratch_.resize(std::max<std::size_t>(scratch, 1), "cell-list sort scratch");
             }
@@ -209,7 +207,7 @@ void cuda_engine<Policy>::build_neighbour_list() {
             check_launch("cell_index_kernel");
             std::size_t scratch = sort_scratch_.size();
             check(cub::DeviceRadixSort::SortPairs(sort_scratch_.data(), scratch, cell_.data(), sorted_cell_.data(),
-                                                  index_.data(), sorted_index_.data(), int(n_), 0, cell_bits_),
+                                                  index_.data(), sorted_index_.data(), int(n_), 0, cell_bits()),
                   "cub::DeviceRadixSort");
             check(cudaMemset(cell_start_.data(), 0, cell_start_.size() * sizeof(unsigned)), "cudaMemset");
             check(cudaMemset(cell_end_.data(), 0, cell_end_.size() * sizeof(unsigned)), "cudaMemset");

@@ -2,6 +2,8 @@
 // The CUDA backend's engine: particle data stay on the device for the whole run; only sampled
 // frames come back (read_frame). The step primitives mirror the CPU backend's
 // (cpu/cpu_engine.hpp), and the integrators (core/integrator.hpp) drive both.
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -69,6 +71,10 @@ private:
     // v <- mu F for the targets t (all of them on one device; a device's slice on several).
     void launch_velocities(target_range t);
     void build_neighbour_list();
+    // The cell indices' significant bits: the radix sort passes over these only (every index is
+    // below the cell count, cell_start_'s size), so a small grid takes fewer of its digit passes
+    // than 32-bit keys would.
+    int cell_bits() const { return std::max(1, static_cast<int>(std::bit_width(cell_start_.size() - 1))); }
     // The state on the host (core/host_state.hpp): frames and checkpoints; history only when asked.
     void download(host_state<Policy>& h, bool with_history) const;
 
@@ -111,9 +117,6 @@ private:
     device_buffer<unsigned char> sort_scratch_;
     bool use_cells_ = false;
     int cells_[3] = {0, 0, 0};
-    // The cell indices' significant bits: the radix sort passes over these only (every index is
-    // below the cell count), so a small grid takes fewer of its digit passes than 32-bit keys would.
-    int cell_bits_ = 32;
 
     // Implicit lubrication: solve pending after update_forces(), the solver's vectors (solution is
     // force_), the mobility's accumulator-precision output, dot-product partials, statistics.
