@@ -82,8 +82,7 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_conte
                 index_.resize(n_, "cell list");
                 sorted_cell_.resize(n_, "cell list");
                 sorted_index_.resize(n_, "cell list");
-                cell_start_.resize(cells, "cell list");
-                cell_end_.resize(cells, "cell list");
+                cell_first_.resize(cells + 1, "cell list");
                 std::size_t scratch = 0;
                 check(cub::DeviceRadixSort::SortPairs(nullptr, scratch, cell_.data(), sorted_cell_.data(),
                                                       index_.data(), sorted_index_.data(), int(n_), 0, cell_bits()),
@@ -209,19 +208,18 @@ void cuda_engine<Policy>::build_neighbour_list() {
             check(cub::DeviceRadixSort::SortPairs(sort_scratch_.data(), scratch, cell_.data(), sorted_cell_.data(),
                                                   index_.data(), sorted_index_.data(), int(n_), 0, cell_bits()),
                   "cub::DeviceRadixSort");
-            check(cudaMemset(cell_start_.data(), 0, cell_start_.size() * sizeof(unsigned)), "cudaMemset");
-            check(cudaMemset(cell_end_.data(), 0, cell_end_.size() * sizeof(unsigned)), "cudaMemset");
-            cell_range_kernel<<<blocks_for(n_, 256), 256>>>(sorted_cell_.data(), n_, cell_start_.data(),
-                                                            cell_end_.data());
-            check_launch("cell_range_kernel");
-            neighbour_cell_kernel<W><<<blocks_for(n_, 128), 128>>>(
-                position_w_.data(), n_, params_.box, cutoff, g, cell_start_.data(), cell_end_.data(),
-                sorted_index_.data(), capacity_, neighbour_list_.data(), neighbour_count_.data(), max_count_.data());
+            const auto cells = static_cast<unsigned>(cell_first_.size() - 1);
+            cell_first_kernel<<<blocks_for(cells + 1ull, 256), 256>>>(sorted_cell_.data(), n_, cells,
+                                                                      cell_first_.data());
+            check_launch("cell_first_kernel");
+            neighbour_cell_kernel<W><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
+                position_w_.data(), n_, params_.box, cutoff, g, cell_first_.data(), sorted_index_.data(), capacity_,
+                neighbour_list_.data(), neighbour_count_.data(), max_count_.data());
             check_launch("neighbour_cell_kernel");
         } else {
-            neighbour_scan_kernel<W><<<blocks_for(n_, 128), 128>>>(position_w_.data(), n_, params_.box, cutoff,
-                                                                   capacity_, neighbour_list_.data(),
-                                                                   neighbour_count_.data(), max_count_.data());
+            neighbour_scan_kernel<W><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
+                position_w_.data(), n_, params_.box, cutoff, capacity_, neighbour_list_.data(), neighbour_count_.data(),
+                max_count_.data());
             check_launch("neighbour_scan_kernel");
         }
         unsigned most = 0;
@@ -253,7 +251,7 @@ void cuda_engine<Policy>::update_forces() {
         solve_pending_ = true;
         return;
     }
-    short_range_force_kernel<W, A><<<blocks_for(n_, 128), 128>>>(
+    short_range_force_kernel<W, A><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
         position_w_.data(), velocity_.data(), external_force_.data(), n_, neighbour_list_.data(),
         neighbour_count_.data(), capacity_, params_, force_.data());
     check_launch("short_range_force_kernel");

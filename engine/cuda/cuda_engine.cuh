@@ -72,9 +72,9 @@ private:
     void launch_velocities(target_range t);
     void build_neighbour_list();
     // The cell indices' significant bits: the radix sort passes over these only (every index is
-    // below the cell count, cell_start_'s size), so a small grid takes fewer of its digit passes
-    // than 32-bit keys would.
-    int cell_bits() const { return std::max(1, static_cast<int>(std::bit_width(cell_start_.size() - 1))); }
+    // below the cell count, one less than cell_first_'s size), so a small grid takes fewer of its
+    // digit passes than 32-bit keys would.
+    int cell_bits() const { return std::max(1, static_cast<int>(std::bit_width(cell_first_.size() - 2))); }
     // The state on the host (core/host_state.hpp): frames and checkpoints; history only when asked.
     void download(host_state<Policy>& h, bool with_history) const;
 
@@ -113,7 +113,7 @@ private:
     // neighbour list
     unsigned capacity_ = 32;
     device_buffer<unsigned> neighbour_list_, neighbour_count_, max_count_;
-    device_buffer<unsigned> cell_, index_, sorted_cell_, sorted_index_, cell_start_, cell_end_;
+    device_buffer<unsigned> cell_, index_, sorted_cell_, sorted_index_, cell_first_;
     device_buffer<unsigned char> sort_scratch_;
     bool use_cells_ = false;
     int cells_[3] = {0, 0, 0};

@@ -69,8 +69,7 @@ __device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>&
             within = dot(d, d) < cutoff2;
             if (within) term = short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
         }
-        for (unsigned left = __ballot_sync(0xffffffffu, within); left != 0; left &= left - 1u)
-            f_t += shuffle(term, unsigned(__ffs(left)) - 1u);
+        add_in_lane_order(f_t, term, within);
     }
     if (lane == 0u) {
         a.force[t] = f_t;

@@ -45,6 +45,7 @@
 #include "stokesian/physics/accumulate.hpp"
 #include "stokesian/physics/drift.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "warp_shuffle.cuh"
 
 namespace stokesian::cuda {
 
@@ -85,17 +86,6 @@ struct fused_arguments {
     bool short_range;  // params.short_range_cutoff > 0
     fused_samples<P, A, W> samples;
 };
-
-// ---- warp shuffles of the state types (full warp) --------------------------------------------
-inline constexpr unsigned full_warp = 0xffffffffu;
-__device__ inline float shuffle(float x, unsigned src) { return __shfl_sync(full_warp, x, static_cast<int>(src)); }
-__device__ inline double shuffle(double x, unsigned src) { return __shfl_sync(full_warp, x, static_cast<int>(src)); }
-__device__ inline int shuffle(int x, unsigned src) { return __shfl_sync(full_warp, x, static_cast<int>(src)); }
-__device__ inline float_float shuffle(float_float x, unsigned src) { return {shuffle(x.hi, src), shuffle(x.lo, src)}; }
-template <class T>
-__device__ inline vec3<T> shuffle(vec3<T> v, unsigned src) {
-    return {shuffle(v.x, src), shuffle(v.y, src), shuffle(v.z, src)};
-}
 
 template <class P, class A, class W>
 __device__ inline void record_sample(const fused_samples<P, A, W>& s, std::size_t index, vec3<P> r, vec3<int> m,

@@ -8,11 +8,13 @@
 #include "stokesian/numeric/krylov_arithmetic.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "warp_shuffle.cuh"
 
 namespace stokesian::cuda {
 
 // F_i = F_ext,i + sum_j F_int(r_ij) (the right-hand side, without lubrication), and the number of
-// neighbour-list entries within the lubrication range (each pair counts twice).
+// neighbour-list entries within the lubrication range (each pair counts twice). A warp a particle, a
+// neighbour a lane (short_range_kernels.cuh).
 template <class W>
 __global__ void conservative_force_kernel(const packed4<W>* __restrict__ position,
                                           const vec3<W>* __restrict__ external_force, unsigned n,
@@ -20,17 +22,25 @@ __global__ void conservative_force_kernel(const packed4<W>* __restrict__ positio
                                           unsigned capacity, interaction_parameters<W> p,
                                           packed4<W>* __restrict__ force,
                                           unsigned long long* __restrict__ lubricated_entries) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+    const unsigned i = particle_of_warp(), lane = threadIdx.x % 32u;
+    if (i >= n) return;  // the whole warp
     const vec3<W> r_i = unpack(position[i]);
     vec3<W> f = external_force[i];
     unsigned lubricated = 0;
-    const unsigned* mine = list + static_cast<unsigned long long>(i) * capacity;
-    for (unsigned k = 0; k < count[i]; ++k) {
-        const vec3<W> r_j = unpack(position[mine[k]]);
-        f += pair_interaction_force(r_i, r_j, p);
-        lubricated += lubricated_pair(r_i, r_j, p) ? 1u : 0u;
+    const unsigned* row = list + static_cast<unsigned long long>(i) * capacity;
+    for (unsigned base = 0, neighbours = count[i]; base < neighbours; base += 32u) {
+        const bool take = base + lane < neighbours;
+        vec3<W> term{};
+        bool lubricated_here = false;
+        if (take) {
+            const vec3<W> r_j = unpack(position[row[base + lane]]);
+            term = pair_interaction_force(r_i, r_j, p);
+            lubricated_here = lubricated_pair(r_i, r_j, p);
+        }
+        add_in_lane_order(f, term, take);
+        lubricated += static_cast<unsigned>(__popc(__ballot_sync(full_warp, lubricated_here)));
     }
+    if (lane != 0) return;
     force[i] = pack(f);
     if (lubricated > 0) atomicAdd(lubricated_entries, static_cast<unsigned long long>(lubricated));
 }
@@ -47,23 +57,22 @@ __device__ inline vec3<W> working_velocity(const packed4<W>& v) {
 }
 
 // out_i = -(zeta u)_i = sum_j lubrication_pair_force(i, j): the lubrication force of the velocity field
-// u, of the model the parameters name (physics/lubrication.hpp, model_lubrication_force).
+// u, of the model the parameters name (physics/lubrication.hpp, model_lubrication_force). A warp a
+// particle, a neighbour a lane, added in the row's order (add_over_row).
 template <class W, class Velocity>
 __global__ void lubrication_force_kernel(const packed4<W>* __restrict__ position, const Velocity* __restrict__ u,
                                          unsigned n, const unsigned* __restrict__ list,
                                          const unsigned* __restrict__ count, unsigned capacity,
                                          interaction_parameters<W> p, packed4<W>* __restrict__ out) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+    const unsigned i = particle_of_warp(), lane = threadIdx.x % 32u;
+    if (i >= n) return;  // the whole warp
     const vec3<W> r_i = unpack(position[i]);
     const vec3<W> u_i = working_velocity<W>(u[i]);
     vec3<W> f{};
-    const unsigned* mine = list + static_cast<unsigned long long>(i) * capacity;
-    for (unsigned k = 0; k < count[i]; ++k) {
-        const unsigned j = mine[k];
-        f += lubrication_pair_force(r_i, unpack(position[j]), u_i, working_velocity<W>(u[j]), p);
-    }
-    out[i] = pack(f);
+    add_over_row(f, list + static_cast<unsigned long long>(i) * capacity, count[i], [&](unsigned j) {
+        return lubrication_pair_force(r_i, unpack(position[j]), u_i, working_velocity<W>(u[j]), p);
+    });
+    if (lane == 0) out[i] = pack(f);
 }
 
 // out_i = v_i rounded to W (the mobility's accumulator-precision output as a Krylov vector).

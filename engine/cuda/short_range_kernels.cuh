@@ -10,6 +10,7 @@
 #include "device_types.cuh"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/interactions.hpp"
+#include "warp_shuffle.cuh"
 
 namespace stokesian::cuda {
 
@@ -37,98 +38,146 @@ __global__ void cell_index_kernel(const packed4<W>* __restrict__ position, unsig
     index[i] = i;
 }
 
-// [cell_start[c], cell_end[c]) is the range of cell c in the sorted order; both arrays are
-// zeroed before, so empty cells have an empty range.
-__global__ void cell_range_kernel(const unsigned* __restrict__ sorted_cell, unsigned n,
-                                  unsigned* __restrict__ cell_start, unsigned* __restrict__ cell_end) {
-    const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n) return;
-    const unsigned c = sorted_cell[k];
-    if (k == 0 || c != sorted_cell[k - 1]) cell_start[c] = k;
-    if (k == n - 1 || c != sorted_cell[k + 1]) cell_end[c] = k + 1;
+// first[c] = the position of cell c's first particle in the sorted order, c = 0 ... cells: cell c
+// holds [first[c], first[c + 1]), an empty cell an empty range. A binary search a cell, so no cell
+// is left unwritten and nothing has to be cleared first.
+__global__ void cell_first_kernel(const unsigned* __restrict__ sorted_cell, unsigned n, unsigned cells,
+                                  unsigned* __restrict__ first) {
+    const unsigned c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c > cells) return;
+    unsigned low = 0, high = n;  // the first k with sorted_cell[k] >= c
+    while (low < high) {
+        const unsigned middle = low + (high - low) / 2u;
+        if (sorted_cell[middle] < c) low = middle + 1u;
+        else high = middle;
+    }
+    first[c] = low;
 }
 
-// Sorted insertion into a thread-local list (neighbour counts are small: ~10 at n = 0.1 a^-3).
-__device__ inline void insert_sorted(unsigned* list, unsigned& count, unsigned capacity, unsigned j) {
-    if (count >= capacity) {
-        ++count;  // overflow is detected by the caller, who retries with a larger capacity
-        return;
+// One warp a particle (warp_shuffle.cuh): each lane holds one range of candidates (a neighbouring
+// cell's slice of the sorted order, or the whole system), the warp tests the ranges' candidates 32 at
+// a time, the hits go to the particle's row compacted in lane order, and the row is then sorted by
+// index.
+
+// Lane q's range is [begin, begin + size) of sorted_index (or of the particles themselves when
+// sorted_index is null). count[i] is the number of neighbours even beyond capacity, where the row
+// keeps only the first capacity found: the caller retries with a larger capacity.
+template <class W>
+__device__ inline void neighbour_row_from_ranges(const packed4<W>* __restrict__ position, unsigned i,
+                                                 box_geometry<W> box, W cutoff, unsigned begin, unsigned size,
+                                                 const unsigned* __restrict__ sorted_index, unsigned capacity,
+                                                 unsigned* __restrict__ list, unsigned* __restrict__ count,
+                                                 unsigned* __restrict__ max_count) {
+    const unsigned lane = threadIdx.x % 32u;
+    const vec3<W> r_i = unpack(position[i]);
+    const W cutoff2 = cutoff * cutoff;
+    unsigned end = size;  // inclusive prefix sum of the lanes' sizes: the ranges laid end to end
+    for (unsigned offset = 1; offset < 32u; offset *= 2u) {
+        const unsigned before = __shfl_up_sync(full_warp, end, offset);
+        if (lane >= offset) end += before;
     }
-    unsigned k = count++;
-    while (k > 0 && list[k - 1] > j) {
-        list[k] = list[k - 1];
-        --k;
+    const unsigned first = end - size;
+    const unsigned total = __shfl_sync(full_warp, end, 31);
+    unsigned* row = list + static_cast<unsigned long long>(i) * capacity;
+    unsigned found = 0;
+    for (unsigned base = 0; base < total; base += 32u) {
+        const unsigned t = base + lane;
+        unsigned q = 0;  // the lane whose range holds candidate t: the first whose end exceeds t
+        for (unsigned step = 16; step > 0; step /= 2u)
+            if (__shfl_sync(full_warp, end, q + step - 1u) <= t) q += step;
+        const unsigned k = __shfl_sync(full_warp, begin, q) + (t - __shfl_sync(full_warp, first, q));
+        bool hit = false;
+        unsigned j = 0;
+        if (t < total) {
+            j = sorted_index != nullptr ? sorted_index[k] : k;
+            if (j != i) {
+                const vec3<W> d = minimum_image(r_i - unpack(position[j]), box);
+                hit = dot(d, d) < cutoff2;
+            }
+        }
+        const unsigned hits = __ballot_sync(full_warp, hit);
+        const unsigned at = found + __popc(hits & ((1u << lane) - 1u));
+        if (hit && at < capacity) row[at] = j;
+        found += __popc(hits);
     }
-    list[k] = j;
+    __syncwarp();
+    // Ascending index, the CPU backend's order of the sum (short_range_force_kernel). Every index
+    // occurs once (the ranges are distinct cells), so a rank is a position.
+    const unsigned kept = found < capacity ? found : capacity;
+    if (kept <= 32u) {
+        const unsigned mine = lane < kept ? row[lane] : ~0u;
+        unsigned rank = 0;
+        for (unsigned q = 0; q < kept; ++q) rank += __shfl_sync(full_warp, mine, q) < mine ? 1u : 0u;
+        __syncwarp();
+        if (lane < kept) row[rank] = mine;
+    } else if (lane == 0) {
+        for (unsigned m = 1; m < kept; ++m) {
+            const unsigned j = row[m];
+            unsigned at = m;
+            for (; at > 0 && row[at - 1] > j; --at) row[at] = row[at - 1];
+            row[at] = j;
+        }
+    }
+    if (lane == 0) {
+        count[i] = found;
+        atomicMax(max_count, found);  // a maximum is order-independent
+    }
 }
 
+// Every particle a candidate (an open box, or fewer than three cells a side).
 template <class W>
 __global__ void neighbour_scan_kernel(const packed4<W>* __restrict__ position, unsigned n, box_geometry<W> box,
                                       W cutoff, unsigned capacity, unsigned* __restrict__ list,
                                       unsigned* __restrict__ count, unsigned* __restrict__ max_count) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const vec3<W> r_i = unpack(position[i]);
-    const W cutoff2 = cutoff * cutoff;
-    unsigned c = 0;
-    unsigned* mine = list + static_cast<unsigned long long>(i) * capacity;
-    for (unsigned j = 0; j < n; ++j) {
-        if (j == i) continue;
-        const vec3<W> d = minimum_image(r_i - unpack(position[j]), box);
-        if (dot(d, d) < cutoff2) insert_sorted(mine, c, capacity, j);
-    }
-    count[i] = c;
-    atomicMax(max_count, c);  // a maximum is order-independent
+    const unsigned i = particle_of_warp();
+    if (i >= n) return;  // the whole warp
+    const bool whole_system = threadIdx.x % 32u == 0;
+    neighbour_row_from_ranges(position, i, box, cutoff, 0u, whole_system ? n : 0u,
+                              static_cast<const unsigned*>(nullptr), capacity, list, count, max_count);
 }
 
+// The 27 cells around particle i's, one a lane.
 template <class W>
 __global__ void neighbour_cell_kernel(const packed4<W>* __restrict__ position, unsigned n, box_geometry<W> box,
-                                      W cutoff, cell_grid g, const unsigned* __restrict__ cell_start,
-                                      const unsigned* __restrict__ cell_end, const unsigned* __restrict__ sorted_index,
-                                      unsigned capacity, unsigned* __restrict__ list, unsigned* __restrict__ count,
+                                      W cutoff, cell_grid g, const unsigned* __restrict__ cell_first,
+                                      const unsigned* __restrict__ sorted_index, unsigned capacity,
+                                      unsigned* __restrict__ list, unsigned* __restrict__ count,
                                       unsigned* __restrict__ max_count) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const vec3<W> r_i = unpack(position[i]);
-    const W cutoff2 = cutoff * cutoff;
-    const int cx = cell_coordinate(float(r_i.x), g.origin_x, g.inv_cell_x, g.nx);
-    const int cy = cell_coordinate(float(r_i.y), g.origin_y, g.inv_cell_y, g.ny);
-    const int cz = cell_coordinate(float(r_i.z), g.origin_z, g.inv_cell_z, g.nz);
-    unsigned c = 0;
-    unsigned* mine = list + static_cast<unsigned long long>(i) * capacity;
-    for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                const int x = (cx + dx + g.nx) % g.nx, y = (cy + dy + g.ny) % g.ny, z = (cz + dz + g.nz) % g.nz;
-                const unsigned cell = static_cast<unsigned>((z * g.ny + y) * g.nx + x);
-                for (unsigned k = cell_start[cell]; k < cell_end[cell]; ++k) {
-                    const unsigned j = sorted_index[k];
-                    if (j == i) continue;
-                    const vec3<W> d = minimum_image(r_i - unpack(position[j]), box);
-                    if (dot(d, d) < cutoff2) insert_sorted(mine, c, capacity, j);
-                }
-            }
-    count[i] = c;
-    atomicMax(max_count, c);
+    const unsigned i = particle_of_warp();
+    if (i >= n) return;  // the whole warp
+    const int lane = static_cast<int>(threadIdx.x % 32u);
+    unsigned begin = 0, size = 0;
+    if (lane < 27) {
+        const packed4<W> r_i = position[i];
+        const int cx = cell_coordinate(float(r_i.x), g.origin_x, g.inv_cell_x, g.nx);
+        const int cy = cell_coordinate(float(r_i.y), g.origin_y, g.inv_cell_y, g.ny);
+        const int cz = cell_coordinate(float(r_i.z), g.origin_z, g.inv_cell_z, g.nz);
+        const int x = (cx + lane % 3 - 1 + g.nx) % g.nx;
+        const int y = (cy + lane / 3 % 3 - 1 + g.ny) % g.ny;
+        const int z = (cz + lane / 9 - 1 + g.nz) % g.nz;
+        const unsigned cell = static_cast<unsigned>((z * g.ny + y) * g.nx + x);
+        begin = cell_first[cell];
+        size = cell_first[cell + 1] - begin;
+    }
+    neighbour_row_from_ranges(position, i, box, cutoff, begin, size, sorted_index, capacity, list, count, max_count);
 }
 
+// A warp a particle, a neighbour a lane, the terms added in the row's order (add_over_row).
 template <class W, class A>
 __global__ void short_range_force_kernel(const packed4<W>* __restrict__ position, const vec3<A>* __restrict__ velocity,
                                          const vec3<W>* __restrict__ external_force, unsigned n,
                                          const unsigned* __restrict__ list, const unsigned* __restrict__ count,
                                          unsigned capacity, interaction_parameters<W> p,
                                          packed4<W>* __restrict__ force) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+    const unsigned i = particle_of_warp(), lane = threadIdx.x % 32u;
+    if (i >= n) return;  // the whole warp
     const vec3<W> r_i = unpack(position[i]);
     const vec3<W> v_i = value_cast<W>(velocity[i]);
     vec3<W> f = external_force[i];
-    const unsigned* mine = list + static_cast<unsigned long long>(i) * capacity;
-    for (unsigned k = 0; k < count[i]; ++k) {
-        const unsigned j = mine[k];
-        f += short_range_force(r_i, unpack(position[j]), v_i, value_cast<W>(velocity[j]), p);
-    }
-    force[i] = pack(f);
+    add_over_row(f, list + static_cast<unsigned long long>(i) * capacity, count[i], [&](unsigned j) {
+        return short_range_force(r_i, unpack(position[j]), v_i, value_cast<W>(velocity[j]), p);
+    });
+    if (lane == 0) force[i] = pack(f);
 }
 
 template <class W>
