@@ -40,13 +40,13 @@
 // float_float chain: 7 dependent operations an addition against f32's one) and trails
 // ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
-// and the step-by-step engine a cell list in a periodic box: measured by `ci/gpu-hi-auto` with
-// `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle; whole steps timed
-// without phase events; engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-short-range-bound.csv,
-// the build with several targets a step in one round: the same bounds as the build before),
-// N = 256 ... 23 328, the fused engine leads in a periodic box up to N = 5324 (f32, ds) and 4000
-// (f64); in an open box, where the step-by-step engine also scans every pair
-// (short_range_kernels.cuh: a cell list needs a periodic box), at every measured N.
+// and the step-by-step engine builds neighbour lists, a warp a particle, from a cell list in a
+// periodic box and from every particle in an open one (short_range_kernels.cuh): measured by
+// `ci/gpu-hi-auto` with `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle;
+// whole steps timed without phase events; engine/docs/gpu-runs/2026-11-30-h200-neighbour-warps-short-range-bound.csv),
+// N = 256 ... 23 328, the fused engine leads in a periodic box up to N = 2048 (every precision; at
+// 4000 the step-by-step engine is 1.1-1.3x faster) and in an open one up to 10 976 (f32), 6912 (ds)
+// and 4000 (f64).
 //
 // On two devices (the fused engine's grid kernel on each, a slice of the targets, against
 // ordered-split and adding-warps on the same two, their HI sum sliced and all-gathered with NCCL a
@@ -56,11 +56,11 @@
 // every N, so the fused engine leads further: periodic boxes up to 12 288 (f32, ds) and 4096 (f64,
 // where the two tie (0.2 %) at 8192), open boxes up to 6912. With short-range forces on two devices
 // (the same lattices with a pair force, the exponential repulsion of scenarios/random_suspension.toml;
-// engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-short-range-bound.csv) the fused
+// engine/docs/gpu-runs/2026-11-30-h200x2-neighbour-warps-two-devices-short-range-bound.csv) the fused
 // engine leads in open boxes at every measured N (N = 864 ... 23 328: the step-by-step engine scans
 // every pair for them there too, and gathers a step) and in periodic ones up to N = 16 384 (ds) and
-// 8192 (f32, f64; f32 ties within 0.4 % at 12 288), where the step-by-step engine's cell list pays. On more than two
-// devices nothing was measured: auto keeps the step-by-step engine there.
+// 8192 (f32, f64), where the step-by-step engine's cell list pays. On more than two devices nothing
+// was measured: auto keeps the step-by-step engine there.
 //
 // Devices of no measured class, and precisions a device's table has not measured
 // (hi_kernel_choice.cpp): tiling (the default before auto) and fast-split (its group size
@@ -117,12 +117,12 @@ constexpr table_row hopper_open_rows[] = {
 // {the same with short-range forces}}; the comments: the next measured N and the fastest step-by-step
 // kernel's time there against fused's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    // 8192 (0.90x), 6912 (0.90x) / 6912 (0.93x), - / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.996x), -
-    {precision::f32, {6144, 4000}, {5324, 23328}, {12288, 6912}, {8192, 23328}},
-    // 8192 (0.89x), 10 976 (0.84x) / 6912 (0.97x), - / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.81x), -
-    {precision::ds, {6144, 6912}, {5324, 23328}, {12288, 6912}, {16384, 23328}},
-    // 4096 (0.99x), 6912 (0.95x) / 5324 (0.91x), - / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.88x), -
-    {precision::f64, {3072, 4000}, {4000, 23328}, {4096, 6912}, {8192, 23328}},
+    // 8192 (0.90x), 6912 (0.90x) / 4000 (0.78x), 13 500 (0.96x) / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.96x), -
+    {precision::f32, {6144, 4000}, {2048, 10976}, {12288, 6912}, {8192, 23328}},
+    // 8192 (0.89x), 10 976 (0.84x) / 4000 (0.90x), 8788 (0.96x) / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.79x), -
+    {precision::ds, {6144, 6912}, {2048, 6912}, {12288, 6912}, {16384, 23328}},
+    // 4096 (0.99x), 6912 (0.95x) / 4000 (0.80x), 5324 (0.90x) / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.83x), -
+    {precision::f64, {3072, 4000}, {2048, 4000}, {4096, 6912}, {8192, 23328}},
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -141,9 +141,9 @@ constexpr auto fallback_fused = [] {
 constexpr device_table tables[] = {
     {"9.0",
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-short-range-bound.csv",
+      "engine/docs/gpu-runs/2026-11-30-h200-neighbour-warps-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-short-range-bound.csv", hopper_fused},
+      "engine/docs/gpu-runs/2026-11-30-h200x2-neighbour-warps-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels-full-rounds.csv", hopper_rows},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open-full-rounds.csv",
       hopper_open_rows}},

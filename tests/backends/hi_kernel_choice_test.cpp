@@ -320,15 +320,17 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                     EXPECT_NE(choose_cuda_kernel(at, nullptr).kernel, "fused")
                         << to_string(hi) << " N = " << at.particles;
                 }
-    // The paper's fcc benchmark at N = 4000, periodic (f32): within both bounds, with lubrication
-    // too. At N = 10 976 with lubrication adding-warps' whole steps were 0.71 ms (f32, median) against
-    // the fused engine's 0.96 (2026-11-30-h200-one-round-targets-a-step-short-range-bound.csv), and without it it led
-    // from N = 8192 (…-one-round-targets-a-step-bound.csv): past the bounds auto takes the table's exact kernel,
-    // adding-warps at N ~ 1e4.
+    // The paper's fcc benchmark, periodic (f32). Without lubrication N = 4000 lies within the fused
+    // bound. With it adding-warps' whole steps were 0.141 ms against the fused engine's 0.182
+    // (2026-11-30-h200-neighbour-warps-short-range-bound.csv: the step-by-step neighbour lists a warp a
+    // particle), so auto takes the table's exact kernel there, and the fused engine at N = 2048
+    // (0.056 against 0.072 ms). At N = 10 976 adding-warps led both ways.
     kernel_query lubricated = hopper(4000, precision::f32);
     lubricated.fused_possible = true;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "fused");
     lubricated.short_range = true;
+    EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "adding-warps");
+    lubricated.particles = 2048;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "fused");
     lubricated.particles = 10976;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "adding-warps");
