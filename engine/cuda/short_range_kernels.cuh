@@ -54,14 +54,12 @@ __global__ void cell_first_kernel(const unsigned* __restrict__ sorted_cell, unsi
     first[c] = low;
 }
 
-// One warp a particle (warp_shuffle.cuh): each lane holds one range of candidates (a neighbouring
-// cell's slice of the sorted order, or the whole system), the warp tests the ranges' candidates 32 at
-// a time, the hits go to the particle's row compacted in lane order, and the row is then sorted by
-// index.
-
-// Lane q's range is [begin, begin + size) of sorted_index (or of the particles themselves when
-// sorted_index is null). count[i] is the number of neighbours even beyond capacity, where the row
-// keeps only the first capacity found: the caller retries with a larger capacity.
+// Particle i's neighbour row, by one warp (warp_shuffle.cuh): lane q holds one range of candidates,
+// [begin, begin + size) of sorted_index (a neighbouring cell's slice of the sorted order) or of the
+// particles themselves (sorted_index null); the warp tests the ranges' candidates 32 at a time, the
+// hits go to the row compacted in lane order, and the row is then sorted by index. count[i] is the
+// number of neighbours even beyond capacity, where the row keeps only the first capacity found: the
+// caller retries with a larger capacity.
 template <class W>
 __device__ inline void neighbour_row_from_ranges(const packed4<W>* __restrict__ position, unsigned i,
                                                  box_geometry<W> box, W cutoff, unsigned begin, unsigned size,
