@@ -222,8 +222,7 @@ void cuda_engine<Policy>::build_neighbour_list() {
                 max_count_.data());
             check_launch("neighbour_scan_kernel");
         }
-        unsigned most = 0;
-        copy_to_host(&most, max_count_.data(), sizeof most, "neighbour count");
+        const unsigned most = most_neighbours_.read(max_count_.data(), "neighbour count");
         if (most <= capacity_) return;
         if (most > max_neighbour_capacity)
             throw cuda_error("a particle has " + std::to_string(most) +

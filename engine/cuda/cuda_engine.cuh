@@ -113,6 +113,7 @@ private:
     // neighbour list
     unsigned capacity_ = 32;
     device_buffer<unsigned> neighbour_list_, neighbour_count_, max_count_;
+    pinned_readback<unsigned> most_neighbours_;
     device_buffer<unsigned> cell_, index_, sorted_cell_, sorted_index_, cell_first_;
     device_buffer<unsigned char> sort_scratch_;
     bool use_cells_ = false;
@@ -127,6 +128,7 @@ private:
     device_buffer<vec3<A>> mobility_output_;
     device_buffer<double> dot_partials_;
     device_buffer<unsigned long long> lubricated_entries_;
+    pinned_readback<unsigned long long> lubricated_entries_read_;
     std::vector<double> host_partials_;
     lubrication_solver_statistics solver_statistics_;
 

@@ -87,8 +87,8 @@ bool cuda_engine<Policy>::prepare_lubrication_solve() {
         position_w_.data(), external_force_.data(), n_, neighbour_list_.data(), neighbour_count_.data(), capacity_,
         params_, krylov_data(krylov_vector::rhs), lubricated_entries_.data());
     check_launch("conservative_force_kernel");
-    unsigned long long entries = 0;
-    copy_to_host(&entries, lubricated_entries_.data(), sizeof entries, "lubricated pair count");
+    const unsigned long long entries =
+        lubricated_entries_read_.read(lubricated_entries_.data(), "lubricated pair count");
     lubricated_pairs_ = entries / 2;  // each pair is in both particles' lists
     return lubricated_pairs_ > 0;
 }

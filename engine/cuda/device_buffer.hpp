@@ -33,6 +33,31 @@ inline void copy_to_device(void* device, const void* host, std::size_t bytes, co
     check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), what);
 }
 
+// One value the host reads back from the device at every step (the longest neighbour list, the
+// implicit scheme's count of lubricated pairs): copied into page-locked memory on this thread's
+// stream, then one wait for the stream. copy_to_host waits for the stream, then a pageable
+// cudaMemcpy stages the copy and waits again.
+template <class T>
+class pinned_readback {
+public:
+    pinned_readback() = default;
+    ~pinned_readback() {
+        if (host_) cudaFreeHost(host_);
+    }
+    pinned_readback(const pinned_readback&) = delete;
+    pinned_readback& operator=(const pinned_readback&) = delete;
+
+    T read(const T* device, const char* what) {
+        if (!host_) check(cudaMallocHost(&host_, sizeof(T)), what);
+        check(cudaMemcpyAsync(host_, device, sizeof(T), cudaMemcpyDeviceToHost, cudaStreamPerThread), what);
+        check(cudaStreamSynchronize(cudaStreamPerThread), what);
+        return *host_;
+    }
+
+private:
+    T* host_ = nullptr;
+};
+
 template <class T>
 class device_buffer {
 public:
