@@ -118,7 +118,7 @@ inline phase_timing summarise_phases(const std::vector<phase_durations>& per_ste
 // state after step b blew up, the chunks take b steps: no timed step starts from a blown-up state
 // (a step that ends in one costs what any other does). Every state is checked, not only the k-th: a
 // lattice torn apart can look sane again a few steps later (particles flung apart, velocities back
-// to ~mu0 F). The steps run count as warm-up.
+// to ~mu0 F). The engine starts at the initial state; the steps run count as warm-up.
 struct sane_resets {
     std::uint64_t reset_every = 0;
     std::uint64_t steps_run = 0;
@@ -126,10 +126,9 @@ struct sane_resets {
 };
 
 template <class Engine>
-sane_resets sane_resets_for(Engine& engine, const phase_run& run, const engine_state& initial) {
+sane_resets sane_resets_for(Engine& engine, const phase_run& run) {
     sane_resets r{run.reset_every, 0, {}};
     if (!run.blow_up || run.reset_every == 0) return r;
-    engine.restore_state(initial);
     frame f;
     while (r.steps_run < run.reset_every) {
         engine.advance(1);
@@ -157,7 +156,7 @@ sane_resets run_benchmark_chunks(Engine& engine, const phase_run& run, ChunkSize
                                  BeforeTimed&& before_timed, TimedChunk&& timed_chunk) {
     engine_state initial;
     engine.save_state(initial);
-    sane_resets resets = sane_resets_for(engine, run, initial);
+    sane_resets resets = sane_resets_for(engine, run);
     const std::uint64_t chunk_size = chunk_size_for(resets.reset_every);
     // Runs up to `steps` steps in chunks (resetting before each when asked); `stop` is asked after
     // each chunk.
