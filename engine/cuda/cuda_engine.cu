@@ -67,6 +67,8 @@ cuda_engine<Policy>::cuda_engine(const engine_config& config, const device_conte
     if (short_range_) {
         neighbour_count_.resize(n_, "neighbour counts");
         max_count_.resize(1, "neighbour maximum");
+        // Zero before the first build; each build's publish_longest_row_kernel clears it for the next.
+        check(cudaMemset(max_count_.data(), 0, sizeof(unsigned)), "cudaMemset");
         if (box.periodic) {
             // Cells a little larger than the cutoff, so rounding of coordinates near a cell
             // boundary can never hide a neighbour two cells away.
@@ -184,53 +186,57 @@ void cuda_engine<Policy>::drift() {
     check_launch("drift_kernel");
 }
 
+// The lists at the current positions. The capacity follows the longest rows of earlier builds,
+// read without waiting for the device (lagged_readback.hpp); a row longer than the capacity is summed
+// from every particle by the kernels that read the lists (neighbour_rows.cuh), with the same bits.
 template <class Policy>
 void cuda_engine<Policy>::build_neighbour_list() {
+    longest_row_.take_written(
+        [&](unsigned longest) {
+            if (longest > max_neighbour_capacity)
+                throw cuda_error("a particle has " + std::to_string(longest) +
+                                 " neighbours within the short-range cutoff "
+                                 "(more than " +
+                                 std::to_string(max_neighbour_capacity) + "): overlapping configuration?");
+            if (longest > capacity_) capacity_ = std::max(longest, 2 * capacity_);
+        },
+        "longest neighbour row");
+    neighbour_list_.resize(std::size_t(n_) * capacity_, "neighbour list");
     const W cutoff = params_.short_range_cutoff;
-    for (;;) {
-        neighbour_list_.resize(std::size_t(n_) * capacity_, "neighbour list");
-        check(cudaMemset(max_count_.data(), 0, sizeof(unsigned)), "cudaMemset");
-        if (use_cells_) {
-            cell_grid g{};
-            g.nx = cells_[0];
-            g.ny = cells_[1];
-            g.nz = cells_[2];
-            const auto& e = config_.system.box.edges;
-            g.inv_cell_x = float(cells_[0] / e.x);
-            g.inv_cell_y = float(cells_[1] / e.y);
-            g.inv_cell_z = float(cells_[2] / e.z);
-            g.origin_x = float(-0.5 * e.x);
-            g.origin_y = float(-0.5 * e.y);
-            g.origin_z = float(-0.5 * e.z);
-            cell_index_kernel<<<blocks_for(n_, 256), 256>>>(position_w_.data(), n_, g, cell_.data(), index_.data());
-            check_launch("cell_index_kernel");
-            std::size_t scratch = sort_scratch_.size();
-            check(cub::DeviceRadixSort::SortPairs(sort_scratch_.data(), scratch, cell_.data(), sorted_cell_.data(),
-                                                  index_.data(), sorted_index_.data(), int(n_), 0, cell_bits()),
-                  "cub::DeviceRadixSort");
-            const auto cells = static_cast<unsigned>(cell_first_.size() - 1);
-            cell_first_kernel<<<blocks_for(cells + 1ull, 256), 256>>>(sorted_cell_.data(), n_, cells,
-                                                                      cell_first_.data());
-            check_launch("cell_first_kernel");
-            neighbour_cell_kernel<W><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
-                position_w_.data(), n_, params_.box, cutoff, g, cell_first_.data(), sorted_index_.data(), capacity_,
-                neighbour_list_.data(), neighbour_count_.data(), max_count_.data());
-            check_launch("neighbour_cell_kernel");
-        } else {
-            neighbour_scan_kernel<W><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
-                position_w_.data(), n_, params_.box, cutoff, capacity_, neighbour_list_.data(), neighbour_count_.data(),
-                max_count_.data());
-            check_launch("neighbour_scan_kernel");
-        }
-        const unsigned most = most_neighbours_.read(max_count_.data(), "neighbour count");
-        if (most <= capacity_) return;
-        if (most > max_neighbour_capacity)
-            throw cuda_error("a particle has " + std::to_string(most) +
-                             " neighbours within the short-range cutoff "
-                             "(more than " +
-                             std::to_string(max_neighbour_capacity) + "): overlapping configuration?");
-        capacity_ = std::max(most, 2 * capacity_);
+    if (use_cells_) {
+        cell_grid g{};
+        g.nx = cells_[0];
+        g.ny = cells_[1];
+        g.nz = cells_[2];
+        const auto& e = config_.system.box.edges;
+        g.inv_cell_x = float(cells_[0] / e.x);
+        g.inv_cell_y = float(cells_[1] / e.y);
+        g.inv_cell_z = float(cells_[2] / e.z);
+        g.origin_x = float(-0.5 * e.x);
+        g.origin_y = float(-0.5 * e.y);
+        g.origin_z = float(-0.5 * e.z);
+        cell_index_kernel<<<blocks_for(n_, 256), 256>>>(position_w_.data(), n_, g, cell_.data(), index_.data());
+        check_launch("cell_index_kernel");
+        std::size_t scratch = sort_scratch_.size();
+        check(cub::DeviceRadixSort::SortPairs(sort_scratch_.data(), scratch, cell_.data(), sorted_cell_.data(),
+                                              index_.data(), sorted_index_.data(), int(n_), 0, cell_bits()),
+              "cub::DeviceRadixSort");
+        const auto cells = static_cast<unsigned>(cell_first_.size() - 1);
+        cell_first_kernel<<<blocks_for(cells + 1ull, 256), 256>>>(sorted_cell_.data(), n_, cells, cell_first_.data());
+        check_launch("cell_first_kernel");
+        neighbour_cell_kernel<W><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
+            position_w_.data(), n_, params_.box, cutoff, g, cell_first_.data(), sorted_index_.data(), capacity_,
+            neighbour_list_.data(), neighbour_count_.data(), max_count_.data());
+        check_launch("neighbour_cell_kernel");
+    } else {
+        neighbour_scan_kernel<W><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
+            position_w_.data(), n_, params_.box, cutoff, capacity_, neighbour_list_.data(), neighbour_count_.data(),
+            max_count_.data());
+        check_launch("neighbour_scan_kernel");
     }
+    publish_longest_row_kernel<<<1, 1>>>(max_count_.data(), longest_row_.word("longest neighbour row"));
+    check_launch("publish_longest_row_kernel");
+    longest_row_.written("longest neighbour row");
 }
 
 template <class Policy>
@@ -251,8 +257,7 @@ void cuda_engine<Policy>::update_forces() {
         return;
     }
     short_range_force_kernel<W, A><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
-        position_w_.data(), velocity_.data(), external_force_.data(), n_, neighbour_list_.data(),
-        neighbour_count_.data(), capacity_, params_, force_.data());
+        position_w_.data(), velocity_.data(), external_force_.data(), n_, rows(), params_, force_.data());
     check_launch("short_range_force_kernel");
 }
 

@@ -12,6 +12,8 @@
 #include "device_buffer.hpp"
 #include "device_types.cuh"
 #include "fault_injection.hpp"
+#include "lagged_readback.hpp"
+#include "neighbour_rows.cuh"
 #include "stokesian/core/device_context.hpp"
 #include "stokesian/core/engine.hpp"
 #include "stokesian/core/host_state.hpp"
@@ -110,10 +112,13 @@ private:
     device_buffer<vec3<A>> previous_velocity_;
     bool has_history_ = false;
 
-    // neighbour list
+    // Neighbour lists: the capacity follows the longest row the host has read, up to
+    // longest_row_lag builds late (build_neighbour_list); a longer row is summed from every particle.
+    static constexpr unsigned longest_row_lag = 4;
     unsigned capacity_ = 32;
     device_buffer<unsigned> neighbour_list_, neighbour_count_, max_count_;
-    pinned_readback<unsigned> most_neighbours_;
+    lagged_readback<unsigned, longest_row_lag> longest_row_;
+    neighbour_rows rows() const { return {neighbour_list_.data(), neighbour_count_.data(), capacity_}; }
     device_buffer<unsigned> cell_, index_, sorted_cell_, sorted_index_, cell_first_;
     device_buffer<unsigned char> sort_scratch_;
     bool use_cells_ = false;

@@ -30,8 +30,7 @@ struct cuda_engine<Policy>::krylov_ops {
 
     void lubrication_of_velocities(krylov_vector out) {
         lubrication_force_kernel<W, vec3<A>><<<blocks_for_particle_warps(e.n_), particle_warp_threads>>>(
-            e.position_w_.data(), e.velocity_.data(), e.n_, e.neighbour_list_.data(), e.neighbour_count_.data(),
-            e.capacity_, e.params_, e.krylov_data(out));
+            e.position_w_.data(), e.velocity_.data(), e.n_, e.rows(), e.params_, e.krylov_data(out));
         check_launch("lubrication_force_kernel");
     }
 
@@ -53,8 +52,7 @@ struct cuda_engine<Policy>::krylov_ops {
     void apply_lubrication(krylov_vector in, krylov_vector out) {
         if (in == out) throw std::logic_error("apply_lubrication: the output must not alias the input");
         lubrication_force_kernel<W, packed4<W>><<<blocks_for_particle_warps(e.n_), particle_warp_threads>>>(
-            e.position_w_.data(), e.krylov_data(in), e.n_, e.neighbour_list_.data(), e.neighbour_count_.data(),
-            e.capacity_, e.params_, e.krylov_data(out));
+            e.position_w_.data(), e.krylov_data(in), e.n_, e.rows(), e.params_, e.krylov_data(out));
         check_launch("lubrication_force_kernel");
     }
 
@@ -84,8 +82,8 @@ bool cuda_engine<Policy>::prepare_lubrication_solve() {
     lubricated_entries_.resize(1, "lubricated pair count");
     check(cudaMemset(lubricated_entries_.data(), 0, sizeof(unsigned long long)), "cudaMemset");
     conservative_force_kernel<W><<<blocks_for_particle_warps(n_), particle_warp_threads>>>(
-        position_w_.data(), external_force_.data(), n_, neighbour_list_.data(), neighbour_count_.data(), capacity_,
-        params_, krylov_data(krylov_vector::rhs), lubricated_entries_.data());
+        position_w_.data(), external_force_.data(), n_, rows(), params_, krylov_data(krylov_vector::rhs),
+        lubricated_entries_.data());
     check_launch("conservative_force_kernel");
     const unsigned long long entries =
         lubricated_entries_read_.read(lubricated_entries_.data(), "lubricated pair count");

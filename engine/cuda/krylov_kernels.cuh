@@ -5,6 +5,7 @@
 // numeric/krylov_arithmetic.hpp. No atomics touch a floating-point sum; the one atomic adds
 // integers (the count of lubricated pairs), which is order-independent.
 #include "device_types.cuh"
+#include "neighbour_rows.cuh"
 #include "stokesian/numeric/krylov_arithmetic.hpp"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/interactions.hpp"
@@ -13,33 +14,24 @@
 namespace stokesian::cuda {
 
 // F_i = F_ext,i + sum_j F_int(r_ij) (the right-hand side, without lubrication), and the number of
-// neighbour-list entries within the lubrication range (each pair counts twice). A warp a particle, a
-// neighbour a lane (short_range_kernels.cuh).
+// neighbour entries within the lubrication range (each pair counts twice). A warp a particle, a
+// neighbour a lane (add_over_neighbours).
 template <class W>
 __global__ void conservative_force_kernel(const packed4<W>* __restrict__ position,
-                                          const vec3<W>* __restrict__ external_force, unsigned n,
-                                          const unsigned* __restrict__ list, const unsigned* __restrict__ count,
-                                          unsigned capacity, interaction_parameters<W> p,
-                                          packed4<W>* __restrict__ force,
+                                          const vec3<W>* __restrict__ external_force, unsigned n, neighbour_rows rows,
+                                          interaction_parameters<W> p, packed4<W>* __restrict__ force,
                                           unsigned long long* __restrict__ lubricated_entries) {
     const unsigned i = particle_of_warp(), lane = threadIdx.x % 32u;
     if (i >= n) return;  // the whole warp
     const vec3<W> r_i = unpack(position[i]);
     vec3<W> f = external_force[i];
-    unsigned lubricated = 0;
-    const unsigned* row = list + static_cast<unsigned long long>(i) * capacity;
-    for (unsigned base = 0, neighbours = count[i]; base < neighbours; base += 32u) {
-        const bool take = base + lane < neighbours;
-        vec3<W> term{};
-        bool lubricated_here = false;
-        if (take) {
-            const vec3<W> r_j = unpack(position[row[base + lane]]);
-            term = pair_interaction_force(r_i, r_j, p);
-            lubricated_here = lubricated_pair(r_i, r_j, p);
-        }
-        add_in_lane_order(f, term, take);
-        lubricated += static_cast<unsigned>(__popc(__ballot_sync(full_warp, lubricated_here)));
-    }
+    unsigned lubricated = 0;  // this lane's neighbours within the lubrication range
+    add_over_neighbours(f, rows, i, r_i, position, n, p, [&](unsigned j) {
+        const vec3<W> r_j = unpack(position[j]);
+        if (lubricated_pair(r_i, r_j, p)) ++lubricated;
+        return pair_interaction_force(r_i, r_j, p);
+    });
+    for (unsigned offset = 16; offset > 0; offset /= 2u) lubricated += __shfl_xor_sync(full_warp, lubricated, offset);
     if (lane != 0) return;
     force[i] = pack(f);
     if (lubricated > 0) atomicAdd(lubricated_entries, static_cast<unsigned long long>(lubricated));
@@ -58,18 +50,17 @@ __device__ inline vec3<W> working_velocity(const packed4<W>& v) {
 
 // out_i = -(zeta u)_i = sum_j lubrication_pair_force(i, j): the lubrication force of the velocity field
 // u, of the model the parameters name (physics/lubrication.hpp, model_lubrication_force). A warp a
-// particle, a neighbour a lane, added in the row's order (add_over_row).
+// particle, a neighbour a lane, added in ascending j (add_over_neighbours).
 template <class W, class Velocity>
 __global__ void lubrication_force_kernel(const packed4<W>* __restrict__ position, const Velocity* __restrict__ u,
-                                         unsigned n, const unsigned* __restrict__ list,
-                                         const unsigned* __restrict__ count, unsigned capacity,
-                                         interaction_parameters<W> p, packed4<W>* __restrict__ out) {
+                                         unsigned n, neighbour_rows rows, interaction_parameters<W> p,
+                                         packed4<W>* __restrict__ out) {
     const unsigned i = particle_of_warp(), lane = threadIdx.x % 32u;
     if (i >= n) return;  // the whole warp
     const vec3<W> r_i = unpack(position[i]);
     const vec3<W> u_i = working_velocity<W>(u[i]);
     vec3<W> f{};
-    add_over_row(f, list + static_cast<unsigned long long>(i) * capacity, count[i], [&](unsigned j) {
+    add_over_neighbours(f, rows, i, r_i, position, n, p, [&](unsigned j) {
         return lubrication_pair_force(r_i, unpack(position[j]), u_i, working_velocity<W>(u[j]), p);
     });
     if (lane == 0) out[i] = pack(f);

@@ -136,8 +136,9 @@ void multi_device_engine<Policy>::remember_velocity() {
 
 template <class Policy>
 void multi_device_engine<Policy>::update_forces() {
-    // Each replica reads its neighbour count back (a blocking copy): first make sure no device is
-    // still inside a collective that a failed peer would never complete.
+    // A replica's lists may wait for a build some steps back (lagged_readback.hpp) and the implicit
+    // scheme reads its count of lubricated pairs back: first make sure no device is still inside a
+    // collective that a failed peer would never complete.
     if (replicas_.front()->short_range_) group_.wait_all();
     on_each([](replica& r, std::size_t) { r.update_forces(); });
     solve_pending_ = replicas_.front()->solve_pending_;

@@ -2,12 +2,15 @@
 // Short-range forces on the GPU: a neighbour list rebuilt every step, each particle's neighbours
 // sorted by index, then F_i = F_ext,i + sum_j [F_int(r_ij) - zeta_sing(r_ij) . (v_i - v_j)] summed
 // in ascending j -- the CPU backend's order, so the two backends differ only by the device's
-// logf/expf. No atomics touch a sum (determinism).
+// logf/expf. No atomics touch a sum (determinism). A row longer than the lists' capacity is summed
+// from every particle instead (neighbour_rows.cuh), so the host never waits for a build to learn
+// the longest row.
 //
 // Candidates come from a cell list (particles sorted by cell with a stable radix sort, so each
 // cell lists its particles in ascending index) when the periodic box has at least three cells a
 // side, otherwise from a scan over all particles.
 #include "device_types.cuh"
+#include "neighbour_rows.cuh"
 #include "stokesian/numeric/precision.hpp"
 #include "stokesian/physics/interactions.hpp"
 #include "warp_shuffle.cuh"
@@ -160,19 +163,24 @@ __global__ void neighbour_cell_kernel(const packed4<W>* __restrict__ position, u
     neighbour_row_from_ranges(position, i, box, cutoff, begin, size, sorted_index, capacity, list, count, max_count);
 }
 
-// A warp a particle, a neighbour a lane, the terms added in the row's order (add_over_row).
+// The longest row of this build into the host's word (lagged_readback.hpp), and the maximum
+// cleared for the next build's atomicMax.
+__global__ void publish_longest_row_kernel(unsigned* __restrict__ longest, unsigned* __restrict__ host_word) {
+    *host_word = *longest;
+    *longest = 0;
+}
+
+// A warp a particle, a neighbour a lane, the terms added in ascending j (add_over_neighbours).
 template <class W, class A>
 __global__ void short_range_force_kernel(const packed4<W>* __restrict__ position, const vec3<A>* __restrict__ velocity,
-                                         const vec3<W>* __restrict__ external_force, unsigned n,
-                                         const unsigned* __restrict__ list, const unsigned* __restrict__ count,
-                                         unsigned capacity, interaction_parameters<W> p,
-                                         packed4<W>* __restrict__ force) {
+                                         const vec3<W>* __restrict__ external_force, unsigned n, neighbour_rows rows,
+                                         interaction_parameters<W> p, packed4<W>* __restrict__ force) {
     const unsigned i = particle_of_warp(), lane = threadIdx.x % 32u;
     if (i >= n) return;  // the whole warp
     const vec3<W> r_i = unpack(position[i]);
     const vec3<W> v_i = value_cast<W>(velocity[i]);
     vec3<W> f = external_force[i];
-    add_over_row(f, list + static_cast<unsigned long long>(i) * capacity, count[i], [&](unsigned j) {
+    add_over_neighbours(f, rows, i, r_i, position, n, p, [&](unsigned j) {
         return short_range_force(r_i, unpack(position[j]), v_i, value_cast<W>(velocity[j]), p);
     });
     if (lane == 0) force[i] = pack(f);
