@@ -41,12 +41,14 @@
 // ordered-split, whose ds costs 1.4-2.0x its f32, by up to 1.5x.
 // With short-range forces (lubrication, a pair force) the fused engine tests every pair for them
 // and the step-by-step engine builds neighbour lists, a warp a particle, from a cell list in a
-// periodic box and from every particle in an open one (short_range_kernels.cuh): measured by
-// `ci/gpu-hi-auto` with `bench fcc` (the paper's lattice, lubrication on, 12 neighbours a particle;
-// whole steps timed without phase events; engine/docs/gpu-runs/2026-11-30-h200-neighbour-warps-short-range-bound.csv),
-// N = 256 ... 23 328, the fused engine leads in a periodic box up to N = 2048 (every precision; at
-// 4000 the step-by-step engine is 1.1-1.3x faster) and in an open one up to 10 976 (f32), 6912 (ds)
-// and 4000 (f64).
+// periodic box and from every particle in an open one (short_range_kernels.cuh), without waiting for
+// the device at any step (lagged_readback.hpp): measured by `ci/gpu-hi-auto` with `bench fcc` (the
+// paper's lattice, lubrication on, 12 neighbours a particle; whole steps timed without phase events;
+// engine/docs/gpu-runs/2026-11-30-h200-lagged-longest-row-short-range-bound.csv), N = 256 ... 23 328,
+// the fused engine leads up to N = 2048 in both boxes and every precision but f64 in a periodic box
+// (864: at 2048 the step-by-step engine is 2 % faster). At N = 4000 the step-by-step engine leads
+// by 1-2 % in open boxes and by 1.2-1.4x in periodic ones. In open boxes the fused engine leads
+// again by 1-5 % at some larger N (f32 5324-10 976, ds 6912); the bound stops at the first loss.
 //
 // On two devices (the fused engine's grid kernel on each, a slice of the targets, against
 // ordered-split and adding-warps on the same two, their HI sum sliced and all-gathered with NCCL a
@@ -117,12 +119,12 @@ constexpr table_row hopper_open_rows[] = {
 // {the same with short-range forces}}; the comments: the next measured N and the fastest step-by-step
 // kernel's time there against fused's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    // 8192 (0.90x), 6912 (0.90x) / 4000 (0.78x), 13 500 (0.96x) / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.96x), -
-    {precision::f32, {6144, 4000}, {2048, 10976}, {12288, 6912}, {8192, 23328}},
-    // 8192 (0.89x), 10 976 (0.84x) / 4000 (0.90x), 8788 (0.96x) / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.79x), -
-    {precision::ds, {6144, 6912}, {2048, 6912}, {12288, 6912}, {16384, 23328}},
-    // 4096 (0.99x), 6912 (0.95x) / 4000 (0.80x), 5324 (0.90x) / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.83x), -
-    {precision::f64, {3072, 4000}, {2048, 4000}, {4096, 6912}, {8192, 23328}},
+    // 8192 (0.90x), 6912 (0.90x) / 4000 (0.69x), 4000 (0.99x) / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.96x), -
+    {precision::f32, {6144, 4000}, {2048, 2048}, {12288, 6912}, {8192, 23328}},
+    // 8192 (0.89x), 10 976 (0.84x) / 4000 (0.85x), 4000 (0.99x) / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.79x), -
+    {precision::ds, {6144, 6912}, {2048, 2048}, {12288, 6912}, {16384, 23328}},
+    // 4096 (0.99x), 6912 (0.95x) / 2048 (0.98x), 4000 (0.98x) / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.83x), -
+    {precision::f64, {3072, 4000}, {864, 2048}, {4096, 6912}, {8192, 23328}},
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -141,7 +143,7 @@ constexpr auto fallback_fused = [] {
 constexpr device_table tables[] = {
     {"9.0",
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200-neighbour-warps-short-range-bound.csv",
+      "engine/docs/gpu-runs/2026-11-30-h200-lagged-longest-row-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-neighbour-warps-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels-full-rounds.csv", hopper_rows},

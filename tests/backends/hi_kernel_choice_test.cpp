@@ -321,10 +321,11 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                         << to_string(hi) << " N = " << at.particles;
                 }
     // The paper's fcc benchmark, periodic (f32). Without lubrication N = 4000 lies within the fused
-    // bound. With it adding-warps' whole steps were 0.141 ms against the fused engine's 0.182
-    // (2026-11-30-h200-neighbour-warps-short-range-bound.csv: the step-by-step neighbour lists a warp a
-    // particle), so auto takes the table's exact kernel there, and the fused engine at N = 2048
-    // (0.056 against 0.072 ms). At N = 10 976 adding-warps led both ways.
+    // bound. With it adding-warps' whole steps were 0.125 ms against the fused engine's 0.181
+    // (2026-11-30-h200-lagged-longest-row-short-range-bound.csv: the step-by-step neighbour lists a
+    // warp a particle, no step waiting for the device), so auto takes the table's exact kernel there,
+    // and the fused engine at N = 2048 (0.0553 against 0.0558 ms). At N = 10 976 adding-warps led both
+    // ways.
     kernel_query lubricated = hopper(4000, precision::f32);
     lubricated.fused_possible = true;
     EXPECT_EQ(choose_cuda_kernel(lubricated, nullptr).kernel, "fused");
