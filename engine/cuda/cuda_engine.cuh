@@ -96,6 +96,11 @@ private:
     vec3<P> edge_, half_edge_;
     bool short_range_ = false;
 
+    // The words of the longest neighbour rows (build_neighbour_list), declared before every device
+    // buffer so that it is destroyed after them: their cudaFree waits for the device, so no launch
+    // still writes a word when its page-locked memory goes.
+    static constexpr unsigned longest_row_lag = 4;
+    lagged_readback<unsigned, longest_row_lag> longest_row_;
     device_buffer<vec3<P>> position_;
     device_buffer<vec3<int>> image_;
     device_buffer<vec3<A>> velocity_;
@@ -112,12 +117,11 @@ private:
     device_buffer<vec3<A>> previous_velocity_;
     bool has_history_ = false;
 
-    // Neighbour lists: the capacity follows the longest row the host has read, up to
-    // longest_row_lag builds late (build_neighbour_list); a longer row is summed from every particle.
-    static constexpr unsigned longest_row_lag = 4;
+    // Neighbour lists: the capacity follows the longest row the host has read (longest_row_, above),
+    // up to longest_row_lag builds late (build_neighbour_list); a longer row is summed from every
+    // particle.
     unsigned capacity_ = 32;
     device_buffer<unsigned> neighbour_list_, neighbour_count_, max_count_;
-    lagged_readback<unsigned, longest_row_lag> longest_row_;
     neighbour_rows rows() const { return {neighbour_list_.data(), neighbour_count_.data(), capacity_}; }
     device_buffer<unsigned> cell_, index_, sorted_cell_, sorted_index_, cell_first_;
     device_buffer<unsigned char> sort_scratch_;
