@@ -35,8 +35,8 @@ inline void copy_to_device(void* device, const void* host, std::size_t bytes, co
 
 // One value the host reads back from the device at every step and needs at once (the implicit
 // scheme's count of lubricated pairs): copied into page-locked memory on this thread's stream, then
-// one wait for the stream (lagged_readback.hpp reads a value that may come some steps late). copy_to_host waits for the stream, then a pageable
-// cudaMemcpy stages the copy and waits again.
+// one wait for the stream. copy_to_host waits for the stream, then a pageable cudaMemcpy stages the
+// copy and waits again. (A value the host may learn some steps late: lagged_readback.hpp.)
 template <class T>
 class pinned_readback {
 public:
