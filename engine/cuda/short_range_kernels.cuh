@@ -61,8 +61,9 @@ __global__ void cell_first_kernel(const unsigned* __restrict__ sorted_cell, unsi
 // [begin, begin + size) of sorted_index (a neighbouring cell's slice of the sorted order) or of the
 // particles themselves (sorted_index null); the warp tests the ranges' candidates 32 at a time, the
 // hits go to the row compacted in lane order, and the row is then sorted by index. count[i] is the
-// number of neighbours even beyond capacity, where the row keeps only the first capacity found: the
-// caller retries with a larger capacity.
+// number of neighbours even beyond capacity, where the row keeps only the first capacity found and
+// the readers sum from every particle instead (neighbour_rows.cuh); max_count takes the longest row,
+// which the engine's capacity follows.
 template <class W>
 __device__ inline void neighbour_row_from_ranges(const packed4<W>* __restrict__ position, unsigned i,
                                                  box_geometry<W> box, W cutoff, unsigned begin, unsigned size,
