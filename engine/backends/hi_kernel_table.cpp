@@ -58,10 +58,10 @@
 // every N, so the fused engine leads further: periodic boxes up to 12 288 (f32, ds) and 4096 (f64,
 // where the two tie (0.2 %) at 8192), open boxes up to 6912. With short-range forces on two devices
 // (the same lattices with a pair force, the exponential repulsion of scenarios/random_suspension.toml;
-// engine/docs/gpu-runs/2026-11-30-h200x2-neighbour-warps-two-devices-short-range-bound.csv) the fused
-// engine leads in open boxes at every measured N (N = 864 ... 23 328: the step-by-step engine scans
-// every pair for them there too, and gathers a step) and in periodic ones up to N = 16 384 (ds) and
-// 8192 (f32, f64), where the step-by-step engine's cell list pays. On more than two devices nothing
+// engine/docs/gpu-runs/2026-12-01-h200x2-lagged-longest-row-two-devices-short-range-bound.csv) the
+// fused engine leads in open boxes at every measured N (N = 864 ... 23 328: the step-by-step engine
+// builds its lists from every particle there, and gathers a step) and in periodic ones up to N = 8192
+// (f32, ds) and 4096 (f64), where the step-by-step engine's cell list pays. On more than two devices nothing
 // was measured: auto keeps the step-by-step engine there.
 //
 // Devices of no measured class, and precisions a device's table has not measured
@@ -119,12 +119,12 @@ constexpr table_row hopper_open_rows[] = {
 // {the same with short-range forces}}; the comments: the next measured N and the fastest step-by-step
 // kernel's time there against fused's (none: the largest measured N).
 constexpr fused_bound hopper_fused[] = {
-    // 8192 (0.90x), 6912 (0.90x) / 4000 (0.69x), 4000 (0.99x) / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.96x), -
+    // 8192 (0.90x), 6912 (0.90x) / 4000 (0.69x), 4000 (0.99x) / 16 384 (0.94x), 10 976 (0.98x) / 12 288 (0.91x), -
     {precision::f32, {6144, 4000}, {2048, 2048}, {12288, 6912}, {8192, 23328}},
-    // 8192 (0.89x), 10 976 (0.84x) / 4000 (0.85x), 4000 (0.99x) / 16 384 (0.90x), 10 976 (0.97x) / 24 576 (0.79x), -
-    {precision::ds, {6144, 6912}, {2048, 2048}, {12288, 6912}, {16384, 23328}},
-    // 4096 (0.99x), 6912 (0.95x) / 2048 (0.98x), 4000 (0.98x) / 8192 (0.998x), 10 976 (0.98x) / 12 288 (0.83x), -
-    {precision::f64, {3072, 4000}, {864, 2048}, {4096, 6912}, {8192, 23328}},
+    // 8192 (0.89x), 10 976 (0.84x) / 4000 (0.85x), 4000 (0.99x) / 16 384 (0.90x), 10 976 (0.97x) / 12 288 (0.94x), -
+    {precision::ds, {6144, 6912}, {2048, 2048}, {12288, 6912}, {8192, 23328}},
+    // 4096 (0.99x), 6912 (0.95x) / 2048 (0.98x), 4000 (0.98x) / 8192 (0.998x), 10 976 (0.98x) / 8192 (0.86x), -
+    {precision::f64, {3072, 4000}, {864, 2048}, {4096, 6912}, {4096, 23328}},
 };
 
 // One row and one fused bound per precision of the list (numeric/precision_traits.hpp), so a new
@@ -145,7 +145,7 @@ constexpr device_table tables[] = {
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200-lagged-longest-row-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
-      "engine/docs/gpu-runs/2026-11-30-h200x2-neighbour-warps-two-devices-short-range-bound.csv", hopper_fused},
+      "engine/docs/gpu-runs/2026-12-01-h200x2-lagged-longest-row-two-devices-short-range-bound.csv", hopper_fused},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-hi-kernels-full-rounds.csv", hopper_rows},
      {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-bench-fcc-kernels-open-full-rounds.csv",
       hopper_open_rows}},
