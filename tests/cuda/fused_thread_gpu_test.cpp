@@ -102,9 +102,10 @@ TEST(FusedThreadKernel, TetrahedronIsBitwiseEveryPathInEveryMode) {
                                      "thread vs block, " + what);
                 engine_config stepped = c;
                 stepped.backend = "cuda";
-                stepped.hi_kernel = "";
+                stepped.hi_kernel = "tiling";  // the step-by-step engine: auto takes the fused one here
                 expect_bitwise_equal(thread, run_engine(stepped, s.particles, steps), "thread vs cuda, " + what);
                 stepped.backend = "cpu";
+                stepped.hi_kernel = "";
                 stepped.threads = 1;
                 expect_bitwise_equal(thread, run_engine(stepped, s.particles, steps), "thread vs cpu, " + what);
             }
@@ -125,6 +126,7 @@ TEST(FusedThreadKernel, SmallSystemsAreBitwiseCpuAndStepByStepInEveryMode) {
                 c.threads = 1;
                 expect_bitwise_equal(thread, run_engine(c, k.state, 400), "thread vs cpu, " + what);
                 c.backend = "cuda";
+                c.hi_kernel = "tiling";  // the step-by-step engine: auto takes the fused one here
                 expect_bitwise_equal(thread, run_engine(c, k.state, 400), "thread vs cuda, " + what);
                 expect_bitwise_equal(thread, run_fused(c, k.state, 400, fused_kernel_choice::block),
                                      "thread vs block, " + what);
@@ -150,7 +152,9 @@ TEST(FusedThreadKernel, ShortRangeForcesAreBitwiseStepByStepAndBlock) {
                 c.precision = {hi, in};
                 const std::string what = "N = " + std::to_string(n) + " short-range " + to_string(c.precision);
                 const frame thread = run_fused(c, s, 300, fused_kernel_choice::thread);
-                expect_bitwise_equal(thread, run_engine(c, s, 300), "thread vs cuda, " + what);
+                engine_config stepped = c;
+                stepped.hi_kernel = "tiling";  // the step-by-step engine: auto takes the fused one here
+                expect_bitwise_equal(thread, run_engine(stepped, s, 300), "thread vs cuda, " + what);
                 expect_bitwise_equal(thread, run_fused(c, s, 300, fused_kernel_choice::block),
                                      "thread vs block, " + what);
             }
