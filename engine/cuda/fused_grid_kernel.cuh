@@ -38,6 +38,7 @@
 #include "fused_grid_shape.hpp"
 #include "fused_grid_velocities.cuh"
 #include "fused_kernels.cuh"
+#include "neighbour_rows.cuh"
 
 namespace stokesian::cuda {
 
@@ -49,29 +50,19 @@ struct fused_grid_buffers {
     packed4<W>* force_w;
 };
 
-// The short-range force on target t by one warp: 32 sources tested at a time; the few within the
-// cutoff are added by every lane in ascending j (lane order within a round, rounds ascending),
-// F_t = F_ext,t first: the block kernel's sum. Lane 0 writes.
+// The short-range force on target t by one warp: every source tested, 32 at a time; the few within
+// the cutoff are added by every lane in ascending j, F_t = F_ext,t first (add_over_every_particle):
+// the block kernel's sum. Lane 0 writes.
 template <bool OnDevices, class P, class A, class W>
 __device__ __forceinline__ void fused_grid_force(const fused_arguments<P, A, W>& a, const fused_grid_slice<P, A, W>& s,
                                                  packed4<W>* force_w, const packed4<W>* r_w, unsigned t, W cutoff2) {
-    const unsigned lane = threadIdx.x % 32u, n = a.n;
     const vec3<W> r_t = unpack(r_w[t]);
     const vec3<W> v_t = value_cast<W>(a.velocity[t]);  // the previous velocities
     vec3<W> f_t = a.external_force[t];
-    for (unsigned start = 0; start < n; start += 32u) {
-        const unsigned j = start + lane;
-        vec3<W> term{};
-        bool within = false;
-        if (j < n && j != t) {
-            const vec3<W> r_j = unpack(r_w[j]);
-            const vec3<W> d = minimum_image(r_t - r_j, a.params.box);
-            within = dot(d, d) < cutoff2;
-            if (within) term = short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
-        }
-        add_in_lane_order(f_t, term, within);
-    }
-    if (lane == 0u) {
+    add_over_every_particle(f_t, t, r_t, r_w, a.n, a.params.box, cutoff2, [&](unsigned j, const vec3<W>& r_j) {
+        return short_range_force(r_t, r_j, v_t, value_cast<W>(a.velocity[j]), a.params);
+    });
+    if (threadIdx.x % 32u == 0u) {
         a.force[t] = f_t;
         force_w[t] = pack(f_t);
         if constexpr (OnDevices) share_force(s, t, f_t);

@@ -104,16 +104,16 @@ __device__ inline void neighbour_row_from_ranges(const packed4<W>* __restrict__ 
     }
     __syncwarp();
     // Ascending index, the CPU backend's order of the sum (short_range_force_kernel). Every index
-    // occurs once (the ranges are distinct cells), so a rank is a position.
-    const unsigned kept = found < capacity ? found : capacity;
-    if (kept <= 32u) {
-        const unsigned mine = lane < kept ? row[lane] : ~0u;
+    // occurs once (the ranges are distinct cells), so a rank is a position. A row beyond the
+    // capacity (>= 32) is not read (neighbour_rows.cuh), so it is left unsorted.
+    if (found <= 32u) {
+        const unsigned mine = lane < found ? row[lane] : ~0u;
         unsigned rank = 0;
-        for (unsigned q = 0; q < kept; ++q) rank += __shfl_sync(full_warp, mine, q) < mine ? 1u : 0u;
+        for (unsigned q = 0; q < found; ++q) rank += __shfl_sync(full_warp, mine, q) < mine ? 1u : 0u;
         __syncwarp();
-        if (lane < kept) row[rank] = mine;
-    } else if (lane == 0) {
-        for (unsigned m = 1; m < kept; ++m) {
+        if (lane < found) row[rank] = mine;
+    } else if (found <= capacity && lane == 0) {
+        for (unsigned m = 1; m < found; ++m) {
             const unsigned j = row[m];
             unsigned at = m;
             for (; at > 0 && row[at - 1] > j; --at) row[at] = row[at - 1];
