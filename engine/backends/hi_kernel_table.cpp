@@ -142,7 +142,8 @@ constexpr auto fallback_fused = [] {
 
 constexpr device_table tables[] = {
     {"9.0",
-     {"NVIDIA H200, 2026-11-30", "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv",
+     {"NVIDIA H200, 2026-11-30 to 2026-12-01",
+      "engine/docs/gpu-runs/2026-11-30-h200-one-round-targets-a-step-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200-lagged-longest-row-short-range-bound.csv",
       "engine/docs/gpu-runs/2026-11-30-h200x2-full-tiles-two-devices-bound.csv",
       "engine/docs/gpu-runs/2026-12-01-h200x2-lagged-longest-row-two-devices-short-range-bound.csv", hopper_fused},

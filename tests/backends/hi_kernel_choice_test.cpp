@@ -311,7 +311,7 @@ TEST(HiKernelChoice, FusedWhereItAppliesAndOnlyForAuto) {
                     EXPECT_EQ(inside.kernel, "fused") << to_string(hi) << " N = " << at.particles;
                     EXPECT_TRUE(contains(inside.reason,
                                          "table cc 9.0, fused bound measured on NVIDIA H200, "
-                                         "2026-11-30: the fused engine up to N = " +
+                                         "2026-11-30 to 2026-12-01: the fused engine up to N = " +
                                              std::to_string(at.particles) +
                                              (short_range ? " with short-range forces" : "") +
                                              (devices == 2 ? " on two devices;" : ";")))
