@@ -1,11 +1,12 @@
 #pragma once
-// A value the device writes at every step and the host needs only some steps later (the longest
-// neighbour row, which the lists' capacity follows), so that no step waits for the device to finish
-// its own launches. Depth page-locked words, mapped into the devices' address space, each with the
-// event recorded after the launches that write it. Before launching a step the host takes the
-// words the device has written since it last looked: those whose events are done and, when all
-// Depth words are in flight, the oldest, waiting for it. The device then runs Depth steps behind
-// the host at most, and the host learns each word at most Depth steps late.
+// A value the device writes again and again and the host needs only some writes later (the longest
+// neighbour row of each build, which the lists' capacity follows; a build a step, or a stage of the
+// multi-stage schemes), so that no step waits for the device to finish its own launches. Depth
+// page-locked words, mapped into the devices' address space, each with the event recorded after the
+// launches that write it. Before the next write the host takes the words the device has written
+// since it last looked: those whose events are done and, when all Depth words are in flight, the
+// oldest, waiting for it. The host then runs at most Depth writes ahead of the device, and learns
+// each word at most Depth writes late.
 #include <cuda_runtime.h>
 
 #include <array>

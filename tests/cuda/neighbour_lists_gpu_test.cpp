@@ -4,9 +4,10 @@
 // 32 (cuda_engine.cuh). The first build's rows overflow it, so the initial forces are summed from
 // every particle (neighbour_rows.cuh); the capacity then follows the longest row and later steps
 // read the lists. Every sum must be the CPU's order either way:
-//   - the explicit scheme's short-range forces against the fused grid kernel's, whose all-pairs test
-//     (fused_grid_kernel.cuh) shares no code with the lists, in a periodic box (the cell list) and an
-//     open one (the scan over every particle);
+//   - the explicit scheme's short-range forces against the fused block kernel's, whose serial loop
+//     over every particle (fused_kernels.cuh) shares no code with the lists or with their fallback
+//     (the fused grid kernel shares the fallback's loop, add_over_every_particle), in a periodic box
+//     (the cell list) and an open one (the scan over every particle);
 //   - the implicit scheme's right-hand side and lubrication products (krylov_kernels.cuh) against
 //     the CPU backend, with the two-body model (the CPU's bits on a device,
 //     tests/backends/two_body_lubrication_conformance.hpp).
@@ -62,8 +63,7 @@ TEST_P(NeighbourLists, ListsLongerThanAWarpAndTheFirstCapacityGiveTheFusedKernel
     // periodic edge of 24 holds four cells of 6a a side (the cell list needs three). A decay length
     // of 1a keeps every term within e^-4 of the nearest, so that another order of the sum changes
     // its bits. The frame of step 0 holds the first build's forces (its rows overflow, so they are
-    // summed from every particle); step 20's those of the grown lists. (A force error of step 0 does
-    // not survive into step 20's frame: v dt is rounded away against the positions.)
+    // summed from every particle); step 20's those of the grown lists.
     const double edge = 24.0, cutoff = 6.0;
     const initial_state s = random_spheres(600, edge, 2.2, 21);
     engine_config c;
@@ -79,10 +79,10 @@ TEST_P(NeighbourLists, ListsLongerThanAWarpAndTheFirstCapacityGiveTheFusedKernel
         ASSERT_GT(most_neighbours(s, {periodic, {edge, edge, edge}}, cutoff), 32u) << what;
         for (const std::uint64_t steps : {0u, 20u}) {
             const std::string when = what + ", step " + std::to_string(steps);
-            const frame fused = run_fused(c, s, steps, cuda::fused_kernel_choice::grid);
+            const frame fused = run_fused(c, s, steps, cuda::fused_kernel_choice::block);
             for (const vec3<double>& r : fused.position)
                 ASSERT_TRUE(std::isfinite(r.x) && std::isfinite(r.y) && std::isfinite(r.z)) << when;
-            expect_bitwise_equal(run_engine(c, s, steps), fused, "step by step vs grid kernel, " + when);
+            expect_bitwise_equal(run_engine(c, s, steps), fused, "step by step vs block kernel, " + when);
         }
     }
 }
