@@ -71,8 +71,6 @@ public:
     void set_phase_timer(step_observer* timer) noexcept { phase_timer_ = timer; }
 
 private:
-    template <class Ops>
-    void integrate_step(Ops& ops);
     void advance_uninterruptible(std::uint64_t steps);
     // Throws step_interrupted when config_.interrupt is raised and interruptible_ (checked once per
     // target particle's HI sum).

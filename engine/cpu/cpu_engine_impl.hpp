@@ -77,21 +77,9 @@ void cpu_engine<Policy>::check_interrupt() const {
 template <class Policy>
 void cpu_engine<Policy>::advance_uninterruptible(std::uint64_t steps) {
     for (std::uint64_t s = 0; s < steps; ++s) {
-        if (phase_timer_) {
-            timed_step_ops<cpu_engine, step_observer> timed{*this, *phase_timer_};
-            integrate_step(timed);
-            phase_timer_->step_done();
-        } else {
-            integrate_step(*this);
-        }
+        integrate_observed_step(config_.integrator, *this, phase_timer_);
         ++step_;
     }
-}
-
-template <class Policy>
-template <class Ops>
-void cpu_engine<Policy>::integrate_step(Ops& ops) {
-    stokesian::integrate_step(config_.integrator, ops);
 }
 
 template <class Policy>

@@ -108,22 +108,10 @@ void cuda_engine<Policy>::advance(std::uint64_t steps) {
         for (std::uint64_t s = 0; s < steps; ++s) {
             if (fault_.armed && step_ == fault_.step && (fault_.ordinal < 0 || fault_.ordinal == device_))
                 launch_trap(device_, device_);
-            if (phase_timer_) {
-                timed_step_ops<cuda_engine, step_observer> timed{*this, *phase_timer_};
-                integrate_step(timed);
-                phase_timer_->step_done();
-            } else {
-                integrate_step(*this);
-            }
+            integrate_observed_step(config_.integrator, *this, phase_timer_);
             ++step_;
         }
     });
-}
-
-template <class Policy>
-template <class Ops>
-void cuda_engine<Policy>::integrate_step(Ops& ops) {
-    stokesian::integrate_step(config_.integrator, ops);
 }
 
 namespace {

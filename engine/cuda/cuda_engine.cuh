@@ -68,8 +68,6 @@ private:
     template <class>
     friend class multi_device_engine;
 
-    template <class Ops>
-    void integrate_step(Ops& ops);
     // v <- mu F for the targets t (all of them on one device; a device's slice on several).
     void launch_velocities(target_range t);
     void build_neighbour_list();

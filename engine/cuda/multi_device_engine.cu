@@ -79,13 +79,7 @@ void multi_device_engine<Policy>::advance(std::uint64_t steps) {
                 for (std::size_t d = 0; d < replicas_.size(); ++d)
                     if (group_.ordinal(d) == (fault.ordinal < 0 ? group_.ordinal(0) : fault.ordinal))
                         launch_trap(group_.ordinal(d), group_.ordinal(0));
-            if (phase_timer_) {
-                timed_step_ops<multi_device_engine, step_observer> timed{*this, *phase_timer_};
-                stokesian::integrate_step(integrator, timed);
-                phase_timer_->step_done();
-            } else {
-                stokesian::integrate_step(integrator, *this);
-            }
+            integrate_observed_step(integrator, *this, phase_timer_);
             ++step_;
             for (auto& r : replicas_) r->step_ = step_;
             if (ranks_) group_.check_peers();  // a peer's failure: leave before the launch queue fills

@@ -86,13 +86,13 @@ hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t fi
         std::string("creating dataset ") + name));
 }
 
-particle_element::particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
+particle_element::particle_element(hid_t trajectory, const std::string& name, hid_t file_type, hid_t memory_type,
                                    std::size_t element_bytes, std::size_t particles, const char* unit,
                                    const particle_element* time_source)
     : memory_type_(memory_type), sample_shape_{particles, 3}, owns_time_(time_source == nullptr) {
-    group_ = hdf5::group(
-        hdf5::check(H5Gcreate2(particles_group, name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
-                    "creating group " + name));
+    group_ =
+        hdf5::group(hdf5::check(H5Gcreate2(trajectory, name.c_str(), H5P_DEFAULT, group_creation().get(), H5P_DEFAULT),
+                                "creating group " + name));
     const std::array<hsize_t, 1> scalar_chunk{scalar_chunk_samples};
     const std::array<hsize_t, 3> value_chunk = per_particle_chunk(particles, element_bytes);
     if (owns_time_) {

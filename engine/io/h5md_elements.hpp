@@ -28,10 +28,10 @@ hdf5::dataset create_extensible_dataset(hid_t parent, const char* name, hid_t fi
 // time: they are hard links to the other's datasets, which only the other grows.
 class particle_element {
 public:
-    // Creates the element in a new file; `unit` non-null: value's unit attribute (and time's
-    // h5md_units::time where the element owns its time); `time_source` non-null: step and time link
-    // to its own.
-    particle_element(hid_t particles_group, const std::string& name, hid_t file_type, hid_t memory_type,
+    // Creates the element in the group `trajectory` (/particles/trajectory) of a new file; `unit`
+    // non-null: value's unit attribute (and time's h5md_units::time where the element owns its
+    // time); `time_source` non-null: step and time link to its own.
+    particle_element(hid_t trajectory, const std::string& name, hid_t file_type, hid_t memory_type,
                      std::size_t element_bytes, std::size_t particles, const char* unit,
                      const particle_element* time_source = nullptr);
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "stokesian/core/integrator.hpp"
+
 namespace stokesian {
 
 enum class step_phase : std::uint8_t { drift, forces, hi };
@@ -82,5 +84,18 @@ struct timed_step_ops {
     }
     bool has_history() const { return engine.has_history(); }
 };
+
+// One step of `integrator` on `engine`, every primitive timed by `observer` where one is set;
+// without one the integrator runs on the engine itself (one pointer test a step).
+template <class Engine>
+void integrate_observed_step(integrator_kind integrator, Engine& engine, step_observer* observer) {
+    if (observer) {
+        timed_step_ops<Engine, step_observer> timed{engine, *observer};
+        integrate_step(integrator, timed);
+        observer->step_done();
+    } else {
+        integrate_step(integrator, engine);
+    }
+}
 
 }  // namespace stokesian
