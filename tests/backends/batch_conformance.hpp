@@ -22,19 +22,13 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/frames.hpp"
 #include "support/sphere_systems.hpp"
 
 class BatchConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class LubricatedBatchConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class BatchReproducibility : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
-
-// For the instantiations (batch_conformance_test.cpp, batch_conformance_gpu_test.cpp).
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::batching;
-using stokesian::test_support::in_modes;
-using stokesian::test_support::registered_backend_modes;
 
 namespace stokesian::test_support::batch_conformance {
 

@@ -18,18 +18,11 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/frames.hpp"
 
 class EngineResumeConformance : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
 class CpuCheckpointConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
-
-// For the instantiations (engine_resume_conformance_test.cpp, ..._gpu_test.cpp).
-using stokesian::test_support::backend_kernel_mode_name;
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::kernel_kind;
-using stokesian::test_support::registered_backend_kernel_modes;
-using stokesian::test_support::registered_backend_modes;
 
 // The oblique approaching pair (lubrication uses the previous velocities, which the state must
 // carry): 300 steps straight against 120, a checkpoint, a fresh engine (as after a restart) and 180.

@@ -25,6 +25,7 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/converged_solves.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 #include "support/random_cluster.hpp"
@@ -33,15 +34,6 @@ class ImplicitLubricationDenseSolve : public testing::TestWithParam<stokesian::t
 class ImplicitLubricationResume : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class ImplicitLubricationSolves : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class ImplicitLubricationHeadOn : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
-
-// For the instantiations (implicit_lubrication_conformance_test.cpp, ..._gpu_test.cpp).
-using stokesian::test_support::backend_kernel_mode_name;
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::in_modes;
-using stokesian::test_support::kernel_kind;
-using stokesian::test_support::registered_backend_kernel_modes;
-using stokesian::test_support::registered_backend_modes;
 
 namespace stokesian::test_support::implicit_conformance {
 

@@ -23,17 +23,12 @@
 #include "stokesian/core/scenario.hpp"
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/backend_modes.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/ewald_matrix.hpp"
 
 class RpyEwaldConformance : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
 class RpyEwaldCpuOrderKernels : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
 class RpyEwaldFastMathKernels : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
-
-// For the instantiations (rpy_ewald_conformance_test.cpp, rpy_ewald_conformance_gpu_test.cpp).
-using stokesian::test_support::backend_kernel_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::kernel_kind;
-using stokesian::test_support::registered_backend_kernel_modes;
 
 namespace stokesian::test_support::rpy_ewald_conformance {
 

@@ -25,6 +25,7 @@
 #include "stokesian/settings/scenario_loader.hpp"
 #include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/frames.hpp"
 #include "support/sphere_systems.hpp"
 
@@ -32,15 +33,6 @@ class StepConformance : public testing::TestWithParam<stokesian::test_support::b
 class CpuBitsConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class CpuOrderKernelConformance : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {};
 class LubricatedCpuBoundConformance : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
-
-// For the instantiations (step_conformance_test.cpp, step_conformance_gpu_test.cpp).
-using stokesian::test_support::backend_kernel_mode_name;
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::in_modes;
-using stokesian::test_support::kernel_kind;
-using stokesian::test_support::registered_backend_kernel_modes;
-using stokesian::test_support::registered_backend_modes;
 
 namespace stokesian::test_support::step_conformance {
 

@@ -26,6 +26,7 @@
 #include "stokesian/core/lubrication_solver.hpp"
 #include "stokesian/core/precision_modes.hpp"
 #include "support/backend_modes.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/converged_solves.hpp"
 #include "support/implicit_lubrication_checks.hpp"
 #include "support/two_sphere_table.hpp"
@@ -35,15 +36,6 @@ class TwoBodyLubricationDenseSolve : public testing::TestWithParam<stokesian::te
 class TwoBodyLubricationResume : public testing::TestWithParam<stokesian::test_support::backend_mode> {};
 class TwoBodyLubricationCpuOrderKernels : public testing::TestWithParam<stokesian::test_support::backend_kernel_mode> {
 };
-
-// For the instantiations (two_body_lubrication_conformance_test.cpp, ..._gpu_test.cpp).
-using stokesian::test_support::backend_kernel_mode_name;
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::in_modes;
-using stokesian::test_support::kernel_kind;
-using stokesian::test_support::registered_backend_kernel_modes;
-using stokesian::test_support::registered_backend_modes;
 
 namespace stokesian::test_support::two_body_conformance {
 

@@ -19,6 +19,7 @@
 #include "stokesian/run/batched_runs.hpp"
 #include "support/backend_modes.hpp"
 #include "support/batched_run_support.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -56,12 +57,6 @@ protected:
         return b->can.batches_runs ? "" : b->title + " batches no runs";
     }
 };
-
-// For the instantiations (quick_batched_runs_test.cpp, batched_runs_gpu_test.cpp).
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::in_modes;
-using stokesian::test_support::registered_backend_modes;
 
 TEST_P(BatchedRunConformance, EveryMemberEndsBitForBitAsAloneAndItsProvenanceNamesTheBatch) {
     using namespace stokesian;

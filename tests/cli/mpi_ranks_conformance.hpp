@@ -15,10 +15,12 @@
 
 #include "stokesian/backends/registry.hpp"
 #include "stokesian/core/precision_modes.hpp"
+#include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "support/backend_modes.hpp"
 #include "support/build_paths.hpp"
 #include "support/cli_process.hpp"
+#include "support/conformance_instantiation.hpp"
 #include "support/ctest_gpu_groups.hpp"
 #include "support/h5md_comparison.hpp"
 #include "support/kill_resume.hpp"
@@ -51,26 +53,41 @@ protected:
     // One device per rank: 2 ranks on 2 devices; on the host 3 ranks (more than CI's 2 cores).
     unsigned ranks() const { return on_devices_ ? 2 : 3; }
 
+    // `stokesian run scenario` on the parameter's backend with `options`; on the host one worker
+    // thread per rank.
+    std::vector<std::string> run_args(const std::string& scenario, const std::vector<std::string>& options) const {
+        std::vector<std::string> args{"run", scenario, "--backend", GetParam().backend, "--json"};
+        if (!on_devices_) args.insert(args.end(), {"--threads", "1"});
+        args.insert(args.end(), options.begin(), options.end());
+        return args;
+    }
+
+    // A run longer than this (seconds on the host, the fcc N = 4000 on devices) is a hang: a rank
+    // left waiting.
+    double patience_seconds() const { return on_devices_ ? 300.0 : 120.0; }
+
+    // `args` in one process, or across `ranks` ranks (NVLink multicast off in every rank, as on
+    // the GPU hosts here) where ranks > 1.
+    stokesian::test_support::cli_outcome run_on(unsigned ranks, const std::vector<std::string>& args) const {
+        using namespace stokesian::test_support;
+        if (ranks == 1) return run_cli_at_most(patience_seconds(), args, dir_);
+        return launch_ranks(ranks, args, dir_, patience_seconds(), {"NCCL_NVLS_ENABLE=0"});
+    }
+
     // The run alone and across ranks(): both complete, the same final digest, the same file; one
     // writer (one summary on stdout, nothing of stokesian's on stderr); the output's engine says how
-    // many ranks (and, on devices, how many devices). A run longer than its patience (seconds on
-    // the host, the fcc N = 4000 on devices) is a hang: a rank left waiting.
+    // many ranks (and, on devices, how many devices).
     void expect_ranks_equal_one(const std::string& scenario, const std::vector<std::string>& options,
                                 const std::string& name) {
         using namespace stokesian::test_support;
         namespace fs = std::filesystem;
-        const double patience_seconds = on_devices_ ? 300.0 : 120.0;
         const fs::path one = dir_ / (name + "_1.h5"), many = dir_ / (name + "_" + std::to_string(ranks()) + ".h5");
-        std::vector<std::string> args{"run", scenario, "--backend", GetParam().backend, "--json"};
-        if (!on_devices_) args.insert(args.end(), {"--threads", "1"});  // one worker thread per rank
-        args.insert(args.end(), options.begin(), options.end());
-        std::vector<std::string> args_one = args, args_many = args;
+        std::vector<std::string> args_one = run_args(scenario, options), args_many = args_one;
         args_one.insert(args_one.end(), {"-o", one.string()});
         args_many.insert(args_many.end(), {"-o", many.string()});
-        const cli_outcome alone = run_cli_at_most(patience_seconds, args_one, dir_);
+        const cli_outcome alone = run_on(1, args_one);
         ASSERT_EQ(alone.exit_code, 0) << name << ": " << what_ran(alone);
-        // NVLink multicast off in every rank (as on the GPU hosts here).
-        const cli_outcome spread = launch_ranks(ranks(), args_many, dir_, patience_seconds, {"NCCL_NVLS_ENABLE=0"});
+        const cli_outcome spread = run_on(ranks(), args_many);
         ASSERT_EQ(spread.exit_code, 0) << name << ": " << what_ran(spread);
         EXPECT_EQ(stokesian_lines(spread.err).size(), 0U) << spread.err;
         EXPECT_EQ(std::count(spread.out.begin(), spread.out.end(), '\n'), 1) << spread.out;
@@ -89,15 +106,44 @@ protected:
         }
     }
 
+    // A run stopped across ranks() at step `stop_across` and resumed in one process, and one
+    // stopped in one process at `stop_alone` and resumed across ranks(): each completed file is the
+    // straight run's bit for bit (every frame, observable and analysis result; kill_resume.hpp).
+    void expect_a_checkpoint_resumes_on_another_number_of_ranks(const std::string& scenario,
+                                                                const std::vector<std::string>& options,
+                                                                const std::string& stop_across,
+                                                                const std::string& stop_alone) {
+        using namespace stokesian::test_support;
+        namespace fs = std::filesystem;
+        const std::vector<std::string> run = run_args(scenario, options);
+        const fs::path reference = dir_ / "reference.h5";
+        std::vector<std::string> args = run;
+        args.insert(args.end(), {"-o", reference.string()});
+        const cli_outcome straight = run_on(1, args);
+        ASSERT_EQ(straight.exit_code, 0) << what_ran(straight);
+        struct leg {
+            unsigned first_ranks, then_ranks;
+            std::string stop;
+        };
+        for (const leg& l : {leg{ranks(), 1, stop_across}, leg{1, ranks(), stop_alone}}) {
+            const fs::path out = dir_ / ("split_" + std::to_string(l.first_ranks) + ".h5");
+            args = run;
+            args.insert(args.end(), {"-o", out.string(), "--stop-at-step", l.stop});
+            const cli_outcome first = run_on(l.first_ranks, args);
+            ASSERT_EQ(first.exit_code, 0) << what_ran(first);
+            ASSERT_EQ(json_field(first.out, "status").rfind("stopped at step " + l.stop, 0), 0U) << first.out;
+            ASSERT_TRUE(fs::exists(stokesian::io::checkpoint_path_for(out)));
+            std::vector<std::string> resume{"run", "--resume", out.string(), "--json"};
+            if (!on_devices_) resume.insert(resume.end(), {"--threads", "1"});
+            const cli_outcome then = run_on(l.then_ranks, resume);
+            EXPECT_EQ(difference_from_reference(out, then, reference, straight), "")
+                << l.first_ranks << " ranks, then " << l.then_ranks;
+        }
+    }
+
 private:
     bool on_devices_ = false;
 };
-
-// For the instantiations (quick_mpi_ranks_test.cpp, mpi_ranks_gpu_test.cpp).
-using stokesian::test_support::backend_mode_name;
-using stokesian::test_support::backend_place;
-using stokesian::test_support::in_modes;
-using stokesian::test_support::registered_backend_modes;
 
 TEST_P(MpiRanksConformance, TheTetrahedronIsOneProcessBitForBit) {
     const std::string mode = stokesian::to_string(GetParam().mode);

@@ -87,33 +87,20 @@ TEST_P(MpiRanksGpuFcc, TheNightlysFccOnTwoRanksIsOneGpuBitForBit) {
 INSTANTIATE_TEST_SUITE_P(OnADevice, MpiRanksGpuFcc, testing::ValuesIn(registered_backend_modes(backend_place::device)),
                          backend_mode_name);
 
-TEST_F(MpiRanksGpu, ACheckpointResumesBitwiseOnOneGpuAndOnTwoRanks) {
-    const std::vector<std::string> run{"run", fcc, "--backend", "cuda", "--json", "--precision", "hi=ds,int=f32"};
-    const fs::path reference = dir_ / "reference.h5";
-    std::vector<std::string> args = run;
-    args.insert(args.end(), {"-o", reference.string()});
-    const cli_outcome straight = run_alone(args, dir_);
-    ASSERT_EQ(straight.exit_code, 0) << what_ran(straight);
+// The nightly's fcc stopped on 2 ranks at step 40 and resumed on one GPU, stopped on one GPU at
+// step 60 and resumed on 2 ranks, in a mixed mode.
+class MpiRanksGpuResume : public MpiRanksConformance {};
 
-    // Stopped on 2 ranks at step 40, resumed on one GPU; stopped on one GPU at step 60, resumed on 2 ranks.
-    struct leg {
-        unsigned first_ranks, then_ranks;
-        const char* stop;
-    };
-    for (const leg l : {leg{2, 1, "40"}, leg{1, 2, "60"}}) {
-        const fs::path out = dir_ / ("split_" + std::to_string(l.first_ranks) + ".h5");
-        args = run;
-        args.insert(args.end(), {"-o", out.string(), "--stop-at-step", l.stop});
-        const cli_outcome first = l.first_ranks > 1 ? run_ranks(l.first_ranks, args, dir_) : run_alone(args, dir_);
-        ASSERT_EQ(first.exit_code, 0) << what_ran(first);
-        ASSERT_EQ(json_field(first.out, "status").rfind("stopped at step " + std::string(l.stop), 0), 0U) << first.out;
-        ASSERT_TRUE(fs::exists(io::checkpoint_path_for(out)));
-        const std::vector<std::string> resume{"run", "--resume", out.string(), "--json"};
-        const cli_outcome then = l.then_ranks > 1 ? run_ranks(l.then_ranks, resume, dir_) : run_alone(resume, dir_);
-        EXPECT_EQ(difference_from_reference(out, then, reference, straight), "")
-            << l.first_ranks << " ranks, then " << l.then_ranks;
-    }
+TEST_P(MpiRanksGpuResume, ACheckpointResumesBitwiseOnOneGpuAndOnTwoRanks) {
+    expect_a_checkpoint_resumes_on_another_number_of_ranks(fcc, {"--precision", to_string(GetParam().mode)}, "40",
+                                                           "60");
 }
+
+constexpr precision_mode resume_modes[] = {{precision::ds, precision::f32}};
+
+INSTANTIATE_TEST_SUITE_P(OnADevice, MpiRanksGpuResume,
+                         testing::ValuesIn(in_modes(registered_backend_modes(backend_place::device), resume_modes)),
+                         backend_mode_name);
 
 TEST_F(MpiRanksGpu, RanksWithoutADeviceOfTheirOwnAreOneLineFromRankZeroAndExitCodeTwo) {
     const int count = cuda::device_count();
