@@ -7,11 +7,11 @@
 #include <optional>
 #include <stdexcept>
 
-#include "hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/state_words.hpp"
 #include "stokesian/io/checkpoint.hpp"
 #include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_reading.hpp"
 
 namespace stokesian::io {
 

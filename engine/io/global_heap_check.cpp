@@ -1,4 +1,4 @@
-#include "global_heap_check.hpp"
+#include "stokesian/io/global_heap_check.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,16 +1,17 @@
-// Read access to H5MD files (ours, or any H5MD 1.x file with the objects asked for).
+// Read access to H5MD files (ours, or any H5MD 1.x file with the objects asked for), and to plain
+// HDF5 files where the caller does not require /h5md (bench fcc --input).
 // The file is user input, so every failure, HDF5's included, is an input_error of one line
 // naming the file; HDF5's error stack is never printed.
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
 
-#include "global_heap_check.hpp"
-#include "hdf5_reading.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
+#include "stokesian/io/global_heap_check.hpp"
 #include "stokesian/io/h5md.hpp"
 #include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_reading.hpp"
 
 namespace stokesian::io {
 
@@ -129,6 +130,19 @@ struct h5md_file::impl {
         return result;
     }
 
+    // The type of the object at `object_path`; H5I_BADID when there is none or it cannot be opened.
+    H5I_type_t object_type(const std::string& object_path) const {
+        const hdf5::error_silencer quiet;
+        if (!hdf5::object_exists(file.get(), object_path)) return H5I_BADID;
+        const hid_t id = H5Oopen(file.get(), object_path.c_str(), H5P_DEFAULT);
+        if (id < 0) {
+            hdf5::last_error();  // clear the stack
+            return H5I_BADID;
+        }
+        const hdf5::object object(id);
+        return H5Iget_type(object.get());
+    }
+
     hdf5::object open_object(const std::string& object_path, H5I_type_t expected, const char* kind) const {
         if (!hdf5::object_exists(file.get(), object_path)) fail(std::string("no ") + kind + " '" + object_path + "'");
         hdf5::object object(
@@ -159,7 +173,7 @@ struct h5md_file::impl {
     }
 };
 
-h5md_file::h5md_file(const std::filesystem::path& path) : impl_(std::make_unique<impl>()) {
+h5md_file::h5md_file(const std::filesystem::path& path, h5md_group group) : impl_(std::make_unique<impl>()) {
     const hdf5::error_silencer quiet;
     impl_->path = path;
     std::error_code error;
@@ -171,7 +185,8 @@ h5md_file::h5md_file(const std::filesystem::path& path) : impl_(std::make_unique
         impl_->fail("not a readable HDF5 file");
     }
     impl_->file = hdf5::file(impl_->check(hdf5::open_for_reading(path), "damaged or truncated HDF5 file"));
-    if (!hdf5::object_exists(impl_->file.get(), "/h5md")) impl_->fail("not an H5MD file (no /h5md group)");
+    if (group == h5md_group::required && !hdf5::object_exists(impl_->file.get(), "/h5md"))
+        impl_->fail("not an H5MD file (no /h5md group)");
 }
 
 h5md_file::~h5md_file() = default;
@@ -181,16 +196,10 @@ bool h5md_file::exists(const std::string& object_path) const {
     return hdf5::object_exists(impl_->file.get(), object_path);
 }
 
-bool h5md_file::is_group(const std::string& object_path) const {
-    const hdf5::error_silencer quiet;
-    if (!hdf5::object_exists(impl_->file.get(), object_path)) return false;
-    const hid_t id = H5Oopen(impl_->file.get(), object_path.c_str(), H5P_DEFAULT);
-    if (id < 0) {
-        hdf5::last_error();  // clear the stack
-        return false;
-    }
-    const hdf5::object object(id);
-    return H5Iget_type(object.get()) == H5I_GROUP;
+bool h5md_file::is_group(const std::string& object_path) const { return impl_->object_type(object_path) == H5I_GROUP; }
+
+bool h5md_file::is_dataset(const std::string& object_path) const {
+    return impl_->object_type(object_path) == H5I_DATASET;
 }
 
 std::vector<std::string> h5md_file::list(const std::string& group_path) const {

@@ -10,7 +10,9 @@
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/number_text.hpp"
 #include "stokesian/core/safe_name.hpp"
+#include "stokesian/io/global_heap_check.hpp"
 #include "stokesian/io/hdf5_handles.hpp"
+#include "stokesian/io/hdf5_reading.hpp"
 #include "stokesian/regression/reference_store.hpp"
 
 namespace stokesian::regression {
@@ -69,6 +71,8 @@ public:
             h5::last_error();
             fail("not an HDF5 file (truncated or corrupted?)");
         }
+        // Before HDF5 parses a string attribute: a damaged global heap would make it loop forever.
+        if (const auto problem = io::damaged_global_heap(path_)) fail(*problem + " (damaged file)");
         const h5::file file(check(h5::open_for_reading(path_), "cannot open the file"));
         const auto root = attributes(file.get(), "/");
         if (text(root, "schema", "/") != reference_schema_name)
@@ -202,6 +206,7 @@ private:
         if (H5Tget_class(type.get()) != H5T_FLOAT) fail("'" + at + "' is not a floating-point dataset");
         hsize_t count = 1;
         for (const hsize_t n : shape) count *= n;
+        if (const auto problem = h5::unreadable_size(object.get(), count)) fail("'" + at + "' " + *problem);
         std::vector<double> values(static_cast<std::size_t>(count));
         if (count > 0)
             check(H5Dread(object.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
@@ -245,6 +250,8 @@ private:
         const hssize_t n = check(H5Sget_simple_extent_npoints(space.get()), "cannot read the shape of '" + where + "'");
         const h5::datatype type(check(H5Dget_type(d), "cannot read the type of '" + where + "'"));
         if (H5Tget_class(type.get()) != H5T_FLOAT) fail("'" + where + "' is not a floating-point dataset");
+        if (const auto problem = h5::unreadable_size(d, static_cast<std::uint64_t>(n)))
+            fail("'" + where + "' " + *problem);
         reference_value v;
         v.value.scalar = rank == 0;
         v.value.values.resize(static_cast<std::size_t>(n));

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/support/input_file.hpp"
 #include "stokesian/cuda/cuda_backend.hpp"
+#include "stokesian/io/h5md.hpp"
 #include "support/cli_process.hpp"
 #include "support/scratch_directory.hpp"
 
@@ -79,14 +79,14 @@ TEST_F(BenchCli, FccOnTheCpuWritesTheTables) {
     EXPECT_EQ(fits[0].rfind("backend,computes_on,kernel,precision,quantity,points,linear_points,quadratic_points,", 0),
               0u);
 
-    const stokesian::bench::input_file file(h5);
+    const stokesian::io::h5md_file file(h5, stokesian::io::h5md_group::not_required);
     EXPECT_EQ(file.shape("measurements/hi_median_ms"), (std::vector<std::size_t>{8}));
     EXPECT_EQ(file.shape("fits/quadratic_ms_per_pair"), (std::vector<std::size_t>{4}));
-    EXPECT_TRUE(file.root_attribute("command").has_value());
-    EXPECT_EQ(file.root_attribute("benchmark").value_or(""), "fcc");
+    EXPECT_TRUE(file.string_attribute("/", "command").has_value());
+    EXPECT_EQ(file.string_attribute("/", "benchmark").value_or(""), "fcc");
 
     // The velocities of one HI update, of the first size (N = 32), read back as an input.
-    const stokesian::bench::input_file update(velocities);
+    const stokesian::io::h5md_file update(velocities, stokesian::io::h5md_group::not_required);
     EXPECT_EQ(update.shape("velocities"), (std::vector<std::size_t>{32, 3}));
     const fs::path again = dir_ / "again.csv";
     const bench_outcome i = run_cli({"bench", "fcc", "--backend", "cpu", "--input", velocities.string(), "--precision",

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,13 +17,13 @@
 
 #include "bench/support/bench_inputs.hpp"
 #include "bench/support/device_peak.hpp"
-#include "bench/support/input_file.hpp"
 #include "bench/support/regime_fit.hpp"
 #include "bench/support/results_table.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/cuda/memory_benchmark.hpp"
 #include "stokesian/io/h5md.hpp"
+#include "stokesian/io/hdf5_handles.hpp"
 
 using namespace stokesian;
 namespace fs = std::filesystem;
@@ -160,9 +161,9 @@ TEST_F(BenchFiles, HiUpdateFileReadsBack) {
     EXPECT_EQ(r.state.external_forces, s.state.external_forces);
     EXPECT_EQ(r.system.box.edges, s.system.box.edges);
     EXPECT_TRUE(r.system.box.periodic);
-    const bench::input_file file(path);
+    const io::h5md_file file(path, io::h5md_group::not_required);
     EXPECT_EQ(file.shape("velocities"), (std::vector<std::size_t>{s.state.size(), 3}));
-    EXPECT_EQ(file.root_attribute("backend").value_or(""), "cpu");
+    EXPECT_EQ(file.string_attribute("/", "backend").value_or(""), "cpu");
 }
 
 TEST_F(BenchFiles, H5mdTrajectoryIsReadFromItsFirstFrameAndWrapped) {
@@ -204,6 +205,26 @@ TEST_F(BenchFiles, BadInputFilesGiveOneLineErrors) {
     } catch (const input_error& e) {
         EXPECT_NE(std::string(e.what()).find("positions"), std::string::npos) << e.what();
     }
+    // Positions whose header claims 2^40 rows the file does not store (a damaged or hostile file):
+    // one line naming the claim, before any allocation of the 26 TB it claims.
+    const fs::path claiming = dir_ / "claims.h5";
+    {
+        const io::hdf5::file file(H5Fcreate(claiming.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+        const std::array<hsize_t, 2> dims{hsize_t{1} << 40, 3}, chunk{1024, 3};
+        const io::hdf5::dataspace space(H5Screate_simple(2, dims.data(), nullptr));
+        const io::hdf5::property_list chunked(H5Pcreate(H5P_DATASET_CREATE));
+        ASSERT_GE(H5Pset_chunk(chunked.get(), 2, chunk.data()), 0);
+        const io::hdf5::dataset positions(
+            H5Dcreate2(file.get(), "positions", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, chunked.get(), H5P_DEFAULT));
+        ASSERT_TRUE(positions);
+    }
+    try {
+        bench::read_system(claiming, false, 0.1, false);
+        FAIL() << "no error for positions claiming 2^40 rows";
+    } catch (const input_error& e) {
+        EXPECT_NE(std::string(e.what()).find("claims 3298534883328 elements"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(claiming.string()), std::string::npos) << e.what();
+    }
 }
 
 TEST_F(BenchFiles, ResultsTableWritesCsvAndHdf5) {
@@ -223,9 +244,9 @@ TEST_F(BenchFiles, ResultsTableWritesCsvAndHdf5) {
     EXPECT_EQ(row1, "\"a,b\",1.5");
     EXPECT_EQ(row2, ",2");
     bench::write_tables_h5(dir_ / "t.h5", {{"g", &t}}, {{"device_name", "test"}});
-    const bench::input_file f(dir_ / "t.h5");
+    const io::h5md_file f(dir_ / "t.h5", io::h5md_group::not_required);
     EXPECT_EQ(f.read_doubles("g/value"), (std::vector<double>{1.5, 2.0}));
-    EXPECT_EQ(f.root_attribute("device_name").value_or(""), "test");
+    EXPECT_EQ(f.string_attribute("/", "device_name").value_or(""), "test");
 }
 
 TEST(DevicePeak, HopperPeakAndFlopCounts) {

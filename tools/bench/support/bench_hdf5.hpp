@@ -51,6 +51,7 @@ inline void write_strings(hid_t location, const std::string& name, const std::ve
         hdf5::check(H5Dcreate2(location, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                     "creating dataset " + name));
     std::vector<const char*> pointers;
+    pointers.reserve(values.size());
     for (const auto& v : values) pointers.push_back(v.c_str());
     if (!pointers.empty())
         hdf5::check(H5Dwrite(set.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()),

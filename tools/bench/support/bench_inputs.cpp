@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "bench_hdf5.hpp"
-#include "input_file.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
+#include "stokesian/io/h5md.hpp"
 
 namespace stokesian::bench {
 
@@ -104,15 +104,15 @@ benchmark_system uniform_system(std::size_t n, double density, std::uint64_t see
 
 namespace {
 
-// The first frame of a [T, N, 3] dataset or a whole [N, 3] one, as vectors.
-std::vector<vec3<double>> read_vectors(const input_file& file, const std::string& path, bool trajectory,
+// The first frame of a [T, N, 3] dataset (only that frame is read) or a whole [N, 3] one, as vectors.
+std::vector<vec3<double>> read_vectors(const io::h5md_file& file, const std::string& path, bool trajectory,
                                        const std::string& name) {
     const std::vector<std::size_t> shape = file.shape(path);
     const bool ok =
         trajectory ? (shape.size() == 3 && shape[0] >= 1 && shape[2] == 3) : (shape.size() == 2 && shape[1] == 3);
     if (!ok) throw input_error(name + ": expected '" + path + "' of shape " + (trajectory ? "[T, N, 3]" : "[N, 3]"));
     const std::size_t n = trajectory ? shape[1] : shape[0];
-    const std::vector<double> flat = file.read_doubles(path);
+    const std::vector<double> flat = trajectory ? file.read_doubles_row(path, 0) : file.read_doubles(path);
     std::vector<vec3<double>> out(n);
     for (std::size_t i = 0; i < n; ++i) {
         out[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
@@ -122,10 +122,10 @@ std::vector<vec3<double>> read_vectors(const input_file& file, const std::string
     return out;
 }
 
-std::optional<vec3<double>> read_edges(const input_file& file, const std::string& name) {
+std::optional<vec3<double>> read_edges(const io::h5md_file& file, const std::string& name) {
     for (const std::string path :
          {"box_edges", "particles/trajectory/box/edges/value", "particles/trajectory/box/edges"}) {
-        if (!file.has_dataset(path)) continue;
+        if (!file.is_dataset(path)) continue;
         const std::vector<std::size_t> shape = file.shape(path);
         const bool vector_form =
             (shape.size() == 1 && shape[0] == 3) || (shape.size() == 2 && shape[0] >= 1 && shape[1] == 3);
@@ -148,19 +148,19 @@ std::optional<vec3<double>> read_edges(const input_file& file, const std::string
 
 benchmark_system read_system(const std::filesystem::path& path, bool periodic, double density, bool lubrication) {
     const std::string name = path.string();
-    const input_file file(path);
+    const io::h5md_file file(path, io::h5md_group::not_required);  // plain HDF5 files of other codes too
     benchmark_system s;
     s.source = name;
-    if (file.has_dataset("positions")) s.state.positions = read_vectors(file, "positions", false, name);
-    else if (file.has_dataset("particles/trajectory/position/value"))
+    if (file.is_dataset("positions")) s.state.positions = read_vectors(file, "positions", false, name);
+    else if (file.is_dataset("particles/trajectory/position/value"))
         s.state.positions = read_vectors(file, "particles/trajectory/position/value", true, name);
     else
         throw input_error(name + ": expected positions in 'positions' [N, 3] or 'particles/trajectory/position/value'");
     const std::size_t n = s.state.positions.size();
     if (n == 0) throw input_error(name + ": the file holds no particles");
 
-    if (file.has_dataset("forces")) s.state.external_forces = read_vectors(file, "forces", false, name);
-    else if (file.has_dataset("particles/trajectory/force/value"))
+    if (file.is_dataset("forces")) s.state.external_forces = read_vectors(file, "forces", false, name);
+    else if (file.is_dataset("particles/trajectory/force/value"))
         s.state.external_forces = read_vectors(file, "particles/trajectory/force/value", true, name);
     else s.state.external_forces.assign(n, {0.0, 0.0, -1.0});
     if (s.state.external_forces.size() != n)

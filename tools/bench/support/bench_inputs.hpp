@@ -3,7 +3,7 @@
 //   fcc      the paper's benchmark (Section 3.3): an fcc lattice of cells^3 unit cells, N = 4 cells^3,
 //            at number density n (core/lattice.hpp), all forces (0, 0, -1)
 //   uniform  N uniform random positions at density n (overlaps allowed), forces (0, 0, -1)
-//   file     positions (and forces) from an HDF5 or H5MD file (input_file.hpp)
+//   file     positions (and forces) from an HDF5 or H5MD file (read with io::h5md_file, /h5md not required)
 // Units: lengths in a, forces in F (radius 1, mu0 1, Rotne-Prager).
 #include <cstdint>
 #include <filesystem>

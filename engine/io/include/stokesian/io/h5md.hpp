@@ -148,16 +148,25 @@ private:
     std::unique_ptr<impl> impl_;
 };
 
-// Read access for `stokesian analyze`, the reference store and the tests.
+// Whether a file read by h5md_file must be H5MD (hold /h5md): stokesian's outputs and H5MD inputs
+// must; `bench fcc --input` also reads the plain HDF5 files of other codes.
+enum class h5md_group : bool { required, not_required };
+
+// The one reader of HDF5 files given by users: `stokesian analyze`, the reference store, scenario
+// particle files, `bench fcc --input` and the tests. Every failure, HDF5's included, is one
+// input_error naming the file, and no dataset is read that claims more than the file stores.
 class h5md_file {
 public:
-    explicit h5md_file(const std::filesystem::path& path);  // throws input_error if not a readable HDF5/H5MD file
+    // Throws input_error if the file is not a readable HDF5 file, or without /h5md where `group`
+    // requires it.
+    explicit h5md_file(const std::filesystem::path& path, h5md_group group = h5md_group::required);
     ~h5md_file();
     h5md_file(const h5md_file&) = delete;
     h5md_file& operator=(const h5md_file&) = delete;
 
     bool exists(const std::string& object_path) const;
     bool is_group(const std::string& object_path) const;                      // false when missing or not a group
+    bool is_dataset(const std::string& object_path) const;                    // false when missing or not a dataset
     std::vector<std::string> list(const std::string& group_path) const;       // member names, sorted
     std::vector<double> read_doubles(const std::string& dataset_path) const;  // flattened
     std::vector<std::int64_t> read_integers(const std::string& dataset_path) const;
