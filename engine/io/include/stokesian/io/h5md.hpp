@@ -152,9 +152,10 @@ private:
 // must; `bench fcc --input` also reads the plain HDF5 files of other codes.
 enum class h5md_group : bool { required, not_required };
 
-// The one reader of HDF5 files given by users: `stokesian analyze`, the reference store, scenario
-// particle files, `bench fcc --input` and the tests. Every failure, HDF5's included, is one
-// input_error naming the file, and no dataset is read that claims more than the file stores.
+// The reader of results (`stokesian analyze`, the reference store), scenario particle files,
+// `bench fcc --input` and the tests; reference files and checkpoints have readers of their schema
+// that call the same guards. Every failure, HDF5's included, is one input_error naming the file,
+// and no dataset is read that claims more than the file stores (stokesian/io/hdf5_reading.hpp).
 class h5md_file {
 public:
     // Throws input_error if the file is not a readable HDF5 file, or without /h5md where `group`
