@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +18,7 @@
 #include "bench/support/device_peak.hpp"
 #include "bench/support/regime_fit.hpp"
 #include "bench/support/results_table.hpp"
+#include "inputs/hdf5/hdf5_derivations.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/core/lattice.hpp"
 #include "stokesian/cuda/memory_benchmark.hpp"
@@ -210,13 +210,8 @@ TEST_F(BenchFiles, BadInputFilesGiveOneLineErrors) {
     const fs::path claiming = dir_ / "claims.h5";
     {
         const io::hdf5::file file(H5Fcreate(claiming.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-        const std::array<hsize_t, 2> dims{hsize_t{1} << 40, 3}, chunk{1024, 3};
-        const io::hdf5::dataspace space(H5Screate_simple(2, dims.data(), nullptr));
-        const io::hdf5::property_list chunked(H5Pcreate(H5P_DATASET_CREATE));
-        ASSERT_GE(H5Pset_chunk(chunked.get(), 2, chunk.data()), 0);
-        const io::hdf5::dataset positions(
-            H5Dcreate2(file.get(), "positions", H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, chunked.get(), H5P_DEFAULT));
-        ASSERT_TRUE(positions);
+        ASSERT_TRUE(file);
+        test_inputs::put_dataset(file.get(), "positions", H5T_IEEE_F64LE, {hsize_t{1} << 40, 3}, nullptr);
     }
     try {
         bench::read_system(claiming, false, 0.1, false);

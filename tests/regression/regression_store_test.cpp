@@ -7,15 +7,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <random>
-#include <string>
-#include <vector>
 
+#include "inputs/hdf5/hdf5_derivations.hpp"
 #include "stokesian/core/errors.hpp"
 #include "stokesian/io/h5md.hpp"
-#include "stokesian/io/hdf5_handles.hpp"
 #include "stokesian/regression/check_rules.hpp"
 #include "stokesian/regression/observed_run.hpp"
 #include "stokesian/regression/reference_check.hpp"
@@ -205,49 +202,19 @@ TEST_F(ReferenceStore, DamagedFilesAreOneLineInputErrors) {
         EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     }
     // The first object of the first global heap collection (where the string attributes live) made a
-    // free-space object of size 0: HDF5 1.10's parser would loop forever on it (io/global_heap_check.hpp).
+    // free-space object of size 0: HDF5 1.10's parser would loop forever on it.
     const fs::path stalled = dir_ / "stalled_heap.h5";
-    {
-        std::ifstream in(good, std::ios::binary);
-        std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-        const std::size_t collection = bytes.find("GCOL");
-        ASSERT_NE(collection, std::string::npos);
-        const std::size_t object = collection + 16;  // signature, version, reserved, 8-byte size
-        for (std::size_t k = 0; k < 16; ++k)
-            if (k < 2 || k >= 8) bytes[object + k] = 0;  // index 0 (free space), size 0
-        std::ofstream(stalled, std::ios::binary) << bytes;
-    }
+    test_inputs::stalled_global_heap_copy(good, stalled);
     EXPECT_NE(input_error_of(stalled).find("(damaged file)"), std::string::npos) << input_error_of(stalled);
     // An observable whose header claims 2^40 values the file does not store: refused before the 8 TiB
     // it claims are allocated.
     const fs::path claiming = dir_ / "claiming.h5";
-    fs::copy_file(good, claiming);
-    std::string drift;  // the path of the entry's cycle.period_drift
-    {
-        const io::h5md_file listing(claiming, io::h5md_group::not_required);
-        std::vector<std::string> groups{"/"};
-        while (drift.empty() && !groups.empty()) {
-            const std::string group = groups.back();
-            groups.pop_back();
-            for (const std::string& name : listing.list(group)) {
-                const std::string child = (group == "/" ? "" : group) + "/" + name;
-                if (name == "cycle.period_drift") drift = child;
-                else if (listing.is_group(child)) groups.push_back(child);
-            }
-        }
-    }
-    ASSERT_FALSE(drift.empty());
-    {
-        const io::hdf5::file file(H5Fopen(claiming.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
-        ASSERT_GE(H5Ldelete(file.get(), drift.c_str(), H5P_DEFAULT), 0);
-        const hsize_t claimed = hsize_t{1} << 40, chunk = 1024;
-        const io::hdf5::dataspace space(H5Screate_simple(1, &claimed, nullptr));
-        const io::hdf5::property_list chunked(H5Pcreate(H5P_DATASET_CREATE));
-        ASSERT_GE(H5Pset_chunk(chunked.get(), 1, &chunk), 0);
-        const io::hdf5::dataset values(H5Dcreate2(file.get(), drift.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                                  chunked.get(), H5P_DEFAULT));
-        ASSERT_TRUE(values);
-    }
+    const reference_set recorded = read_reference_file(good);
+    ASSERT_EQ(recorded.entries.size(), 1U);
+    const std::string drift = recorded.entries.begin()->first + "/cycle.period_drift";
+    test_inputs::changed_copy(good, claiming, [&](hid_t f) {
+        test_inputs::put_dataset(f, drift.c_str(), H5T_IEEE_F64LE, {hsize_t{1} << 40}, nullptr);
+    });
     EXPECT_NE(input_error_of(claiming).find("claims 1099511627776 elements"), std::string::npos)
         << input_error_of(claiming);
     // A valid HDF5 file that is not a reference file (a result, say): another schema.
