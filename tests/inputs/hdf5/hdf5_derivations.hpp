@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "stokesian/io/hdf5_handles.hpp"
+
 namespace stokesian::test_inputs {
 
 // ---- byte-level derivations --------------------------------------------------------------------
@@ -47,7 +49,7 @@ inline void stalled_global_heap_copy(const std::filesystem::path& from, const st
     std::string bytes = bytes_of(from);
     const std::size_t collection = bytes.find("GCOL");
     if (collection == std::string::npos)
-        throw std::runtime_error("bad_hdf5_corpus: no global heap in " + from.string());
+        throw std::runtime_error("hdf5_derivations: no global heap in " + from.string());
     const std::size_t object = collection + 16;  // signature, version, reserved, 8-byte size
     for (std::size_t k = 0; k < 16; ++k)
         if (k < 2 || k >= 8) bytes[object + k] = 0;  // index 0 (free space), size 0
@@ -56,18 +58,15 @@ inline void stalled_global_heap_copy(const std::filesystem::path& from, const st
 
 // ---- HDF5-level derivations --------------------------------------------------------------------
 
-inline void check(herr_t status, const std::string& what) {
-    if (status < 0) throw std::runtime_error("bad_hdf5_corpus: " + what);
-}
+using io::hdf5::check;
 
 // Copies `from` to `to` and applies `change` to the copy, opened read-write.
 inline void changed_copy(const std::filesystem::path& from, const std::filesystem::path& to,
                          const std::function<void(hid_t)>& change) {
     std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
-    const hid_t file = H5Fopen(to.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-    if (file < 0) throw std::runtime_error("bad_hdf5_corpus: cannot open " + to.string());
-    change(file);
-    check(H5Fclose(file), "closing " + to.string());
+    io::hdf5::file file(check(H5Fopen(to.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "opening " + to.string()));
+    change(file.get());
+    if (!file.reset()) throw std::runtime_error("hdf5_derivations: closing " + to.string());
 }
 
 inline void remove_object(hid_t file, const char* path) {
@@ -77,18 +76,16 @@ inline void remove_object(hid_t file, const char* path) {
 // A dataset of `type` with `dims` (filled from `data` when given; chunked and unwritten otherwise).
 inline void put_dataset(hid_t file, const char* path, hid_t type, std::vector<hsize_t> dims, const void* data) {
     if (H5Lexists(file, path, H5P_DEFAULT) > 0) remove_object(file, path);
-    const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-    const hid_t plist = H5Pcreate(H5P_DATASET_CREATE);
+    const io::hdf5::dataspace space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
+    const io::hdf5::property_list plist(H5Pcreate(H5P_DATASET_CREATE));
     if (!data) {
         std::vector<hsize_t> chunk(dims.size(), 1);
-        check(H5Pset_chunk(plist, static_cast<int>(chunk.size()), chunk.data()), "chunking");
+        check(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), "chunking");
     }
-    const hid_t dataset = H5Dcreate2(file, path, type, space, H5P_DEFAULT, plist, H5P_DEFAULT);
-    check(dataset, std::string("creating ") + path);
-    if (data) check(H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), std::string("writing ") + path);
-    H5Dclose(dataset);
-    H5Pclose(plist);
-    H5Sclose(space);
+    const io::hdf5::dataset dataset(
+        check(H5Dcreate2(file, path, type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
+              std::string("creating ") + path));
+    if (data) check(H5Dwrite(dataset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), std::string("writing ") + path);
 }
 
 }  // namespace stokesian::test_inputs
