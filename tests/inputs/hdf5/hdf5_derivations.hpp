@@ -76,8 +76,9 @@ inline void remove_object(hid_t file, const char* path) {
 // A dataset of `type` with `dims` (filled from `data` when given; chunked and unwritten otherwise).
 inline void put_dataset(hid_t file, const char* path, hid_t type, std::vector<hsize_t> dims, const void* data) {
     if (H5Lexists(file, path, H5P_DEFAULT) > 0) remove_object(file, path);
-    const io::hdf5::dataspace space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
-    const io::hdf5::property_list plist(H5Pcreate(H5P_DATASET_CREATE));
+    const io::hdf5::dataspace space(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
+                                          std::string("dataspace of ") + path));
+    const io::hdf5::property_list plist(check(H5Pcreate(H5P_DATASET_CREATE), "dataset creation properties"));
     if (!data) {
         std::vector<hsize_t> chunk(dims.size(), 1);
         check(H5Pset_chunk(plist.get(), static_cast<int>(chunk.size()), chunk.data()), "chunking");
